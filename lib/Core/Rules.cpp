@@ -1,0 +1,215 @@
+#include "pk/Rules.h"
+#include "pk/PortService.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLTraits.h"
+#include <algorithm>
+
+using namespace pk;
+
+// ---- YAML mapping ---------------------------------------------------------
+
+namespace {
+struct YEntry {
+  std::string Cuda, Hip, Unsupported, Note, Kind;
+  std::optional<bool> Reverse;
+  bool HasHip = false;
+};
+struct YTable {
+  std::string Rule, Title, Kind;
+  std::vector<YEntry> Entries;
+};
+} // namespace
+
+LLVM_YAML_IS_SEQUENCE_VECTOR(YEntry)
+
+namespace llvm::yaml {
+template <> struct MappingTraits<YEntry> {
+  static void mapping(IO &IO, YEntry &E) {
+    IO.mapRequired("cuda", E.Cuda);
+    std::optional<std::string> Hip;
+    IO.mapOptional("hip", Hip);
+    if (Hip) {
+      E.Hip = *Hip;
+      E.HasHip = true;
+    }
+    IO.mapOptional("unsupported", E.Unsupported);
+    IO.mapOptional("note", E.Note);
+    IO.mapOptional("kind", E.Kind);
+    IO.mapOptional("reverse", E.Reverse);
+  }
+  static std::string validate(IO &, YEntry &E) {
+    if (E.Cuda.empty())
+      return "entry has an empty 'cuda' name";
+    if (!E.HasHip && E.Unsupported.empty())
+      return "entry '" + E.Cuda + "' needs either 'hip' or 'unsupported'";
+    if (E.HasHip && !E.Unsupported.empty())
+      return "entry '" + E.Cuda + "' has both 'hip' and 'unsupported'";
+    return "";
+  }
+};
+template <> struct MappingTraits<YTable> {
+  static void mapping(IO &IO, YTable &T) {
+    IO.mapRequired("rule", T.Rule);
+    IO.mapRequired("title", T.Title);
+    IO.mapOptional("kind", T.Kind);
+    IO.mapRequired("entries", T.Entries);
+  }
+  static std::string validate(IO &, YTable &T) {
+    if (T.Rule.size() != 6 || T.Rule.compare(0, 2, "PK") != 0 ||
+        !std::all_of(T.Rule.begin() + 2, T.Rule.end(), ::isdigit))
+      return "rule ID '" + T.Rule + "' is not of the form PKnnnn";
+    if (!T.Kind.empty() && T.Kind != "header")
+      return "unknown table kind '" + T.Kind + "' (expected 'header')";
+    return "";
+  }
+};
+} // namespace llvm::yaml
+
+// ---- registry -------------------------------------------------------------
+
+llvm::StringRef pk::severityName(Severity S) {
+  switch (S) {
+  case Severity::Note: return "note";
+  case Severity::Warning: return "warning";
+  case Severity::Error: return "error";
+  }
+  return "warning";
+}
+
+llvm::StringRef pk::targetName(Target T) {
+  switch (T) {
+  case Target::CUDA: return "cuda";
+  case Target::HIP: return "hip";
+  case Target::NKI: return "nki";
+  }
+  return "?";
+}
+
+llvm::StringRef pk::targetExtension(Target T) {
+  switch (T) {
+  case Target::CUDA: return ".cu";
+  case Target::HIP: return ".hip";
+  case Target::NKI: return ".py";
+  }
+  return "";
+}
+
+RuleRegistry &RuleRegistry::get() {
+  static RuleRegistry R;
+  return R;
+}
+void RuleRegistry::add(RuleInfo R) {
+  auto It = Rules.find(R.ID);
+  if (It != Rules.end() && !It->second.Title.empty() && R.Title.empty())
+    return;
+  Rules[R.ID] = std::move(R);
+}
+const RuleInfo *RuleRegistry::find(llvm::StringRef ID) const {
+  auto It = Rules.find(ID);
+  return It == Rules.end() ? nullptr : &It->second;
+}
+std::vector<RuleInfo> RuleRegistry::all() const {
+  std::vector<RuleInfo> V;
+  for (const auto &E : Rules)
+    V.push_back(E.second);
+  std::sort(V.begin(), V.end(),
+            [](const RuleInfo &A, const RuleInfo &B) { return A.ID < B.ID; });
+  return V;
+}
+RegisterRule::RegisterRule(const char *ID, const char *Title,
+                           const char *Kind) {
+  RuleRegistry::get().add({ID, Title, Kind});
+}
+
+// ---- rename tables --------------------------------------------------------
+
+llvm::Error RenameDB::loadDirectory(llvm::StringRef Dir) {
+  std::error_code EC;
+  std::vector<std::string> Files;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (llvm::sys::path::extension(It->path()) == ".yaml")
+      Files.push_back(It->path());
+  if (EC)
+    return llvm::createStringError(EC, "%s: cannot read rule directory: %s",
+                                   Dir.str().c_str(), EC.message().c_str());
+  std::sort(Files.begin(), Files.end());
+  for (const auto &F : Files)
+    if (llvm::Error E = loadFile(F))
+      return E;
+  return llvm::Error::success();
+}
+
+llvm::Error RenameDB::loadFile(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return llvm::createStringError(Buf.getError(), "%s: cannot read: %s",
+                                   Path.str().c_str(),
+                                   Buf.getError().message().c_str());
+  std::string Diag;
+  auto Handler = [](const llvm::SMDiagnostic &D, void *Ctx) {
+    auto *Out = static_cast<std::string *>(Ctx);
+    if (Out->empty())
+      *Out = llvm::formatv("{0}:{1}:{2}: error: {3}", D.getFilename(),
+                           D.getLineNo(), D.getColumnNo() + 1, D.getMessage())
+                 .str();
+  };
+  llvm::yaml::Input In((*Buf)->getMemBufferRef(), nullptr, Handler, &Diag);
+  YTable T;
+  In >> T;
+  if (In.error())
+    return llvm::createStringError(
+        In.error(), Diag.empty() ? (Path + ": invalid rule file").str() : Diag);
+
+  RuleRegistry::get().add({T.Rule, T.Title, "rename"});
+  RenameTable Tab;
+  Tab.Rule = T.Rule;
+  Tab.Title = T.Title;
+  Tab.Kind = T.Kind;
+  bool IsHeader = T.Kind == "header";
+  for (YEntry &Y : T.Entries) {
+    RenameEntry E;
+    E.Cuda = Y.Cuda;
+    E.Hip = Y.Hip;
+    E.Unsupported = Y.Unsupported;
+    E.Note = Y.Note;
+    E.Kind = Y.Kind;
+    E.Reverse = Y.Reverse.value_or(true);
+    E.RuleID = T.Rule;
+    E.File = Path.str();
+    auto &Fwd = IsHeader ? HdrToHip : CudaToHip;
+    auto &Bwd = IsHeader ? HdrToCuda : HipToCuda;
+    if (Fwd.count(E.Cuda))
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "%s: error: '%s' is already mapped by %s", Path.str().c_str(),
+          E.Cuda.c_str(), Fwd[E.Cuda].File.c_str());
+    Fwd[E.Cuda] = E;
+    if (E.Unsupported.empty() && E.Reverse && !E.Hip.empty() &&
+        !Bwd.count(E.Hip)) {
+      RenameEntry R = E;
+      std::swap(R.Cuda, R.Hip); // for HIP -> CUDA the "Hip" field is the result
+      Bwd[E.Hip] = R;
+    }
+    Tab.Entries.push_back(std::move(E));
+    ++NumEntries;
+  }
+  Tables.push_back(std::move(Tab));
+  return llvm::Error::success();
+}
+
+const RenameEntry *RenameDB::lookup(llvm::StringRef Name, bool ToHip) const {
+  const auto &M = ToHip ? CudaToHip : HipToCuda;
+  auto It = M.find(Name);
+  return It == M.end() ? nullptr : &It->second;
+}
+const RenameEntry *RenameDB::lookupHeader(llvm::StringRef Name,
+                                          bool ToHip) const {
+  const auto &M = ToHip ? HdrToHip : HdrToCuda;
+  auto It = M.find(Name);
+  return It == M.end() ? nullptr : &It->second;
+}

@@ -1,0 +1,51 @@
+//===- PortService.h - what the validation harness needs from the translator -===//
+//
+// The harness (lib/Validate) ports sources and prepares them for the SIMT
+// emulator through this interface; the translator (lib/Driver) implements it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PK_PORTSERVICE_H
+#define PK_PORTSERVICE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include <string>
+#include <vector>
+
+namespace pk {
+
+enum class Target { CUDA, HIP, NKI };
+
+/// "cuda", "hip", "nki".
+llvm::StringRef targetName(Target T);
+/// File extension of a target's main output (".cu", ".hip", ".py").
+llvm::StringRef targetExtension(Target T);
+
+class PortService {
+public:
+  virtual ~PortService() = default;
+
+  /// Ports \p Inputs (files; their local headers come along) to \p T and
+  /// writes the outputs under \p OutDir mirroring the inputs' layout relative
+  /// to their common parent directory, with the target's extensions and
+  /// include directives pointing at the translated names.  On success
+  /// \p OutPaths receives the path of each input's output, in input order.
+  virtual llvm::Error portFiles(llvm::ArrayRef<std::string> Inputs, Target T,
+                                llvm::StringRef OutDir,
+                                std::vector<std::string> &OutPaths) = 0;
+
+  /// Prepares \p MainFile (CUDA when !IsHip, HIP otherwise) for the emulator:
+  /// rewrites launches to pkemu::launch and __shared__ declarations to the
+  /// PKEMU_* macros, in the main file and every local header it includes.
+  /// Writes the prepared main file and the local files it includes under
+  /// \p OutDir (same relative layout as next to \p MainFile) and returns the
+  /// prepared main file's path.
+  virtual llvm::Expected<std::string> emuPrepare(llvm::StringRef MainFile,
+                                                 bool IsHip,
+                                                 llvm::StringRef OutDir) = 0;
+};
+
+} // namespace pk
+
+#endif

@@ -1,0 +1,562 @@
+//===- Driver.cpp - files in, translated files out -------------------------===//
+#include "pk/Driver.h"
+
+#include "clang/Frontend/ASTUnit.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include <algorithm>
+#include <mutex>
+#include <set>
+
+using namespace pk;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+static RegisterRule R9001("PK9001", "input error (unreadable, unparsable, or unsafe output location)", "diagnostic");
+static RegisterRule R9002("PK9002", "conflicting edits", "diagnostic");
+
+namespace {
+
+std::string absPath(llvm::StringRef P) {
+  llvm::SmallString<256> S(P);
+  fs::make_absolute(S);
+  path::remove_dots(S, true);
+  return S.str().str();
+}
+
+bool isUnder(llvm::StringRef Child, llvm::StringRef Dir) {
+  if (Child == Dir)
+    return true;
+  std::string D = Dir.str();
+  if (!D.empty() && D.back() != '/')
+    D += '/';
+  return Child.starts_with(D);
+}
+
+std::string commonDir(llvm::StringRef A, llvm::StringRef B) {
+  llvm::SmallVector<llvm::StringRef, 16> PA, PB;
+  llvm::StringRef(A).split(PA, '/');
+  llvm::StringRef(B).split(PB, '/');
+  std::string R;
+  for (size_t I = 0; I < PA.size() && I < PB.size() && PA[I] == PB[I]; ++I) {
+    if (I)
+      R += "/";
+    R += PA[I].str();
+  }
+  return R.empty() ? "/" : R;
+}
+
+bool isHeaderExt(llvm::StringRef P) {
+  llvm::StringRef E = path::extension(P);
+  return E == ".cuh" || E == ".h" || E == ".hh" || E == ".hpp" ||
+         E == ".hxx" || E == ".hiph" || E == ".inl" || E == ".ipp";
+}
+
+struct InputFile {
+  std::string Path; // absolute
+  std::string Root; // directory the input's layout is relative to
+  FileKind Kind;
+};
+
+llvm::Error collect(llvm::ArrayRef<std::string> Paths,
+                    std::vector<InputFile> &Out) {
+  std::set<std::string> Seen;
+  for (const std::string &P0 : Paths) {
+    std::string P = absPath(P0);
+    if (fs::is_directory(P)) {
+      std::error_code EC;
+      std::vector<std::string> Files;
+      for (fs::recursive_directory_iterator It(P, EC), End; It != End && !EC;
+           It.increment(EC)) {
+        if (path::filename(It->path()).starts_with(".")) {
+          if (It->type() == fs::file_type::directory_file)
+            It.no_push();
+          continue;
+        }
+        if (It->type() == fs::file_type::regular_file ||
+            (It->type() != fs::file_type::directory_file &&
+             fs::is_regular_file(It->path())))
+          Files.push_back(absPath(It->path()));
+      }
+      if (EC)
+        return llvm::createStringError(EC, "%s: error: cannot read directory: %s",
+                                       P.c_str(), EC.message().c_str());
+      std::sort(Files.begin(), Files.end());
+      for (auto &F : Files)
+        if (Seen.insert(F).second)
+          Out.push_back({F, P, FileKind::Other});
+    } else if (fs::is_regular_file(P)) {
+      if (Seen.insert(P).second)
+        Out.push_back({P, path::parent_path(P).str(), FileKind::Other});
+    } else {
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s: error: no such file or directory",
+                                     P0.c_str());
+    }
+  }
+  for (InputFile &F : Out) {
+    auto Buf = llvm::MemoryBuffer::getFile(F.Path);
+    if (!Buf)
+      return llvm::createStringError(Buf.getError(), "%s: error: cannot read: %s",
+                                     F.Path.c_str(),
+                                     Buf.getError().message().c_str());
+    F.Kind = classifyFile(F.Path, (*Buf)->getBuffer());
+  }
+  return llvm::Error::success();
+}
+
+/// Results of one TU for every target.
+struct TUResult {
+  std::string Path;
+  std::vector<std::string> UserFiles;
+  std::vector<EditSet> Edits;              // per target
+  std::vector<std::vector<Finding>> Finds; // per target
+  std::vector<llvm::StringMap<unsigned>> Counts;
+  std::string Error;
+};
+
+} // namespace
+
+llvm::Error pk::writeFileAtomically(llvm::StringRef Path,
+                                    llvm::StringRef Contents) {
+  if (std::error_code EC = fs::create_directories(path::parent_path(Path)))
+    return llvm::createStringError(EC, "%s: error: cannot create directory: %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  llvm::SmallString<256> Tmp;
+  int FD;
+  if (std::error_code EC = fs::createUniqueFile(Path + ".pk-tmp-%%%%%%", FD, Tmp))
+    return llvm::createStringError(EC, "%s: error: cannot write: %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Contents;
+    OS.close();
+    if (OS.has_error()) {
+      fs::remove(Tmp);
+      return llvm::createStringError(OS.error(), "%s: error: cannot write: %s",
+                                     Path.str().c_str(),
+                                     OS.error().message().c_str());
+    }
+  }
+  if (std::error_code EC = fs::rename(Tmp, Path)) {
+    fs::remove(Tmp);
+    return llvm::createStringError(EC, "%s: error: cannot write: %s",
+                                   Path.str().c_str(), EC.message().c_str());
+  }
+  return llvm::Error::success();
+}
+
+Driver::Driver(DriverOptions Opts, llvm::raw_ostream &Diag)
+    : O(std::move(Opts)), Diag(Diag) {}
+
+llvm::Error Driver::init() {
+  if (!O.RulesDir.empty())
+    if (llvm::Error E = DB.loadDirectory(O.RulesDir))
+      return E;
+  for (const auto &F : O.RuleFiles)
+    if (llvm::Error E = DB.loadFile(F))
+      return E;
+  return llvm::Error::success();
+}
+
+static llvm::Error runTarget(TargetContext &TC) {
+  switch (TC.T) {
+  case Target::HIP:
+    return runHipTarget(TC);
+  case Target::CUDA:
+    return runCudaTarget(TC);
+  case Target::NKI:
+    break;
+  }
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "target nki is not implemented");
+}
+
+llvm::Expected<std::vector<TargetOutput>>
+Driver::translate(llvm::ArrayRef<std::string> Paths,
+                  llvm::ArrayRef<Target> Targets, llvm::StringRef OutRoot) {
+  for (Target T : Targets)
+    if (T == Target::NKI)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "error: target 'nki' is not implemented yet; no output was "
+          "written (implemented targets: hip, cuda)");
+  std::vector<InputFile> Inputs;
+  if (llvm::Error E = collect(Paths, Inputs))
+    return std::move(E);
+
+  // Translation units first; headers reached through them are handled in
+  // their context; headers no TU includes are parsed on their own.
+  std::vector<const InputFile *> TUs, Headers;
+  for (const InputFile &F : Inputs) {
+    if (F.Kind != FileKind::CUDA && F.Kind != FileKind::HIP)
+      continue;
+    (isHeaderExt(F.Path) ? Headers : TUs).push_back(&F);
+  }
+
+  auto RunOne = [&](const InputFile *F) {
+    TUResult R;
+    R.Path = F->Path;
+    Lang L = F->Kind == FileKind::HIP ? Lang::HIP : Lang::CUDA;
+    auto PF = parseFile(F->Path, L, O.FE);
+    if (!PF) {
+      R.Error = llvm::toString(PF.takeError());
+      return R;
+    }
+    R.UserFiles = (*PF)->UserFiles;
+    for (Target T : Targets) {
+      TargetContext TC(**PF, DB, T, O.TO);
+      if (llvm::Error E = runTarget(TC)) {
+        R.Error = llvm::toString(std::move(E));
+        return R;
+      }
+      R.Edits.push_back(std::move(TC.Edits));
+      R.Finds.push_back(std::move(TC.Findings));
+      R.Counts.push_back(std::move(TC.Counts));
+    }
+    return R; // the AST is released here: parsed once, used by every target
+  };
+
+  auto RunAll = [&](const std::vector<const InputFile *> &List) {
+    std::vector<TUResult> Res(List.size());
+    if (O.Jobs <= 1 || List.size() <= 1) {
+      for (size_t I = 0; I < List.size(); ++I)
+        Res[I] = RunOne(List[I]);
+    } else {
+      llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(O.Jobs));
+      for (size_t I = 0; I < List.size(); ++I)
+        Pool.async([&, I] { Res[I] = RunOne(List[I]); });
+      Pool.wait();
+    }
+    return Res;
+  };
+
+  std::vector<TUResult> Results = RunAll(TUs);
+  std::set<std::string> Covered;
+  for (const TUResult &R : Results)
+    for (const auto &U : R.UserFiles)
+      Covered.insert(U);
+  std::vector<const InputFile *> Lone;
+  for (const InputFile *H : Headers)
+    if (!Covered.count(H->Path))
+      Lone.push_back(H);
+  for (TUResult &R : RunAll(Lone))
+    Results.push_back(std::move(R));
+
+  std::string Errors;
+  for (const TUResult &R : Results)
+    if (!R.Error.empty())
+      Errors += (Errors.empty() ? "" : "\n") + R.Error;
+  if (!Errors.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), Errors);
+
+  // The layout root: common ancestor of the inputs' roots and of every user
+  // file the TUs touched (local headers come along).
+  std::string Root;
+  auto Widen = [&](llvm::StringRef Dir) {
+    Root = Root.empty() ? Dir.str() : commonDir(Root, Dir);
+  };
+  for (const InputFile &F : Inputs)
+    Widen(F.Root);
+  for (const TUResult &R : Results)
+    for (const auto &U : R.UserFiles)
+      Widen(path::parent_path(U));
+
+  std::map<std::string, FileKind> Kinds;
+  for (const InputFile &F : Inputs)
+    Kinds[F.Path] = F.Kind;
+  std::set<std::string> Files; // every file that gets an output
+  for (const InputFile &F : Inputs)
+    Files.insert(F.Path);
+  for (const TUResult &R : Results)
+    for (const auto &U : R.UserFiles)
+      Files.insert(U);
+
+  std::vector<TargetOutput> Outs;
+  for (size_t TI = 0; TI < Targets.size(); ++TI) {
+    TargetOutput TO;
+    TO.T = Targets[TI];
+    EditSet All;
+    std::vector<Finding> Finds;
+    std::set<std::tuple<std::string, unsigned, std::string, std::string>> FSeen;
+    std::set<std::string> Translated;
+    for (const TUResult &R : Results) {
+      if (llvm::Error E = All.merge(R.Edits[TI]))
+        return std::move(E);
+      for (const Finding &F : R.Finds[TI])
+        if (FSeen.insert({F.File, F.Offset, F.RuleID, F.Message}).second)
+          Finds.push_back(F);
+      for (const auto &C : R.Counts[TI])
+        TO.Counts[C.getKey().str()] += C.getValue();
+      for (const auto &U : R.UserFiles)
+        Translated.insert(U);
+    }
+    std::sort(Finds.begin(), Finds.end(), [](const Finding &A, const Finding &B) {
+      return std::tie(A.File, A.Offset, A.RuleID, A.Message) <
+             std::tie(B.File, B.Offset, B.RuleID, B.Message);
+    });
+    std::string Base = OutRoot.empty() ? "" : (OutRoot + "/" + targetName(TO.T)).str();
+    for (const std::string &F : Files) {
+      auto Buf = llvm::MemoryBuffer::getFile(F);
+      if (!Buf)
+        return llvm::createStringError(Buf.getError(), "%s: error: cannot read",
+                                       F.c_str());
+      std::string Rel = F.substr(Root.size() + (Root == "/" ? 0 : 1));
+      bool IsSource = Translated.count(F);
+      std::string OutRel = IsSource ? outputName(Rel, TO.T) : Rel;
+      std::string OutPath =
+          O.InPlace ? F : absPath(Base.empty() ? OutRel : Base + "/" + OutRel);
+      if (TO.Files.count(OutPath))
+        return llvm::createStringError(
+            llvm::inconvertibleErrorCode(),
+            "%s: error: two inputs translate to the same output %s",
+            F.c_str(), OutPath.c_str());
+      std::string Text =
+          IsSource ? renderFile(F, (*Buf)->getBuffer(), All.find(F), Finds)
+                   : (*Buf)->getBuffer().str();
+      TO.Files[OutPath] = std::move(Text);
+      TO.OutputOf[F] = OutPath;
+    }
+    for (const auto &[File, FE] : All.files())
+      for (const Edit &E : FE.edits())
+        TO.Edits.push_back(E);
+    TO.Findings = std::move(Finds);
+    Outs.push_back(std::move(TO));
+  }
+  return Outs;
+}
+
+void Driver::printFindings(const std::vector<Finding> &Fs) {
+  for (const Finding &F : Fs)
+    Diag << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n", F.File, F.Line,
+                          F.Col, severityName(F.Sev), F.Message, F.RuleID);
+}
+
+static llvm::json::Value reportJson(const std::vector<TargetOutput> &Outs) {
+  llvm::json::Array Targets;
+  for (const TargetOutput &TO : Outs) {
+    llvm::json::Array Edits, Finds, Files;
+    for (const Edit &E : TO.Edits)
+      Edits.push_back(llvm::json::Object{{"file", E.File},
+                                         {"line", E.Line},
+                                         {"col", E.Col},
+                                         {"offset", E.Offset},
+                                         {"length", E.Length},
+                                         {"replacement", E.Replacement},
+                                         {"rule", E.RuleID},
+                                         {"why", E.Why}});
+    for (const Finding &F : TO.Findings)
+      Finds.push_back(llvm::json::Object{{"file", F.File},
+                                         {"line", F.Line},
+                                         {"col", F.Col},
+                                         {"severity", severityName(F.Sev)},
+                                         {"rule", F.RuleID},
+                                         {"message", F.Message}});
+    for (const auto &[In, Out] : TO.OutputOf)
+      Files.push_back(llvm::json::Object{{"input", In}, {"output", Out}});
+    llvm::json::Object Counts;
+    for (const auto &[K, V] : TO.Counts)
+      Counts[K] = V;
+    Targets.push_back(llvm::json::Object{{"target", targetName(TO.T)},
+                                         {"files", std::move(Files)},
+                                         {"edits", std::move(Edits)},
+                                         {"findings", std::move(Finds)},
+                                         {"counts", std::move(Counts)}});
+  }
+  return llvm::json::Object{{"tool", "port-kernel"},
+                            {"targets", std::move(Targets)}};
+}
+
+int Driver::port(llvm::ArrayRef<std::string> Paths) {
+  if (O.InPlace && O.Targets.size() != 1) {
+    Diag << "port-kernel: error: --in-place needs exactly one target\n";
+    return 2;
+  }
+  if (!O.InPlace && O.OutDir.empty()) {
+    Diag << "port-kernel: error: no output directory: pass -o DIR (or "
+            "--in-place)\n";
+    return 2;
+  }
+  std::string Out = O.InPlace ? "" : absPath(O.OutDir);
+  if (!O.InPlace) {
+    // Never write into the input tree.
+    for (const auto &P : Paths) {
+      std::string A = absPath(P);
+      std::string Dir = fs::is_directory(A) ? A : path::parent_path(A).str();
+      if (fs::is_directory(A) && isUnder(Out, Dir)) {
+        Diag << llvm::formatv("port-kernel: error: output directory {0} is "
+                              "inside the input {1}; choose another -o or use "
+                              "--in-place [PK9001]\n",
+                              Out, A);
+        return 2;
+      }
+    }
+  }
+  auto Res = translate(Paths, O.Targets, Out);
+  if (!Res) {
+    Diag << llvm::toString(Res.takeError()) << "\n";
+    Diag << "port-kernel: no output written\n";
+    return 1;
+  }
+  if (!O.InPlace)
+    for (const TargetOutput &TO : *Res)
+      for (const auto &[OutPath, Text] : TO.Files)
+        for (const auto &P : Paths)
+          if (absPath(P) == OutPath) {
+            Diag << llvm::formatv("port-kernel: error: output {0} would "
+                                  "overwrite an input [PK9001]\n", OutPath);
+            return 2;
+          }
+  // Backups for in-place first: nothing the user wrote is ever lost.
+  if (O.InPlace) {
+    for (const TargetOutput &TO : *Res)
+      for (const auto &[OutPath, Text] : TO.Files)
+        if (fs::exists(OutPath + ".orig")) {
+          Diag << llvm::formatv("port-kernel: error: backup {0}.orig already "
+                                "exists; refusing to overwrite it [PK9001]\n",
+                                OutPath);
+          return 2;
+        }
+    for (const TargetOutput &TO : *Res)
+      for (const auto &[OutPath, Text] : TO.Files) {
+        auto Buf = llvm::MemoryBuffer::getFile(OutPath);
+        if (!Buf || (*Buf)->getBuffer() == Text)
+          continue;
+        if (llvm::Error E = writeFileAtomically(OutPath + ".orig", (*Buf)->getBuffer())) {
+          Diag << llvm::toString(std::move(E)) << "\n";
+          return 1;
+        }
+      }
+  }
+  unsigned NumFiles = 0;
+  for (const TargetOutput &TO : *Res) {
+    printFindings(TO.Findings);
+    for (const auto &[OutPath, Text] : TO.Files) {
+      if (O.InPlace) {
+        auto Buf = llvm::MemoryBuffer::getFile(OutPath);
+        if (Buf && (*Buf)->getBuffer() == Text)
+          continue;
+      }
+      if (llvm::Error E = writeFileAtomically(OutPath, Text)) {
+        Diag << llvm::toString(std::move(E)) << "\n";
+        return 1;
+      }
+      ++NumFiles;
+    }
+  }
+  if (!O.ReportJson.empty()) {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    OS << llvm::formatv("{0:2}", reportJson(*Res)) << "\n";
+    if (llvm::Error E = writeFileAtomically(O.ReportJson, S)) {
+      Diag << llvm::toString(std::move(E)) << "\n";
+      return 1;
+    }
+  }
+  if (!O.Quiet)
+    for (const TargetOutput &TO : *Res) {
+      unsigned NE = 0, NW = 0, NErr = 0;
+      for (const Edit &E : TO.Edits)
+        NE += E.Why != "diagnostic";
+      for (const Finding &F : TO.Findings) {
+        if (F.Sev == Severity::Error)
+          ++NErr;
+        else if (F.Sev == Severity::Warning)
+          ++NW;
+      }
+      Diag << llvm::formatv("port-kernel: {0}: {1} files, {2} edits, {3} "
+                            "warnings, {4} errors{5}\n",
+                            targetName(TO.T), TO.Files.size(), NE, NW, NErr,
+                            O.InPlace ? " (in place; originals kept as .orig)"
+                                      : " -> " + O.OutDir + "/" +
+                                            targetName(TO.T).str());
+    }
+  bool AnyError = false;
+  for (const TargetOutput &TO : *Res)
+    for (const Finding &F : TO.Findings)
+      AnyError |= F.Sev == Severity::Error;
+  (void)NumFiles;
+  return AnyError ? 3 : 0;
+}
+
+int Driver::check(llvm::ArrayRef<std::string> Paths) {
+  auto Res = translate(Paths, O.Targets, "");
+  if (!Res) {
+    Diag << llvm::toString(Res.takeError()) << "\n";
+    return 1;
+  }
+  unsigned N = 0;
+  for (const TargetOutput &TO : *Res) {
+    printFindings(TO.Findings);
+    for (const Finding &F : TO.Findings)
+      N += F.Sev != Severity::Note;
+  }
+  if (!O.Quiet)
+    Diag << llvm::formatv("port-kernel: {0} finding(s)\n", N);
+  return N ? 1 : 0;
+}
+
+llvm::Error Driver::portFiles(llvm::ArrayRef<std::string> Inputs, Target T,
+                              llvm::StringRef OutDir,
+                              std::vector<std::string> &OutPaths) {
+  auto Res = translate(Inputs, {T}, "");
+  if (!Res)
+    return Res.takeError();
+  const TargetOutput &TO = Res->front();
+  // translate() made paths relative to the layout root; re-root them.
+  std::string Root;
+  for (const auto &[In, Out] : TO.OutputOf)
+    Root = Root.empty() ? path::parent_path(Out).str()
+                        : commonDir(Root, path::parent_path(Out));
+  std::string Base = absPath(OutDir);
+  std::map<std::string, std::string> Moved;
+  for (const auto &[Out, Text] : TO.Files) {
+    std::string Rel = Out.substr(Root.size() + (Root == "/" ? 0 : 1));
+    std::string Dest = Base + "/" + Rel;
+    if (llvm::Error E = writeFileAtomically(Dest, Text))
+      return E;
+    Moved[Out] = Dest;
+  }
+  OutPaths.clear();
+  for (const auto &In : Inputs) {
+    auto It = TO.OutputOf.find(absPath(In));
+    OutPaths.push_back(It == TO.OutputOf.end() ? "" : Moved[It->second]);
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::string> Driver::emuPrepare(llvm::StringRef MainFile,
+                                               bool IsHip,
+                                               llvm::StringRef OutDir) {
+  FrontendOptions FE = O.FE;
+  FE.EmuParse = true;
+  auto PF = parseFile(MainFile, IsHip ? Lang::HIP : Lang::CUDA, FE);
+  if (!PF)
+    return PF.takeError();
+  TargetContext TC(**PF, DB, IsHip ? Target::HIP : Target::CUDA, O.TO);
+  if (llvm::Error E = runEmuPrep(TC))
+    return std::move(E);
+  std::string Main = absPath(MainFile);
+  std::string Root = path::parent_path(Main).str();
+  for (const auto &U : (*PF)->UserFiles)
+    Root = commonDir(Root, path::parent_path(U));
+  std::string Base = absPath(OutDir);
+  std::string Result;
+  for (const auto &U : (*PF)->UserFiles) {
+    std::string Rel = U.substr(Root.size() + (Root == "/" ? 0 : 1));
+    std::string Dest = Base + "/" + Rel;
+    FileEdits *FE2 = TC.Edits.find(U);
+    std::string Text = FE2 ? FE2->apply(TC.contents(U)) : TC.contents(U).str();
+    if (llvm::Error E = writeFileAtomically(Dest, Text))
+      return std::move(E);
+    if (U == Main)
+      Result = Dest;
+  }
+  return Result;
+}

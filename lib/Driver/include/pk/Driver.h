@@ -1,0 +1,74 @@
+//===- Driver.h - files in, translated files out ---------------------------===//
+#ifndef PK_DRIVER_H
+#define PK_DRIVER_H
+
+#include "pk/Frontend.h"
+#include "pk/PortService.h"
+#include "pk/Rules.h"
+#include "pk/TargetContext.h"
+#include "llvm/Support/raw_ostream.h"
+#include <map>
+
+namespace pk {
+
+struct DriverOptions {
+  FrontendOptions FE;
+  TargetOptions TO;
+  std::vector<Target> Targets;
+  std::string OutDir;
+  bool InPlace = false;
+  unsigned Jobs = 1;
+  std::vector<std::string> RuleFiles; ///< extra user YAML tables
+  std::string RulesDir;               ///< built-in tables (rules/cuda2hip)
+  std::string ReportJson;             ///< write a JSON report here
+  bool Quiet = false;
+};
+
+/// Result of porting a set of inputs to one target, in memory.
+struct TargetOutput {
+  Target T;
+  /// output path (absolute) -> contents
+  std::map<std::string, std::string> Files;
+  /// input path -> output path
+  std::map<std::string, std::string> OutputOf;
+  std::vector<Finding> Findings;
+  std::vector<Edit> Edits; ///< every edit with its provenance
+  std::map<std::string, unsigned> Counts;
+};
+
+class Driver : public PortService {
+public:
+  Driver(DriverOptions O, llvm::raw_ostream &Diag);
+  llvm::Error init(); ///< loads the rule tables
+
+  /// `port`: translate and write.  Returns the process exit code.
+  int port(llvm::ArrayRef<std::string> Paths);
+  /// `check`: findings only, nothing written.
+  int check(llvm::ArrayRef<std::string> Paths);
+
+  /// Ports in memory (nothing written).
+  llvm::Expected<std::vector<TargetOutput>>
+  translate(llvm::ArrayRef<std::string> Paths, llvm::ArrayRef<Target> Targets,
+            llvm::StringRef OutRoot);
+
+  // PortService
+  llvm::Error portFiles(llvm::ArrayRef<std::string> Inputs, Target T,
+                        llvm::StringRef OutDir,
+                        std::vector<std::string> &OutPaths) override;
+  llvm::Expected<std::string> emuPrepare(llvm::StringRef MainFile, bool IsHip,
+                                         llvm::StringRef OutDir) override;
+
+  const RenameDB &renames() const { return DB; }
+
+private:
+  DriverOptions O;
+  llvm::raw_ostream &Diag;
+  RenameDB DB;
+  void printFindings(const std::vector<Finding> &F);
+};
+
+/// Writes \p Contents to \p Path atomically (temporary file + rename).
+llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);
+
+} // namespace pk
+#endif

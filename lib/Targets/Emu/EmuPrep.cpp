@@ -1,0 +1,150 @@
+//===- EmuPrep.cpp - prepare a CUDA/HIP source for the SIMT emulator -------===//
+//
+// An internal target: the emulator compiles kernels as host C++, so launches
+// become pkemu::launch calls and __shared__ variables become per-block
+// storage (the PKEMU_* macros of lib/Emu/shim/pkemu/prelude.h).
+//
+//===----------------------------------------------------------------------===//
+#include "pk/TargetContext.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace pk;
+using namespace clang;
+
+static RegisterRule R9901("PK9901", "emulator preparation: launches and __shared__ storage", "rewrite");
+
+namespace {
+
+class EmuRewriter : public RecursiveASTVisitor<EmuRewriter> {
+public:
+  explicit EmuRewriter(TargetContext &TC) : TC(TC) {}
+
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *KC) {
+    if (!TC.isUserLoc(KC->getBeginLoc()))
+      return true;
+    const CallExpr *Cfg = KC->getConfig();
+    std::string S = "pkemu::launch(" + TC.text(KC->getCallee()->IgnoreImplicit());
+    for (unsigned I = 0; I < 4; ++I) {
+      const Expr *A = I < Cfg->getNumArgs() ? Cfg->getArg(I) : nullptr;
+      if (!A || isa<CXXDefaultArgExpr>(A))
+        S += ", 0";
+      else
+        S += ", " + TC.text(A->IgnoreImplicit());
+    }
+    for (const Expr *A : KC->arguments())
+      if (!isa<CXXDefaultArgExpr>(A))
+        S += ", " + TC.text(A);
+    S += ")";
+    TC.replace(KC->getSourceRange(), S, "PK9901", "launch on the emulator");
+    return true;
+  }
+
+  bool VisitDeclStmt(DeclStmt *DS) {
+    if (!TC.isUserLoc(DS->getBeginLoc()))
+      return true;
+    std::string Out;
+    bool Any = false;
+    for (Decl *D : DS->decls()) {
+      auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || !VD->hasAttr<CUDASharedAttr>())
+        continue;
+      Any = true;
+      Out += sharedText(VD, /*Local=*/true);
+    }
+    if (!Any)
+      return true;
+    // Keep the statement on its line: no trailing newline.
+    if (!Out.empty() && Out.back() == ' ')
+      Out.pop_back();
+    TC.replace(SourceRange(DS->getBeginLoc(), DS->getEndLoc()), Out, "PK9901",
+               "per-block shared memory on the emulator");
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (!VD->hasAttr<CUDASharedAttr>() || VD->isLocalVarDeclOrParm() ||
+        !TC.isUserLoc(VD->getLocation()))
+      return true;
+    // Namespace scope: find the start of the declaration on its line and
+    // the terminating ';'.
+    SourceManager &SM = TC.SM();
+    SourceLocation Loc = SM.getFileLoc(VD->getLocation());
+    std::string File = TC.fileOf(Loc);
+    llvm::StringRef Buf = TC.contents(File);
+    unsigned Off = SM.getFileOffset(Loc);
+    size_t LS = Buf.take_front(Off).rfind('\n');
+    unsigned Begin = LS == llvm::StringRef::npos ? 0 : LS + 1;
+    while (Begin < Off && (Buf[Begin] == ' ' || Buf[Begin] == '\t'))
+      ++Begin;
+    size_t Semi = Buf.find(';', Off);
+    if (Semi == llvm::StringRef::npos)
+      return true;
+    unsigned Line = 1 + Buf.take_front(Semi).count('\n');
+    std::string Name = VD->getName().str();
+    std::string Text;
+    if (const auto *IA = TC.Ctx().getAsIncompleteArrayType(VD->getType())) {
+      Text = llvm::formatv("\n#define {0} (pkemu::dynamic_shared<{1}>())\n",
+                           Name, typeText(IA->getElementType()))
+                 .str();
+    } else {
+      Text = llvm::formatv("PKEMU_GLOBAL_SHARED({0}, {1})\n#define {0} "
+                           "(pkemu_shared_{0}())\n",
+                           Name, typeText(VD->getType()))
+                 .str();
+    }
+    Text += llvm::formatv("#line {0}", Line).str();
+    // The rest of the line after ';' stays on a line of its own.
+    size_t EOL = Buf.find('\n', Semi);
+    if (EOL != llvm::StringRef::npos &&
+        !Buf.slice(Semi + 1, EOL).trim().empty())
+      Text += "\n";
+    TC.edit(File, Begin, Semi + 1 - Begin, Text, "PK9901",
+            "per-block shared memory on the emulator");
+    return true;
+  }
+
+private:
+  TargetContext &TC;
+
+  std::string typeText(QualType T) {
+    PrintingPolicy P(TC.Ctx().getLangOpts());
+    P.SuppressTagKeyword = false;
+    P.FullyQualifiedName = true;
+    P.PrintCanonicalTypes = false;
+    std::string S = T.getAsString(P);
+    return S;
+  }
+
+  std::string sharedText(VarDecl *VD, bool Local) {
+    std::string Name = VD->getName().str();
+    if (const auto *IA = TC.Ctx().getAsIncompleteArrayType(VD->getType()))
+      return llvm::formatv("PKEMU_DYNAMIC_SHARED({0}, {1}); ", Name,
+                           typeText(IA->getElementType()))
+          .str();
+    (void)Local;
+    return llvm::formatv("PKEMU_SHARED({0}, {1}); ", Name,
+                         typeText(VD->getType()))
+        .str();
+  }
+};
+
+} // namespace
+
+llvm::Error pk::runEmuPrep(TargetContext &TC) {
+  EmuRewriter V(TC);
+  V.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
+  // Reports name the user's file and lines.
+  for (const std::string &File : TC.PF.UserFiles)
+    TC.edit(File, 0, 0, llvm::formatv("#line 1 \"{0}\"\n", File).str(),
+            "PK9901", "emulator reports name the original file");
+  return TC.takeError();
+}

@@ -1,0 +1,415 @@
+//===- TargetCommon.cpp - edits, findings and the shared rule passes -------===//
+#include "pk/TargetContext.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include <set>
+
+using namespace pk;
+using namespace clang;
+
+std::string pk::outputName(llvm::StringRef Path, Target T) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  llvm::SmallString<256> P(Path);
+  if (T == Target::HIP) {
+    if (Ext == ".cu")
+      llvm::sys::path::replace_extension(P, ".hip");
+    else if (Ext == ".cuh")
+      llvm::sys::path::replace_extension(P, ".hpp");
+  } else if (T == Target::CUDA) {
+    if (Ext == ".hip")
+      llvm::sys::path::replace_extension(P, ".cu");
+    else if (Ext == ".hiph")
+      llvm::sys::path::replace_extension(P, ".cuh");
+  } else if (T == Target::NKI) {
+    llvm::sys::path::replace_extension(P, ".py");
+  }
+  return P.str().str();
+}
+
+TargetContext::TargetContext(ParsedFile &PF, const RenameDB &DB, Target T,
+                             const TargetOptions &Opts)
+    : PF(PF), DB(DB), T(T), Opts(Opts) {
+  for (const auto &F : PF.UserFiles)
+    UserFiles.insert(F);
+}
+
+SourceManager &TargetContext::SM() const { return PF.AST->getSourceManager(); }
+ASTContext &TargetContext::Ctx() const { return PF.AST->getASTContext(); }
+
+std::string TargetContext::fileOf(SourceLocation Loc) const {
+  SourceManager &S = SM();
+  FileID FID = S.getFileID(S.getSpellingLoc(Loc));
+  OptionalFileEntryRef FE = S.getFileEntryRefForID(FID);
+  if (!FE)
+    return "";
+  llvm::SmallString<256> P(FE->getName());
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, true);
+  return P.str().str();
+}
+
+bool TargetContext::isUserLoc(SourceLocation Loc) const {
+  if (Loc.isInvalid())
+    return false;
+  return isUserFile(fileOf(Loc));
+}
+
+llvm::StringRef TargetContext::contents(llvm::StringRef File) const {
+  auto It = Cache.find(File);
+  if (It != Cache.end())
+    return It->second;
+  auto FE = SM().getFileManager().getFileRef(File);
+  std::string Text;
+  if (FE) {
+    if (auto Buf = SM().getMemoryBufferForFileOrNone(*FE))
+      Text = Buf->getBuffer().str();
+  }
+  return Cache[File] = Text;
+}
+
+void TargetContext::lineCol(llvm::StringRef File, unsigned Offset,
+                            unsigned &Line, unsigned &Col) const {
+  llvm::StringRef C = contents(File);
+  Offset = std::min<unsigned>(Offset, C.size());
+  Line = 1 + C.take_front(Offset).count('\n');
+  size_t NL = C.take_front(Offset).rfind('\n');
+  Col = NL == llvm::StringRef::npos ? Offset + 1 : Offset - NL;
+}
+
+void TargetContext::edit(llvm::StringRef File, unsigned Offset,
+                         unsigned Length, llvm::StringRef Text,
+                         llvm::StringRef Rule, llvm::StringRef Why) {
+  Edit E;
+  E.File = File.str();
+  E.Offset = Offset;
+  E.Length = Length;
+  E.Replacement = Text.str();
+  E.RuleID = Rule.str();
+  E.Why = Why.str();
+  lineCol(File, Offset, E.Line, E.Col);
+  if (llvm::Error X = Edits.add(std::move(E))) {
+    if (!Err)
+      Err = std::move(X);
+    else
+      llvm::consumeError(std::move(X));
+    return;
+  }
+  ++Counts[Rule];
+}
+
+bool TargetContext::replace(CharSourceRange R, llvm::StringRef Text,
+                            llvm::StringRef Rule, llvm::StringRef Why) {
+  SourceManager &S = SM();
+  const LangOptions &LO = Ctx().getLangOpts();
+  CharSourceRange FR = Lexer::makeFileCharRange(R, S, LO);
+  if (FR.isInvalid()) {
+    // Both ends inside the same macro argument or the same macro body:
+    // edit the spelling.
+    SourceLocation B = S.getSpellingLoc(R.getBegin());
+    SourceLocation E = S.getSpellingLoc(R.getEnd());
+    if (S.getFileID(B) != S.getFileID(E))
+      return false;
+    FR = CharSourceRange(SourceRange(B, E), R.isTokenRange());
+    FR = Lexer::makeFileCharRange(FR, S, LO);
+    if (FR.isInvalid())
+      return false;
+  }
+  if (!isUserLoc(FR.getBegin()))
+    return false;
+  std::string File = fileOf(FR.getBegin());
+  unsigned B = S.getFileOffset(FR.getBegin());
+  unsigned E = S.getFileOffset(FR.getEnd());
+  if (E < B)
+    return false;
+  edit(File, B, E - B, Text, Rule, Why);
+  return true;
+}
+
+bool TargetContext::insert(SourceLocation Loc, llvm::StringRef Text,
+                           llvm::StringRef Rule, llvm::StringRef Why) {
+  SourceManager &S = SM();
+  SourceLocation L = Loc.isMacroID() ? S.getSpellingLoc(Loc) : Loc;
+  if (!isUserLoc(L))
+    return false;
+  edit(fileOf(L), S.getFileOffset(L), 0, Text, Rule, Why);
+  return true;
+}
+
+void TargetContext::finding(SourceLocation Loc, llvm::StringRef Rule,
+                            Severity Sev, llvm::StringRef Msg) {
+  SourceManager &S = SM();
+  SourceLocation L = S.getFileLoc(Loc);
+  if (Loc.isMacroID() && S.isMacroArgExpansion(Loc))
+    L = S.getSpellingLoc(Loc);
+  finding(fileOf(L), S.getFileOffset(L), Rule, Sev, Msg);
+}
+
+void TargetContext::finding(llvm::StringRef File, unsigned Offset,
+                            llvm::StringRef Rule, Severity Sev,
+                            llvm::StringRef Msg) {
+  Finding F;
+  F.RuleID = Rule.str();
+  F.Sev = Sev;
+  F.File = File.str();
+  F.Offset = Offset;
+  F.Message = Msg.str();
+  lineCol(File, Offset, F.Line, F.Col);
+  for (const Finding &O : Findings)
+    if (O.File == F.File && O.Offset == F.Offset && O.RuleID == F.RuleID &&
+        O.Message == F.Message)
+      return;
+  ++Counts[Rule];
+  Findings.push_back(std::move(F));
+}
+
+std::string TargetContext::text(SourceRange R) const {
+  SourceManager &S = SM();
+  const LangOptions &LO = Ctx().getLangOpts();
+  CharSourceRange FR =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), S, LO);
+  if (FR.isInvalid()) {
+    FR = CharSourceRange::getTokenRange(S.getSpellingLoc(R.getBegin()),
+                                        S.getSpellingLoc(R.getEnd()));
+  }
+  return Lexer::getSourceText(FR, S, LO).str();
+}
+
+std::string TargetContext::text(const Expr *E) const {
+  return text(E->getSourceRange());
+}
+
+// ---- rename pass ------------------------------------------------------------
+
+namespace {
+
+void collectDeclaredNames(const DeclContext *DC, const TargetContext &TC,
+                          llvm::StringSet<> &Names, int Depth = 0) {
+  if (Depth > 64)
+    return;
+  for (const Decl *D : DC->decls()) {
+    if (const auto *ND = dyn_cast<NamedDecl>(D))
+      if (ND->getIdentifier() && TC.isUserLoc(ND->getLocation()) &&
+          !isa<FieldDecl>(ND))
+        Names.insert(ND->getName());
+    if (const auto *Inner = dyn_cast<DeclContext>(D))
+      if (!isa<FunctionDecl>(D) || TC.isUserLoc(D->getLocation()))
+        collectDeclaredNames(Inner, TC, Names, Depth + 1);
+    if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
+      collectDeclaredNames(FT->getTemplatedDecl(), TC, Names, Depth + 1);
+    if (const auto *CT = dyn_cast<ClassTemplateDecl>(D))
+      collectDeclaredNames(CT->getTemplatedDecl(), TC, Names, Depth + 1);
+  }
+}
+
+} // namespace
+
+void pk::runRenamePass(TargetContext &TC, bool ToHip) {
+  llvm::StringSet<> Declared;
+  collectDeclaredNames(TC.Ctx().getTranslationUnitDecl(), TC, Declared);
+  const LangOptions &LO = TC.Ctx().getLangOpts();
+  std::set<std::string> Done;
+  for (const std::string &File : TC.PF.UserFiles) {
+    if (!Done.insert(File).second)
+      continue;
+    llvm::StringRef Buf = TC.contents(File);
+    if (Buf.empty())
+      continue;
+    Lexer L(SourceLocation::getFromRawEncoding(1), LO, Buf.begin(), Buf.begin(),
+            Buf.end());
+    L.SetCommentRetentionState(false);
+    Token Tok;
+    bool InInclude = false;
+    while (!L.LexFromRawLexer(Tok)) {
+      if (Tok.isAtStartOfLine())
+        InInclude = false;
+      if (Tok.is(tok::hash) && Tok.isAtStartOfLine()) {
+        Token Next;
+        if (L.LexFromRawLexer(Next))
+          break;
+        if (Next.is(tok::raw_identifier) &&
+            (Next.getRawIdentifier() == "include" ||
+             Next.getRawIdentifier() == "include_next"))
+          InInclude = true; // header names are the include pass's business
+        continue;
+      }
+      if (InInclude || Tok.isNot(tok::raw_identifier))
+        continue;
+      llvm::StringRef Name = Tok.getRawIdentifier();
+      const RenameEntry *E = TC.DB.lookup(Name, ToHip);
+      if (!E)
+        continue;
+      unsigned Off = Tok.getLocation().getRawEncoding() - 1;
+      if (Declared.count(Name)) {
+        TC.finding(File, Off, "PK1011", Severity::Note,
+                   llvm::formatv("'{0}' is declared in your code; left as is "
+                                 "(it shadows the {1} API of that name)",
+                                 Name, ToHip ? "CUDA" : "HIP")
+                       .str());
+        continue;
+      }
+      if (!E->Unsupported.empty()) {
+        TC.finding(File, Off, "PK1010", Severity::Warning,
+                   llvm::formatv("'{0}' has no HIP counterpart: {1}", Name,
+                                 E->Unsupported)
+                       .str());
+        continue;
+      }
+      std::string Why = llvm::formatv("{0} -> {1}", E->Cuda, E->Hip).str();
+      if (!E->Note.empty())
+        Why += " (" + E->Note + ")";
+      TC.edit(File, Off, Name.size(), E->Hip, E->RuleID, Why);
+    }
+  }
+}
+
+// ---- include pass -----------------------------------------------------------
+
+void pk::runIncludePass(TargetContext &TC, bool ToHip) {
+  for (const std::string &File : TC.PF.UserFiles) {
+    llvm::StringRef Buf = TC.contents(File);
+    size_t Pos = 0;
+    while (Pos < Buf.size()) {
+      size_t EOL = Buf.find('\n', Pos);
+      if (EOL == llvm::StringRef::npos)
+        EOL = Buf.size();
+      llvm::StringRef Line = Buf.slice(Pos, EOL);
+      llvm::StringRef T = Line.ltrim();
+      if (T.consume_front("#")) {
+        T = T.ltrim();
+        if (T.consume_front("include")) {
+          T = T.ltrim();
+          char Open = T.empty() ? 0 : T.front();
+          char Close = Open == '<' ? '>' : Open == '"' ? '"' : 0;
+          size_t End = Close ? T.find(Close, 1) : llvm::StringRef::npos;
+          if (End != llvm::StringRef::npos) {
+            llvm::StringRef Name = T.slice(1, End);
+            unsigned NameOff = Pos + (T.data() - Line.data()) + 1;
+            if (const RenameEntry *E = TC.DB.lookupHeader(Name, ToHip)) {
+              if (!E->Unsupported.empty()) {
+                TC.finding(File, Pos, "PK1010", Severity::Warning,
+                           llvm::formatv("header <{0}> has no HIP "
+                                         "counterpart: {1}",
+                                         Name, E->Unsupported)
+                               .str());
+              } else if (E->Hip.empty()) {
+                unsigned Len = EOL < Buf.size() ? EOL - Pos + 1 : EOL - Pos;
+                TC.edit(File, Pos, Len, "", E->RuleID,
+                        llvm::formatv("<{0}> is not needed on the target",
+                                      Name)
+                            .str());
+              } else {
+                TC.edit(File, NameOff, Name.size(), E->Hip, E->RuleID,
+                        llvm::formatv("<{0}> -> <{1}>", Name, E->Hip).str());
+              }
+            } else if (Open == '"') {
+              // A local header of this TU: point at its translated name.
+              llvm::SmallString<256> Cand(llvm::sys::path::parent_path(File));
+              llvm::sys::path::append(Cand, Name);
+              llvm::sys::path::remove_dots(Cand, true);
+              bool Local = TC.isUserFile(Cand);
+              if (!Local)
+                for (const auto &U : TC.PF.UserFiles)
+                  if (llvm::StringRef(U).ends_with(("/" + Name).str()))
+                    Local = true;
+              std::string New = outputName(Name, TC.T);
+              if (Local && New != Name)
+                TC.edit(File, NameOff, Name.size(), New, "PK1006",
+                        llvm::formatv("local header {0} is translated to {1}",
+                                      Name, New)
+                            .str());
+            }
+          }
+        }
+      }
+      Pos = EOL + 1;
+    }
+  }
+}
+
+void pk::insertHelpers(TargetContext &TC) {
+  for (const auto &[File, Blocks] : TC.Helpers) {
+    if (Blocks.empty())
+      continue;
+    llvm::StringRef Buf = TC.contents(File);
+    // After the last top-level #include (or at the top).
+    unsigned At = 0;
+    size_t Pos = 0;
+    int Depth = 0;
+    while (Pos < Buf.size()) {
+      size_t EOL = Buf.find('\n', Pos);
+      if (EOL == llvm::StringRef::npos)
+        EOL = Buf.size();
+      llvm::StringRef L = Buf.slice(Pos, EOL).ltrim();
+      if (L.consume_front("#")) {
+        L = L.ltrim();
+        if (L.starts_with("if"))
+          ++Depth;
+        else if (L.starts_with("endif"))
+          --Depth;
+        else if (L.starts_with("include") && Depth <= 1)
+          At = EOL < Buf.size() ? EOL + 1 : EOL;
+      }
+      Pos = EOL + 1;
+    }
+    std::string Text;
+    for (const auto &[Key, Body] : Blocks)
+      Text += Body;
+    if (At == Buf.size() && !Buf.ends_with("\n"))
+      Text = "\n" + Text;
+    TC.edit(File, At, 0, Text, Blocks.begin()->first.substr(0, 6),
+            "helpers used by the rewrites in this file");
+  }
+}
+
+std::string pk::renderFile(llvm::StringRef File, llvm::StringRef Original,
+                           const FileEdits *Edits,
+                           const std::vector<Finding> &Findings,
+                           llvm::StringRef CommentPrefix) {
+  FileEdits All;
+  if (Edits)
+    for (const Edit &E : Edits->edits())
+      llvm::consumeError(All.add(E));
+  std::set<std::pair<unsigned, std::string>> Placed;
+  for (const Finding &F : Findings) {
+    if (F.File != File)
+      continue;
+    unsigned Off = std::min<unsigned>(F.Offset, Original.size());
+    size_t LS = Original.take_front(Off).rfind('\n');
+    unsigned LineStart = LS == llvm::StringRef::npos ? 0 : LS + 1;
+    // Inside a multi-line macro: place the comment above the #define.
+    while (LineStart > 1 && Original[LineStart - 1] == '\n') {
+      size_t PS = Original.take_front(LineStart - 1).rfind('\n');
+      unsigned PrevStart = PS == llvm::StringRef::npos ? 0 : PS + 1;
+      llvm::StringRef Prev = Original.slice(PrevStart, LineStart - 1);
+      if (!Prev.rtrim("\r").ends_with("\\"))
+        break;
+      LineStart = PrevStart;
+    }
+    llvm::StringRef Line = Original.drop_front(LineStart);
+    llvm::StringRef Indent = Line.take_while([](char C) {
+      return C == ' ' || C == '\t';
+    });
+    std::string Msg = llvm::formatv("{0}{1} port-kernel: {2}: {3} [{4}]\n",
+                                    Indent, CommentPrefix,
+                                    severityName(F.Sev), F.Message, F.RuleID)
+                          .str();
+    if (!Placed.insert({LineStart, Msg}).second)
+      continue;
+    Edit E;
+    E.File = File.str();
+    E.Offset = LineStart;
+    E.Replacement = Msg;
+    E.RuleID = F.RuleID;
+    E.Why = "diagnostic";
+    llvm::consumeError(All.add(std::move(E)));
+  }
+  return All.apply(Original);
+}

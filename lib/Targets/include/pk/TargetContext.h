@@ -1,0 +1,123 @@
+//===- TargetContext.h - what a target's rules see and produce -------------===//
+#ifndef PK_TARGETCONTEXT_H
+#define PK_TARGETCONTEXT_H
+
+#include "pk/Edit.h"
+#include "pk/Frontend.h"
+#include "pk/PortService.h"
+#include "pk/Rules.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace clang {
+class SourceManager;
+class ASTContext;
+class Expr;
+} // namespace clang
+
+namespace pk {
+
+enum class Wave64Strategy { Auto, Logical32, Native };
+
+struct TargetOptions {
+  Wave64Strategy Wave64 = Wave64Strategy::Auto;
+};
+
+/// Output name of a translated file for a target (foo.cu -> foo.hip,
+/// foo.cuh -> foo.hpp for HIP; foo.hip -> foo.cu for CUDA).
+std::string outputName(llvm::StringRef Path, Target T);
+
+/// Per-TU, per-target state: the parsed file (read-only), the rename tables,
+/// and the edits and findings the target's rules produce.
+class TargetContext {
+public:
+  TargetContext(ParsedFile &PF, const RenameDB &DB, Target T,
+                const TargetOptions &Opts);
+
+  ParsedFile &PF;
+  const RenameDB &DB;
+  Target T;
+  const TargetOptions &Opts;
+  EditSet Edits;
+  std::vector<Finding> Findings;
+  /// Counters for the report: rule ID -> number of edits / findings.
+  llvm::StringMap<unsigned> Counts;
+  /// Helper blocks to insert once per file (key -> text), after includes.
+  std::map<std::string, std::map<std::string, std::string>> Helpers;
+
+  clang::SourceManager &SM() const;
+  clang::ASTContext &Ctx() const;
+
+  /// True when \p Loc's spelling lies in one of the user's files.
+  bool isUserLoc(clang::SourceLocation Loc) const;
+  bool isUserFile(llvm::StringRef AbsPath) const {
+    return UserFiles.count(AbsPath);
+  }
+  std::string fileOf(clang::SourceLocation Loc) const;
+
+  /// Replaces the characters of \p R (file locations, or macro argument
+  /// spellings) with \p Text.  Ranges inside macro bodies are edited at their
+  /// spelling in the definition.  Returns false (and records nothing) when
+  /// the range cannot be edited safely.
+  bool replace(clang::CharSourceRange R, llvm::StringRef Text,
+               llvm::StringRef Rule, llvm::StringRef Why);
+  bool replace(clang::SourceRange TokenRange, llvm::StringRef Text,
+               llvm::StringRef Rule, llvm::StringRef Why) {
+    return replace(clang::CharSourceRange::getTokenRange(TokenRange), Text,
+                   Rule, Why);
+  }
+  bool insert(clang::SourceLocation Loc, llvm::StringRef Text,
+              llvm::StringRef Rule, llvm::StringRef Why);
+  /// Raw edit by file offset.
+  void edit(llvm::StringRef File, unsigned Offset, unsigned Length,
+            llvm::StringRef Text, llvm::StringRef Rule, llvm::StringRef Why);
+
+  void finding(clang::SourceLocation Loc, llvm::StringRef Rule, Severity S,
+               llvm::StringRef Msg);
+  void finding(llvm::StringRef File, unsigned Offset, llvm::StringRef Rule,
+               Severity S, llvm::StringRef Msg);
+
+  /// Source text of an expression as the user wrote it (spelling).
+  std::string text(const clang::Expr *E) const;
+  std::string text(clang::SourceRange R) const;
+
+  /// The first error (conflicting edits) if any.
+  llvm::Error takeError() { return std::move(Err); }
+
+  /// Original contents of a user file.
+  llvm::StringRef contents(llvm::StringRef File) const;
+
+private:
+  llvm::StringSet<> UserFiles;
+  llvm::Error Err = llvm::Error::success();
+  void lineCol(llvm::StringRef File, unsigned Offset, unsigned &Line,
+               unsigned &Col) const;
+  mutable llvm::StringMap<std::string> Cache;
+};
+
+/// Runs a target's rules over a parsed TU.
+llvm::Error runHipTarget(TargetContext &TC);
+llvm::Error runCudaTarget(TargetContext &TC);
+
+/// Rewrites for the emulator (an internal target): launches and __shared__.
+llvm::Error runEmuPrep(TargetContext &TC);
+
+/// Shared rule passes (TargetCommon.cpp).
+/// Renames identifiers of the tables in every user file (lexer pass, so
+/// macro bodies are edited where they are written); flags unsupported names.
+void runRenamePass(TargetContext &TC, bool ToHip);
+/// Rewrites #include directives: header table entries, and local headers
+/// translated to the target's file names.
+void runIncludePass(TargetContext &TC, bool ToHip);
+/// Inserts the registered helper blocks after the includes of each file.
+void insertHelpers(TargetContext &TC);
+/// Applies the edits of \p File and inserts the findings of that file as
+/// comments above their lines.
+std::string renderFile(llvm::StringRef File, llvm::StringRef Original,
+                       const FileEdits *Edits,
+                       const std::vector<Finding> &Findings,
+                       llvm::StringRef CommentPrefix = "//");
+
+} // namespace pk
+#endif

@@ -1,0 +1,237 @@
+//===- main.cpp - the port-kernel command line -----------------------------===//
+//
+// Subcommand dispatch and option parsing only; the work lives in lib/.
+//
+//===----------------------------------------------------------------------===//
+#include "pk/Driver.h"
+#include "pk/Rules.h"
+#ifdef PK_HAVE_VALIDATE
+#include "pk/Validate.h"
+#endif
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace {
+
+cl::SubCommand PortCmd("port", "Translate files or directories to one or more targets");
+cl::SubCommand CheckCmd("check", "Report portability hazards without translating");
+cl::SubCommand ExplainCmd("explain", "Print the documentation of a rule or diagnostic ID");
+cl::SubCommand RulesCmd("rules", "List every rule and diagnostic ID");
+cl::SubCommand ValidateCmd("validate", "Port corpus cases or programs and run them on the SIMT emulator");
+
+cl::OptionCategory Cat("port-kernel options");
+
+cl::opt<std::string> To("to", cl::desc("Targets, comma separated: hip, cuda, nki (validate also accepts none)"),
+                        cl::value_desc("targets"), cl::init("hip"), cl::cat(Cat),
+                        cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<std::string> OutDir("o", cl::desc("Output directory (outputs go to DIR/<target>/)"),
+                            cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd));
+cl::opt<unsigned> Jobs("j", cl::desc("Files (or cases) in parallel"), cl::init(1), cl::cat(Cat),
+                       cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<bool> InPlace("in-place", cl::desc("Rewrite the inputs in place, keeping FILE.orig backups"),
+                      cl::cat(Cat), cl::sub(PortCmd));
+cl::opt<std::string> CompDb("p", cl::desc("Build directory with compile_commands.json"),
+                            cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd),
+                            cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::list<std::string> ExtraArg("extra-arg", cl::desc("Extra argument to append to the compiler command line"),
+                               cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::list<std::string> ExtraArgBefore("extra-arg-before", cl::desc("Extra argument to prepend to the compiler command line"),
+                                     cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<std::string> CudaPath("cuda-path", cl::desc("CUDA toolkit to parse against; 'none' uses the bundled declarations"),
+                              cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd),
+                              cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::list<std::string> RuleFiles("rules", cl::desc("Additional YAML rename table (same format as rules/cuda2hip/*.yaml)"),
+                                cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::opt<std::string> Report("report", cl::desc("Write a JSON report of every edit (with its rule and reason) and finding"),
+                            cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd));
+cl::opt<std::string> Wave64("wave64", cl::desc("Warp-32 to wave-64 strategy: logical32, native, auto"),
+                            cl::init("auto"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
+                            cl::sub(ValidateCmd));
+cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::opt<bool> Verbose("v", cl::desc("Say which CUDA declarations are used"), cl::cat(Cat),
+                      cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::list<std::string> Paths(cl::Positional, cl::desc("<file or directory>..."), cl::sub(PortCmd),
+                            cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<std::string> ExplainID(cl::Positional, cl::desc("<rule ID>"), cl::sub(ExplainCmd));
+
+// validate
+cl::opt<std::string> Program("program", cl::desc("Validate a self-checking program (a main that exits non-zero on a wrong answer)"),
+                             cl::value_desc("FILE.cu"), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<unsigned> Lanes("lanes", cl::desc("Force the emulated warp width of every run (32 or 64)"),
+                        cl::init(0), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<bool> Json("json", cl::desc("Machine-readable results"), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<bool> KeepWork("keep-work", cl::desc("Keep the scratch directory"), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<std::string> WorkDir("work-dir", cl::desc("Scratch directory"), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::list<std::string> ProgramArgs(cl::ConsumeAfter, cl::desc("-- <program arguments>"), cl::sub(ValidateCmd));
+
+const char *Examples = R"(
+EXAMPLES:
+  port-kernel port --to hip -o out src/           port a tree to HIP (out/hip/...)
+  port-kernel port --to hip,cuda -j 2 -o out a.cu  port one file to HIP and modern CUDA
+  port-kernel port --to hip -p build src/kernels   use build/compile_commands.json
+  port-kernel port --to hip --in-place k.cu        rewrite k.cu, keep k.cu.orig
+  port-kernel check --to hip src/                  lint NVIDIA-first code for wave-64 hazards
+  port-kernel explain PK2001                       what a rule does and why
+  port-kernel validate --to hip corpus/            port every case and run it on the emulator
+  port-kernel validate --program app.cu --to hip -- 1024
+)";
+
+bool parseTargets(llvm::StringRef S, std::vector<pk::Target> &Out,
+                  bool AllowNone) {
+  SmallVector<StringRef, 4> Parts;
+  S.split(Parts, ',', -1, false);
+  for (StringRef P : Parts) {
+    P = P.trim();
+    if (P == "hip")
+      Out.push_back(pk::Target::HIP);
+    else if (P == "cuda")
+      Out.push_back(pk::Target::CUDA);
+    else if (P == "nki")
+      Out.push_back(pk::Target::NKI);
+    else if (P == "none" && AllowNone)
+      continue;
+    else {
+      errs() << "port-kernel: error: unknown target '" << P
+             << "' (expected hip, cuda, nki" << (AllowNone ? ", none" : "")
+             << ")\n";
+      return false;
+    }
+  }
+  if (Out.empty() && !AllowNone) {
+    errs() << "port-kernel: error: --to names no target\n";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM X(argc, argv);
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "port-kernel " PK_VERSION " (clang " PK_CLANG_VERSION ")\n";
+  });
+  cl::HideUnrelatedOptions(Cat);
+  cl::extrahelp More(Examples);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "port-kernel: port CUDA tile kernels to HIP (wave-64, MFMA), modern "
+          "CUDA and NKI\n",
+          &errs()))
+    return 2;
+
+  if (ExplainCmd) {
+    if (ExplainID.empty()) {
+      errs() << "port-kernel: error: explain needs a rule ID, e.g. "
+                "`port-kernel explain PK2001`\n";
+      return 2;
+    }
+    StringRef Doc = pk::ruleDoc(ExplainID);
+    if (Doc.empty()) {
+      errs() << "port-kernel: error: unknown rule ID '" << ExplainID
+             << "' (see `port-kernel rules`)\n";
+      return 2;
+    }
+    outs() << Doc;
+    return 0;
+  }
+
+  pk::DriverOptions O;
+  O.FE.CompDbDir = CompDb;
+  O.FE.ExtraArgs = ExtraArg;
+  O.FE.ExtraArgsBefore = ExtraArgBefore;
+  O.FE.CudaPath = CudaPath;
+  O.FE.Verbose = Verbose;
+  O.OutDir = OutDir;
+  O.InPlace = InPlace;
+  O.Jobs = std::max(1u, (unsigned)Jobs);
+  O.RuleFiles = RuleFiles;
+  O.RulesDir = PK_RULES_DIR;
+  O.ReportJson = Report;
+  O.Quiet = Quiet;
+  if (Wave64 == "logical32")
+    O.TO.Wave64 = pk::Wave64Strategy::Logical32;
+  else if (Wave64 == "native")
+    O.TO.Wave64 = pk::Wave64Strategy::Native;
+  else if (Wave64 == "auto")
+    O.TO.Wave64 = pk::Wave64Strategy::Auto;
+  else {
+    errs() << "port-kernel: error: --wave64 must be logical32, native or auto\n";
+    return 2;
+  }
+
+  if (RulesCmd) {
+    pk::Driver D(O, errs());
+    if (Error E = D.init()) {
+      errs() << toString(std::move(E)) << "\n";
+      return 1;
+    }
+    for (const pk::RuleInfo &R : pk::RuleRegistry::get().all())
+      outs() << formatv("{0}  {1,-10}  {2}\n", R.ID, R.Kind, R.Title);
+    return 0;
+  }
+
+  if (!PortCmd && !CheckCmd && !ValidateCmd) {
+    errs() << "port-kernel: error: no command; try `port-kernel --help`\n";
+    return 2;
+  }
+  if (!parseTargets(To, O.Targets, /*AllowNone=*/bool(ValidateCmd)))
+    return 2;
+
+  if (Verbose) {
+    std::string Cuda = pk::detectCudaToolkit(O.FE);
+    errs() << "port-kernel: parsing CUDA with "
+           << (Cuda.empty() ? std::string("the bundled CUDA declarations (no toolkit found)")
+                            : "the CUDA toolkit at " + Cuda)
+           << "\n";
+  }
+
+  pk::Driver D(O, errs());
+  if (Error E = D.init()) {
+    errs() << toString(std::move(E)) << "\n";
+    return 1;
+  }
+
+  if (ValidateCmd) {
+#ifdef PK_HAVE_VALIDATE
+    pk::ValidateOptions V;
+    V.Targets = O.Targets;
+    V.Paths = Paths;
+    V.Json = Json;
+    V.Jobs = O.Jobs;
+    V.WorkDir = WorkDir;
+    V.KeepWork = KeepWork;
+    V.Program = !Program.empty();
+    V.ProgramFile = Program;
+    V.Lanes = Lanes;
+    V.ProgramArgs = ProgramArgs;
+    if (V.Lanes != 0 && V.Lanes != 32 && V.Lanes != 64) {
+      errs() << "port-kernel: error: --lanes must be 32 or 64\n";
+      return 2;
+    }
+    if (!V.Program && V.Paths.empty()) {
+      errs() << "port-kernel: error: validate needs case directories or --program FILE\n";
+      return 2;
+    }
+    return pk::runValidate(V, pk::emuToolchain(), D, outs(), errs());
+#else
+    errs() << "port-kernel: error: this build has no emulator\n";
+    return 2;
+#endif
+  }
+
+  if (Paths.empty()) {
+    errs() << "port-kernel: error: no input files or directories\n";
+    return 2;
+  }
+  if (CheckCmd)
+    return D.check(Paths);
+  return D.port(Paths);
+}
