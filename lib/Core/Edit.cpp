@@ -22,7 +22,7 @@ llvm::Error FileEdits::add(Edit E) {
     if (Overlap)
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),
-          llvm::formatv("{0}:{1}:{2}: conflicting edits: [{3}] replaces {4} "
+          llvm::formatv("{0}:{1}:{2}: error: conflicting edits [PK9002]: [{3}] replaces {4} "
                         "bytes with '{5}' but [{6}] already replaces {7} bytes "
                         "at {8}:{9} with '{10}'",
                         E.File, E.Line, E.Col, E.RuleID, E.Length,

@@ -384,6 +384,20 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
     return 2;
   }
   std::string Out = O.InPlace ? "" : absPath(O.OutDir);
+  if (O.InPlace) {
+    std::vector<InputFile> Ins;
+    if (llvm::Error E = collect(Paths, Ins)) {
+      Diag << llvm::toString(std::move(E)) << "\n";
+      return 1;
+    }
+    for (const InputFile &F : Ins)
+      if (fs::exists(F.Path + ".orig")) {
+        Diag << llvm::formatv("port-kernel: error: backup {0}.orig already "
+                              "exists; refusing to overwrite it [PK9001]\n",
+                              F.Path);
+        return 2;
+      }
+  }
   if (!O.InPlace) {
     // Never write into the input tree.
     for (const auto &P : Paths) {

@@ -55,11 +55,10 @@ FileKind pk::classifyFile(llvm::StringRef Path, llvm::StringRef Content) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
   if (Ext == ".hip" || Ext == ".hiph")
     return FileKind::HIP;
-  if (Ext == ".cu" || Ext == ".cuh")
-    return FileKind::CUDA;
   static const char *Exts[] = {".cpp", ".cc", ".cxx", ".c",   ".h",
                                ".hh",  ".hpp", ".hxx", ".inl", ".ipp"};
-  if (llvm::find(Exts, Ext) == std::end(Exts))
+  bool CudaExt = Ext == ".cu" || Ext == ".cuh";
+  if (!CudaExt && llvm::find(Exts, Ext) == std::end(Exts))
     return FileKind::Other;
   static const llvm::Regex HipRe(
       "(#[[:space:]]*include[[:space:]]*[<\"]hip/|hipLaunchKernelGGL|"
@@ -70,7 +69,7 @@ FileKind pk::classifyFile(llvm::StringRef Path, llvm::StringRef Content) {
       "\\()");
   if (HipRe.match(Content))
     return FileKind::HIP;
-  if (CudaRe.match(Content))
+  if (CudaExt || CudaRe.match(Content))
     return FileKind::CUDA;
   return FileKind::PlainCXX;
 }
@@ -200,8 +199,9 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
     Args.insert(Args.end(), {"-x", "cuda", "--cuda-host-only", "-nocudalib",
                              "--cuda-gpu-arch=sm_90", "-std=c++17"});
     if (O.EmuParse) {
-      Args.insert(Args.end(), {"-nocudainc", "-DPKEMU_PARSE", "-isystem",
-                               FrontendPaths::emuShimDir()});
+      Args.insert(Args.end(), {"-nocudainc", "-DPKEMU_PARSE", "-DPKEMU_LANG_CUDA",
+                               "-isystem", FrontendPaths::emuShimDir(),
+                               "-include", "pkemu/prelude.h"});
     } else if (std::string Cuda = detectCudaToolkit(O); !Cuda.empty()) {
       Args.push_back("--cuda-path=" + Cuda);
       Args.push_back("-Wno-unknown-cuda-version");
@@ -218,8 +218,9 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
     Args.insert(Args.end(), {"-x", "hip", "--cuda-host-only", "-nogpulib",
                              "-std=c++17"});
     if (O.EmuParse)
-      Args.insert(Args.end(), {"-nogpuinc", "-DPKEMU_PARSE", "-isystem",
-                               FrontendPaths::emuShimDir()});
+      Args.insert(Args.end(), {"-nogpuinc", "-DPKEMU_PARSE", "-DPKEMU_LANG_HIP",
+                               "-isystem", FrontendPaths::emuShimDir(),
+                               "-include", "pkemu/prelude.h"});
     else
       Args.push_back("--rocm-path=/usr");
   }
@@ -240,7 +241,7 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
   int RC = Tool.buildASTs(ASTs);
   if (!Diags.Errors.empty() || RC != 0 || ASTs.size() != 1) {
-    std::string Msg = llvm::formatv("{0}: error: cannot parse as {1}{2}",
+    std::string Msg = llvm::formatv("{0}: error: cannot parse as {1}{2} [PK9001]",
                                     Result->Path,
                                     L == Lang::CUDA ? "CUDA" : "HIP",
                                     Result->BundledDecls

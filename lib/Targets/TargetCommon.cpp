@@ -105,20 +105,58 @@ void TargetContext::edit(llvm::StringRef File, unsigned Offset,
   ++Counts[Rule];
 }
 
+/// Climbs \p L through macro expansions (argument expansions climb to the
+/// parameter's position in the body) until it lies in \p Target.
+static SourceLocation climbTo(const SourceManager &S, SourceLocation L,
+                              FileID Target) {
+  for (int Guard = 0; Guard < 64 && L.isMacroID(); ++Guard) {
+    if (S.getFileID(L) == Target)
+      return L;
+    L = S.getImmediateExpansionRange(L).getBegin();
+  }
+  return S.getFileID(L) == Target ? L : SourceLocation();
+}
+
+static llvm::SmallVector<FileID, 8> expansionChain(const SourceManager &S,
+                                                   SourceLocation L) {
+  llvm::SmallVector<FileID, 8> V;
+  for (int Guard = 0; Guard < 64; ++Guard) {
+    V.push_back(S.getFileID(L));
+    if (!L.isMacroID())
+      break;
+    L = S.getImmediateExpansionRange(L).getBegin();
+  }
+  return V;
+}
+
 bool TargetContext::replace(CharSourceRange R, llvm::StringRef Text,
                             llvm::StringRef Rule, llvm::StringRef Why) {
   SourceManager &S = SM();
   const LangOptions &LO = Ctx().getLangOpts();
   CharSourceRange FR = Lexer::makeFileCharRange(R, S, LO);
   if (FR.isInvalid()) {
-    // Both ends inside the same macro argument or the same macro body:
-    // edit the spelling.
-    SourceLocation B = S.getSpellingLoc(R.getBegin());
-    SourceLocation E = S.getSpellingLoc(R.getEnd());
+    // Both ends inside one macro body (possibly through argument or nested
+    // expansions): edit the body where it is written.
+    auto CB = expansionChain(S, R.getBegin());
+    auto CE = expansionChain(S, R.getEnd());
+    FileID Common;
+    for (FileID F : CB)
+      if (llvm::is_contained(CE, F)) {
+        Common = F;
+        break;
+      }
+    if (Common.isInvalid())
+      return false;
+    SourceLocation B = climbTo(S, R.getBegin(), Common);
+    SourceLocation E = climbTo(S, R.getEnd(), Common);
+    if (B.isInvalid() || E.isInvalid())
+      return false;
+    B = S.getSpellingLoc(B);
+    E = S.getSpellingLoc(E);
     if (S.getFileID(B) != S.getFileID(E))
       return false;
-    FR = CharSourceRange(SourceRange(B, E), R.isTokenRange());
-    FR = Lexer::makeFileCharRange(FR, S, LO);
+    FR = Lexer::makeFileCharRange(
+        CharSourceRange(SourceRange(B, E), R.isTokenRange()), S, LO);
     if (FR.isInvalid())
       return false;
   }

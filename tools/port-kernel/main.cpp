@@ -7,6 +7,14 @@
 #include "pk/Rules.h"
 #ifdef PK_HAVE_VALIDATE
 #include "pk/Validate.h"
+namespace pk {
+/// The emulator toolchain configured at build time.
+static EmuToolchain emuToolchain() {
+  EmuToolchain T;
+#include "EmuConfig.inc"
+  return T;
+}
+} // namespace pk
 #endif
 
 #include "llvm/ADT/StringExtras.h"

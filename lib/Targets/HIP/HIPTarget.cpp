@@ -32,6 +32,7 @@ static RegisterRule R2001("PK2001", "warp shuffles keep 32-lane logical warps on
 static RegisterRule R2002("PK2002", "warp votes keep 32-lane logical warps on 64-lane waves", "rewrite");
 static RegisterRule R2003("PK2003", "__syncwarp -> wave barrier", "rewrite");
 static RegisterRule R2004("PK2004", "warpSize -> the logical warp width constant", "rewrite");
+static RegisterRule R2011("PK2011", "device property warpSize differs from the logical warp width", "diagnostic");
 static RegisterRule R2010("PK2010", "warp intrinsic mask is not the full warp", "diagnostic");
 
 namespace {
@@ -81,8 +82,12 @@ public:
     llvm::StringRef Name = calleeName(CE);
     if (Name.empty())
       return true;
-    if (Name == "cudaLaunchKernel" || Name == "cudaLaunchCooperativeKernel")
-      launchKernel(CE, Name);
+    if (Name == "cudaLaunchKernel" || Name == "cudaLaunchCooperativeKernel" ||
+        Name == "cudaFuncSetAttribute" || Name == "cudaFuncSetCacheConfig" ||
+        Name == "cudaFuncSetSharedMemConfig")
+      launchKernel(CE, Name, 0);
+    else if (Name == "cudaFuncGetAttributes")
+      launchKernel(CE, Name, 1);
     else if (Name == "__shfl_sync" || Name == "__shfl_up_sync" ||
              Name == "__shfl_down_sync" || Name == "__shfl_xor_sync")
       shuffle(CE, Name);
@@ -250,22 +255,21 @@ private:
     }
   }
 
-  void launchKernel(const CallExpr *CE, llvm::StringRef Name) {
-    if (CE->getNumArgs() < 1)
+  void launchKernel(const CallExpr *CE, llvm::StringRef Name, unsigned I) {
+    if (CE->getNumArgs() <= I)
       return;
-    const Expr *F = CE->getArg(0)->IgnoreParenImpCasts();
+    const Expr *Arg = CE->getArg(I);
+    const Expr *F = Arg->IgnoreParenImpCasts();
     if (F->getType()->isVoidPointerType())
       return;
-    if (const auto *CC = dyn_cast<CStyleCastExpr>(CE->getArg(0)))
-      (void)CC;
-    std::string Text = TC.text(CE->getArg(0));
+    std::string Text = TC.text(Arg);
     if (llvm::StringRef(Text).starts_with("(const void") ||
         llvm::StringRef(Text).starts_with("reinterpret_cast"))
       return;
-    TC.replace(CE->getArg(0)->getSourceRange(),
+    TC.replace(Arg->getSourceRange(),
                "reinterpret_cast<const void *>(" + Text + ")", "PK1005",
-               llvm::formatv("{0} takes the kernel as a template; "
-                             "hipLaunchKernel takes its address as "
+               llvm::formatv("{0} takes the kernel as a template; its HIP "
+                             "counterpart takes the kernel's address as "
                              "const void *",
                              Name)
                    .str());
@@ -287,7 +291,19 @@ llvm::Error pk::runHipTarget(TargetContext &TC) {
     Lexer L(SourceLocation::getFromRawEncoding(1), LO, Buf.begin(), Buf.begin(),
             Buf.end());
     Token Tok;
+    bool AfterMember = false;
     while (!L.LexFromRawLexer(Tok)) {
+      bool Member = AfterMember;
+      AfterMember = Tok.isOneOf(tok::period, tok::arrow);
+      if (Member && Tok.is(tok::raw_identifier) &&
+          Tok.getRawIdentifier() == "warpSize") {
+        TC.finding(File, Tok.getLocation().getRawEncoding() - 1, "PK2011",
+                   Severity::Warning,
+                   "the device property warpSize is 64 on CDNA GPUs, while "
+                   "the kernels of this port keep 32-lane logical warps; "
+                   "host code that sizes work by it must use 32");
+        continue;
+      }
       if (Tok.is(tok::raw_identifier) && Tok.getRawIdentifier() == "warpSize") {
         TC.edit(File, Tok.getLocation().getRawEncoding() - 1, 8, "pk_warpSize",
                 "PK2004",

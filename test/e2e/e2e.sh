@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# End-to-end checks of the command line.  Usage: e2e.sh BIN SRC_ROOT TEST
+set -euo pipefail
+BIN="$1"; SRC="$2"; TEST="$3"
+TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+GOLD="$SRC/test/golden"
+
+case "$TEST" in
+refuse-out-inside-input)
+  cp -r "$GOLD/launch" "$TMP/in"
+  before=$(find "$TMP/in" -type f | sort | xargs md5sum)
+  if "$BIN" port --to hip -o "$TMP/in/out" "$TMP/in" 2>"$TMP/err"; then fail "accepted OUT inside input"; fi
+  grep -q "inside the input" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+  [ ! -e "$TMP/in/out" ] || fail "wrote into the input tree"
+  after=$(find "$TMP/in" -type f | sort | xargs md5sum)
+  [ "$before" = "$after" ] || fail "input tree changed" ;;
+jobs-deterministic)
+  cp -r "$GOLD" "$TMP/tree"; find "$TMP/tree" -name expected -type d -prune -exec rm -rf {} +
+  "$BIN" port -q --to hip,cuda -j 1 -o "$TMP/o1" "$TMP/tree" 2>"$TMP/e1"
+  "$BIN" port -q --to hip,cuda -j 4 -o "$TMP/o4" "$TMP/tree" 2>"$TMP/e4"
+  diff -r "$TMP/o1" "$TMP/o4" || fail "-j 4 output differs from -j 1"
+  diff "$TMP/e1" "$TMP/e4" || fail "diagnostics differ with -j"
+  [ -f "$TMP/o1/hip/warp_intrinsics/input.hip" ] || fail "tree not mirrored"
+  [ -f "$TMP/o1/hip/headers_macros/include/util.hpp" ] || fail "header not renamed" ;;
+in-place-backup)
+  cp "$GOLD/streams_events/input.cu" "$TMP/k.cu"
+  cp "$TMP/k.cu" "$TMP/orig.cu"
+  "$BIN" port -q --to hip --in-place "$TMP/k.cu"
+  cmp -s "$TMP/k.cu.orig" "$TMP/orig.cu" || fail "backup differs from the original"
+  grep -q hipStreamCreate "$TMP/k.cu" || fail "not translated in place"
+  # A second run must refuse to overwrite the backup.
+  if "$BIN" port -q --to hip --in-place "$TMP/k.cu" 2>"$TMP/err"; then fail "overwrote a backup"; fi
+  grep -q "already exists" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+  cmp -s "$TMP/k.cu.orig" "$TMP/orig.cu" || fail "backup was modified" ;;
+nki-refused)
+  if "$BIN" port --to hip,nki -o "$TMP/o" "$GOLD/launch/input.cu" 2>"$TMP/err"; then fail "nki accepted"; fi
+  grep -q "not implemented" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+  [ ! -e "$TMP/o" ] || fail "partial output written" ;;
+bad-input)
+  printf '#include <cuda_runtime.h>\n__global__ void k(float *p) {\n  p[0] = undefined_thing;\n}\n' > "$TMP/bad.cu"
+  cp "$GOLD/launch/input.cu" "$TMP/good.cu"
+  if "$BIN" port --to hip -o "$TMP/o" "$TMP/bad.cu" "$TMP/good.cu" 2>"$TMP/err"; then fail "bad input accepted"; fi
+  grep -q "bad.cu:3:10: error: use of undeclared identifier 'undefined_thing'" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+  [ ! -e "$TMP/o" ] || fail "partial output written" ;;
+missing-input)
+  if "$BIN" port --to hip -o "$TMP/o" "$TMP/nope.cu" 2>"$TMP/err"; then fail "missing input accepted"; fi
+  grep -q "nope.cu: error: no such file or directory" "$TMP/err" || fail "message: $(cat "$TMP/err")" ;;
+no-toolkit)
+  # Hide the CUDA toolkit: the bundled declarations must give the same output.
+  "$BIN" port -q --to hip -o "$TMP/with" "$GOLD/runtime_memory/input.cu" "$GOLD/warp_intrinsics/input.cu" 2>/dev/null
+  CUDA_PATH=/nonexistent "$BIN" port -v -q --to hip -o "$TMP/without" "$GOLD/runtime_memory/input.cu" "$GOLD/warp_intrinsics/input.cu" 2>"$TMP/err"
+  grep -q "bundled CUDA declarations" "$TMP/err" || fail "did not use the bundled declarations: $(cat "$TMP/err")"
+  diff -r "$TMP/with" "$TMP/without" || fail "output differs without the toolkit" ;;
+explain)
+  "$BIN" explain PK2001 > "$TMP/doc" || fail "explain PK2001"
+  grep -q "^# PK2001" "$TMP/doc" || fail "no title"
+  if "$BIN" explain PK0000 2>"$TMP/err"; then fail "unknown ID accepted"; fi
+  grep -q "unknown rule ID" "$TMP/err" || fail "message" ;;
+rule-docs)
+  # Every registered rule has a page and every page a rule.
+  "$BIN" rules | awk '{print $1}' | sort > "$TMP/ids"
+  ls "$SRC/docs/rules" | sed -n 's/\.md$//p' | sort > "$TMP/docs"
+  diff "$TMP/ids" "$TMP/docs" || fail "rule IDs and docs/rules disagree (< registered only, > doc only)"
+  while read -r id; do "$BIN" explain "$id" >/dev/null || fail "explain $id"; done < "$TMP/ids" ;;
+help-version)
+  "$BIN" --help | grep -q "EXAMPLES" || fail "--help has no examples"
+  "$BIN" --version | grep -q "port-kernel" || fail "--version" ;;
+diag-comments)
+  "$BIN" port -q --to hip -o "$TMP/o" "$GOLD/warp_intrinsics/input.cu" 2>"$TMP/err"
+  grep -q "input.cu:26:25: warning: .*\[PK2010\]" "$TMP/err" || fail "no clang-style diagnostic"
+  grep -B1 "__shfl(x, (lane + 1) & 31, 32)" "$TMP/o/hip/input.hip" | grep -q "// port-kernel: warning: .*\[PK2010\]" || fail "no comment above the line" ;;
+user-rules)
+  printf 'rule: PK1001\ntitle: user table\nentries:\n  - { cuda: myCudaAlloc, hip: myHipAlloc }\n' > "$TMP/user.yaml"
+  printf '#include <cuda_runtime.h>\nint myCudaAlloc(void**, size_t);\nvoid f(void **p) { myCudaAlloc(p, 4); cudaFree(*p); }\n' > "$TMP/u.cu"
+  "$BIN" port -q --to hip --rules "$TMP/user.yaml" -o "$TMP/o" "$TMP/u.cu" 2>"$TMP/err"
+  # Declared in the user's code: left alone and noted.
+  grep -q "myCudaAlloc(p, 4)" "$TMP/o/hip/u.hip" || fail "renamed a user declaration"
+  grep -q "PK1011" "$TMP/err" || fail "no shadowing note"
+  printf 'rule: PK1001\ntitle: broken\nentries:\n  - { cuda: a }\n' > "$TMP/bad.yaml"
+  if "$BIN" port -q --to hip --rules "$TMP/bad.yaml" -o "$TMP/o2" "$TMP/u.cu" 2>"$TMP/err"; then fail "bad rule file accepted"; fi
+  grep -q "bad.yaml:4:7: error: entry 'a' needs either 'hip' or 'unsupported'" "$TMP/err" || fail "message: $(cat "$TMP/err")" ;;
+compdb)
+  mkdir -p "$TMP/proj/inc"
+  printf '#define MY_STREAM cudaStream_t\n' > "$TMP/proj/inc/defs.h"
+  printf '#include <cuda_runtime.h>\n#include "defs.h"\nvoid f() { MY_STREAM s; cudaStreamCreate(&s); }\n' > "$TMP/proj/a.cu"
+  printf '[{"directory":"%s","command":"/usr/local/cuda/bin/nvcc -I%s/inc -arch=sm_90 -c a.cu -o a.o","file":"a.cu"}]\n' "$TMP/proj" "$TMP/proj" > "$TMP/proj/compile_commands.json"
+  if "$BIN" port -q --to hip -o "$TMP/o0" "$TMP/proj/a.cu" 2>/dev/null; then fail "parsed without the include path"; fi
+  "$BIN" port -q --to hip -p "$TMP/proj" -o "$TMP/o" "$TMP/proj/a.cu" || fail "compilation database not used"
+  grep -q "hipStreamCreate" "$TMP/o/hip/a.hip" || fail "not translated" ;;
+*) fail "unknown test $TEST" ;;
+esac
+echo "ok: $TEST"

@@ -1,0 +1,133 @@
+#include "pk/Edit.h"
+#include "pk/Rules.h"
+#include "pk/TargetContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include <gtest/gtest.h>
+
+using namespace pk;
+
+static Edit mk(unsigned Off, unsigned Len, std::string Rep, std::string Rule) {
+  Edit E;
+  E.File = "/f.cu";
+  E.Offset = Off;
+  E.Length = Len;
+  E.Replacement = std::move(Rep);
+  E.RuleID = std::move(Rule);
+  return E;
+}
+
+TEST(FileEdits, AppliesInOffsetOrderAndKeepsTheRest) {
+  FileEdits FE;
+  ASSERT_FALSE(bool(FE.add(mk(6, 10, "hipMalloc", "PK1001"))));
+  ASSERT_FALSE(bool(FE.add(mk(0, 5, "HELLO", "PK1001"))));
+  EXPECT_EQ(FE.apply("hello cudaMalloc(x);"), "HELLO hipMalloc(x);");
+}
+
+TEST(FileEdits, OverlapIsAConflictNamingBothRules) {
+  FileEdits FE;
+  ASSERT_FALSE(bool(FE.add(mk(10, 6, "a", "PK1001"))));
+  llvm::Error E = FE.add(mk(12, 6, "b", "PK2001"));
+  ASSERT_TRUE(bool(E));
+  std::string Msg = llvm::toString(std::move(E));
+  EXPECT_NE(Msg.find("PK2001"), std::string::npos);
+  EXPECT_NE(Msg.find("PK1001"), std::string::npos);
+  EXPECT_NE(Msg.find("PK9002"), std::string::npos);
+}
+
+TEST(FileEdits, IdenticalEditsMergeAndInsertionsKeepOrder) {
+  FileEdits FE;
+  ASSERT_FALSE(bool(FE.add(mk(3, 2, "X", "PK1001"))));
+  ASSERT_FALSE(bool(FE.add(mk(3, 2, "X", "PK1001")))); // same edit via another TU
+  ASSERT_FALSE(bool(FE.add(mk(3, 0, "<a>", "PK2001"))));
+  ASSERT_FALSE(bool(FE.add(mk(3, 0, "<b>", "PK2002"))));
+  EXPECT_EQ(FE.edits().size(), 3u);
+  EXPECT_EQ(FE.apply("0123456"), "012<a><b>X56");
+}
+
+TEST(FileEdits, InsertionInsideAReplacedRangeConflicts) {
+  FileEdits FE;
+  ASSERT_FALSE(bool(FE.add(mk(2, 4, "Y", "PK1001"))));
+  EXPECT_TRUE(bool(llvm::Error(FE.add(mk(4, 0, "z", "PK2001"))))) ;
+}
+
+TEST(RenderFile, FindingBecomesACommentAboveItsLineWithIndent) {
+  std::string Src = "void f() {\n    int x = g();\n}\n";
+  Finding F;
+  F.RuleID = "PK2010";
+  F.File = "/f.cu";
+  F.Offset = Src.find("g()");
+  F.Message = "look here";
+  std::string Out = renderFile("/f.cu", Src, nullptr, {F});
+  EXPECT_EQ(Out, "void f() {\n    // port-kernel: warning: look here [PK2010]\n"
+                 "    int x = g();\n}\n");
+}
+
+TEST(RenderFile, FindingInAMultiLineMacroGoesAboveTheDefine) {
+  std::string Src = "#define M(x) \\\n  foo(x)\nint y;\n";
+  Finding F;
+  F.RuleID = "PK1010";
+  F.File = "/f.cu";
+  F.Offset = Src.find("foo");
+  F.Message = "m";
+  std::string Out = renderFile("/f.cu", Src, nullptr, {F});
+  EXPECT_EQ(Out.rfind("// port-kernel: warning: m [PK1010]\n#define M(x)", 0), 0u);
+}
+
+TEST(OutputName, TargetExtensions) {
+  EXPECT_EQ(outputName("a/k.cu", Target::HIP), "a/k.hip");
+  EXPECT_EQ(outputName("a/k.cuh", Target::HIP), "a/k.hpp");
+  EXPECT_EQ(outputName("a/k.h", Target::HIP), "a/k.h");
+  EXPECT_EQ(outputName("a/k.hip", Target::CUDA), "a/k.cu");
+  EXPECT_EQ(outputName("a/k.cu", Target::CUDA), "a/k.cu");
+}
+
+static std::string writeTemp(const std::string &Text) {
+  llvm::SmallString<128> P;
+  int FD;
+  llvm::sys::fs::createTemporaryFile("rules", "yaml", FD, P);
+  llvm::raw_fd_ostream OS(FD, true);
+  OS << Text;
+  return P.str().str();
+}
+
+TEST(RenameDB, LoadsBothDirectionsAndHeaders) {
+  RenameDB DB;
+  std::string F = writeTemp("rule: PK1001\ntitle: t\nentries:\n"
+                            "  - { cuda: cudaMalloc, hip: hipMalloc }\n"
+                            "  - { cuda: cudaX, unsupported: \"no X\" }\n"
+                            "  - { cuda: __nv_bfloat16, hip: hip_bfloat16, reverse: false }\n");
+  std::string H = writeTemp("rule: PK1003\ntitle: h\nkind: header\nentries:\n"
+                            "  - { cuda: cuda_runtime.h, hip: hip/hip_runtime.h }\n");
+  ASSERT_FALSE(bool(DB.loadFile(F)));
+  ASSERT_FALSE(bool(DB.loadFile(H)));
+  ASSERT_TRUE(DB.lookup("cudaMalloc", true));
+  EXPECT_EQ(DB.lookup("cudaMalloc", true)->Hip, "hipMalloc");
+  EXPECT_EQ(DB.lookup("hipMalloc", false)->Hip, "cudaMalloc");
+  EXPECT_EQ(DB.lookup("cudaX", true)->Unsupported, "no X");
+  EXPECT_EQ(DB.lookup("hip_bfloat16", false), nullptr);
+  EXPECT_EQ(DB.lookupHeader("cuda_runtime.h", true)->Hip, "hip/hip_runtime.h");
+  EXPECT_EQ(DB.lookup("cudaMalloc", true)->RuleID, "PK1001");
+}
+
+TEST(RenameDB, ErrorsCarryFileAndLine) {
+  RenameDB DB;
+  std::string F = writeTemp("rule: PK1001\ntitle: t\nentries:\n  - { cuda: a, hip: b, unsupported: c }\n");
+  llvm::Error E = DB.loadFile(F);
+  ASSERT_TRUE(bool(E));
+  std::string M = llvm::toString(std::move(E));
+  EXPECT_NE(M.find(F + ":4:"), std::string::npos) << M;
+  EXPECT_NE(M.find("both 'hip' and 'unsupported'"), std::string::npos) << M;
+
+  RenameDB DB2;
+  std::string G = writeTemp("rule: X1\ntitle: t\nentries: []\n");
+  llvm::Error E2 = DB2.loadFile(G);
+  ASSERT_TRUE(bool(E2));
+  EXPECT_NE(llvm::toString(std::move(E2)).find("PKnnnn"), std::string::npos);
+
+  RenameDB DB3;
+  std::string D = writeTemp("rule: PK1001\ntitle: t\nentries:\n  - { cuda: a, hip: b }\n  - { cuda: a, hip: c }\n");
+  llvm::Error E3 = DB3.loadFile(D);
+  ASSERT_TRUE(bool(E3));
+  EXPECT_NE(llvm::toString(std::move(E3)).find("already mapped"), std::string::npos);
+}
