@@ -62,6 +62,9 @@ cl::opt<std::string> Report("report", cl::desc("Write a JSON report of every edi
 cl::opt<std::string> Wave64("wave64", cl::desc("Warp-32 to wave-64 strategy: logical32, native, auto"),
                             cl::init("auto"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
                             cl::sub(ValidateCmd));
+cl::opt<std::string> MfmaShapeOpt("mfma-shape", cl::desc("MFMA shape for ported tensor-core code: 16x16x16, 32x32x8, auto"),
+                                  cl::init("auto"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
+                                  cl::sub(ValidateCmd));
 cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
 cl::opt<bool> Verbose("v", cl::desc("Say which CUDA declarations are used"), cl::cat(Cat),
                       cl::sub(PortCmd), cl::sub(CheckCmd));
@@ -172,6 +175,15 @@ int main(int argc, char **argv) {
     O.TO.Wave64 = pk::Wave64Strategy::Auto;
   else {
     errs() << "port-kernel: error: --wave64 must be logical32, native or auto\n";
+    return 2;
+  }
+
+  if (MfmaShapeOpt == "16x16x16")
+    O.TO.Mfma = pk::MfmaShape::M16N16K16;
+  else if (MfmaShapeOpt == "32x32x8")
+    O.TO.Mfma = pk::MfmaShape::M32N32K8;
+  else if (MfmaShapeOpt != "auto") {
+    errs() << "port-kernel: error: --mfma-shape must be 16x16x16, 32x32x8 or auto\n";
     return 2;
   }
 

@@ -313,6 +313,8 @@ llvm::Error pk::runHipTarget(TargetContext &TC) {
       }
     }
   }
+  if (llvm::Error E = runMfmaRules(TC))
+    return E;
   insertHelpers(TC);
   return TC.takeError();
 }

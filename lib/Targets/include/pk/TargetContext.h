@@ -20,8 +20,11 @@ namespace pk {
 
 enum class Wave64Strategy { Auto, Logical32, Native };
 
+enum class MfmaShape { Auto, M16N16K16, M32N32K8 };
+
 struct TargetOptions {
   Wave64Strategy Wave64 = Wave64Strategy::Auto;
+  MfmaShape Mfma = MfmaShape::Auto; ///< --mfma-shape
 };
 
 /// Output name of a translated file for a target (foo.cu -> foo.hip,
@@ -99,6 +102,10 @@ private:
 /// Runs a target's rules over a parsed TU.
 llvm::Error runHipTarget(TargetContext &TC);
 llvm::Error runCudaTarget(TargetContext &TC);
+
+/// Tensor-core rules of the HIP target (WMMA and inline-PTX mma.sync ->
+/// MFMA, fragment-layout findings); HIP/Mfma.cpp.
+llvm::Error runMfmaRules(TargetContext &TC);
 
 /// Rewrites for the emulator (an internal target): launches and __shared__.
 llvm::Error runEmuPrep(TargetContext &TC);

@@ -1,0 +1,64 @@
+// pkemu: device properties shared by the CUDA and HIP shims.
+#pragma once
+#include <cstring>
+
+#include "../../include/pkemu/host_api.h"
+
+namespace pkemu {
+namespace detail {
+template <class P> inline void fill_props(P* p) {
+  std::memset(p, 0, sizeof(*p));
+  std::strcpy(p->name, "pkemu");
+  p->totalGlobalMem = api::kTotalGlobalMem;
+  p->sharedMemPerBlock = api::kSharedPerBlock;
+  p->regsPerBlock = 65536;
+  p->warpSize = api::warp_size();
+  p->memPitch = (std::size_t)1 << 31;
+  p->maxThreadsPerBlock = 1024;
+  p->maxThreadsDim[0] = 1024;
+  p->maxThreadsDim[1] = 1024;
+  p->maxThreadsDim[2] = 64;
+  p->maxGridSize[0] = 0x7fffffff;
+  p->maxGridSize[1] = 65535;
+  p->maxGridSize[2] = 65535;
+  p->clockRate = 1000000;
+  p->totalConstMem = 65536;
+  p->textureAlignment = 512;
+  p->multiProcessorCount = api::multiprocessor_count();
+  p->canMapHostMemory = 1;
+  p->concurrentKernels = 1;
+  p->unifiedAddressing = 1;
+  p->memoryClockRate = 1000000;
+  p->memoryBusWidth = 256;
+  p->l2CacheSize = 4 << 20;
+  p->maxThreadsPerMultiProcessor = 2048;
+  p->sharedMemPerMultiprocessor = api::kSharedPerSM;
+  p->regsPerMultiprocessor = 65536;
+  p->managedMemory = 1;
+  p->cooperativeLaunch = 0;
+  p->sharedMemPerBlockOptin = api::kSharedPerBlockOptin;
+  p->maxBlocksPerMultiProcessor = 32;
+}
+inline int device_attr(int attr) {
+  switch (attr) {
+    case 1: return 1024;
+    case 2: return 1024;
+    case 3: return 1024;
+    case 4: return 64;
+    case 5: return 0x7fffffff;
+    case 6: case 7: return 65535;
+    case 8: return (int)api::kSharedPerBlock;
+    case 9: return 65536;
+    case 10: return api::warp_size();
+    case 12: return 65536;
+    case 13: return 1000000;
+    case 16: return api::multiprocessor_count();
+    case 38: return 4 << 20;
+    case 39: return 2048;
+    case 81: return (int)api::kSharedPerSM;
+    case 97: return (int)api::kSharedPerBlockOptin;
+    default: return 0;
+  }
+}
+}  // namespace detail
+}  // namespace pkemu

@@ -1,0 +1,734 @@
+//===- Validate.cpp - port, build, run and compare ------------------------===//
+
+#include "pk/Validate.h"
+#include "pk/ValidateCase.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Chrono.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <mutex>
+#include <optional>
+
+extern char **environ;
+
+using namespace llvm;
+using namespace pk::validate;
+
+namespace pk {
+namespace {
+
+/// Exit status with which the emulator reports a detected error.
+constexpr int EmuErrorExit = 86;
+
+StringRef variantName(std::optional<Target> T) {
+  if (!T)
+    return "original";
+  switch (*T) {
+  case Target::CUDA: return "cuda";
+  case Target::HIP: return "hip";
+  case Target::NKI: return "nki";
+  }
+  return "?";
+}
+
+enum class CellStatus { Pass, Fail, Skip };
+
+struct Cell {
+  std::string Variant;
+  CellStatus Status = CellStatus::Fail;
+  std::string Kind;   ///< failure class: port, prepare, compile, emulator, mismatch, timeout, crash, run, spec
+  std::string Reason; ///< one line
+  std::string Detail; ///< further lines (diagnostics)
+  bool HaveErrors = false;
+  double MaxAbs = 0, MaxRel = 0;
+  std::vector<OutputResult> Outputs;
+  std::string Dir;
+  double Seconds = 0;
+  int ExitCode = 0;
+};
+
+struct Row {
+  std::string Name;
+  std::string Path; ///< case.yaml or program file
+  std::optional<CaseSpec> Spec;
+  std::string SpecError;
+  std::vector<Cell> Cells;
+};
+
+std::string joinPath(StringRef A, StringRef B, StringRef C = "", StringRef D = "") {
+  SmallString<256> P(A);
+  for (StringRef X : {B, C, D})
+    if (!X.empty())
+      sys::path::append(P, X);
+  return std::string(P);
+}
+
+std::string readFileOr(StringRef Path, StringRef Default = "") {
+  auto B = MemoryBuffer::getFile(Path);
+  return B ? (*B)->getBuffer().str() : Default.str();
+}
+
+Error writeFile(StringRef Path, StringRef Text) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+  if (EC)
+    return createStringError(EC, "cannot write " + Path + ": " + EC.message());
+  OS << Text;
+  return Error::success();
+}
+
+std::string lastLines(StringRef Text, unsigned N) {
+  SmallVector<StringRef, 64> Lines;
+  Text.rtrim().split(Lines, '\n');
+  std::string R;
+  for (size_t I = Lines.size() > N ? Lines.size() - N : 0; I < Lines.size(); ++I)
+    R += Lines[I].rtrim().str() + "\n";
+  return StringRef(R).rtrim().str();
+}
+
+std::string firstLine(StringRef S) { return S.trim().split('\n').first.str(); }
+
+struct ProcResult {
+  int Code = 0;
+  bool TimedOut = false;
+  bool Crashed = false;
+  bool ExecFailed = false;
+  std::string ErrMsg;
+};
+
+ProcResult runProcess(StringRef Program, ArrayRef<std::string> Args,
+                      std::optional<ArrayRef<StringRef>> Env, StringRef StdoutPath,
+                      StringRef StderrPath, unsigned Timeout) {
+  SmallVector<StringRef, 32> ArgRefs;
+  ArgRefs.push_back(Program);
+  for (const std::string &A : Args)
+    ArgRefs.push_back(A);
+  std::optional<StringRef> Redirects[3] = {StringRef(""), StdoutPath, StderrPath};
+  ProcResult R;
+  bool ExecFailed = false;
+  R.Code = sys::ExecuteAndWait(Program, ArgRefs, Env, Redirects, Timeout, 0,
+                               &R.ErrMsg, &ExecFailed);
+  R.ExecFailed = ExecFailed;
+  if (R.Code == -2) {
+    if (StringRef(R.ErrMsg).contains("timed out"))
+      R.TimedOut = true;
+    else
+      R.Crashed = true;
+  }
+  return R;
+}
+
+/// Everything one run needs that is shared by all tasks.
+class Runner {
+public:
+  Runner(const ValidateOptions &Opts, const EmuToolchain &TC, PortService &PS,
+         std::string Work)
+      : Opts(Opts), TC(TC), PS(PS), Work(std::move(Work)) {
+    // Environment for runs: the current one, PKEMU_WARP_SIZE replaced.
+    for (char **E = environ; E && *E; ++E)
+      if (!StringRef(*E).starts_with("PKEMU_WARP_SIZE="))
+        EnvStore.push_back(*E);
+    if (Opts.Lanes > 0)
+      EnvStore.push_back("PKEMU_WARP_SIZE=" + std::to_string(Opts.Lanes));
+    for (const std::string &S : EnvStore)
+      EnvRefs.push_back(S);
+  }
+
+  std::string runtimeHeaderPath() const { return joinPath(Work, "pkv_rt.h"); }
+
+  /// Ports (targets) and prepares \p Source; returns the prepared main file.
+  /// On failure fills \p C and returns std::nullopt.
+  std::optional<std::string> portAndPrepare(StringRef Source, std::optional<Target> T,
+                                            StringRef Dir, Cell &C) {
+    std::string Input = Source.str();
+    if (T) {
+      std::vector<std::string> Outs;
+      Error E = Error::success();
+      {
+        std::lock_guard<std::mutex> L(ServiceMutex);
+        E = PS.portFiles({Input}, *T, joinPath(Dir, "src"), Outs);
+      }
+      if (E) {
+        C.Kind = "port";
+        std::string Msg = toString(std::move(E));
+        C.Reason = "port failed: " + firstLine(Msg);
+        C.Detail = StringRef(Msg).trim().str();
+        return std::nullopt;
+      }
+      if (Outs.empty()) {
+        C.Kind = "port";
+        C.Reason = "port produced no output file";
+        return std::nullopt;
+      }
+      Input = Outs.front();
+      if (*T == Target::NKI) {
+        C.Status = CellStatus::Skip;
+        C.Kind = "skip";
+        C.Reason = "ported to " + Input + "; NKI output is not run by the emulator";
+        return std::nullopt;
+      }
+    }
+    Expected<std::string> Prepared = [&] {
+      std::lock_guard<std::mutex> L(ServiceMutex);
+      return PS.emuPrepare(Input, T && *T == Target::HIP, joinPath(Dir, "prep"));
+    }();
+    if (!Prepared) {
+      C.Kind = "prepare";
+      std::string Msg = toString(Prepared.takeError());
+      C.Reason = "emulator preparation failed: " + firstLine(Msg);
+      C.Detail = StringRef(Msg).trim().str();
+      return std::nullopt;
+    }
+    SmallString<256> Abs(*Prepared);
+    sys::fs::make_absolute(Abs);
+    return std::string(Abs);
+  }
+
+  /// Compiles \p Main into \p Exe; on failure fills \p C.
+  bool compile(StringRef Main, StringRef Exe, bool Hip, StringRef Dir, Cell &C) {
+    std::vector<std::string> Args = TC.CompileFlags;
+    bool HasOpt = false, HasStd = false;
+    for (const std::string &F : Args) {
+      HasOpt |= StringRef(F).starts_with("-O");
+      HasStd |= StringRef(F).starts_with("-std=");
+    }
+    if (!HasStd)
+      Args.push_back("-std=c++17");
+    if (!HasOpt)
+      Args.push_back("-O1");
+    Args.push_back(Hip ? "-DPKEMU_DEFAULT_WARP=64" : "-DPKEMU_DEFAULT_WARP=32");
+    Args.push_back(Hip ? "-DPKEMU_LANG_HIP" : "-DPKEMU_LANG_CUDA");
+    Args.push_back("-o");
+    Args.push_back(Exe.str());
+    Args.push_back(Main.str());
+    llvm::append_range(Args, TC.LinkFlags);
+
+    std::string Log = joinPath(Dir, "compile.log");
+    {
+      std::string Cmd = TC.ClangXX;
+      for (const std::string &A : Args)
+        Cmd += " " + A;
+      (void)writeFile(joinPath(Dir, "compile.cmd"), Cmd + "\n");
+    }
+    ProcResult R = runProcess(TC.ClangXX, Args, std::nullopt, Log, Log,
+                              Opts.CompileTimeoutSec);
+    if (R.Code == 0 && !R.ExecFailed)
+      return true;
+    C.Kind = "compile";
+    if (R.ExecFailed)
+      C.Reason = "cannot run " + TC.ClangXX + ": " + R.ErrMsg;
+    else if (R.TimedOut)
+      C.Reason = "compile timed out after " + std::to_string(Opts.CompileTimeoutSec) + " s";
+    else {
+      std::string Text = readFileOr(Log);
+      C.Detail = compileErrorSummary(Text);
+      C.Reason = "compile error: " + firstLine(C.Detail);
+    }
+    return false;
+  }
+
+  /// Runs \p Exe; returns false (and fills \p C) when it could not run to
+  /// completion.  \p Stdout receives its output.
+  bool run(StringRef Exe, ArrayRef<std::string> Args, StringRef Dir, Cell &C,
+           std::string &Stdout) {
+    std::string OutP = joinPath(Dir, "run.out"), ErrP = joinPath(Dir, "run.err");
+    ProcResult R = runProcess(Exe, Args, ArrayRef<StringRef>(EnvRefs), OutP, ErrP,
+                              Opts.RunTimeoutSec);
+    Stdout = readFileOr(OutP);
+    std::string Stderr = readFileOr(ErrP);
+    C.ExitCode = R.Code;
+    if (R.ExecFailed) {
+      C.Kind = "run";
+      C.Reason = "cannot run " + Exe.str() + ": " + R.ErrMsg;
+      return false;
+    }
+    if (R.TimedOut) {
+      C.Kind = "timeout";
+      C.Reason = "timed out after " + std::to_string(Opts.RunTimeoutSec) + " s";
+      C.Detail = lastLines(Stderr, 8);
+      return false;
+    }
+    if (R.Code == EmuErrorExit) {
+      C.Kind = "emulator";
+      C.Detail = emulatorReport(Stderr);
+      if (C.Detail.empty())
+        C.Detail = lastLines(Stderr, 8);
+      std::string First = firstLine(C.Detail);
+      StringRef F = First;
+      size_t P = F.find("pkemu: error:");
+      C.Reason = "emulator: " +
+                 (P == StringRef::npos ? F : F.drop_front(P + 13).trim()).str();
+      return false;
+    }
+    if (R.Crashed) {
+      C.Kind = "crash";
+      C.Reason = "crashed: " + R.ErrMsg;
+      C.Detail = lastLines(Stderr, 8);
+      return false;
+    }
+    C.Detail = lastLines(Stderr, 8);
+    return true;
+  }
+
+  Cell runCase(const CaseSpec &Spec, std::optional<Target> T) {
+    Cell C;
+    C.Variant = variantName(T).str();
+    C.Dir = joinPath(Work, Spec.Name, C.Variant);
+    auto Start = std::chrono::steady_clock::now();
+    auto Done = [&]() -> Cell {
+      C.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+      return C;
+    };
+    if (std::error_code EC = sys::fs::create_directories(C.Dir)) {
+      C.Kind = "run";
+      C.Reason = "cannot create " + C.Dir + ": " + EC.message();
+      return Done();
+    }
+    const bool Hip = T && *T == Target::HIP;
+    std::optional<std::string> Prepared = portAndPrepare(Spec.sourcePath(), T, C.Dir, C);
+    if (!Prepared)
+      return Done();
+
+    DriverConfig DC;
+    DC.Language = Hip ? Lang::HIP : Lang::CUDA;
+    DC.PreparedSource = *Prepared;
+    DC.ReferenceSource = Spec.referencePath();
+    DC.RuntimeHeader = runtimeHeaderPath();
+    DC.Variant = C.Variant;
+    std::string Driver = joinPath(C.Dir, "driver.cpp");
+    if (Error E = writeFile(Driver, generateDriver(Spec, DC))) {
+      C.Kind = "run";
+      C.Reason = toString(std::move(E));
+      return Done();
+    }
+    std::string Exe = joinPath(C.Dir, "driver");
+    if (!compile(Driver, Exe, Hip, C.Dir, C))
+      return Done();
+    std::string Stdout;
+    if (!run(Exe, {}, C.Dir, C, Stdout))
+      return Done();
+
+    Expected<DriverResult> R = parseDriverResult(Stdout);
+    if (!R) {
+      consumeError(R.takeError());
+      C.Kind = C.ExitCode < 0 ? "crash" : "run";
+      C.Reason = "no result (exit status " + std::to_string(C.ExitCode) + ")";
+      return Done();
+    }
+    C.Outputs = R->Outputs;
+    C.HaveErrors = !R->Outputs.empty();
+    for (const OutputResult &O : R->Outputs) {
+      C.MaxAbs = std::max(C.MaxAbs, O.MaxAbs);
+      C.MaxRel = std::max(C.MaxRel, O.MaxRel);
+    }
+    if (R->Status == "error") {
+      C.Kind = "run";
+      C.Reason = "runtime error: " + R->Message;
+      return Done();
+    }
+    if (R->Status == "mismatch") {
+      C.Kind = "mismatch";
+      std::string Parts;
+      for (const OutputResult &O : R->Outputs) {
+        if (!O.Mismatches)
+          continue;
+        if (!Parts.empty())
+          Parts += "; ";
+        Parts += formatv("{0}[{1}] = {2} (want {3}); {4} of {5} differ", O.Name,
+                         O.FirstBad, format("%.7g", O.Got), format("%.7g", O.Want),
+                         O.Mismatches, O.Count)
+                     .str();
+        if (O.NanMismatches)
+          Parts += formatv(" ({0} NaN)", O.NanMismatches).str();
+      }
+      C.Reason = "mismatch: " + Parts;
+      return Done();
+    }
+    if (C.ExitCode != 0) {
+      C.Kind = "run";
+      C.Reason = "exit status " + std::to_string(C.ExitCode) + " after a passing comparison";
+      return Done();
+    }
+    C.Status = CellStatus::Pass;
+    C.Kind.clear();
+    C.Detail.clear();
+    return Done();
+  }
+
+  Cell runProgram(StringRef File, std::optional<Target> T) {
+    Cell C;
+    C.Variant = variantName(T).str();
+    C.Dir = joinPath(Work, sys::path::stem(File), C.Variant);
+    auto Start = std::chrono::steady_clock::now();
+    auto Done = [&]() -> Cell {
+      C.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+      return C;
+    };
+    if (std::error_code EC = sys::fs::create_directories(C.Dir)) {
+      C.Kind = "run";
+      C.Reason = "cannot create " + C.Dir + ": " + EC.message();
+      return Done();
+    }
+    const bool Hip = T && *T == Target::HIP;
+    std::optional<std::string> Prepared = portAndPrepare(File, T, C.Dir, C);
+    if (!Prepared)
+      return Done();
+    // A wrapper so that the prepared file compiles as C++ whatever its extension.
+    std::string Main = joinPath(C.Dir, "main.cpp");
+    if (Error E = writeFile(Main, "#include \"" + *Prepared + "\"\n")) {
+      C.Kind = "run";
+      C.Reason = toString(std::move(E));
+      return Done();
+    }
+    std::string Exe = joinPath(C.Dir, "program");
+    if (!compile(Main, Exe, Hip, C.Dir, C))
+      return Done();
+    std::string Stdout;
+    if (!run(Exe, Opts.ProgramArgs, C.Dir, C, Stdout))
+      return Done();
+    if (C.ExitCode != 0) {
+      C.Kind = "run";
+      C.Reason = "exit status " + std::to_string(C.ExitCode);
+      std::string Tail = lastLines(Stdout, 6);
+      if (!C.Detail.empty() && !Tail.empty())
+        C.Detail = Tail + "\n" + C.Detail;
+      else if (!Tail.empty())
+        C.Detail = Tail;
+      return Done();
+    }
+    C.Status = CellStatus::Pass;
+    C.Kind.clear();
+    C.Detail.clear();
+    return Done();
+  }
+
+  void progress(const Row &R, const Cell &C, unsigned Done, unsigned Total,
+                raw_ostream &Err) {
+    std::lock_guard<std::mutex> L(PrintMutex);
+    Err << "[" << Done << "/" << Total << "] " << R.Name << " (" << C.Variant << "): "
+        << (C.Status == CellStatus::Pass ? "PASS"
+            : C.Status == CellStatus::Skip ? "SKIP" : "FAIL")
+        << format(" %.1fs", C.Seconds) << "\n";
+  }
+
+private:
+  const ValidateOptions &Opts;
+  const EmuToolchain &TC;
+  PortService &PS;
+  std::string Work;
+  std::mutex ServiceMutex;
+  std::mutex PrintMutex;
+  std::vector<std::string> EnvStore;
+  std::vector<StringRef> EnvRefs;
+};
+
+std::string errCell(const Cell &C) {
+  if (C.Status == CellStatus::Skip)
+    return "SKIP";
+  if (C.Status == CellStatus::Pass) {
+    if (!C.HaveErrors)
+      return "PASS";
+    return formatv("PASS {0}/{1}", format("%.1e", C.MaxAbs), format("%.1e", C.MaxRel)).str();
+  }
+  return "FAIL " + C.Kind;
+}
+
+void printTable(const std::vector<Row> &Rows, ArrayRef<std::string> Variants,
+                bool Program, int Lanes, raw_ostream &Out) {
+  size_t NameW = Program ? 7 : 4;
+  for (const Row &R : Rows)
+    NameW = std::max(NameW, R.Name.size());
+  const size_t CellW = 22;
+  Out << left_justify(Program ? "program" : "case", NameW + 2);
+  for (const std::string &V : Variants) {
+    std::string H = V;
+    if (V == "original")
+      H += Lanes ? " (" + std::to_string(Lanes) + ")" : " (32)";
+    else if (Lanes)
+      H += " (" + std::to_string(Lanes) + ")";
+    else
+      H += V == "hip" ? " (64)" : V == "cuda" ? " (32)" : "";
+    Out << left_justify(H, CellW);
+  }
+  Out << "\n";
+  for (const Row &R : Rows) {
+    Out << left_justify(R.Name, NameW + 2);
+    if (!R.SpecError.empty()) {
+      Out << "FAIL spec\n";
+      continue;
+    }
+    for (const std::string &V : Variants) {
+      auto It = llvm::find_if(R.Cells, [&](const Cell &C) { return C.Variant == V; });
+      Out << left_justify(It == R.Cells.end() ? "-" : errCell(*It), CellW);
+    }
+    Out << "\n";
+  }
+  if (!Program)
+    Out << "(PASS a/r: largest absolute / relative error over the outputs)\n";
+}
+
+json::Value cellJson(const Cell &C) {
+  json::Object O;
+  O["variant"] = C.Variant;
+  O["status"] = C.Status == CellStatus::Pass ? "pass"
+                : C.Status == CellStatus::Skip ? "skip" : "fail";
+  if (!C.Kind.empty())
+    O["kind"] = C.Kind;
+  if (!C.Reason.empty())
+    O["reason"] = C.Reason;
+  if (!C.Detail.empty())
+    O["detail"] = C.Detail;
+  auto Num = [](double D) -> json::Value {
+    if (std::isfinite(D))
+      return D;
+    return std::isnan(D) ? "nan" : D > 0 ? "inf" : "-inf";
+  };
+  if (C.HaveErrors) {
+    O["max_abs"] = Num(C.MaxAbs);
+    O["max_rel"] = Num(C.MaxRel);
+  }
+  json::Array Outs;
+  for (const OutputResult &R : C.Outputs)
+    Outs.push_back(json::Object{{"name", R.Name},
+                                {"count", (int64_t)R.Count},
+                                {"mismatches", (int64_t)R.Mismatches},
+                                {"nan_mismatches", (int64_t)R.NanMismatches},
+                                {"max_abs", Num(R.MaxAbs)},
+                                {"max_rel", Num(R.MaxRel)},
+                                {"first_bad", R.FirstBad}});
+  if (!Outs.empty())
+    O["outputs"] = std::move(Outs);
+  O["exit_code"] = C.ExitCode;
+  O["seconds"] = std::round(C.Seconds * 1000) / 1000;
+  return O;
+}
+
+} // namespace
+
+int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC, PortService &PS,
+                raw_ostream &Out, raw_ostream &Err) {
+  if (TC.ClangXX.empty()) {
+    Err << "error: no C++ compiler configured for the emulator\n";
+    return 2;
+  }
+  std::vector<std::optional<Target>> Variants{std::nullopt};
+  for (Target T : Opts.Targets)
+    if (!llvm::is_contained(Variants, std::optional<Target>(T)))
+      Variants.push_back(T);
+  std::vector<std::string> VariantNames;
+  for (auto &V : Variants)
+    VariantNames.push_back(variantName(V).str());
+
+  // Rows.
+  std::vector<Row> Rows;
+  if (Opts.Program) {
+    if (Opts.ProgramFile.empty()) {
+      Err << "error: no program file given\n";
+      return 2;
+    }
+    SmallString<256> Abs(Opts.ProgramFile);
+    sys::fs::make_absolute(Abs);
+    sys::path::remove_dots(Abs, true);
+    if (!sys::fs::is_regular_file(Abs)) {
+      Err << Opts.ProgramFile << ": error: no such file\n";
+      return 2;
+    }
+    Row R;
+    R.Name = sys::path::filename(Abs).str();
+    R.Path = std::string(Abs);
+    Rows.push_back(std::move(R));
+  } else {
+    if (Opts.Paths.empty()) {
+      Err << "error: no case directories given\n";
+      return 2;
+    }
+    Expected<std::vector<std::string>> Specs = findCaseSpecs(Opts.Paths);
+    if (!Specs) {
+      Err << toString(Specs.takeError()) << "\n";
+      return 2;
+    }
+    if (Specs->empty()) {
+      Err << "error: no case.yaml found under the given paths\n";
+      return 2;
+    }
+    llvm::StringSet<> Names;
+    for (const std::string &P : *Specs) {
+      Row R;
+      R.Path = P;
+      Expected<CaseSpec> S = parseCaseSpecFile(P);
+      if (!S) {
+        R.SpecError = toString(S.takeError());
+        R.Name = sys::path::filename(sys::path::parent_path(P)).str();
+      } else {
+        R.Name = S->Name;
+        if (!Names.insert(S->Name).second) {
+          R.SpecError = P + ":1:1: error: case name '" + S->Name + "' is used twice";
+        } else
+          R.Spec = std::move(*S);
+      }
+      Rows.push_back(std::move(R));
+    }
+  }
+
+  // Scratch directory.
+  std::string Work = Opts.WorkDir;
+  bool RemoveWork = false;
+  if (Work.empty()) {
+    SmallString<256> Tmp;
+    if (std::error_code EC = sys::fs::createUniqueDirectory("pk-validate", Tmp)) {
+      Err << "error: cannot create a scratch directory: " << EC.message() << "\n";
+      return 2;
+    }
+    Work = std::string(Tmp);
+    RemoveWork = !Opts.KeepWork;
+  } else if (std::error_code EC = sys::fs::create_directories(Work)) {
+    Err << "error: cannot create " << Work << ": " << EC.message() << "\n";
+    return 2;
+  }
+  {
+    SmallString<256> Abs(Work);
+    sys::fs::make_absolute(Abs);
+    Work = std::string(Abs);
+  }
+
+  Runner Run(Opts, TC, PS, Work);
+  if (Error E = writeFile(Run.runtimeHeaderPath(), driverRuntimeHeader())) {
+    Err << "error: " << toString(std::move(E)) << "\n";
+    return 2;
+  }
+
+  // One task per (row, variant).
+  struct Task { size_t Row, Variant; };
+  std::vector<Task> Tasks;
+  for (size_t R = 0; R < Rows.size(); ++R) {
+    if (!Rows[R].SpecError.empty())
+      continue;
+    Rows[R].Cells.resize(Variants.size());
+    for (size_t V = 0; V < Variants.size(); ++V)
+      Tasks.push_back({R, V});
+  }
+  for (const Row &R : Rows)
+    if (!R.SpecError.empty())
+      Err << R.SpecError << "\n";
+
+  std::atomic<unsigned> Finished{0};
+  {
+    DefaultThreadPool Pool(hardware_concurrency(std::max(1, Opts.Jobs)));
+    for (const Task &T : Tasks)
+      Pool.async([&, T] {
+        Row &R = Rows[T.Row];
+        Cell C = Opts.Program ? Run.runProgram(R.Path, Variants[T.Variant])
+                              : Run.runCase(*R.Spec, Variants[T.Variant]);
+        Run.progress(R, C, ++Finished, Tasks.size(), Err);
+        R.Cells[T.Variant] = std::move(C);
+      });
+    Pool.wait();
+  }
+
+  unsigned Passed = 0, Failed = 0, Skipped = 0;
+  for (const Row &R : Rows) {
+    if (!R.SpecError.empty())
+      ++Failed;
+    for (const Cell &C : R.Cells)
+      (C.Status == CellStatus::Pass ? Passed
+       : C.Status == CellStatus::Skip ? Skipped : Failed)++;
+  }
+
+  if (Opts.Json) {
+    json::Array JRows;
+    for (const Row &R : Rows) {
+      json::Object O{{"name", R.Name}, {"path", R.Path}};
+      if (!R.SpecError.empty()) {
+        O["status"] = "fail";
+        O["error"] = R.SpecError;
+      } else {
+        bool AllOk = llvm::all_of(R.Cells, [](const Cell &C) { return C.Status != CellStatus::Fail; });
+        O["status"] = AllOk ? "pass" : "fail";
+      }
+      json::Array Cells;
+      for (const Cell &C : R.Cells) {
+        json::Value V = cellJson(C);
+        if (!RemoveWork)
+          (*V.getAsObject())["work_dir"] = C.Dir;
+        Cells.push_back(std::move(V));
+      }
+      O["results"] = std::move(Cells);
+      JRows.push_back(std::move(O));
+    }
+    json::Array JVariants;
+    for (const std::string &V : VariantNames)
+      JVariants.push_back(V);
+    json::Object Doc{{"mode", Opts.Program ? "program" : "kernel"},
+                     {"lanes", Opts.Lanes},
+                     {"variants", std::move(JVariants)},
+                     {Opts.Program ? "programs" : "cases", std::move(JRows)},
+                     {"summary", json::Object{{"passed", Passed},
+                                              {"failed", Failed},
+                                              {"skipped", Skipped}}},
+                     {"ok", Failed == 0}};
+    if (!RemoveWork)
+      Doc["work_dir"] = Work;
+    Out << formatv("{0:2}", json::Value(std::move(Doc))) << "\n";
+  } else {
+    printTable(Rows, VariantNames, Opts.Program, Opts.Lanes, Out);
+    bool Header = false;
+    for (const Row &R : Rows) {
+      auto Section = [&] {
+        if (!Header)
+          Out << "\nFailures:\n";
+        Header = true;
+      };
+      if (!R.SpecError.empty()) {
+        Section();
+        Out << "  " << R.Name << ": " << R.SpecError << "\n";
+      }
+      for (const Cell &C : R.Cells) {
+        if (C.Status == CellStatus::Pass)
+          continue;
+        if (C.Status == CellStatus::Skip) {
+          Section();
+          Out << "  " << R.Name << " [" << C.Variant << "] skipped: " << C.Reason << "\n";
+          continue;
+        }
+        Section();
+        Out << "  " << R.Name << " [" << C.Variant << "]: " << C.Reason << "\n";
+        if (!C.Detail.empty()) {
+          SmallVector<StringRef, 16> Lines;
+          StringRef(C.Detail).split(Lines, '\n');
+          for (StringRef L : Lines)
+            if (!StringRef(C.Reason).contains(L.trim()))
+              Out << "      " << L << "\n";
+        }
+        if (!RemoveWork)
+          Out << "      work: " << C.Dir << "\n";
+      }
+    }
+    Out << "\n" << Passed << " passed, " << Failed << " failed";
+    if (Skipped)
+      Out << ", " << Skipped << " skipped";
+    Out << " (" << Rows.size() << (Opts.Program ? " program" : " case")
+        << (Rows.size() == 1 ? "" : "s") << " x " << Variants.size() << " variant"
+        << (Variants.size() == 1 ? "" : "s") << ")\n";
+    if (Failed && RemoveWork)
+      Out << "(rerun with --keep-work to inspect the generated files)\n";
+  }
+
+  if (RemoveWork)
+    sys::fs::remove_directories(Work);
+  return Failed ? 1 : 0;
+}
+
+} // namespace pk

@@ -1,0 +1,51 @@
+//===- Validate.h - run kernels and programs under the SIMT emulator ------===//
+//
+// `port-kernel validate`: ports corpus cases (kernel + spec + CPU reference)
+// or whole programs to each target, builds them against the emulator, runs
+// them and compares the results.  See docs/validate.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PK_VALIDATE_H
+#define PK_VALIDATE_H
+
+#include "pk/PortService.h"
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
+
+namespace pk {
+
+/// How emulator programs are compiled; filled by the CLI from CMake-configured
+/// paths.
+struct EmuToolchain {
+  std::string ClangXX;                   ///< e.g. /usr/lib/llvm-19/bin/clang++
+  std::vector<std::string> CompileFlags; ///< shim -I, -include prelude, sanitizer flags, ...
+  std::vector<std::string> LinkFlags;    ///< libpkemu.a -lboost_context -lpthread ...
+};
+
+struct ValidateOptions {
+  std::vector<Target> Targets;    ///< targets to port to; the original always runs too
+  std::vector<std::string> Paths; ///< case dirs, case.yaml files, or dirs searched recursively
+  bool Json = false;              ///< print a JSON document instead of the table
+  int Jobs = 1;                   ///< builds/runs in parallel
+  std::string WorkDir;            ///< scratch dir; default: a fresh temp dir
+  bool KeepWork = false;          ///< keep the scratch dir (always kept when WorkDir is given)
+  // Program-level mode.
+  bool Program = false;
+  std::string ProgramFile;
+  int Lanes = 0; ///< forces PKEMU_WARP_SIZE for every run; 0 = each variant's default
+  std::vector<std::string> ProgramArgs;
+  // Limits.
+  unsigned CompileTimeoutSec = 600;
+  unsigned RunTimeoutSec = 300;
+};
+
+/// Runs the validation described by \p Opts.  Prints a table (or JSON) to
+/// \p Out and progress/errors to \p Err.  Returns 0 when every cell passed,
+/// 1 when something failed, 2 on usage errors (no cases, bad spec, ...).
+int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
+                PortService &PS, llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+
+} // namespace pk
+
+#endif // PK_VALIDATE_H
