@@ -484,12 +484,15 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
         else if (F.Sev == Severity::Warning)
           ++NW;
       }
+      unsigned NUnsup = TO.Counts.count("PK1010") ? TO.Counts.at("PK1010") : 0;
       Diag << llvm::formatv("port-kernel: {0}: {1} files, {2} edits, {3} "
-                            "warnings, {4} errors{5}\n",
+                            "warnings ({6} API uses without a counterpart "
+                            "[PK1010]), {4} errors{5}\n",
                             targetName(TO.T), TO.Files.size(), NE, NW, NErr,
                             O.InPlace ? " (in place; originals kept as .orig)"
                                       : " -> " + O.OutDir + "/" +
-                                            targetName(TO.T).str());
+                                            targetName(TO.T).str(),
+                            NUnsup);
     }
   bool AnyError = false;
   for (const TargetOutput &TO : *Res)

@@ -1,21 +1,149 @@
 //===- CUDATarget.cpp - CUDA/HIP -> modern CUDA ----------------------------===//
 //
-// HIP input: API renames and includes back to CUDA (tables reversed).
-// CUDA input: already CUDA; the output is the input unless a modernisation
-// rule applies.
+// HIP input: API renames and includes back to CUDA (tables reversed), HIP
+// launches and warp intrinsics to their CUDA forms.  CUDA input: already
+// CUDA; the output is the input unless a rule applies.
+//
+//   PK1007  hipLaunchKernelGGL(k, g, b, s, st, args...) -> k<<<g, b, s, st>>>(args...)
+//   PK4001  HIP warp intrinsics -> CUDA *_sync forms with the full mask
+//   PK4011  HIP code that assumes 64-lane waves (ballot as 64 bits)
 //
 //===----------------------------------------------------------------------===//
 #include "pk/TargetContext.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/ASTUnit.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace pk;
+using namespace clang;
+
+static RegisterRule R1007("PK1007", "hipLaunchKernelGGL -> triple-chevron launch", "rewrite");
+static RegisterRule R4001("PK4001", "HIP warp intrinsics -> CUDA *_sync forms", "rewrite");
+static RegisterRule R4011("PK4011", "HIP code written for 64-lane waves", "diagnostic");
+
+namespace {
+
+struct Tok {
+  tok::TokenKind Kind;
+  unsigned Off, Len;
+  llvm::StringRef Text;
+};
+
+std::vector<Tok> lexAll(llvm::StringRef Buf, const LangOptions &LO) {
+  std::vector<Tok> V;
+  Lexer L(SourceLocation::getFromRawEncoding(1), LO, Buf.begin(), Buf.begin(),
+          Buf.end());
+  Token T;
+  while (!L.LexFromRawLexer(T)) {
+    unsigned Off = T.getLocation().getRawEncoding() - 1;
+    V.push_back({T.getKind(), Off, T.getLength(), Buf.substr(Off, T.getLength())});
+  }
+  if (T.getLength()) {
+    unsigned Off = T.getLocation().getRawEncoding() - 1;
+    V.push_back({T.getKind(), Off, T.getLength(), Buf.substr(Off, T.getLength())});
+  }
+  return V;
+}
+
+/// Splits the parenthesised argument list starting at token \p Open into
+/// top-level arguments (token index ranges).  Returns the index of ')' or 0.
+size_t splitArgs(const std::vector<Tok> &T, size_t Open,
+                 std::vector<std::pair<size_t, size_t>> &Args) {
+  int Depth = 0;
+  size_t Start = Open + 1;
+  for (size_t I = Open; I < T.size(); ++I) {
+    tok::TokenKind K = T[I].Kind;
+    if (K == tok::l_paren || K == tok::l_square || K == tok::l_brace)
+      ++Depth;
+    else if (K == tok::r_paren || K == tok::r_square || K == tok::r_brace) {
+      if (--Depth == 0) {
+        if (I > Start)
+          Args.push_back({Start, I});
+        return I;
+      }
+    } else if (K == tok::comma && Depth == 1) {
+      Args.push_back({Start, I});
+      Start = I + 1;
+    }
+  }
+  return 0;
+}
+
+void hipLaunches(TargetContext &TC, const std::string &File) {
+  llvm::StringRef Buf = TC.contents(File);
+  auto T = lexAll(Buf, TC.Ctx().getLangOpts());
+  for (size_t I = 0; I + 1 < T.size(); ++I) {
+    if (T[I].Kind != tok::raw_identifier || T[I].Text != "hipLaunchKernelGGL" ||
+        T[I + 1].Kind != tok::l_paren)
+      continue;
+    if (I > 0 && T[I - 1].Kind == tok::raw_identifier &&
+        T[I - 1].Text == "define")
+      continue;
+    std::vector<std::pair<size_t, size_t>> Args;
+    size_t Close = splitArgs(T, I + 1, Args);
+    if (!Close || Args.size() < 5)
+      continue;
+    auto Text = [&](std::pair<size_t, size_t> R) {
+      return Buf.slice(T[R.first].Off, T[R.second - 1].Off + T[R.second - 1].Len)
+          .str();
+    };
+    std::string Kernel = Text(Args[0]);
+    llvm::StringRef KR(Kernel);
+    if (KR.consume_front("HIP_KERNEL_NAME(") && KR.consume_back(")"))
+      Kernel = KR.trim().str();
+    std::string S = Kernel + "<<<" + Text(Args[1]) + ", " + Text(Args[2]) +
+                    ", " + Text(Args[3]) + ", " + Text(Args[4]) + ">>>(";
+    for (size_t A = 5; A < Args.size(); ++A)
+      S += (A > 5 ? ", " : "") + Text(Args[A]);
+    S += ")";
+    TC.edit(File, T[I].Off, T[Close].Off + 1 - T[I].Off, S, "PK1007",
+            "hipLaunchKernelGGL(k, grid, block, shmem, stream, args...) is "
+            "k<<<grid, block, shmem, stream>>>(args...) in CUDA");
+    I = Close;
+  }
+}
+
+void hipWarpIntrinsics(TargetContext &TC, const std::string &File) {
+  llvm::StringRef Buf = TC.contents(File);
+  auto T = lexAll(Buf, TC.Ctx().getLangOpts());
+  for (size_t I = 0; I + 1 < T.size(); ++I) {
+    if (T[I].Kind != tok::raw_identifier || T[I + 1].Kind != tok::l_paren)
+      continue;
+    if (I > 0 && (T[I - 1].Kind == tok::period || T[I - 1].Kind == tok::arrow ||
+                  T[I - 1].Kind == tok::coloncolon))
+      continue;
+    llvm::StringRef N = T[I].Text;
+    static const char *Shfl[] = {"__shfl", "__shfl_up", "__shfl_down",
+                                 "__shfl_xor", "__any", "__all"};
+    bool IsShfl = llvm::is_contained(Shfl, N);
+    if (!IsShfl && N != "__ballot")
+      continue;
+    std::string New = N.str() + "_sync";
+    TC.edit(File, T[I].Off, T[I].Len + 1, New + "(0xffffffffu, ", "PK4001",
+            llvm::formatv("{0} -> {1} with the full 32-lane mask (the "
+                          "non-sync forms are gone from CUDA 9 on for sm_70+)",
+                          N, New)
+                .str());
+    if (N == "__ballot")
+      TC.finding(File, T[I].Off, "PK4011", Severity::Warning,
+                 "HIP's __ballot returns 64 bits for a 64-lane wave; CUDA's "
+                 "__ballot_sync returns 32 bits for a 32-lane warp: check code "
+                 "that uses the upper half");
+  }
+}
+
+} // namespace
 
 llvm::Error pk::runCudaTarget(TargetContext &TC) {
   if (TC.PF.Language == Lang::HIP) {
     runIncludePass(TC, /*ToHip=*/false);
     runRenamePass(TC, /*ToHip=*/false);
+    for (const std::string &File : TC.PF.UserFiles) {
+      hipLaunches(TC, File);
+      hipWarpIntrinsics(TC, File);
+    }
   }
   insertHelpers(TC);
   return TC.takeError();
