@@ -503,6 +503,7 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
 }
 
 int Driver::check(llvm::ArrayRef<std::string> Paths) {
+  O.TO.CheckOnly = true;
   auto Res = translate(Paths, O.Targets, "");
   if (!Res) {
     Diag << llvm::toString(Res.takeError()) << "\n";

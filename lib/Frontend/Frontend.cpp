@@ -207,10 +207,15 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
       Args.push_back("-Wno-unknown-cuda-version");
       Args.push_back("-isystem");
       Args.push_back(FrontendPaths::cuda13ShimDir());
+      // CUDA 13 keeps libcu++ (cuda/std/...) under include/cccl.
+      if (llvm::sys::fs::is_directory(Cuda + "/include/cccl")) {
+        Args.push_back("-isystem");
+        Args.push_back(Cuda + "/include/cccl");
+      }
     } else {
       Result->BundledDecls = true;
       Args.insert(Args.end(),
-                  {"-nocudainc", "--cuda-path=" + FrontendPaths::bundledDeclsDir(),
+                  {"-nocudainc", "--cuda-path=/nonexistent",
                    "-isystem", FrontendPaths::bundledDeclsDir(), "-include",
                    "__pk_cuda_prelude.h"});
     }

@@ -59,7 +59,8 @@ std::string TargetContext::fileOf(SourceLocation Loc) const {
 bool TargetContext::isUserLoc(SourceLocation Loc) const {
   if (Loc.isInvalid())
     return false;
-  return isUserFile(fileOf(Loc));
+  // Where the code is in the user's files (the expansion site for macros).
+  return isUserFile(fileOf(SM().getFileLoc(Loc)));
 }
 
 llvm::StringRef TargetContext::contents(llvm::StringRef File) const {

@@ -121,10 +121,29 @@ std::string generateDriver(const CaseSpec &Spec, const DriverConfig &Cfg) {
   OS << "\n// The kernel source.\n";
   OS << "#include " << cxxString(Cfg.PreparedSource) << "\n\n";
 
-  // Element types for the reference.
+  // Types come from the kernel's and the reference's own signatures, so the
+  // driver follows whatever spelling a port chose (__half, half,
+  // __hip_bfloat16, hip_bfloat16, ...).
+  OS << "#include <tuple>\n#include <type_traits>\n"
+     << "template <class F> struct pkv_sig;\n"
+     << "template <class R, class... P> struct pkv_sig<R (*)(P...)> {\n"
+     << "  static constexpr size_t arity = sizeof...(P);\n"
+     << "  template <size_t I> using arg = std::tuple_element_t<I, std::tuple<P...>>;\n"
+     << "  template <size_t I> using elem =\n"
+     << "      std::remove_cv_t<std::remove_pointer_t<std::decay_t<arg<I>>>>;\n"
+     << "};\n"
+     << "typedef pkv_sig<decltype(&" << Spec.Entry << ")> pkv_kernel_sig;\n"
+     << "static_assert(pkv_kernel_sig::arity == " << Spec.Args.size()
+     << ", \"case.yaml lists " << Spec.Args.size()
+     << " arguments; the kernel takes a different number\");\n";
+  auto FirstOf = [&](ElemType T) -> int {
+    for (size_t I = 0; I < Spec.Args.size(); ++I)
+      if (Spec.Args[I].Type == T)
+        return (int)I;
+    return -1;
+  };
   if (UsesHalf) {
-    OS << (Hip ? "#include <hip/hip_fp16.h>\n" : "#include <cuda_fp16.h>\n");
-    OS << "typedef " << elemTypeCxx(ElemType::Half, Cfg.Language) << " pk_half;\n"
+    OS << "typedef pkv_kernel_sig::elem<" << FirstOf(ElemType::Half) << "> pk_half;\n"
        << "static_assert(sizeof(pk_half) == 2, \"half must be 2 bytes\");\n"
        << "inline float pk_half_to_float(pk_half h) {\n"
        << "  unsigned short b; std::memcpy(&b, &h, 2); return pkv::halfBitsToFloat(b);\n}\n"
@@ -132,8 +151,7 @@ std::string generateDriver(const CaseSpec &Spec, const DriverConfig &Cfg) {
        << "  unsigned short b = pkv::floatToHalfBits(f); pk_half h; std::memcpy(&h, &b, 2); return h;\n}\n";
   }
   if (UsesBF16) {
-    OS << (Hip ? "#include <hip/hip_bf16.h>\n" : "#include <cuda_bf16.h>\n");
-    OS << "typedef " << elemTypeCxx(ElemType::BF16, Cfg.Language) << " pk_bf16;\n"
+    OS << "typedef pkv_kernel_sig::elem<" << FirstOf(ElemType::BF16) << "> pk_bf16;\n"
        << "static_assert(sizeof(pk_bf16) == 2, \"bf16 must be 2 bytes\");\n"
        << "inline float pk_bf16_to_float(pk_bf16 h) {\n"
        << "  unsigned short b; std::memcpy(&b, &h, 2); return pkv::bf16BitsToFloat(b);\n}\n"
@@ -142,6 +160,9 @@ std::string generateDriver(const CaseSpec &Spec, const DriverConfig &Cfg) {
   }
   OS << "\n// The CPU reference.\n";
   OS << "#include " << cxxString(Cfg.ReferenceSource) << "\n\n";
+  OS << "typedef pkv_sig<decltype(&" << Spec.Reference << ")> pkv_ref_sig;\n"
+     << "static_assert(pkv_ref_sig::arity == " << Spec.Args.size()
+     << ", \"the reference must take the kernel's parameters\");\n\n";
 
   OS << "#define PKV_CHECK(call) \\\n"
      << "  do { \\\n"
@@ -158,11 +179,15 @@ std::string generateDriver(const CaseSpec &Spec, const DriverConfig &Cfg) {
   // Buffers and scalars.
   for (size_t I = 0; I < Spec.Args.size(); ++I) {
     const ArgSpec &A = Spec.Args[I];
-    StringRef Ty = elemTypeCxx(A.Type, Cfg.Language);
+    std::string Ty = "pkv_t" + std::to_string(I);
+    OS << "  typedef pkv_kernel_sig::elem<" << I << "> " << Ty << ";\n";
     if (!A.isBuffer()) {
       OS << "  // " << A.Name << ": " << elemTypeName(A.Type) << " = "
          << A.Value.value_or("") << "\n";
-      OS << "  " << Ty << " pkv_a" << I << " = " << scalarInit(A) << ";\n";
+      OS << "  static_assert(!std::is_pointer<std::decay_t<pkv_kernel_sig::arg<" << I
+         << ">>>::value, \"'" << A.Name
+         << "' is a scalar in case.yaml but the kernel takes a pointer\");\n";
+      OS << "  " << Ty << " pkv_a" << I << " = " << Ty << "(" << scalarInit(A) << ");\n";
       continue;
     }
     OS << "  // " << A.Name << ": " << elemTypeName(A.Type) << "[" << *A.Count
@@ -175,8 +200,12 @@ std::string generateDriver(const CaseSpec &Spec, const DriverConfig &Cfg) {
     if (A.isOutput())
       OS << ", output";
     OS << "\n";
-    OS << "  static_assert(sizeof(" << Ty << ") == " << elemTypeSize(A.Type)
-       << ", \"element size\");\n";
+    OS << "  static_assert(std::is_pointer<std::decay_t<pkv_kernel_sig::arg<" << I
+       << ">>>::value, \"'" << A.Name
+       << "' is a buffer in case.yaml but the kernel does not take a pointer\");\n";
+    OS << "  static_assert(sizeof(" << Ty << ") == " << elemTypeSize(A.Type) << ", \"'"
+       << A.Name << "' is " << elemTypeName(A.Type)
+       << " in case.yaml but the kernel's element type has another size\");\n";
     OS << "  const size_t pkv_n" << I << " = " << *A.Count << ";\n";
     OS << "  std::vector<unsigned char> pkv_h" << I << "(pkv_n" << I << " * "
        << elemTypeSize(A.Type) << ");\n";
@@ -198,8 +227,8 @@ std::string generateDriver(const CaseSpec &Spec, const DriverConfig &Cfg) {
       const ArgSpec &A = Spec.Args[I];
       L += ", ";
       if (Host && A.isBuffer())
-        L += "(" + elemTypeCxx(A.Type, Cfg.Language).str() + " *)pkv_r" +
-             std::to_string(I) + ".data()";
+        L += "(pkv_ref_sig::arg<" + std::to_string(I) + ">)pkv_r" + std::to_string(I) +
+             ".data()";
       else
         L += "pkv_a" + std::to_string(I);
     }

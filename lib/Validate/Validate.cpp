@@ -197,7 +197,10 @@ public:
     return std::string(Abs);
   }
 
-  /// Compiles \p Main into \p Exe; on failure fills \p C.
+  /// Compiles \p Main into \p Exe; on failure fills \p C.  Compiling and
+  /// linking are separate steps: the compile flags carry sanitizer
+  /// instrumentation whose callbacks the emulator runtime implements, so the
+  /// sanitizer's own runtime must not be linked in.
   bool compile(StringRef Main, StringRef Exe, bool Hip, StringRef Dir, Cell &C) {
     std::vector<std::string> Args = TC.CompileFlags;
     bool HasOpt = false, HasStd = false;
@@ -211,33 +214,41 @@ public:
       Args.push_back("-O1");
     Args.push_back(Hip ? "-DPKEMU_DEFAULT_WARP=64" : "-DPKEMU_DEFAULT_WARP=32");
     Args.push_back(Hip ? "-DPKEMU_LANG_HIP" : "-DPKEMU_LANG_CUDA");
+    std::string Obj = (Exe + ".o").str();
+    Args.push_back("-c");
     Args.push_back("-o");
-    Args.push_back(Exe.str());
+    Args.push_back(Obj);
     Args.push_back(Main.str());
-    llvm::append_range(Args, TC.LinkFlags);
 
-    std::string Log = joinPath(Dir, "compile.log");
-    {
+    std::vector<std::string> LinkArgs{"-o", Exe.str(), Obj};
+    llvm::append_range(LinkArgs, TC.LinkFlags);
+
+    auto CmdLine = [&](ArrayRef<std::string> A) {
       std::string Cmd = TC.ClangXX;
-      for (const std::string &A : Args)
-        Cmd += " " + A;
-      (void)writeFile(joinPath(Dir, "compile.cmd"), Cmd + "\n");
+      for (const std::string &X : A)
+        Cmd += " " + X;
+      return Cmd + "\n";
+    };
+    (void)writeFile(joinPath(Dir, "compile.cmd"), CmdLine(Args) + CmdLine(LinkArgs));
+
+    for (bool Link : {false, true}) {
+      std::string Log = joinPath(Dir, Link ? "link.log" : "compile.log");
+      ProcResult R = runProcess(TC.ClangXX, Link ? LinkArgs : Args, std::nullopt, Log, Log,
+                                Opts.CompileTimeoutSec);
+      if (R.Code == 0 && !R.ExecFailed)
+        continue;
+      C.Kind = Link ? "link" : "compile";
+      if (R.ExecFailed)
+        C.Reason = "cannot run " + TC.ClangXX + ": " + R.ErrMsg;
+      else if (R.TimedOut)
+        C.Reason = C.Kind + " timed out after " + std::to_string(Opts.CompileTimeoutSec) + " s";
+      else {
+        C.Detail = compileErrorSummary(readFileOr(Log));
+        C.Reason = C.Kind + " error: " + firstLine(C.Detail);
+      }
+      return false;
     }
-    ProcResult R = runProcess(TC.ClangXX, Args, std::nullopt, Log, Log,
-                              Opts.CompileTimeoutSec);
-    if (R.Code == 0 && !R.ExecFailed)
-      return true;
-    C.Kind = "compile";
-    if (R.ExecFailed)
-      C.Reason = "cannot run " + TC.ClangXX + ": " + R.ErrMsg;
-    else if (R.TimedOut)
-      C.Reason = "compile timed out after " + std::to_string(Opts.CompileTimeoutSec) + " s";
-    else {
-      std::string Text = readFileOr(Log);
-      C.Detail = compileErrorSummary(Text);
-      C.Reason = "compile error: " + firstLine(C.Detail);
-    }
-    return false;
+    return true;
   }
 
   /// Runs \p Exe; returns false (and fills \p C) when it could not run to
@@ -258,6 +269,11 @@ public:
     if (R.TimedOut) {
       C.Kind = "timeout";
       C.Reason = "timed out after " + std::to_string(Opts.RunTimeoutSec) + " s";
+      Expected<DriverResult> Res = parseDriverResult(Stdout);
+      if (Res)
+        C.Reason += " (after printing its result: it hangs at exit)";
+      else
+        consumeError(Res.takeError());
       C.Detail = lastLines(Stderr, 8);
       return false;
     }
@@ -708,9 +724,14 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC, PortService
         if (!C.Detail.empty()) {
           SmallVector<StringRef, 16> Lines;
           StringRef(C.Detail).split(Lines, '\n');
-          for (StringRef L : Lines)
-            if (!StringRef(C.Reason).contains(L.trim()))
+          for (StringRef L : Lines) {
+            StringRef Core = L.trim();
+            size_t P = Core.find("pkemu: error:");
+            if (P != StringRef::npos)
+              Core = Core.drop_front(P + 13).trim();
+            if (!StringRef(C.Reason).contains(Core))
               Out << "      " << L << "\n";
+          }
         }
         if (!RemoveWork)
           Out << "      work: " << C.Dir << "\n";

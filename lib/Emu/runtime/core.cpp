@@ -18,6 +18,7 @@
 // ---------------------------------------------------------------------------------------------
 // Built-in variables and hot thread-locals.
 extern "C" {
+int warpSize = 32;
 PKEMU_TLS uint3 threadIdx;
 PKEMU_TLS uint3 blockIdx;
 PKEMU_TLS dim3 blockDim;
@@ -34,12 +35,11 @@ PKEMU_TLS char* pkemu_t_dyn_base = nullptr;
 PKEMU_TLS unsigned pkemu_t_lin = 0;
 PKEMU_TLS unsigned pkemu_t_lane = 0;
 PKEMU_TLS unsigned pkemu_t_atomics = 0;
-int pkemu_g_warp = 0;
 }
 
 PKEMU_TLS Worker* t_worker = nullptr;
 std::atomic<LaunchCtx*> g_active_launch{nullptr};
-std::vector<Worker*> g_workers;
+std::vector<Worker*>& g_workers = *new std::vector<Worker*>;
 
 namespace {
 
@@ -74,7 +74,7 @@ void init_config() {
     if (v >= 1) c.workers = v;
   }
   g_cfg = c;
-  pkemu_g_warp = c.warp;
+  ::warpSize = c.warp;
 }
 
 }  // namespace
@@ -93,8 +93,70 @@ void register_translation_unit(int default_warp, int lang_hip) {
     int v = std::atoi(e);
     if (v == 32 || v == 64) w = v;
   }
-  pkemu_g_warp = w;
+  ::warpSize = w;
 }
+
+
+// ---------------------------------------------------------------------------------------------
+// Context switch primitives.
+static void fiber_main();
+#ifdef PKEMU_FAST_SWITCH
+asm(R"(
+  .text
+  .globl pkemu_swap_ctx
+  .type pkemu_swap_ctx,@function
+  .p2align 4
+pkemu_swap_ctx:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size pkemu_swap_ctx, .-pkemu_swap_ctx
+  .globl pkemu_fiber_trampoline
+  .type pkemu_fiber_trampoline,@function
+  .p2align 4
+pkemu_fiber_trampoline:
+  xorl %ebp, %ebp
+  callq *%r13
+  ud2
+  .size pkemu_fiber_trampoline, .-pkemu_fiber_trampoline
+)");
+// Switch from `from` (its context is saved into *save) to context `to`.
+static inline void ctx_switch(void** save, void* to) { pkemu_swap_ctx(save, to); }
+static void* ctx_make(char* top) {
+  // [r15 r14 r13=entry r12 rbx rbp ret=trampoline]; after `ret`, rsp is 16-byte aligned.
+  void** sp = reinterpret_cast<void**>(top - 72);
+  sp[0] = nullptr;
+  sp[1] = nullptr;
+  sp[2] = reinterpret_cast<void*>(&fiber_main);
+  sp[3] = nullptr;
+  sp[4] = nullptr;
+  sp[5] = nullptr;
+  sp[6] = reinterpret_cast<void*>(&pkemu_fiber_trampoline);
+  return sp;
+}
+#else
+static void boost_entry(bctx::transfer_t t) {
+  *static_cast<void**>(t.data) = t.fctx;
+  fiber_main();
+}
+static inline void ctx_switch(void** save, void* to) {
+  bctx::transfer_t t = bctx::jump_fcontext(static_cast<bctx::fcontext_t>(to), save);
+  *static_cast<void**>(t.data) = t.fctx;
+}
+static void* ctx_make(char* top) { return bctx::make_fcontext(top, 64 * 1024, boost_entry); }
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // Ready queue.
@@ -120,7 +182,7 @@ static inline void set_cur(Worker& w, Fiber* f) {
 
 [[noreturn]] static void abort_block(Worker& w) {
   w.aborting = true;
-  bctx::jump_fcontext(w.sched_ctx, &w.sink);
+  ctx_switch(&w.sink.ctx, w.sched.ctx);
   __builtin_unreachable();
 }
 
@@ -154,7 +216,7 @@ static std::vector<std::uint32_t> lanes_to_lins(Worker& w, const Warp& wp, std::
   return v;
 }
 
-[[noreturn]] static void fatal_here(Worker& w, const char* kind, std::string text, const char* file,
+[[noreturn]] __attribute__((noinline, cold)) static void fatal_here(Worker& w, const char* kind, std::string text, const char* file,
                                     int line) {
   Report r;
   r.kind = kind;
@@ -166,8 +228,17 @@ static std::vector<std::uint32_t> lanes_to_lins(Worker& w, const Warp& wp, std::
   abort_block(w);
 }
 
+static const char* barrier_name(int kind) {
+  switch (kind) {
+    case 1: return "__syncthreads_count";
+    case 2: return "__syncthreads_and";
+    case 3: return "__syncthreads_or";
+    default: return "__syncthreads";
+  }
+}
+
 // Everyone is blocked (or exited) and nobody can run: explain and abort the launch.
-[[noreturn]] static void stuck(Worker& w) {
+[[noreturn]] __attribute__((noinline, cold)) static void stuck(Worker& w) {
   std::vector<std::uint32_t> exited;
   struct Group { const char* file; int line; const char* name; bool barrier; std::vector<std::uint32_t> lins; };
   std::vector<Group> groups;
@@ -175,7 +246,7 @@ static std::vector<std::uint32_t> lanes_to_lins(Worker& w, const Warp& wp, std::
     Fiber& f = w.fibers[i];
     if (f.state == kExited) { exited.push_back(f.lin); continue; }
     bool bar = f.state == kAtBarrier;
-    const char* name = bar ? "__syncthreads" : f.cname;
+    const char* name = bar ? barrier_name(f.bar_kind) : f.cname;
     Group* g = nullptr;
     for (auto& x : groups)
       if (x.barrier == bar && x.line == f.wline && x.name == name &&
@@ -202,7 +273,7 @@ static std::vector<std::uint32_t> lanes_to_lins(Worker& w, const Warp& wp, std::
     if (!file && (g.barrier || !any_bar)) { file = g.file; line = g.line; }
     if (!first) text += "; ";
     first = false;
-    text += describe_threads(g.lins) + " wait at " + (g.name ? g.name : "?") + " (" + loc(g.file, g.line) + ")";
+    text += describe_threads(g.lins) + " waiting at " + (g.name ? g.name : "?") + " (" + loc(g.file, g.line) + ")";
   }
   if (!exited.empty()) text += "; " + describe_threads(exited) + " exited";
   if (!any_bar) text += "; the collective can never complete";
@@ -215,8 +286,7 @@ static inline void switch_from(Worker& w, Fiber* self) {
   if (__builtin_expect(next == nullptr, 0)) stuck(w);
   if (next == self) return;
   set_cur(w, next);
-  bctx::transfer_t t = bctx::jump_fcontext(next->ctx, self);
-  static_cast<Fiber*>(t.data)->ctx = t.fctx;
+  ctx_switch(&self->ctx, next->ctx);
 }
 
 void yield() {
@@ -230,72 +300,72 @@ void yield() {
 
 // ---------------------------------------------------------------------------------------------
 // Barriers.
-static const char* barrier_name(int kind) {
-  switch (kind) {
-    case 1: return "__syncthreads_count";
-    case 2: return "__syncthreads_and";
-    case 3: return "__syncthreads_or";
-    default: return "__syncthreads";
+
+__attribute__((noinline, cold)) static void barrier_mismatch(Worker& w, const char* file, int line, int kind) {
+  if (line != w.bar_line || kind != w.bar_kind || std::strcmp(file, w.bar_file) != 0) w.bar_mismatch = true;
+}
+
+[[noreturn]] __attribute__((noinline, cold)) static void barrier_divergence(Worker& w) {
+  std::string text = "threads of block " + block_str(w.bidx) + " wait at different barriers: ";
+  struct G { const char* f; int l; int k; std::vector<std::uint32_t> lins; };
+  std::vector<G> gs;
+  for (std::uint32_t i = 0; i < w.nthreads; ++i) {
+    Fiber& f = w.fibers[i];
+    G* g = nullptr;
+    for (auto& x : gs)
+      if (x.l == f.wline && x.k == f.bar_kind && !std::strcmp(x.f, f.wfile)) g = &x;
+    if (!g) { gs.push_back(G{f.wfile, f.wline, f.bar_kind, {}}); g = &gs.back(); }
+    g->lins.push_back(f.lin);
   }
+  for (std::size_t i = 0; i < gs.size(); ++i)
+    text += (i ? "; " : "") + describe_threads(gs[i].lins) + " at " + barrier_name(gs[i].k) + " (" +
+            loc(gs[i].f, gs[i].l) + ")";
+  fatal_here(w, "barrier divergence", text, gs[0].f, gs[0].l);
+}
+
+__attribute__((noinline)) static int barrier_complete(Worker& w, Fiber* self, int kind) {
+  if (w.bar_mismatch) {
+    self->state = kAtBarrier;
+    barrier_divergence(w);
+  }
+  w.bar_count = 0;
+  ++w.epoch;
+  int res = 0;
+  switch (kind) {
+    case 1: res = (int)w.bar_acc; break;
+    case 2: res = w.bar_acc == w.nthreads; break;
+    case 3: res = w.bar_acc != 0; break;
+    default: break;
+  }
+  w.bar_result = res;
+  Fiber* fs = w.fibers.data();
+  for (std::uint32_t i = 0, n = w.nthreads; i < n; ++i)
+    if (fs[i].state == kAtBarrier) {
+      fs[i].state = kReady;
+      rq_push(w, &fs[i]);
+    }
+  return res;
 }
 
 int barrier(int kind, int pred, const char* file, int line) {
   Worker* wp = t_worker;
-  if (!wp || !wp->cur) return 0;  // called on the host: no-op
+  Fiber* self;
+  if (!wp || !(self = wp->cur)) return 0;  // called on the host: no-op
   Worker& w = *wp;
-  Fiber* self = w.cur;
   if (w.bar_count == 0) {
     w.bar_file = file;
     w.bar_line = line;
     w.bar_kind = kind;
     w.bar_acc = 0;
     w.bar_mismatch = false;
-  } else if (line != w.bar_line || kind != w.bar_kind ||
-             (file != w.bar_file && std::strcmp(file, w.bar_file) != 0)) {
-    w.bar_mismatch = true;
+  } else if (__builtin_expect(line != w.bar_line || kind != w.bar_kind || file != w.bar_file, 0)) {
+    barrier_mismatch(w, file, line, kind);
   }
   self->wfile = file;
   self->wline = line;
   self->bar_kind = kind;
-  self->cname = barrier_name(kind);
   w.bar_acc += pred != 0;
-  if (++w.bar_count == w.nthreads) {
-    if (w.bar_mismatch) {
-      self->state = kAtBarrier;
-      std::string text = "threads of block " + block_str(w.bidx) + " wait at different barriers: ";
-      struct G { const char* f; int l; int k; std::vector<std::uint32_t> lins; };
-      std::vector<G> gs;
-      for (std::uint32_t i = 0; i < w.nthreads; ++i) {
-        Fiber& f = w.fibers[i];
-        G* g = nullptr;
-        for (auto& x : gs)
-          if (x.l == f.wline && x.k == f.bar_kind && !std::strcmp(x.f, f.wfile)) g = &x;
-        if (!g) { gs.push_back(G{f.wfile, f.wline, f.bar_kind, {}}); g = &gs.back(); }
-        g->lins.push_back(f.lin);
-      }
-      for (std::size_t i = 0; i < gs.size(); ++i)
-        text += (i ? "; " : "") + describe_threads(gs[i].lins) + " at " + barrier_name(gs[i].k) +
-                " (" + loc(gs[i].f, gs[i].l) + ")";
-      fatal_here(w, "barrier divergence", text, gs[0].f, gs[0].l);
-    }
-    w.bar_count = 0;
-    ++w.epoch;
-    int res = 0;
-    switch (kind) {
-      case 1: res = (int)w.bar_acc; break;
-      case 2: res = w.bar_acc == w.nthreads; break;
-      case 3: res = w.bar_acc != 0; break;
-      default: break;
-    }
-    w.bar_result = res;
-    Fiber* fs = w.fibers.data();
-    for (std::uint32_t i = 0, n = w.nthreads; i < n; ++i)
-      if (fs[i].state == kAtBarrier) {
-        fs[i].state = kReady;
-        rq_push(w, &fs[i]);
-      }
-    return res;
-  }
+  if (++w.bar_count == w.nthreads) return barrier_complete(w, self, kind);
   self->state = kAtBarrier;
   switch_from(w, self);
   return w.bar_result;
@@ -336,7 +406,7 @@ static void note_sync(Warp& wp, std::uint64_t parts) {
   }
 }
 
-static void complete(Worker& w, Warp& wp, Pending& s, Fiber* self) {
+__attribute__((noinline)) static void complete(Worker& w, Warp& wp, Pending& s, Fiber* self) {
   const std::uint64_t parts = s.arrived;
   const std::uint32_t op = s.kind & 0xff;
   switch (op) {
@@ -427,65 +497,81 @@ std::uint64_t live_mask() {
   return wp.exists & ~wp.exited;
 }
 
-std::uint64_t coll(std::uint32_t kind, std::uint64_t mask, std::uint64_t value, std::int64_t arg,
-                   int width, void* payload, CollFn fn, const char* name, const char* file, int line) {
-  Worker* wptr = t_worker;
-  if (!wptr || !wptr->cur) {
-    std::fprintf(stderr, "pkemu: error: %s called outside a kernel (%s:%d)\n", name, file, line);
-    die_now();
+[[noreturn]] __attribute__((noinline, cold)) static void coll_outside(const char* name, const char* file, int line) {
+  std::fprintf(stderr, "pkemu: error: %s called outside a kernel (%s:%d)\n", name, file, line);
+  die_now();
+}
+
+__attribute__((noinline, cold)) static int coll_bad_width(Worker& w, int width, const char* name, const char* file,
+                                                          int line) {
+  std::string t = std::string(name) + " called with width " + std::to_string(width) +
+                  ", which is not a power of two <= the warp width " + std::to_string(w.W);
+  error("invalid shuffle width", t.c_str(), file, line);
+  return w.W;
+}
+
+[[noreturn]] __attribute__((noinline, cold)) static void coll_bad_mask(Worker& w, Warp& wp, Fiber* self,
+                                                                       std::uint64_t mask, std::uint64_t m,
+                                                                       const char* name, const char* file, int line) {
+  if (!(m & (1ull << self->lane))) {
+    std::string t = "thread " + std::to_string(self->lin) + " (lane " + std::to_string(self->lane) + " of warp " +
+                    std::to_string(self->warp) + ", block " + block_str(w.bidx) + ", warp width " +
+                    std::to_string(w.W) + ") calls " + name + " with mask " + hex64(mask) +
+                    " that does not include its own lane";
+    fatal_here(w, "warp collective with inconsistent participation", t, file, line);
   }
+  std::string t = std::string(name) + " in block " + block_str(w.bidx) + " with mask " + hex64(mask) + " names " +
+                  describe_threads(lanes_to_lins(w, wp, m & wp.exited)) + " which already exited; called by thread " +
+                  std::to_string(self->lin);
+  fatal_here(w, "warp collective with inconsistent participation", t, file, line);
+}
+
+[[noreturn]] __attribute__((noinline, cold)) static void coll_conflict(Worker& w, Warp& wp, Fiber* self, Pending& p,
+                                                                       std::uint64_t m, bool overlap,
+                                                                       const char* name, const char* file, int line) {
+  std::string t;
+  if (overlap)
+    t = std::string(name) + " (mask " + hex64(m) + ") called by thread " + std::to_string(self->lin) + " of block " +
+        block_str(w.bidx) + " while " + describe_threads(lanes_to_lins(w, wp, p.arrived)) + " waiting at " + p.name +
+        " (mask " + hex64(p.mask) + ", " + loc(p.file, p.line) + ")";
+  else
+    t = "lanes of warp " + std::to_string(self->warp) + " in block " + block_str(w.bidx) +
+        " reach different collectives: thread " + std::to_string(self->lin) + " calls " + name + " while " +
+        describe_threads(lanes_to_lins(w, wp, p.arrived)) + " waiting at " + p.name + " (" + loc(p.file, p.line) + ")";
+  fatal_here(w, "warp collective with inconsistent participation", t, file, line);
+}
+
+std::uint64_t coll(std::uint32_t kind, std::uint64_t mask, std::uint64_t value, std::int64_t arg, int width,
+                   void* payload, CollFn fn, const char* name, const char* file, int line) {
+  Worker* wptr = t_worker;
+  Fiber* self;
+  if (__builtin_expect(!wptr || !(self = wptr->cur), 0)) coll_outside(name, file, line);
   Worker& w = *wptr;
-  Fiber* self = w.cur;
   Warp& wp = w.warps[self->warp];
   const std::uint64_t bit = 1ull << self->lane;
   const bool sync = kind & kSyncForm;
-  if (__builtin_expect(width <= 0 || width > w.W || (width & (width - 1)) != 0, 0)) {
-    std::string t = std::string(name) + " called with width " + std::to_string(width) +
-                    ", which is not a power of two <= the warp width " + std::to_string(w.W);
-    error("invalid shuffle width", t.c_str(), file, line);
-    width = w.W;
-  }
+  if (__builtin_expect(width <= 0 || width > w.W || (width & (width - 1)) != 0, 0))
+    width = coll_bad_width(w, width, name, file, line);
   std::uint64_t m;
   if (sync) {
     m = mask & wp.exists;
-    if (__builtin_expect(!(m & bit), 0)) {
-      std::string t = "thread " + std::to_string(self->lin) + " (lane " + std::to_string(self->lane) +
-                      " of warp " + std::to_string(self->warp) + ", block " + block_str(w.bidx) +
-                      ", warp width " + std::to_string(w.W) + ") calls " + name + " with mask " +
-                      hex64(mask) + " that does not include its own lane";
-      fatal_here(w, "warp collective with inconsistent participation", t, file, line);
-    }
-    if (__builtin_expect((m & wp.exited) != 0, 0)) {
-      std::string t = std::string(name) + " in block " + block_str(w.bidx) + " with mask " + hex64(mask) +
-                      " names " + describe_threads(lanes_to_lins(w, wp, m & wp.exited)) +
-                      " which already exited; called by thread " + std::to_string(self->lin);
-      fatal_here(w, "warp collective with inconsistent participation", t, file, line);
-    }
+    if (__builtin_expect(!(m & bit) || (m & wp.exited), 0)) coll_bad_mask(w, wp, self, mask, m, name, file, line);
   } else {
     m = wp.exists & ~wp.exited;
   }
   Pending* s = nullptr;
   for (int i = 0; i < wp.nslots; ++i) {
     Pending& p = wp.slots[i];
-    bool match = sync ? (!p.live_form && p.mask == m) : p.live_form;
-    if (match) { s = &p; break; }
-    if (p.mask & m) {
-      std::string t = std::string(name) + " (mask " + hex64(m) + ") called by thread " +
-                      std::to_string(self->lin) + " of block " + block_str(w.bidx) + " while " +
-                      describe_threads(lanes_to_lins(w, wp, p.arrived)) + " wait at " + p.name +
-                      " (mask " + hex64(p.mask) + ", " + loc(p.file, p.line) + ")";
-      fatal_here(w, "warp collective with inconsistent participation", t, file, line);
+    if (sync ? (!p.live_form && p.mask == m) : p.live_form) {
+      s = &p;
+      break;
     }
+    if (p.mask & m) coll_conflict(w, wp, self, p, m, true, name, file, line);
   }
-  if (s && (s->kind != kind || s->fn != fn)) {
-    std::string t = "lanes of warp " + std::to_string(self->warp) + " in block " + block_str(w.bidx) +
-                    " reach different collectives: thread " + std::to_string(self->lin) + " calls " + name +
-                    " while " + describe_threads(lanes_to_lins(w, wp, s->arrived)) + " wait at " + s->name +
-                    " (" + loc(s->file, s->line) + ")";
-    fatal_here(w, "warp collective with inconsistent participation", t, file, line);
-  }
-  if (!s) {
-    if (wp.nslots == 8) fatal_here(w, "internal", "too many concurrent warp collectives", file, line);
+  if (s) {
+    if (__builtin_expect(s->kind != kind || s->fn != fn, 0)) coll_conflict(w, wp, self, *s, m, false, name, file, line);
+  } else {
+    if (__builtin_expect(wp.nslots == 8, 0)) fatal_here(w, "internal", "too many concurrent warp collectives", file, line);
     s = &wp.slots[wp.nslots++];
     s->mask = m;
     s->arrived = 0;
@@ -524,7 +610,7 @@ static void on_lane_exit(Worker& w, Fiber* self) {
     if (!(p.mask & bit)) continue;
     if (!p.live_form) {
       std::string t = "thread " + std::to_string(self->lin) + " of block " + block_str(w.bidx) +
-                      " exited while " + describe_threads(lanes_to_lins(w, wp, p.arrived)) + " wait at " +
+                      " exited while " + describe_threads(lanes_to_lins(w, wp, p.arrived)) + " waiting at " +
                       p.name + " with mask " + hex64(p.mask) + " that includes it";
       fatal_here(w, "warp collective with inconsistent participation", t, p.file, p.line);
     }
@@ -598,8 +684,7 @@ static char* get_stack(Worker& w, std::size_t i) {
   return w.stacks[i];
 }
 
-static void fiber_entry(bctx::transfer_t t) {
-  static_cast<Fiber*>(t.data)->ctx = t.fctx;
+static void fiber_main() {
   Worker& w = *t_worker;
   Fiber* self = w.cur;
   try {
@@ -612,13 +697,13 @@ static void fiber_entry(bctx::transfer_t t) {
   ++w.nexited;
   on_lane_exit(w, self);
   if (w.nexited == w.nthreads) {
-    bctx::jump_fcontext(w.sched_ctx, &w.sink);
+    ctx_switch(&w.sink.ctx, w.sched.ctx);
     __builtin_unreachable();
   }
   Fiber* next = rq_pop(w);
   if (!next) stuck(w);
   set_cur(w, next);
-  bctx::jump_fcontext(next->ctx, &w.sink);
+  ctx_switch(&w.sink.ctx, next->ctx);
   __builtin_unreachable();
 }
 
@@ -693,7 +778,7 @@ static void run_block(Worker& w, const LaunchCtx& L, std::uint64_t b) {
     f.state = kReady;
     // Stagger stack tops so that the hot frames of different fibers use different cache sets.
     char* top = f.stack + sb - ((i & 63) * 64);
-    f.ctx = bctx::make_fcontext(top, sb - 4096, fiber_entry);
+    f.ctx = ctx_make(top);
     if (i) rq_push(w, &f);
   }
   pkemu_t_arena_lo = (std::uintptr_t)w.arena;
@@ -701,7 +786,7 @@ static void run_block(Worker& w, const LaunchCtx& L, std::uint64_t b) {
   pkemu_t_dyn_base = w.arena;
   w.aborting = false;
   set_cur(w, &w.fibers[0]);
-  bctx::jump_fcontext(w.fibers[0].ctx, &w.sink);
+  ctx_switch(&w.sched.ctx, w.fibers[0].ctx);
   pkemu_t_arena_size = 0;
   w.cur = nullptr;
   w.cur_pub.store(nullptr, std::memory_order_relaxed);
@@ -711,13 +796,15 @@ static void run_block(Worker& w, const LaunchCtx& L, std::uint64_t b) {
 // ---------------------------------------------------------------------------------------------
 // Worker pool and launches.
 namespace {
-std::mutex g_pool_mu;
-std::condition_variable g_pool_cv, g_done_cv;
+// Never destroyed: pool threads may still wait on them while the process exits.
+std::mutex& g_pool_mu = *new std::mutex;
+std::condition_variable& g_pool_cv = *new std::condition_variable;
+std::condition_variable& g_done_cv = *new std::condition_variable;
 std::uint64_t g_generation = 0;
 int g_running = 0;
 LaunchCtx* g_pool_launch = nullptr;
 std::once_flag g_pool_once;
-std::mutex g_launch_mu;
+std::mutex& g_launch_mu = *new std::mutex;
 
 void worker_loop(Worker& w, LaunchCtx& L) {
   prepare_launch(w, L);

@@ -14,25 +14,34 @@ namespace detail {
 
 namespace bctx = boost::context::detail;
 
+// Context switching. On x86-64 a minimal switch (callee-saved registers only, the FP control
+// state is shared by all fibers of a worker) is used; elsewhere Boost.Context's fcontext.
+#if defined(__x86_64__) && !defined(PKEMU_USE_BOOST_CONTEXT)
+#define PKEMU_FAST_SWITCH 1
+extern "C" void pkemu_swap_ctx(void** save, void* to);
+extern "C" void pkemu_fiber_trampoline();
+#endif
+
 enum FiberState : std::uint8_t { kReady = 0, kAtBarrier = 1, kAtColl = 2, kExited = 3 };
 
 struct Fiber {
-  bctx::fcontext_t ctx = nullptr;
+  // hot: touched on every switch and collective
+  void* ctx = nullptr;  // saved context (stack pointer / fcontext)
   uint3 tid{};
-  std::uint32_t lin = 0, lane = 0, warp = 0;
-  std::uint8_t state = kReady;
-  // Where the thread waits (barrier or collective).
-  const char* wfile = nullptr;
-  int wline = 0;
-  int bar_kind = 0;
-  // Collective arguments and result.
+  std::uint32_t lin = 0;
+  std::uint32_t lane = 0, warp = 0;
   std::uint64_t cval = 0;
   std::int64_t carg = 0;
-  int cwidth = 0;
-  void* cpayload = nullptr;
   std::uint64_t cres = 0;
+  int cwidth = 0;
+  std::uint8_t state = kReady;
+  // cold
+  const char* wfile = nullptr;  // where the thread waits (barrier or collective)
+  int wline = 0;
+  int bar_kind = 0;
+  void* cpayload = nullptr;
   const char* cname = nullptr;
-  char* stack = nullptr;  // base (lowest address, guard page first)
+  char* stack = nullptr;  // lowest usable address (a guard page lies below)
 };
 
 struct Pending {
@@ -83,8 +92,8 @@ struct DeclSlot {
 
 struct Worker {
   int id = 0;
-  bctx::fcontext_t sched_ctx = nullptr;
-  Fiber sink;  // absorbs the context of fibers that exit
+  Fiber sched;  // receives the scheduler's (OS thread's) context when a block starts
+  Fiber sink;   // absorbs the context of fibers that exit
   Fiber* cur = nullptr;
   std::atomic<Fiber*> cur_pub{nullptr};
   std::atomic<std::int64_t> block_pub{-1};
@@ -149,7 +158,7 @@ void* i32_to_pc(std::int32_t v);
 
 // Current launch, for the watchdog.
 extern std::atomic<LaunchCtx*> g_active_launch;
-extern std::vector<Worker*> g_workers;
+extern std::vector<Worker*>& g_workers;
 
 }  // namespace detail
 }  // namespace pkemu

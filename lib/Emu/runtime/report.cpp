@@ -23,12 +23,14 @@ namespace pkemu {
 namespace detail {
 
 namespace {
-std::mutex g_rep_mu;
-std::vector<Report> g_pending;
-std::set<std::string> g_seen_raw;      // kind + raw location, to keep the pending list short
-std::set<std::string> g_seen_printed;  // kind + symbolized locations, to print each problem once
+// Heap-allocated and never destroyed: reports may be flushed from atexit handlers and from
+// worker threads while the process exits.
+std::mutex& g_rep_mu = *new std::mutex;
+std::vector<Report>& g_pending = *new std::vector<Report>;
+std::set<std::string>& g_seen_raw = *new std::set<std::string>;      // kind + raw location
+std::set<std::string>& g_seen_printed = *new std::set<std::string>;  // kind + symbolized locations
 bool g_any_error = false;
-std::map<const void*, std::string> g_fn_names;
+std::map<const void*, std::string>& g_fn_names = *new std::map<const void*, std::string>;
 
 std::string exe_path() {
   char buf[4096];
@@ -148,7 +150,6 @@ std::vector<Sym> symbolize(const std::vector<std::pair<const void*, bool>>& addr
           if (c0 != std::string::npos && c0 > 0) pick = pick.substr(0, c1);
         }
         out[k].loc = pick;
-        if (addrs[k].second) out[k].func = frames.front().first;
       }
     }
   } else {
@@ -263,7 +264,7 @@ void flush_reports() {
         it = g_fn_names.emplace(r.kernel, kernel_display(syms[idx_fn[r.kernel]].func)).first;
       kname = it->second;
     }
-    std::string key = r.kind + "|" + where + "|" + l1 + "|" + kname;
+    std::string key = r.kind + "|" + where + "|" + kname;
     if (!g_seen_printed.insert(key).second) continue;
     std::string text = replace_all(replace_all(r.text, "{pc0}", l0.empty() ? where : l0), "{pc1}", l1);
     std::fprintf(stderr, "pkemu: error: %s: kernel '%s' at %s: %s\n", r.kind.c_str(), kname.c_str(),

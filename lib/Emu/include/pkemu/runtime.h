@@ -22,12 +22,19 @@
 // Built-in variables. They are per-OS-thread values that the scheduler rewrites on every fiber
 // switch, so each emulated GPU thread sees its own threadIdx.
 #ifdef PKEMU_PARSE
+extern __attribute__((device)) const int warpSize;
 extern __attribute__((device)) const uint3 threadIdx;
 extern __attribute__((device)) const uint3 blockIdx;
 extern __attribute__((device)) const dim3 blockDim;
 extern __attribute__((device)) const dim3 gridDim;
 #else
 extern "C" {
+// Emulated warp width (32 or 64), fixed before main runs.
+#ifdef PKEMU_RUNTIME_BUILD
+extern int warpSize;
+#else
+extern const int warpSize;
+#endif
 extern PKEMU_TLS uint3 threadIdx;
 extern PKEMU_TLS uint3 blockIdx;
 extern PKEMU_TLS dim3 blockDim;
@@ -58,7 +65,6 @@ extern PKEMU_TLS char* pkemu_t_dyn_base;      // dynamic shared memory of the cu
 extern PKEMU_TLS unsigned pkemu_t_lin;        // linear thread id in the block
 extern PKEMU_TLS unsigned pkemu_t_lane;       // lane in the warp
 extern PKEMU_TLS unsigned pkemu_t_atomics;    // atomics since the last scheduling point
-extern int pkemu_g_warp;                      // emulated warp width (32 or 64)
 }
 
 // Collective operation codes (low byte of the kind word).
@@ -169,8 +175,7 @@ inline int launch_argv(void (*k)(P...), dim3 g, dim3 b, void** argv, std::size_t
 // Shared memory of the current block.
 template <class T> PKEMU_HD inline T& shared_var(const SharedDecl& d) {
 #ifdef PKEMU_PARSE
-  (void)d;
-  return *static_cast<T*>(nullptr);
+  return *reinterpret_cast<T*>(const_cast<SharedDecl*>(&d));  // never evaluated: parse only
 #else
   return *static_cast<T*>(detail::shared_alloc(&d));
 #endif

@@ -13,11 +13,6 @@
 #define PKEMU_LOC_PARAMS const char *pkemu_file = __builtin_FILE(), int pkemu_line = __builtin_LINE()
 #define PKEMU_LOC pkemu_file, pkemu_line
 
-#ifdef PKEMU_PARSE
-extern __attribute__((device)) const int warpSize;
-#else
-#define warpSize (::pkemu::detail::pkemu_g_warp)
-#endif
 
 #if defined(PKEMU_LANG_HIP)
 using pkemu_lanemask_t = unsigned long long;
@@ -49,7 +44,7 @@ PKEMU_HD inline T shfl(CollOp op, std::uint32_t flags, std::uint64_t mask, T var
 }
 PKEMU_HD inline std::uint64_t vote(CollOp op, std::uint32_t flags, std::uint64_t mask, int pred, const char* name,
                                    const char* file, int line) {
-  return coll(coll_kind(op, 4, flags), mask, pred != 0, 0, pkemu_g_warp, nullptr, nullptr, name, file, line);
+  return coll(coll_kind(op, 4, flags), mask, pred != 0, 0, ::warpSize, nullptr, nullptr, name, file, line);
 }
 #if defined(PKEMU_LANG_HIP)
 constexpr std::uint32_t kLangFlag = kHipForm;
@@ -366,6 +361,8 @@ PKEMU_HD inline unsigned long long ullmax(unsigned long long a, unsigned long lo
 
 // ---------------------------------------------------------------------------------------------
 // Float intrinsics and the CUDA-only parts of the math library (the rest is <math.h>).
+// __expf, __logf, ... are also declared by glibc (as host functions): defined here without
+// the host/device attributes so that parse mode (-x cuda) accepts the redeclaration.
 PKEMU_HD inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 PKEMU_HD inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 PKEMU_HD inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
@@ -420,16 +417,16 @@ PKEMU_HD inline float normcdfinvf(float p) { return (float)normcdfinv((double)p)
 PKEMU_HD inline float __saturatef(float x) { return x != x ? 0.0f : (x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x)); }
 PKEMU_HD inline float __fdividef(float a, float b) { return a / b; }
 PKEMU_HD inline float fdividef(float a, float b) { return a / b; }
-PKEMU_HD inline float __expf(float x) { return expf(x); }
-PKEMU_HD inline float __exp10f(float x) { return powf(10.0f, x); }
-PKEMU_HD inline float __logf(float x) { return logf(x); }
-PKEMU_HD inline float __log2f(float x) { return log2f(x); }
-PKEMU_HD inline float __log10f(float x) { return log10f(x); }
-PKEMU_HD inline float __sinf(float x) { return sinf(x); }
-PKEMU_HD inline float __cosf(float x) { return cosf(x); }
-PKEMU_HD inline float __tanf(float x) { return tanf(x); }
-PKEMU_HD inline float __powf(float a, float b) { return powf(a, b); }
-PKEMU_HD inline void __sincosf(float x, float* s, float* c) { *s = sinf(x); *c = cosf(x); }
+inline float __expf(float x) { return expf(x); }
+inline float __exp10f(float x) { return powf(10.0f, x); }
+inline float __logf(float x) { return logf(x); }
+inline float __log2f(float x) { return log2f(x); }
+inline float __log10f(float x) { return log10f(x); }
+inline float __sinf(float x) { return sinf(x); }
+inline float __cosf(float x) { return cosf(x); }
+inline float __tanf(float x) { return tanf(x); }
+inline float __powf(float a, float b) { return powf(a, b); }
+inline void __sincosf(float x, float* s, float* c) { *s = sinf(x); *c = cosf(x); }
 #define PKEMU_ROUNDED_F(NAME, EXPR)                                                              \
   PKEMU_HD inline float NAME##_rn(float a, float b) { return EXPR; }                            \
   PKEMU_HD inline float NAME##_rz(float a, float b) { return EXPR; }                            \
@@ -559,14 +556,14 @@ PKEMU_HD inline std::size_t __cvta_generic_to_shared(const void* p) {
 namespace pkemu {
 PKEMU_HD inline int amdgcn_ds_bpermute(int addr, int v, PKEMU_LOC_PARAMS) {
   return (int)detail::coll(detail::coll_kind(detail::kBpermute, 4, detail::kHipForm), 0, (std::uint32_t)v, addr,
-                           detail::pkemu_g_warp, nullptr, nullptr, "__builtin_amdgcn_ds_bpermute", PKEMU_LOC);
+                           ::warpSize, nullptr, nullptr, "__builtin_amdgcn_ds_bpermute", PKEMU_LOC);
 }
 template <class T> PKEMU_HD inline T amdgcn_readfirstlane(T v, PKEMU_LOC_PARAMS) {
-  return detail::shfl(detail::kReadFirst, detail::kHipForm, 0, v, 0, detail::pkemu_g_warp,
+  return detail::shfl(detail::kReadFirst, detail::kHipForm, 0, v, 0, ::warpSize,
                       "__builtin_amdgcn_readfirstlane", PKEMU_LOC);
 }
 PKEMU_HD inline void amdgcn_wave_barrier(PKEMU_LOC_PARAMS) {
-  detail::coll(detail::coll_kind(detail::kSyncWarp, 0, detail::kHipForm), 0, 0, 0, detail::pkemu_g_warp, nullptr,
+  detail::coll(detail::coll_kind(detail::kSyncWarp, 0, detail::kHipForm), 0, 0, 0, ::warpSize, nullptr,
                nullptr, "__builtin_amdgcn_wave_barrier", PKEMU_LOC);
 }
 }  // namespace pkemu

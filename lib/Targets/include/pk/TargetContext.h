@@ -25,6 +25,8 @@ enum class MfmaShape { Auto, M16N16K16, M32N32K8 };
 struct TargetOptions {
   Wave64Strategy Wave64 = Wave64Strategy::Auto;
   MfmaShape Mfma = MfmaShape::Auto; ///< --mfma-shape
+  /// `check`: report hazards (the wave-64 analysis) instead of rewriting.
+  bool CheckOnly = false;
 };
 
 /// Output name of a translated file for a target (foo.cu -> foo.hip,
@@ -106,6 +108,14 @@ llvm::Error runCudaTarget(TargetContext &TC);
 /// Tensor-core rules of the HIP target (WMMA and inline-PTX mma.sync ->
 /// MFMA, fragment-layout findings); HIP/Mfma.cpp.
 llvm::Error runMfmaRules(TargetContext &TC);
+
+/// Warp-32 code on 64-lane waves (HIP/Wave64Rewrite.cpp): analyses the TU
+/// and applies the logical32 / native rewrites per kernel
+/// (TargetOptions::Wave64), with a PK2000 note per kernel.
+void runWave64Rewrites(TargetContext &TC);
+/// The same analysis for `check`: one finding per hazard (PK2101-PK2111,
+/// the classes of docs/wave64.md) and the strategy each kernel would get.
+void runWave64Check(TargetContext &TC);
 
 /// Rewrites for the emulator (an internal target): launches and __shared__.
 llvm::Error runEmuPrep(TargetContext &TC);

@@ -1,0 +1,4 @@
+// pkemu shim header (see lib/Emu/shim/pkemu/prelude.h).
+#pragma once
+#include <pkemu/prelude.h>
+#include <pkemu/fp16.h>

@@ -1,0 +1,3 @@
+// pkemu shim header (see lib/Emu/shim/pkemu/prelude.h).
+#pragma once
+#include <pkemu/prelude.h>

@@ -1,0 +1,161 @@
+// pkemu prelude: force-included (-include pkemu/prelude.h) into every CUDA/HIP source compiled
+// for the emulator. Provides the kernel language (qualifiers, built-in variables, device API)
+// and the runtime API that nvcc/hipcc make available without an #include.
+//
+// Modes:
+//   default        host C++ for the emulator (clang++ -x c++), linked with libpkemu.a
+//   PKEMU_PARSE    clang in CUDA/HIP mode (-x cuda -nocudainc / -x hip -nogpuinc), parse only
+// Language: -DPKEMU_LANG_CUDA (default) or -DPKEMU_LANG_HIP.
+#ifndef PKEMU_PRELUDE_H
+#define PKEMU_PRELUDE_H
+
+#if !defined(PKEMU_LANG_CUDA) && !defined(PKEMU_LANG_HIP)
+#if defined(__HIP__)
+#define PKEMU_LANG_HIP 1
+#else
+#define PKEMU_LANG_CUDA 1
+#endif
+#endif
+#ifndef PKEMU_DEFAULT_WARP
+#if defined(PKEMU_LANG_HIP)
+#define PKEMU_DEFAULT_WARP 64
+#else
+#define PKEMU_DEFAULT_WARP 32
+#endif
+#endif
+
+#include <new>
+#include <cstdint>
+#include <cstring>
+#include <cstdio>
+#ifdef PKEMU_PARSE
+// Parsing only: everything the prelude declares (the C/C++ math library
+// included) is callable from device code, as in nvcc and hipcc.
+#pragma clang force_cuda_host_device begin
+#endif
+
+#include <assert.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+// ---------------------------------------------------------------------------------------------
+// Kernel-language qualifiers.
+#ifdef PKEMU_PARSE
+#ifndef __global__
+#define __global__ __attribute__((global))
+#endif
+#ifndef __device__
+#define __device__ __attribute__((device))
+#endif
+#ifndef __host__
+#define __host__ __attribute__((host))
+#endif
+#ifndef __shared__
+#define __shared__ __attribute__((shared))
+#endif
+#ifndef __constant__
+#define __constant__ __attribute__((constant))
+#endif
+#ifndef __managed__
+#define __managed__ __attribute__((managed))
+#endif
+#ifndef __launch_bounds__
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#endif
+#else  // emulation: everything is host code
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __launch_bounds__(...)
+// In-function and namespace-scope __shared__ declarations must have been rewritten by emu-prep
+// (PKEMU_SHARED / PKEMU_DYNAMIC_SHARED / PKEMU_GLOBAL_SHARED).
+#define __shared__ \
+  _Pragma("GCC error \"__shared__ must be rewritten to PKEMU_SHARED/PKEMU_DYNAMIC_SHARED before emulation\"")
+#endif
+#ifndef __forceinline__
+#define __forceinline__ inline __attribute__((always_inline))
+#endif
+#ifndef __noinline__
+#define __noinline__ __attribute__((noinline))
+#endif
+#ifndef __align__
+#define __align__(n) __attribute__((aligned(n)))
+#endif
+#ifndef __grid_constant__
+#define __grid_constant__
+#endif
+#ifndef __restrict__
+#define __restrict__ __restrict
+#endif
+#ifndef __inline__
+#define __inline__ inline
+#endif
+
+#if defined(PKEMU_LANG_HIP)
+#ifndef __HIPCC__
+#define __HIPCC__ 1
+#endif
+#ifndef __HIP_PLATFORM_AMD__
+#define __HIP_PLATFORM_AMD__ 1
+#endif
+#ifndef __HIP_PLATFORM_HCC__
+#define __HIP_PLATFORM_HCC__ 1
+#endif
+#define __HOST_DEVICE__ __host__ __device__
+#else
+#ifndef __CUDACC__
+#define __CUDACC__ 1
+#endif
+#endif
+
+#include "../../include/pkemu/runtime.h"
+#include "device.h"
+
+#ifdef PKEMU_PARSE
+// Lets clang parse `k<<<g, b, shmem, stream>>>(args)` in original sources.
+#if defined(PKEMU_LANG_HIP)
+extern "C" unsigned __hipPushCallConfiguration(dim3 g, dim3 b, std::size_t shmem = 0, void* stream = 0);
+#else
+extern "C" unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, std::size_t shmem = 0, void* stream = 0);
+#endif
+#endif
+
+#if defined(PKEMU_LANG_HIP)
+#include "hip_api.h"
+#else
+#include "cuda_api.h"
+#endif
+
+#ifdef PKEMU_PARSE
+#pragma clang force_cuda_host_device end
+#endif
+
+#ifndef PKEMU_PARSE
+namespace {
+// Tells the runtime this program's default warp width and language (before main runs).
+[[maybe_unused]] const int pkemu_tu_registration_ =
+    (::pkemu::detail::register_translation_unit(PKEMU_DEFAULT_WARP,
+#if defined(PKEMU_LANG_HIP)
+                                                1
+#else
+                                                0
+#endif
+                                                ),
+     0);
+}  // namespace
+#endif
+
+#endif  // PKEMU_PRELUDE_H

@@ -1,0 +1,554 @@
+//===- MfmaHelpers.cpp - helper code generated into MFMA ports ------------===//
+//
+// Lane layouts (matrix-cores reference; L = lane 0..63 of the wave):
+//   v_mfma_f32_16x16x16: A[i][k] in lane i + 16 (k / 4), element k % 4;
+//     B[k][j] in lane j + 16 (k / 4), element k % 4;
+//     C/D[i][j] in lane j + 16 (i / 4), register i % 4.
+//   v_mfma_f32_32x32x8:  A[i][k] in lane i + 32 (k / 4), element k % 4;
+//     B[k][j] in lane j + 32 (k / 4), element k % 4;
+//     C/D[i][j] in lane j + 32 ((i / 4) % 2), register 4 (i / 8) + i % 4.
+// A wave runs two 32-lane logical warps; "tile t" is the 16x16 tile of the
+// logical warp in lanes 32t .. 32t + 31.
+//
+//===----------------------------------------------------------------------===//
+#include "MfmaHelpers.h"
+
+using namespace pk;
+
+namespace {
+
+// Shared by both shapes: tags, the cross-lane helpers and the element moves.
+const char *Prologue = R"pk(
+#ifndef PK_MFMA_WMMA
+#define PK_MFMA_WMMA
+#include <hip/hip_runtime.h>
+// port-kernel: nvcuda::wmma m16n16k16 on AMD matrix cores [PK3001]
+// A 64-lane wave runs two 32-lane logical warps (lanes 0-31 and 32-63), and
+// each logical warp keeps its own 16x16 tiles.  A fragment holds, in every
+// lane, that lane's MFMA-layout elements of BOTH warps' tiles, so fragment
+// operations are wave-wide: the two logical warps of a wave reach them
+// together (see docs/mfma.md).  x[] covers every element of both tiles once.
+namespace pk_mfma {
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+struct row_major {};
+struct col_major {};
+enum layout_t { mem_row_major, mem_col_major };
+
+namespace detail {
+typedef float f32x4 __attribute__((ext_vector_type(4)));
+typedef float f32x16 __attribute__((ext_vector_type(16)));
+typedef unsigned short u16x4 __attribute__((ext_vector_type(4)));
+template <class T> struct id { typedef T type; };
+__device__ inline int lane() { return (int)__lane_id(); }
+// The value of v in lane src (0 or 32: the first lane of a logical warp; all
+// lanes of a logical warp pass the same pointer and ldm), made wave-uniform.
+// Fragment operations run with all 64 lanes, so lane 0 is the first lane.
+__device__ inline int lane_value(int v, int src) {
+  return __builtin_amdgcn_readfirstlane(src ? __shfl(v, src, 64) : v);
+}
+__device__ inline unsigned warp_uint(unsigned v, int src) {
+  return (unsigned)lane_value((int)v, src);
+}
+// Lane src's pointer, rebuilt from this lane's own pointer so that the
+// address space (global or LDS) stays known to the compiler.
+template <class T> __device__ inline T *warp_ptr(T *p, int src) {
+  const unsigned long long mine = (unsigned long long)(__UINTPTR_TYPE__)p;
+  const unsigned long long lo = (unsigned)lane_value((int)(unsigned)mine, src);
+  const unsigned long long hi = (unsigned)lane_value((int)(unsigned)(mine >> 32), src);
+  return (T *)((const char *)p + (long long)(((hi << 32) | lo) - mine));
+}
+// ldm as seen by lane src, or 0 when that logical warp has finished (ldm is
+// never 0 in valid code: CUDA requires a multiple of 8).
+__device__ inline unsigned warp_ld(unsigned ldm, bool live, int src) {
+  return warp_uint(live ? ldm : 0u, src);
+}
+// Four 16-bit elements: consecutive (one 8-byte load) or strided.
+template <class T> __device__ inline void load4c(T *dst, const T *src) {
+  const u16x4 v = *(const u16x4 *)src;
+  __builtin_memcpy(dst, &v, 8);
+}
+template <class T> __device__ inline void load4s(T *dst, const T *src, unsigned ld) {
+  for (int e = 0; e < 4; ++e)
+    dst[e] = src[e * ld];
+}
+template <class T> __device__ inline void zero4(T *dst) {
+  __builtin_memset(dst, 0, 4 * sizeof(T));
+}
+} // namespace detail
+)pk";
+
+const char *Fill = R"pk(
+template <class Use, int M, int N, int K, class T, class Layout>
+__device__ inline void fill_fragment(fragment<Use, M, N, K, T, Layout> &f,
+                                     const typename detail::id<T>::type &v) {
+  for (int i = 0; i < f.num_elements; ++i)
+    f.x[i] = v;
+}
+} // namespace pk_mfma
+#endif // PK_MFMA_WMMA
+)pk";
+
+const char *OpsOpen = R"pk(
+#ifndef PK_MFMA_WMMA_OPS
+#define PK_MFMA_WMMA_OPS
+namespace pk_mfma {
+)pk";
+
+const char *Frag16 = R"pk(
+// Shape 16x16x16: one v_mfma_f32_16x16x16 per tile; x[4t .. 4t+3] hold this
+// lane's elements of tile t (t = 0: lanes 0-31, t = 1: lanes 32-63).
+//   A: x[4t+e] = A_t[L % 16][4 (L / 16) + e]   B: x[4t+e] = B_t[4 (L / 16) + e][L % 16]
+//   accumulator: x[4t+r] = C_t[4 (L / 16) + r][L % 16]
+template <class Use, int M, int N, int K, class T, class Layout = void>
+struct fragment {
+  static_assert(M == 16 && N == 16 && K == 16, "m16n16k16 fragments only");
+  typedef T element_type;
+  typedef T storage_element_type;
+  static constexpr int num_elements = 8;
+  T x[num_elements];
+};
+)pk";
+
+const char *Ops16 = R"pk(
+template <class T>
+__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, row_major> &f,
+                                        const typename detail::id<T>::type *p,
+                                        unsigned ldm, bool live = true) {
+  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t) {
+    const T *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    if (ld)
+      detail::load4c(&f.x[4 * t], q + i * ld + k);
+    else
+      detail::zero4(&f.x[4 * t]);
+  }
+}
+template <class T>
+__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, col_major> &f,
+                                        const typename detail::id<T>::type *p,
+                                        unsigned ldm, bool live = true) {
+  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t) {
+    const T *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    if (ld)
+      detail::load4s(&f.x[4 * t], q + k * ld + i, ld);
+    else
+      detail::zero4(&f.x[4 * t]);
+  }
+}
+template <class T>
+__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, row_major> &f,
+                                        const typename detail::id<T>::type *p,
+                                        unsigned ldm, bool live = true) {
+  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t) {
+    const T *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    if (ld)
+      detail::load4s(&f.x[4 * t], q + k * ld + j, ld);
+    else
+      detail::zero4(&f.x[4 * t]);
+  }
+}
+template <class T>
+__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, col_major> &f,
+                                        const typename detail::id<T>::type *p,
+                                        unsigned ldm, bool live = true) {
+  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t) {
+    const T *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    if (ld)
+      detail::load4c(&f.x[4 * t], q + j * ld + k);
+    else
+      detail::zero4(&f.x[4 * t]);
+  }
+}
+__device__ inline void load_matrix_sync(fragment<accumulator, 16, 16, 16, float> &f,
+                                        const float *p, unsigned ldm, layout_t layout,
+                                        bool live = true) {
+  const int L = detail::lane(), j = L & 15, i = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t) {
+    const float *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    for (int r = 0; r < 4; ++r)
+      f.x[4 * t + r] = !ld ? 0.0f
+                       : layout == mem_row_major ? q[(i + r) * ld + j]
+                                                 : q[j * ld + i + r];
+  }
+}
+__device__ inline void store_matrix_sync(float *p, const fragment<accumulator, 16, 16, 16, float> &f,
+                                         unsigned ldm, layout_t layout, bool live = true) {
+  const int L = detail::lane(), j = L & 15, i = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t) {
+    float *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    if (!ld)
+      continue;
+    if (layout == mem_row_major) {
+      for (int r = 0; r < 4; ++r)
+        q[(i + r) * ld + j] = f.x[4 * t + r];
+    } else {
+      detail::f32x4 v;
+      __builtin_memcpy(&v, &f.x[4 * t], 16);
+      *(detail::f32x4 *)(q + j * ld + i) = v;
+    }
+  }
+}
+template <class TA, class LA, class TB, class LB>
+__device__ inline void mma_sync(fragment<accumulator, 16, 16, 16, float> &d,
+                                const fragment<matrix_a, 16, 16, 16, TA, LA> &a,
+                                const fragment<matrix_b, 16, 16, 16, TB, LB> &b,
+                                const fragment<accumulator, 16, 16, 16, float> &c,
+                                bool satf = false) {
+  (void)satf;
+  for (int t = 0; t < 2; ++t) {
+    detail::f32x4 acc;
+    __builtin_memcpy(&acc, &c.x[4 * t], 16);
+    acc = detail::mfma16(&a.x[4 * t], &b.x[4 * t], acc);
+    __builtin_memcpy(&d.x[4 * t], &acc, 16);
+  }
+}
+} // namespace pk_mfma
+#endif // PK_MFMA_WMMA_OPS
+)pk";
+
+const char *Frag32 = R"pk(
+// Shape 32x32x8: one v_mfma_f32_32x32x8 per k-step of 8 computes both tiles:
+// tile t's A rows are rows 16t .. 16t+15 and its B columns are columns
+// 16t .. 16t+15; the results are the diagonal blocks D[16t .. 16t+15][16t ..
+// 16t+15].  Lane L works on tile t = (L / 16) % 2 (h = 0, 1: k 0-7, 8-15):
+//   A: x[4h+e] = A_t[L % 16][8h + 4 (L / 32) + e]
+//   B: x[4h+e] = B_t[8h + 4 (L / 32) + e][L % 16]
+//   accumulator (16 registers): x[8t+q] = C_t[8 (q / 4) + 4 (L / 32) + q % 4][L % 16],
+//   q = 0..7; x[8(1-t) .. 8(1-t)+7] belong to the off-diagonal blocks (unused).
+template <class Use> struct frag_elems { enum { value = 8 }; };
+template <> struct frag_elems<accumulator> { enum { value = 16 }; };
+template <class Use, int M, int N, int K, class T, class Layout = void>
+struct fragment {
+  static_assert(M == 16 && N == 16 && K == 16, "m16n16k16 fragments only");
+  typedef T element_type;
+  typedef T storage_element_type;
+  static constexpr int num_elements = frag_elems<Use>::value;
+  T x[num_elements];
+};
+)pk";
+
+const char *Ops32 = R"pk(
+template <class T>
+__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, row_major> &f,
+                                        const typename detail::id<T>::type *p,
+                                        unsigned ldm, bool live = true) {
+  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 5);
+  const bool hi = (L & 16) != 0;
+  const T *q = hi ? detail::warp_ptr(p, 32) : detail::warp_ptr(p, 0);
+  const unsigned ld = hi ? detail::warp_ld(ldm, live, 32) : detail::warp_ld(ldm, live, 0);
+  for (int h = 0; h < 2; ++h) {
+    if (ld)
+      detail::load4c(&f.x[4 * h], q + i * ld + 8 * h + k);
+    else
+      detail::zero4(&f.x[4 * h]);
+  }
+}
+template <class T>
+__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, col_major> &f,
+                                        const typename detail::id<T>::type *p,
+                                        unsigned ldm, bool live = true) {
+  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 5);
+  const bool hi = (L & 16) != 0;
+  const T *q = hi ? detail::warp_ptr(p, 32) : detail::warp_ptr(p, 0);
+  const unsigned ld = hi ? detail::warp_ld(ldm, live, 32) : detail::warp_ld(ldm, live, 0);
+  for (int h = 0; h < 2; ++h) {
+    if (ld)
+      detail::load4s(&f.x[4 * h], q + (8 * h + k) * ld + i, ld);
+    else
+      detail::zero4(&f.x[4 * h]);
+  }
+}
+template <class T>
+__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, row_major> &f,
+                                        const typename detail::id<T>::type *p,
+                                        unsigned ldm, bool live = true) {
+  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 5);
+  const bool hi = (L & 16) != 0;
+  const T *q = hi ? detail::warp_ptr(p, 32) : detail::warp_ptr(p, 0);
+  const unsigned ld = hi ? detail::warp_ld(ldm, live, 32) : detail::warp_ld(ldm, live, 0);
+  for (int h = 0; h < 2; ++h) {
+    if (ld)
+      detail::load4s(&f.x[4 * h], q + (8 * h + k) * ld + j, ld);
+    else
+      detail::zero4(&f.x[4 * h]);
+  }
+}
+template <class T>
+__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, col_major> &f,
+                                        const typename detail::id<T>::type *p,
+                                        unsigned ldm, bool live = true) {
+  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 5);
+  const bool hi = (L & 16) != 0;
+  const T *q = hi ? detail::warp_ptr(p, 32) : detail::warp_ptr(p, 0);
+  const unsigned ld = hi ? detail::warp_ld(ldm, live, 32) : detail::warp_ld(ldm, live, 0);
+  for (int h = 0; h < 2; ++h) {
+    if (ld)
+      detail::load4c(&f.x[4 * h], q + j * ld + 8 * h + k);
+    else
+      detail::zero4(&f.x[4 * h]);
+  }
+}
+__device__ inline void load_matrix_sync(fragment<accumulator, 16, 16, 16, float> &f,
+                                        const float *p, unsigned ldm, layout_t layout,
+                                        bool live = true) {
+  const int L = detail::lane(), j = L & 15, i = 4 * (L >> 5);
+  const bool hi = (L & 16) != 0;
+  const float *q = hi ? detail::warp_ptr(p, 32) : detail::warp_ptr(p, 0);
+  const unsigned ld = hi ? detail::warp_ld(ldm, live, 32) : detail::warp_ld(ldm, live, 0);
+  for (int n = 0; n < 8; ++n) {
+    const int r = 8 * (n >> 2) + i + (n & 3);
+    const float v = !ld ? 0.0f
+                    : layout == mem_row_major ? q[r * ld + j] : q[j * ld + r];
+    f.x[n] = hi ? 0.0f : v;
+    f.x[8 + n] = hi ? v : 0.0f;
+  }
+}
+__device__ inline void store_matrix_sync(float *p, const fragment<accumulator, 16, 16, 16, float> &f,
+                                         unsigned ldm, layout_t layout, bool live = true) {
+  const int L = detail::lane(), j = L & 15, i = 4 * (L >> 5);
+  const bool hi = (L & 16) != 0;
+  float *q = hi ? detail::warp_ptr(p, 32) : detail::warp_ptr(p, 0);
+  const unsigned ld = hi ? detail::warp_ld(ldm, live, 32) : detail::warp_ld(ldm, live, 0);
+  if (!ld)
+    return;
+  detail::f32x16 all;
+  __builtin_memcpy(&all, &f.x[0], 64);
+  float v[8];
+  for (int n = 0; n < 8; ++n) {
+    const float lo = all[n], up = all[8 + n];
+    v[n] = hi ? up : lo;
+  }
+  if (layout == mem_row_major) {
+    for (int n = 0; n < 8; ++n)
+      q[(8 * (n >> 2) + i + (n & 3)) * ld + j] = v[n];
+  } else {
+    for (int h = 0; h < 2; ++h) {
+      detail::f32x4 w;
+      __builtin_memcpy(&w, &v[4 * h], 16);
+      *(detail::f32x4 *)(q + j * ld + 8 * h + i) = w;
+    }
+  }
+}
+template <class TA, class LA, class TB, class LB>
+__device__ inline void mma_sync(fragment<accumulator, 16, 16, 16, float> &d,
+                                const fragment<matrix_a, 16, 16, 16, TA, LA> &a,
+                                const fragment<matrix_b, 16, 16, 16, TB, LB> &b,
+                                const fragment<accumulator, 16, 16, 16, float> &c,
+                                bool satf = false) {
+  (void)satf;
+  detail::f32x16 acc;
+  __builtin_memcpy(&acc, &c.x[0], 64);
+  acc = detail::mfma32(&a.x[0], &b.x[0], acc);
+  acc = detail::mfma32(&a.x[4], &b.x[4], acc);
+  __builtin_memcpy(&d.x[0], &acc, 64);
+}
+} // namespace pk_mfma
+#endif // PK_MFMA_WMMA_OPS
+)pk";
+
+const char *F16_16 = R"pk(
+#ifndef PK_MFMA_WMMA_F16
+#define PK_MFMA_WMMA_F16
+// port-kernel: half fragments -> v_mfma_f32_16x16x16f16 [PK3001]
+namespace pk_mfma {
+namespace detail {
+typedef _Float16 f16x4 __attribute__((ext_vector_type(4)));
+__device__ inline f32x4 mfma16(const __half *a, const __half *b, f32x4 c) {
+  f16x4 va, vb;
+  __builtin_memcpy(&va, a, 8);
+  __builtin_memcpy(&vb, b, 8);
+  return __builtin_amdgcn_mfma_f32_16x16x16f16(va, vb, c, 0, 0, 0);
+}
+} // namespace detail
+} // namespace pk_mfma
+#endif // PK_MFMA_WMMA_F16
+)pk";
+
+const char *F16_32 = R"pk(
+#ifndef PK_MFMA_WMMA_F16
+#define PK_MFMA_WMMA_F16
+// port-kernel: half fragments -> v_mfma_f32_32x32x8f16 [PK3001]
+namespace pk_mfma {
+namespace detail {
+typedef _Float16 f16x4 __attribute__((ext_vector_type(4)));
+__device__ inline f32x16 mfma32(const __half *a, const __half *b, f32x16 c) {
+  f16x4 va, vb;
+  __builtin_memcpy(&va, a, 8);
+  __builtin_memcpy(&vb, b, 8);
+  return __builtin_amdgcn_mfma_f32_32x32x8f16(va, vb, c, 0, 0, 0);
+}
+} // namespace detail
+} // namespace pk_mfma
+#endif // PK_MFMA_WMMA_F16
+)pk";
+
+const char *BF16_16 = R"pk(
+#ifndef PK_MFMA_WMMA_BF16
+#define PK_MFMA_WMMA_BF16
+// port-kernel: bf16 fragments -> v_mfma_f32_16x16x16bf16_1k (gfx90a, gfx94x) [PK3001, PK3012]
+namespace pk_mfma {
+namespace detail {
+typedef short bf16x4 __attribute__((ext_vector_type(4)));
+__device__ inline f32x4 mfma16(const hip_bfloat16 *a, const hip_bfloat16 *b, f32x4 c) {
+  bf16x4 va, vb;
+  __builtin_memcpy(&va, a, 8);
+  __builtin_memcpy(&vb, b, 8);
+  return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(va, vb, c, 0, 0, 0);
+}
+} // namespace detail
+} // namespace pk_mfma
+#endif // PK_MFMA_WMMA_BF16
+)pk";
+
+const char *BF16_32 = R"pk(
+#ifndef PK_MFMA_WMMA_BF16
+#define PK_MFMA_WMMA_BF16
+// port-kernel: bf16 fragments -> v_mfma_f32_32x32x8bf16_1k (gfx90a, gfx94x) [PK3001, PK3012]
+namespace pk_mfma {
+namespace detail {
+typedef short bf16x4 __attribute__((ext_vector_type(4)));
+__device__ inline f32x16 mfma32(const hip_bfloat16 *a, const hip_bfloat16 *b, f32x16 c) {
+  bf16x4 va, vb;
+  __builtin_memcpy(&va, a, 8);
+  __builtin_memcpy(&vb, b, 8);
+  return __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(va, vb, c, 0, 0, 0);
+}
+} // namespace detail
+} // namespace pk_mfma
+#endif // PK_MFMA_WMMA_BF16
+)pk";
+
+const char *PtxMma = R"pk(
+#ifndef PK_MFMA_PTX_MMA
+#define PK_MFMA_PTX_MMA
+#include <hip/hip_runtime.h>
+// port-kernel: inline PTX mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 on
+// AMD matrix cores [PK3002].  The registers keep the PTX layout of each 32-lane
+// logical warp (g = lane / 4, t = lane % 4 within the warp):
+//   a0..a3: half2 of A[g + 8 (q % 2)][2t + 8 (q / 2) + {0,1}]
+//   b0, b1: half2 of B[2t + 8q + {0,1}][g]
+//   c/d 0..3: C[g + 8 (q / 2)][2t + q % 2]
+// Each logical warp's m16n8k16 product runs as one v_mfma_f32_16x16x16f16
+// (columns 8-15 unused); the operands are moved into the MFMA lane layout
+// with 28 wave-wide shuffles and the result is moved back.  Both logical
+// warps of a wave call this together.
+namespace pk_mfma_ptx {
+typedef _Float16 f16x4 __attribute__((ext_vector_type(4)));
+typedef float f32x4 __attribute__((ext_vector_type(4)));
+typedef unsigned u32x2 __attribute__((ext_vector_type(2)));
+template <class T> __device__ inline T pick4(T v0, T v1, T v2, T v3, int i) {
+  return i == 0 ? v0 : i == 1 ? v1 : i == 2 ? v2 : v3;
+}
+__device__ inline f16x4 halves(unsigned lo, unsigned hi) {
+  const u32x2 w = {lo, hi};
+  f16x4 h;
+  __builtin_memcpy(&h, &w, 8);
+  return h;
+}
+} // namespace pk_mfma_ptx
+
+__device__ inline void __pk_mma_m16n8k16_f16f32(float &d0, float &d1, float &d2, float &d3,
+                                                unsigned a0, unsigned a1, unsigned a2,
+                                                unsigned a3, unsigned b0, unsigned b1,
+                                                float c0, float c1, float c2, float c3) {
+  using namespace pk_mfma_ptx;
+  const int L = (int)__lane_id();
+  const int x = L & 15, grp = L >> 4; // MFMA operand lane: A row / B, C column; k or row group
+  // A: MFMA lane L needs A_w[x][4 grp .. 4 grp + 3]: register qa of PTX lanes sa
+  // (low pair) and sa + 1 (high pair) of warp w.  In round j every lane sends
+  // register (j + lane % 2) % 4, so four rounds deliver both pairs.
+  const int qa = (x >> 3) + 2 * (grp >> 1), sa = 4 * (x & 7) + 2 * (grp & 1);
+  unsigned alo[2] = {0u, 0u}, ahi[2] = {0u, 0u};
+  for (int j = 0; j < 4; ++j) {
+    const unsigned v = pick4(a0, a1, a2, a3, (j + (L & 1)) & 3);
+    const int src = j == qa ? sa : sa + 1;
+    const unsigned w0 = __shfl(v, src, 64), w1 = __shfl(v, 32 + src, 64);
+    if (j == qa) { alo[0] = w0; alo[1] = w1; }
+    if (j == ((qa + 3) & 3)) { ahi[0] = w0; ahi[1] = w1; }
+  }
+  // B: MFMA lane L needs B_w[4 grp .. 4 grp + 3][x % 8]: register qb of PTX
+  // lanes sb and sb + 1.
+  const int qb = grp >> 1, sb = 4 * (x & 7) + 2 * (grp & 1);
+  unsigned blo[2] = {0u, 0u}, bhi[2] = {0u, 0u};
+  for (int j = 0; j < 2; ++j) {
+    const unsigned v = ((j + (L & 1)) & 1) ? b1 : b0;
+    const int src = j == qb ? sb : sb + 1;
+    const unsigned w0 = __shfl(v, src, 64), w1 = __shfl(v, 32 + src, 64);
+    if (j == qb) { blo[0] = w0; blo[1] = w1; }
+    else { bhi[0] = w0; bhi[1] = w1; }
+  }
+  // C: MFMA register r of lane L is C_w[4 grp + r][x % 8]: register qc of PTX
+  // lane 4 (4 (grp % 2) + r) + (x % 8) / 2.  In round k every lane sends
+  // register (lane / 4 - k) % 4 and receives its register (k + qc) % 4.
+  const int qc = 2 * (grp >> 1) + (x & 1);
+  float cm[2][4] = {{0.f, 0.f, 0.f, 0.f}, {0.f, 0.f, 0.f, 0.f}};
+  for (int k = 0; k < 4; ++k) {
+    const float v = pick4(c0, c1, c2, c3, (((L >> 2) & 3) - k) & 3);
+    const int r = (k + qc) & 3;
+    const int src = 4 * (4 * (grp & 1) + r) + ((x & 7) >> 1);
+    const float w0 = __shfl(v, src, 64), w1 = __shfl(v, 32 + src, 64);
+    for (int n = 0; n < 4; ++n)
+      if (r == n) { cm[0][n] = w0; cm[1][n] = w1; }
+  }
+  f32x4 dm[2];
+  for (int t = 0; t < 2; ++t) {
+    const f32x4 c = {cm[t][0], cm[t][1], cm[t][2], cm[t][3]};
+    dm[t] = __builtin_amdgcn_mfma_f32_16x16x16f16(halves(alo[t], ahi[t]),
+                                                  halves(blo[t], bhi[t]), c, 0, 0, 0);
+  }
+  // D: PTX register q of lane l (g = l / 4, t = l % 4) is D_w[g + 8 (q / 2)][2t + q % 2]:
+  // register g % 4 of MFMA lane 2t + q % 2 + 16 (g / 4) + 32 (q / 2).  In round
+  // k every lane sends register (k + lane % 2 + 2 (lane / 32)) % 4 and receives
+  // its register (g - k) % 4.
+  const int g = (L >> 2) & 7, tq = L & 3, rot = (L & 1) + 2 * (L >> 5);
+  float dq[4] = {0.f, 0.f, 0.f, 0.f};
+  for (int k = 0; k < 4; ++k) {
+    const int s = (k + rot) & 3;
+    const float v0 = pick4(dm[0][0], dm[0][1], dm[0][2], dm[0][3], s);
+    const float v1 = pick4(dm[1][0], dm[1][1], dm[1][2], dm[1][3], s);
+    const int q = ((g & 3) - k) & 3;
+    const int src = 2 * tq + (q & 1) + 16 * (g >> 2) + 32 * (q >> 1);
+    const float w0 = __shfl(v0, src, 64), w1 = __shfl(v1, src, 64);
+    const float w = L < 32 ? w0 : w1;
+    for (int n = 0; n < 4; ++n)
+      if (q == n) dq[n] = w;
+  }
+  d0 = dq[0];
+  d1 = dq[1];
+  d2 = dq[2];
+  d3 = dq[3];
+}
+#endif // PK_MFMA_PTX_MMA
+)pk";
+
+} // namespace
+
+std::string mfma::wmmaCoreHelpers(MfmaShape S) {
+  return std::string(Prologue) + (S == MfmaShape::M32N32K8 ? Frag32 : Frag16) +
+         Fill;
+}
+
+std::string mfma::wmmaOpsHelpers(MfmaShape S) {
+  return std::string(OpsOpen) + (S == MfmaShape::M32N32K8 ? Ops32 : Ops16);
+}
+
+std::string mfma::wmmaF16Helpers(MfmaShape S) {
+  return S == MfmaShape::M32N32K8 ? F16_32 : F16_16;
+}
+
+std::string mfma::wmmaBF16Helpers(MfmaShape S) {
+  return S == MfmaShape::M32N32K8 ? BF16_32 : BF16_16;
+}
+
+std::string mfma::ptxMmaHelpers() { return PtxMma; }

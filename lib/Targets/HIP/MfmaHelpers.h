@@ -1,0 +1,41 @@
+//===- MfmaHelpers.h - helper code generated into MFMA ports --------------===//
+//
+// The text of the helpers that the PK30xx rules generate into each ported
+// file (TargetContext::Helpers): the pk_mfma namespace that replaces
+// nvcuda::wmma, and the function that replaces inline-PTX mma.sync.  Layouts
+// and the reasoning behind them: docs/mfma.md.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PK_TARGETS_HIP_MFMAHELPERS_H
+#define PK_TARGETS_HIP_MFMAHELPERS_H
+
+#include "pk/TargetContext.h"
+#include <string>
+
+namespace pk {
+namespace mfma {
+
+/// Helper keys (TargetContext::Helpers); they sort in emission order.
+inline constexpr const char *KeyWmmaCore = "PK3001-a-wmma";
+inline constexpr const char *KeyWmmaF16 = "PK3001-b-f16";
+inline constexpr const char *KeyWmmaBF16 = "PK3001-c-bf16";
+inline constexpr const char *KeyWmmaOps = "PK3001-d-ops";
+inline constexpr const char *KeyPtxMma = "PK3002-ptx-mma";
+
+/// Name of the function that replaces the PTX mma.sync statement.
+inline constexpr const char *PtxMmaFn = "__pk_mma_m16n8k16_f16f32";
+
+/// The pk_mfma namespace, in emission order: tags, cross-lane helpers,
+/// fragment and fill_fragment (core); the element types' matrix-core calls
+/// (f16: __half, bf16: hip_bfloat16); load/store/mma_sync (ops).  \p S is
+/// M16N16K16 or M32N32K8.
+std::string wmmaCoreHelpers(MfmaShape S);
+std::string wmmaOpsHelpers(MfmaShape S);
+std::string wmmaF16Helpers(MfmaShape S);
+std::string wmmaBF16Helpers(MfmaShape S);
+/// The replacement of mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32.
+std::string ptxMmaHelpers();
+
+} // namespace mfma
+} // namespace pk
+#endif

@@ -1,0 +1,322 @@
+// Tests for the pkemu SIMT emulator. Each test compiles a CUDA/HIP program from programs/ with
+// the emulator's compile/link flags (cached per program/language/width), runs it and checks its
+// output, its pkemu error reports and its exit status.
+#include <gtest/gtest.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+const std::string kSrc = PKEMU_TEST_SRC;
+const std::string kOut = PKEMU_TEST_OUT;
+
+struct Result {
+  int rc = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+long mtime(const std::string& p) {
+  struct stat st;
+  return stat(p.c_str(), &st) == 0 ? (long)st.st_mtime : -1;
+}
+
+Result shell(const std::string& cmd) {
+  static int seq = 0;
+  mkdir(kOut.c_str(), 0755);
+  std::string base = kOut + "/run-" + std::to_string(getpid()) + "-" + std::to_string(seq++);
+  std::string full = "( " + cmd + " ) >" + base + ".out 2>" + base + ".err";
+  int st = std::system(full.c_str());
+  Result r;
+  r.rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
+  unlink((base + ".out").c_str());
+  unlink((base + ".err").c_str());
+  return r;
+}
+
+// Compile programs/<name>.cpp for `lang` ("cuda"/"hip") with PKEMU_DEFAULT_WARP=warp.
+std::string build(const std::string& name, const std::string& lang, int warp) {
+  mkdir(kOut.c_str(), 0755);
+  std::string src = kSrc + "/programs/" + name + ".cpp";
+  std::string exe = kOut + "/" + name + "-" + lang + "-" + std::to_string(warp);
+  int lock = open((exe + ".lock").c_str(), O_CREAT | O_RDWR, 0644);
+  flock(lock, LOCK_EX);
+  long t = mtime(exe);
+  std::string tmp = exe + ".tmp";
+  std::string cmd = std::string(PKEMU_TEST_CXX) + " " + PKEMU_TEST_CFLAGS + " -DPKEMU_LANG_" +
+                    (lang == "hip" ? "HIP" : "CUDA") + " -DPKEMU_DEFAULT_WARP=" + std::to_string(warp) + " " + src +
+                    " -o " + tmp + " " + PKEMU_TEST_LFLAGS;
+  // Rebuild when the source, the runtime, any shim header or the command line changed.
+  Result newest = shell("find " + std::string(PKEMU_TEST_SHIM) + " " + std::string(PKEMU_TEST_SHIM) +
+                        "/../include -newer " + exe + " -name '*.h' 2>/dev/null | head -1");
+  if (t < 0 || t < mtime(src) || t < mtime(PKEMU_TEST_LIB) || !newest.out.empty() || slurp(exe + ".cmd") != cmd) {
+    unlink(exe.c_str());
+    Result r = shell(cmd);
+    EXPECT_EQ(r.rc, 0) << cmd << "\n" << r.err;
+    if (r.rc == 0) {
+      rename(tmp.c_str(), exe.c_str());
+      std::ofstream(exe + ".cmd") << cmd;
+    }
+  }
+  flock(lock, LOCK_UN);
+  close(lock);
+  return exe;
+}
+
+Result run(const std::string& exe, const std::string& args = "", const std::string& env = "") {
+  return shell("env " + env + " " + exe + " " + args);
+}
+
+// Line number of the first source line containing `marker`.
+int line_of(const std::string& name, const std::string& marker) {
+  std::ifstream f(kSrc + "/programs/" + name + ".cpp");
+  std::string l;
+  for (int n = 1; std::getline(f, l); ++n)
+    if (l.find(marker) != std::string::npos) return n;
+  return -1;
+}
+
+std::string at(const std::string& name, const std::string& marker) {
+  return name + ".cpp:" + std::to_string(line_of(name, marker));
+}
+
+int count(const std::string& s, const std::string& sub) {
+  int n = 0;
+  for (size_t p = s.find(sub); p != std::string::npos; p = s.find(sub, p + 1)) ++n;
+  return n;
+}
+
+#define EXPECT_HAS(hay, needle) EXPECT_NE((hay).find(needle), std::string::npos) << "missing: " << (needle) << "\n" << (hay)
+
+// ---------------------------------------------------------------------------------------------
+// Parsing with the shims in clang's CUDA/HIP modes (translator front end).
+TEST(Parse, CudaOriginalSource) {
+  Result r = shell(std::string(PKEMU_TEST_CXX) + " -fsyntax-only -Wno-unknown-cuda-version -D PKEMU_PARSE -x cuda " +
+                   "-nocudainc -nocudalib --cuda-host-only -I" + PKEMU_TEST_SHIM + " -include pkemu/prelude.h " +
+                   kSrc + "/parse/original.cu");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
+}
+
+TEST(Parse, HipOriginalSource) {
+  Result r = shell(std::string(PKEMU_TEST_CXX) + " -fsyntax-only -D PKEMU_PARSE -x hip -nogpuinc -nogpulib " +
+                   "--cuda-host-only -I" + PKEMU_TEST_SHIM + " " + kSrc + "/parse/original.hip");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.err.find("error"), std::string::npos) << r.err;
+}
+
+TEST(Parse, PreparedSources) {
+  for (const char* p : {"errors", "features", "wmma"}) {
+    Result r = shell(std::string(PKEMU_TEST_CXX) + " -fsyntax-only -Wno-unknown-cuda-version -D PKEMU_PARSE " +
+                     "-x cuda -nocudainc -nocudalib --cuda-host-only -I" + PKEMU_TEST_SHIM +
+                     " -include pkemu/prelude.h " + kSrc + "/programs/" + p + ".cpp");
+    EXPECT_EQ(r.rc, 0) << p << ": " << r.err;
+  }
+  for (const char* p : {"hazards", "mfma", "hip_host"}) {
+    Result r = shell(std::string(PKEMU_TEST_CXX) + " -fsyntax-only -D PKEMU_PARSE -x hip -nogpuinc -nogpulib " +
+                     "--cuda-host-only -I" + PKEMU_TEST_SHIM + " -include pkemu/prelude.h " + kSrc + "/programs/" +
+                     p + ".cpp");
+    EXPECT_EQ(r.rc, 0) << p << ": " << r.err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matrix-core lane tables.
+TEST(Lanes, MfmaMatchesAmdTablesAndFormulas) {
+  Result r = run(build("mfma", "hip", 64), kSrc + "/data");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  for (const char* s : {"16x16x16f16: ok", "32x32x8f16: ok", "16x16x16bf16_1k: ok", "32x32x8bf16_1k: ok",
+                        "16x16x4f32: ok", "32x32x2f32: ok", "PASS"})
+    EXPECT_HAS(r.out, s);
+}
+
+TEST(Lanes, MfmaAtWarp32IsReported) {
+  Result r = run(build("mfma", "hip", 64), kSrc + "/data", "PKEMU_WARP_SIZE=32");
+  EXPECT_EQ(r.rc, 86);
+  EXPECT_HAS(r.err, "pkemu: error: MFMA at warp width 32");
+}
+
+TEST(Lanes, MfmaModifiersAreReported) {
+  Result r = run(build("mfma", "hip", 64), kSrc + "/data modifier");
+  EXPECT_EQ(r.rc, 86);
+  EXPECT_HAS(r.err, "cbsz=1");
+}
+
+TEST(Lanes, WmmaMatchesSm90Observation) {
+  Result r = run(build("wmma", "cuda", 32), kSrc + "/data/wmma_m16n16k16_sm90_observed.txt");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "layout elements checked: 2304");
+  EXPECT_HAS(r.out, "PASS");
+}
+
+TEST(Lanes, WmmaAtWarp64IsReported) {
+  Result r = run(build("wmma", "cuda", 32), kSrc + "/data/wmma_m16n16k16_sm90_observed.txt", "PKEMU_WARP_SIZE=64");
+  EXPECT_EQ(r.rc, 86);
+  EXPECT_HAS(r.err, "pkemu: error: WMMA at warp width 64");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shuffle and vote semantics (widths < warp, partial warps, __shfl source masking, ballot size).
+TEST(Shuffle, CudaSyncFormsAtWarp32) {
+  std::string exe = build("shuffle", "cuda", 32);
+  for (const char* b : {"96", "50", "32"}) {
+    Result r = run(exe, b);
+    EXPECT_EQ(r.rc, 0) << b << r.out << r.err;
+    EXPECT_HAS(r.out, "PASS");
+  }
+}
+
+TEST(Shuffle, HipFormsAtWave64) {
+  std::string exe = build("shuffle", "hip", 64);
+  for (const char* b : {"128", "96", "48"}) {
+    Result r = run(exe, b);
+    EXPECT_EQ(r.rc, 0) << b << r.out << r.err;
+    EXPECT_HAS(r.out, "PASS");
+  }
+}
+
+TEST(Shuffle, HipFormsForcedToWarp32) {
+  std::string exe = build("shuffle", "hip", 64);
+  for (const char* b : {"96", "40"}) {
+    Result r = run(exe, b, "PKEMU_WARP_SIZE=32");
+    EXPECT_EQ(r.rc, 0) << b << r.out << r.err;
+    EXPECT_HAS(r.out, "PASS");
+  }
+}
+
+TEST(Shuffle, CudaFullMaskAtWarp64IsReported) {
+  Result r = run(build("shuffle", "cuda", 32), "96", "PKEMU_WARP_SIZE=64");
+  EXPECT_EQ(r.rc, 86);
+  EXPECT_HAS(r.err, "warp collective with inconsistent participation");
+  EXPECT_HAS(r.err, "does not include its own lane");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Warp-32 hazards: right at 32, wrong at 64.
+TEST(Hazards, RightAtWarp32WrongAtWarp64) {
+  std::string exe = build("hazards", "hip", 64);
+  Result r32 = run(exe, "", "PKEMU_WARP_SIZE=32");
+  EXPECT_EQ(r32.rc, 0) << r32.out << r32.err;
+  EXPECT_HAS(r32.out, "hazard warp_reduce: RIGHT");
+  EXPECT_HAS(r32.out, "hazard ballot_count: RIGHT");
+  EXPECT_HAS(r32.out, "hazard block_sum: RIGHT");
+  EXPECT_EQ(r32.err.find("pkemu: error"), std::string::npos) << r32.err;
+  Result r64 = run(exe);
+  EXPECT_HAS(r64.out, "hazard warp_reduce: WRONG");
+  EXPECT_HAS(r64.out, "hazard ballot_count: WRONG");
+  EXPECT_HAS(r64.out, "hazard block_sum: WRONG");
+  // block_sum at 64 also reads partial sums that no 64-lane wave wrote.
+  EXPECT_EQ(r64.rc, 86);
+  EXPECT_HAS(r64.err, "pkemu: error: uninitialised shared memory read: kernel 'block_sum");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error detection.
+TEST(Errors, WarpSynchronousTailRace) {
+  Result r = run(build("errors", "cuda", 32), "race");
+  EXPECT_EQ(r.rc, 86);
+  EXPECT_HAS(r.err, "pkemu: error: data race: kernel 'racy_reduce(float const*, float*)' at ");
+  EXPECT_HAS(r.err, at("errors", "vs[tid] += vs[tid + 32];"));
+  EXPECT_HAS(r.err, "thread 1 (threadIdx (1,0,0), warp 0 lane 1) writes 4 bytes at 'sdata'+4");
+  EXPECT_HAS(r.err, "thread 0 (threadIdx (0,0,0), warp 0 lane 0) read them at");
+  EXPECT_EQ(count(r.err, "pkemu: error: data race"), 1) << "reported once per location:\n" << r.err;
+}
+
+TEST(Errors, SyncwarpFixedReductionIsClean) {
+  Result r = run(build("errors", "cuda", 32), "fixed");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_HAS(r.out, "sum=2016");
+  EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+}
+
+TEST(Errors, PartialBarrierDeadlock) {
+  Result r = run(build("errors", "cuda", 32), "deadlock");
+  EXPECT_EQ(r.rc, 86);
+  EXPECT_EQ(r.out.find("not reached"), std::string::npos);
+  EXPECT_HAS(r.err, "pkemu: error: barrier divergence: kernel 'partial_barrier(int*)' at ");
+  EXPECT_HAS(r.err, at("errors", "DEADLOCK_LINE") + ": barrier reached by only part of block (0,0,0)");
+  EXPECT_HAS(r.err, "threads 0-15 waiting at __syncthreads");
+  EXPECT_HAS(r.err, "threads 16-63 exited");
+}
+
+TEST(Errors, BarrierAfterEarlyExit) {
+  Result r = run(build("errors", "cuda", 32), "exit");
+  EXPECT_EQ(r.rc, 86);
+  EXPECT_HAS(r.err, "barrier divergence: kernel 'early_exit_barrier(int*, int)' at ");
+  EXPECT_HAS(r.err, at("errors", "EXIT_LINE") + ": barrier reached by only part of block");
+  EXPECT_HAS(r.err, "threads 40-63 exited");
+}
+
+TEST(Errors, OutOfBoundsShared) {
+  Result r = run(build("errors", "cuda", 32), "oob");
+  EXPECT_EQ(r.rc, 86);
+  EXPECT_HAS(r.err, "pkemu: error: out-of-bounds shared memory access: kernel 'oob_shared(int*)' at ");
+  EXPECT_HAS(r.err, at("errors", "OOB_LINE") + ": out-of-bounds");
+  EXPECT_HAS(r.err, "thread 32 (threadIdx (32,0,0), warp 1 lane 0) writes 4 bytes at 'small'+128");
+}
+
+TEST(Errors, UninitialisedSharedRead) {
+  Result r = run(build("errors", "cuda", 32), "uninit");
+  EXPECT_EQ(r.rc, 86);
+  EXPECT_HAS(r.err, "pkemu: error: uninitialised shared memory read: kernel 'uninit_shared(int*)' at ");
+  EXPECT_HAS(r.err, at("errors", "UNINIT_LINE") + ": read of uninitialised");
+  EXPECT_HAS(r.err, "'buf'+252");
+}
+
+TEST(Errors, DivergentShuffle) {
+  Result r = run(build("errors", "cuda", 32), "divergent");
+  EXPECT_EQ(r.rc, 86);
+  EXPECT_HAS(r.err, "pkemu: error: warp collective with inconsistent participation: kernel 'divergent_shfl(int*)'");
+}
+
+TEST(Errors, HangTimesOut) {
+  Result r = run(build("errors", "cuda", 32), "timeout", "PKEMU_TIMEOUT_S=1");
+  EXPECT_EQ(r.rc, 86);
+  EXPECT_HAS(r.err, "pkemu: error: timeout: kernel 'hang(int volatile*)'");
+  EXPECT_HAS(r.err, "PKEMU_TIMEOUT_S");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Host API, atomics, dynamic shared memory, cudaLaunchKernel, cooperative groups.
+TEST(Features, CudaHostApiAtomicsDynamicSharedLaunchKernelCg) {
+  Result r = run(build("features", "cuda", 32));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "histogram: ok");
+  EXPECT_HAS(r.out, "dynamic shared: ok");
+  EXPECT_HAS(r.out, "cudaLaunchKernel result: ok");
+  EXPECT_HAS(r.out, "cg reduce: ok");
+  EXPECT_HAS(r.out, "PASS");
+}
+
+TEST(Features, HipHostApi) {
+  std::string exe = build("hip_host", "hip", 64);
+  for (const char* env : {"", "PKEMU_WARP_SIZE=32"}) {
+    Result r = run(exe, "", env);
+    EXPECT_EQ(r.rc, 0) << env << r.out << r.err;
+    EXPECT_HAS(r.out, "PASS");
+  }
+}
+
+TEST(Bench, ProgramRuns) {
+  Result r = run(build("bench", "cuda", 32), "64 50 2 1");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_HAS(r.out, "barrier_ns_per_thread=");
+  EXPECT_HAS(r.out, "shuffle_ns_per_thread=");
+}
+
+}  // namespace

@@ -1,0 +1,57 @@
+// HIP host API spellings: hipMalloc/hipMemcpy/hipLaunchKernelGGL/hipLaunchKernel/HIP_SYMBOL,
+// properties and errors.
+#include <hip/hip_runtime.h>
+
+#include <cstdio>
+#include <cstring>
+
+__constant__ int c_add[1];
+
+template <typename T>
+__global__ void add(const T* x, T* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] + (T)c_add[0];
+}
+
+static int g_bad = 0;
+static void check(const char* name, bool ok) {
+  printf("%s: %s\n", name, ok ? "ok" : "FAIL");
+  if (!ok) ++g_bad;
+}
+
+int main() {
+  hipDeviceProp_t p;
+  check("props", hipGetDeviceProperties(&p, 0) == hipSuccess && p.warpSize == warpSize);
+  int ws = 0;
+  hipDeviceGetAttribute(&ws, hipDeviceAttributeWarpSize, 0);
+  check("attribute", ws == warpSize);
+  const int n = 300;
+  float *x, *y, hx[n], hy[n];
+  check("hipMalloc", hipMalloc((void**)&x, n * sizeof(float)) == hipSuccess && hipMalloc((void**)&y, n * 4) == 0);
+  for (int i = 0; i < n; ++i) hx[i] = (float)i;
+  hipMemcpy(x, hx, sizeof hx, hipMemcpyHostToDevice);
+  int three = 3;
+  hipMemcpyToSymbol(HIP_SYMBOL(c_add), &three, sizeof(int));
+  hipLaunchKernelGGL(HIP_KERNEL_NAME(add<float>), dim3((n + 127) / 128), dim3(128), 0, 0, x, y, n);
+  hipDeviceSynchronize();
+  hipMemcpy(hy, y, sizeof hy, hipMemcpyDeviceToHost);
+  check("hipLaunchKernelGGL", hy[0] == 3.f && hy[299] == 302.f);
+  int nn = n;
+  void* args[] = {&y, &x, &nn};
+  check("hipLaunchKernel", hipLaunchKernel(add<float>, dim3(3), dim3(128), args, 0, 0) == hipSuccess);
+  hipMemcpyDtoH(hx, x, sizeof hx);
+  check("hipLaunchKernel result", hx[10] == 16.f);
+  hipLaunchKernelGGL(add<float>, dim3(1), dim3(1025), 0, 0, x, y, n);
+  hipError_t e = hipGetLastError();
+  check("invalid config", e == hipErrorInvalidConfiguration && !strcmp(hipGetErrorName(e), "hipErrorInvalidConfiguration"));
+  hipEvent_t a, b;
+  hipEventCreate(&a);
+  hipEventCreate(&b);
+  hipEventRecord(a, 0);
+  hipEventRecord(b, 0);
+  float ms = -1;
+  check("events", hipEventElapsedTime(&ms, a, b) == hipSuccess && ms >= 0);
+  check("free", hipFree(x) == hipSuccess && hipFree(y) == hipSuccess);
+  printf(g_bad ? "FAIL\n" : "PASS\n");
+  return g_bad ? 1 : 0;
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The MFMA ports of the tensor-core corpus cases compile for gfx90a and
+# gfx942 with both --mfma-shape values; the assembly of every kernel uses
+# v_mfma instructions and no scratch memory (no spills, no stack arrays).
+# Prints a table of VGPRs and LDS bytes per kernel, shape and target.
+# Usage: check_asm.sh BIN SRC_ROOT [CLANGXX]
+set -euo pipefail
+BIN="$1"; SRC="$2"; CXX="${3:-clang++-19}"
+TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
+# ROCm 5.2's device libraries lack the gfx942 ISA file: alias gfx940's
+# (compile checks only; never a runnable build).
+BC=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
+mkdir -p "$TMP/devlibs942"
+for f in "$BC"/*.bc; do ln -s "$f" "$TMP/devlibs942/"; done
+ln -sf "$BC/oclc_isa_version_940.bc" "$TMP/devlibs942/oclc_isa_version_942.bc"
+
+cases=("$SRC/corpus/wmma_hgemm" "$SRC/corpus/wmma_gemm_smem"
+       "$SRC/corpus/wmma_bf16_gemm" "$SRC/corpus/attention_wmma"
+       "$SRC/test/mfma/cases/wmma_layouts" "$SRC/test/mfma/cases/ptx_mma_gemm")
+fails=0
+printf '| kernel | shape | target | VGPRs | LDS bytes | v_mfma | scratch |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for c in "${cases[@]}"; do
+  name=$(basename "$c")
+  for shape in 16x16x16 32x32x8; do
+    out="$TMP/$name.$shape"
+    if ! "$BIN" port -q --to hip --mfma-shape="$shape" -o "$out" "$c/$name.cu" 2>"$TMP/port.err"; then
+      echo "FAIL: port $name ($shape)"; cat "$TMP/port.err"; fails=$((fails+1)); continue
+    fi
+    for arch in gfx90a gfx942; do
+      lib="$BC"; [ "$arch" = gfx942 ] && lib="$TMP/devlibs942"
+      s="$out/$arch.s"
+      if ! "$CXX" -x hip --offload-arch="$arch" --cuda-device-only -O2 -S \
+           --rocm-path=/usr --rocm-device-lib-path="$lib" \
+           -o "$s" "$out/hip/$name.hip" 2>"$TMP/cc.err"; then
+        echo "FAIL: compile $name ($shape, $arch)"; grep error "$TMP/cc.err" | head -5
+        fails=$((fails+1)); continue
+      fi
+      mfma=$(grep -cE '^\s+v_mfma_' "$s" || true)
+      vgpr=$(sed -n 's/^\s*\.vgpr_count:\s*\([0-9]*\)/\1/p' "$s" | head -1)
+      lds=$(sed -n 's/^\s*\.group_segment_fixed_size:\s*\([0-9]*\)/\1/p' "$s" | head -1)
+      priv=$(sed -n 's/^\s*\.private_segment_fixed_size:\s*\([0-9]*\)/\1/p' "$s" | head -1)
+      scr=$(sed -n 's/^; ScratchSize:\s*\([0-9]*\)/\1/p' "$s" | head -1)
+      spill=$(grep -cE '^\s+(scratch_(load|store)|buffer_(load|store))' "$s" || true)
+      bad=""
+      [ "$mfma" -gt 0 ] || bad="$bad no-v_mfma"
+      [ "${priv:-x}" = 0 ] || bad="$bad private_segment=$priv"
+      [ "${scr:-x}" = 0 ] || bad="$bad ScratchSize=$scr"
+      [ "$spill" = 0 ] || bad="$bad scratch-accesses=$spill"
+      printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$shape" "$arch" "$vgpr" "$lds" "$mfma" "${priv:-?}"
+      if [ -n "$bad" ]; then echo "FAIL: $name ($shape, $arch):$bad"; fails=$((fails+1)); fi
+    done
+  done
+done
+echo "$fails failures"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The MFMA rules report what they cannot port: inline PTX other than the
+# ported mma.sync form is flagged with PK3011 naming the instruction, and
+# fragment elements read by position are flagged with PK3010 (while the
+# element-wise loop over num_elements is not).  Usage: check_findings.sh BIN SRC_ROOT
+set -euo pipefail
+BIN="$1"; SRC="$2"
+TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+M="$SRC/test/mfma"
+
+"$BIN" port -q --to hip -o "$TMP/ptx" "$M/diag/ptx_other/input.cu" 2>"$TMP/ptx.err" || true
+for ins in mov.u32 cp.async.ca.shared.global cp.async.wait_all \
+           ldmatrix.sync.aligned.m8n8.x4.shared.b16 \
+           mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32; do
+  grep -q "warning: inline PTX .*'$ins'.* \[PK3011\]" "$TMP/ptx.err" || fail "no PK3011 naming $ins: $(cat "$TMP/ptx.err")"
+done
+[ "$(grep -c '\[PK3011\]' "$TMP/ptx.err")" = 5 ] || fail "expected 5 PK3011 findings"
+grep -q "input.cu:26:3: warning: inline PTX 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' is left in place: %0 is read but is a write-only output \[PK3011\]" "$TMP/ptx.err" \
+  || fail "malformed mma.sync not reported with its reason"
+grep -B1 'ldmatrix.sync' "$TMP/ptx/hip/input.hip" | grep -q '// port-kernel: warning: .*\[PK3011\]' \
+  || fail "no comment above the ldmatrix statement"
+
+# The ported form: no PK3011, a call of the generated helper.
+"$BIN" port -q --to hip -o "$TMP/mma" "$M/ptx_mma/input.cu" 2>"$TMP/mma.err"
+! grep -q PK3011 "$TMP/mma.err" || fail "ported mma.sync flagged: $(cat "$TMP/mma.err")"
+[ "$(grep -c '__pk_mma_m16n8k16_f16f32(' "$TMP/mma/hip/input.hip")" = 3 ] || fail "mma.sync not replaced"
+! grep -q 'asm' "$TMP/mma/hip/input.hip" || fail "asm left in the ported file"
+
+"$BIN" port -q --to hip -o "$TMP/pos" "$M/positional/input.cu" 2>"$TMP/pos.err"
+[ "$(grep -c '\[PK3010\]' "$TMP/pos.err")" = 5 ] || fail "expected 5 PK3010 findings: $(cat "$TMP/pos.err")"
+for l in 20:14 23:10 25:20 27:5 28:23; do
+  grep -q "input.cu:$l: warning: .*\[PK3010\]" "$TMP/pos.err" || fail "no PK3010 at $l"
+done
+! grep -q "input.cu:3[0-9]:.*PK3010" "$TMP/pos.err" || fail "the element-wise loop was flagged"
+echo "ok"

@@ -1,0 +1,233 @@
+// Fragment elements accessed by position: layout-dependent (PK3010).  The
+// loop over num_elements at the end is element-wise and is not reported.
+#include <hip/hip_fp16.h>
+
+#ifndef PK_MFMA_WMMA
+#define PK_MFMA_WMMA
+// port-kernel: nvcuda::wmma m16n16k16 on AMD matrix cores [PK3001]
+// A 64-lane wave runs two 32-lane logical warps (lanes 0-31 and 32-63), and
+// each logical warp keeps its own 16x16 tiles.  A fragment holds, in every
+// lane, that lane's MFMA-layout elements of BOTH warps' tiles, so fragment
+// operations are wave-wide: the two logical warps of a wave reach them
+// together (see docs/mfma.md).  x[] covers every element of both tiles once.
+namespace pk_mfma {
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+struct row_major {};
+struct col_major {};
+enum layout_t { mem_row_major, mem_col_major };
+
+namespace detail {
+typedef float f32x4 __attribute__((ext_vector_type(4)));
+typedef float f32x16 __attribute__((ext_vector_type(16)));
+typedef unsigned short u16x4 __attribute__((ext_vector_type(4)));
+template <class T> struct id { typedef T type; };
+__device__ inline int lane() { return (int)__lane_id(); }
+// Lane src's value of v, made wave-uniform (src: 0 or 32, the first lane of a
+// logical warp; all lanes of a logical warp pass the same pointer and ldm).
+__device__ inline unsigned warp_uint(unsigned v, int src) {
+  return (unsigned)__builtin_amdgcn_readfirstlane(__shfl((int)v, src, 64));
+}
+// Lane src's pointer, rebuilt from this lane's own pointer so that the
+// address space (global or LDS) stays known to the compiler.
+template <class T> __device__ inline T *warp_ptr(T *p, int src) {
+  const long long mine = (long long)(__UINTPTR_TYPE__)p;
+  return (T *)((const char *)p + (__shfl(mine, src, 64) - mine));
+}
+// ldm as seen by lane src, or 0 when that logical warp has finished (ldm is
+// never 0 in valid code: CUDA requires a multiple of 8).
+__device__ inline unsigned warp_ld(unsigned ldm, bool live, int src) {
+  return warp_uint(live ? ldm : 0u, src);
+}
+// Four 16-bit elements: consecutive (one 8-byte load) or strided.
+template <class T> __device__ inline void load4c(T *dst, const T *src) {
+  const u16x4 v = *(const u16x4 *)src;
+  __builtin_memcpy(dst, &v, 8);
+}
+template <class T> __device__ inline void load4s(T *dst, const T *src, unsigned ld) {
+  for (int e = 0; e < 4; ++e)
+    dst[e] = src[e * ld];
+}
+template <class T> __device__ inline void zero4(T *dst) {
+  __builtin_memset(dst, 0, 4 * sizeof(T));
+}
+} // namespace detail
+
+// Shape 16x16x16: one v_mfma_f32_16x16x16 per tile; x[4t .. 4t+3] hold this
+// lane's elements of tile t (t = 0: lanes 0-31, t = 1: lanes 32-63).
+//   A: x[4t+e] = A_t[L % 16][4 (L / 16) + e]   B: x[4t+e] = B_t[4 (L / 16) + e][L % 16]
+//   accumulator: x[4t+r] = C_t[4 (L / 16) + r][L % 16]
+template <class Use, int M, int N, int K, class T, class Layout = void>
+struct fragment {
+  static_assert(M == 16 && N == 16 && K == 16, "m16n16k16 fragments only");
+  typedef T element_type;
+  typedef T storage_element_type;
+  static constexpr int num_elements = 8;
+  T x[num_elements];
+};
+
+template <class Use, int M, int N, int K, class T, class Layout>
+__device__ inline void fill_fragment(fragment<Use, M, N, K, T, Layout> &f,
+                                     const typename detail::id<T>::type &v) {
+  for (int i = 0; i < f.num_elements; ++i)
+    f.x[i] = v;
+}
+} // namespace pk_mfma
+#endif // PK_MFMA_WMMA
+
+#ifndef PK_MFMA_WMMA_F16
+#define PK_MFMA_WMMA_F16
+// port-kernel: half fragments -> v_mfma_f32_16x16x16f16 [PK3001]
+namespace pk_mfma {
+namespace detail {
+typedef _Float16 f16x4 __attribute__((ext_vector_type(4)));
+__device__ inline f32x4 mfma16(const __half *a, const __half *b, f32x4 c) {
+  f16x4 va, vb;
+  __builtin_memcpy(&va, a, 8);
+  __builtin_memcpy(&vb, b, 8);
+  return __builtin_amdgcn_mfma_f32_16x16x16f16(va, vb, c, 0, 0, 0);
+}
+} // namespace detail
+} // namespace pk_mfma
+#endif // PK_MFMA_WMMA_F16
+
+#ifndef PK_MFMA_WMMA_OPS
+#define PK_MFMA_WMMA_OPS
+namespace pk_mfma {
+
+template <class T>
+__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, row_major> &f,
+                                        const typename detail::id<T>::type *p,
+                                        unsigned ldm, bool live = true) {
+  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t) {
+    const T *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    if (ld)
+      detail::load4c(&f.x[4 * t], q + i * ld + k);
+    else
+      detail::zero4(&f.x[4 * t]);
+  }
+}
+template <class T>
+__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, col_major> &f,
+                                        const typename detail::id<T>::type *p,
+                                        unsigned ldm, bool live = true) {
+  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t) {
+    const T *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    if (ld)
+      detail::load4s(&f.x[4 * t], q + k * ld + i, ld);
+    else
+      detail::zero4(&f.x[4 * t]);
+  }
+}
+template <class T>
+__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, row_major> &f,
+                                        const typename detail::id<T>::type *p,
+                                        unsigned ldm, bool live = true) {
+  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t) {
+    const T *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    if (ld)
+      detail::load4s(&f.x[4 * t], q + k * ld + j, ld);
+    else
+      detail::zero4(&f.x[4 * t]);
+  }
+}
+template <class T>
+__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, col_major> &f,
+                                        const typename detail::id<T>::type *p,
+                                        unsigned ldm, bool live = true) {
+  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t) {
+    const T *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    if (ld)
+      detail::load4c(&f.x[4 * t], q + j * ld + k);
+    else
+      detail::zero4(&f.x[4 * t]);
+  }
+}
+__device__ inline void load_matrix_sync(fragment<accumulator, 16, 16, 16, float> &f,
+                                        const float *p, unsigned ldm, layout_t layout,
+                                        bool live = true) {
+  const int L = detail::lane(), j = L & 15, i = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t) {
+    const float *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    for (int r = 0; r < 4; ++r)
+      f.x[4 * t + r] = !ld ? 0.0f
+                       : layout == mem_row_major ? q[(i + r) * ld + j]
+                                                 : q[j * ld + i + r];
+  }
+}
+__device__ inline void store_matrix_sync(float *p, const fragment<accumulator, 16, 16, 16, float> &f,
+                                         unsigned ldm, layout_t layout, bool live = true) {
+  const int L = detail::lane(), j = L & 15, i = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t) {
+    float *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    if (!ld)
+      continue;
+    if (layout == mem_row_major) {
+      for (int r = 0; r < 4; ++r)
+        q[(i + r) * ld + j] = f.x[4 * t + r];
+    } else {
+      detail::f32x4 v;
+      __builtin_memcpy(&v, &f.x[4 * t], 16);
+      *(detail::f32x4 *)(q + j * ld + i) = v;
+    }
+  }
+}
+template <class TA, class LA, class TB, class LB>
+__device__ inline void mma_sync(fragment<accumulator, 16, 16, 16, float> &d,
+                                const fragment<matrix_a, 16, 16, 16, TA, LA> &a,
+                                const fragment<matrix_b, 16, 16, 16, TB, LB> &b,
+                                const fragment<accumulator, 16, 16, 16, float> &c,
+                                bool satf = false) {
+  (void)satf;
+  for (int t = 0; t < 2; ++t) {
+    detail::f32x4 acc;
+    __builtin_memcpy(&acc, &c.x[4 * t], 16);
+    acc = detail::mfma16(&a.x[4 * t], &b.x[4 * t], acc);
+    __builtin_memcpy(&d.x[4 * t], &acc, 16);
+  }
+}
+} // namespace pk_mfma
+#endif // PK_MFMA_WMMA_OPS
+
+
+__device__ float first(const float *x) { return x[0]; }
+
+__global__ void positional(const half *A, const half *B, float *C, float *out) {
+  pk_mfma::fragment<pk_mfma::matrix_a, 16, 16, 16, half, pk_mfma::row_major> a;
+  pk_mfma::fragment<pk_mfma::matrix_b, 16, 16, 16, half, pk_mfma::row_major> b;
+  pk_mfma::fragment<pk_mfma::accumulator, 16, 16, 16, float> acc;
+  pk_mfma::fill_fragment(acc, 0.0f);
+  pk_mfma::load_matrix_sync(a, A, 16);
+  pk_mfma::load_matrix_sync(b, B, 16);
+  pk_mfma::mma_sync(acc, a, b, acc);
+  const int lane = threadIdx.x % 32;
+  if (lane == 0)
+    // port-kernel: warning: 'acc.x[0]' reads or writes a fragment element by position (a constant index); the element-to-lane mapping of the MFMA port differs from NVIDIA's, so this element is a different matrix entry (only loops over num_elements are layout-independent) [PK3010]
+    out[0] = acc.x[0];                  // a constant index
+  float s = 0.0f;
+  for (int i = 0; i < 8; ++i)           // NVIDIA's count, not num_elements
+    // port-kernel: warning: 'acc.x[i]' reads or writes a fragment element by position (the loop is not `for (i = 0; i < frag.num_elements; ++i)` over a fragment of this type); the element-to-lane mapping of the MFMA port differs from NVIDIA's, so this element is a different matrix entry (only loops over num_elements are layout-independent) [PK3010]
+    s += acc.x[i];
+  out[1 + lane] = s;
+  // port-kernel: warning: 'acc.x[lane % 8]' reads or writes a fragment element by position (the index is not a loop variable); the element-to-lane mapping of the MFMA port differs from NVIDIA's, so this element is a different matrix entry (only loops over num_elements are layout-independent) [PK3010]
+  out[40 + lane] = acc.x[lane % 8];     // a computed index
+  for (int i = 0; i < a.num_elements; ++i) // another fragment type's count
+    // port-kernel: warning: 'acc.x[i]' reads or writes a fragment element by position (the loop is not `for (i = 0; i < frag.num_elements; ++i)` over a fragment of this type); the element-to-lane mapping of the MFMA port differs from NVIDIA's, so this element is a different matrix entry (only loops over num_elements are layout-independent) [PK3010]
+    acc.x[i] = 0.0f;
+  // port-kernel: warning: 'acc.x' is used other than as x[i] in a loop over acc.num_elements; which elements a lane holds differs between NVIDIA and the MFMA layout (docs/mfma.md) [PK3010]
+  out[80] = first(acc.x);               // the array itself
+  for (int i = 0; i < acc.num_elements; ++i)
+    acc.x[i] = acc.x[i] > 0.0f ? acc.x[i] : 0.0f;
+  pk_mfma::store_matrix_sync(C, acc, 16, pk_mfma::mem_row_major);
+}

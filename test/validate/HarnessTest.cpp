@@ -1,0 +1,198 @@
+//===- HarnessTest.cpp - runValidate end to end ---------------------------===//
+//
+// Runs the harness over test/validate/cases with the stand-in translator and
+// a serial stand-in for the emulator (mock_emu/), so these tests exercise
+// porting, preparation, driver generation, compilation, running, result
+// parsing and reporting without the real emulator.
+
+#include "FakePortService.h"
+#include "pk/Validate.h"
+#include "llvm/Support/JSON.h"
+#include "gtest/gtest.h"
+
+using namespace pk;
+
+namespace {
+
+EmuToolchain mockToolchain() {
+  EmuToolchain TC;
+  TC.ClangXX = PKV_CLANGXX;
+  TC.CompileFlags = {"-I" PKV_TEST_DIR "/mock_emu", "-w"};
+  return TC;
+}
+
+struct RunResult {
+  int Code;
+  std::string Out, Err;
+  llvm::json::Value Json = nullptr;
+};
+
+RunResult runIt(const ValidateOptions &O, test::FakePortService &PS) {
+  RunResult R;
+  llvm::raw_string_ostream Out(R.Out), Err(R.Err);
+  R.Code = runValidate(O, mockToolchain(), PS, Out, Err);
+  Out.flush();
+  Err.flush();
+  if (O.Json) {
+    auto J = llvm::json::parse(R.Out);
+    EXPECT_TRUE(!!J) << R.Out;
+    if (J)
+      R.Json = std::move(*J);
+    else
+      llvm::consumeError(J.takeError());
+  }
+  return R;
+}
+
+const llvm::json::Object *cell(const llvm::json::Value &Doc, llvm::StringRef Case,
+                               llvm::StringRef Variant) {
+  const llvm::json::Object *D = Doc.getAsObject();
+  if (!D)
+    return nullptr;
+  const llvm::json::Array *Rows = D->getArray("cases") ? D->getArray("cases") : D->getArray("programs");
+  if (!Rows)
+    return nullptr;
+  for (const llvm::json::Value &R : *Rows) {
+    const llvm::json::Object *RO = R.getAsObject();
+    if (!RO || RO->getString("name") != Case)
+      continue;
+    for (const llvm::json::Value &C : *RO->getArray("results"))
+      if (C.getAsObject()->getString("variant") == Variant)
+        return C.getAsObject();
+  }
+  return nullptr;
+}
+
+std::string field(const llvm::json::Object *O, llvm::StringRef K) {
+  if (!O)
+    return "<no cell>";
+  auto S = O->getString(K);
+  return S ? S->str() : "";
+}
+
+TEST(Harness, KernelCasesAgainstStandIn) {
+  test::FakePortService PS;
+  ValidateOptions O;
+  O.Paths = {PKV_TEST_DIR "/cases"};
+  O.Targets = {Target::CUDA, Target::NKI};
+  O.Json = true;
+  O.Jobs = 2;
+  RunResult R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 1) << R.Out << R.Err;
+
+  EXPECT_EQ(field(cell(R.Json, "m_pass", "original"), "status"), "pass") << R.Out;
+  EXPECT_EQ(field(cell(R.Json, "m_pass", "cuda"), "status"), "pass") << R.Out;
+  EXPECT_EQ(field(cell(R.Json, "m_half", "original"), "status"), "pass") << R.Out;
+
+  const llvm::json::Object *Nki = cell(R.Json, "m_pass", "nki");
+  EXPECT_EQ(field(Nki, "status"), "fail");
+  EXPECT_EQ(field(Nki, "kind"), "port");
+  EXPECT_EQ(field(Nki, "reason"), "port failed: error: target 'nki' is not implemented");
+
+  const llvm::json::Object *Mis = cell(R.Json, "m_mismatch", "original");
+  EXPECT_EQ(field(Mis, "kind"), "mismatch");
+  EXPECT_EQ(field(Mis, "reason").rfind("mismatch: out[37] = ", 0), 0u) << field(Mis, "reason");
+  EXPECT_NE(field(Mis, "reason").find("; 1 of 64 differ"), std::string::npos);
+
+  const llvm::json::Object *Trap = cell(R.Json, "m_trap", "cuda");
+  EXPECT_EQ(field(Trap, "kind"), "emulator");
+  EXPECT_EQ(field(Trap, "reason"), "emulator: trap in block (0,0,0) thread (5,0,0)");
+  EXPECT_EQ(field(Trap, "detail"),
+            "pkemu: error: trap in block (0,0,0) thread (5,0,0)\n  note: reached __trap()");
+
+  const llvm::json::Object *Comp = cell(R.Json, "m_compile_error", "original");
+  EXPECT_EQ(field(Comp, "kind"), "compile");
+  EXPECT_NE(field(Comp, "reason").find("expected ';'"), std::string::npos)
+      << field(Comp, "reason");
+
+  auto *Doc = R.Json.getAsObject();
+  ASSERT_TRUE(Doc);
+  EXPECT_EQ(Doc->getBoolean("ok"), false);
+  EXPECT_EQ(Doc->getObject("summary")->getInteger("passed"), 4);
+}
+
+TEST(Harness, TableForPassingCase) {
+  test::FakePortService PS;
+  ValidateOptions O;
+  O.Paths = {PKV_TEST_DIR "/cases/m_pass"};
+  O.Targets = {Target::CUDA};
+  RunResult R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+  EXPECT_NE(R.Out.find("case    original (32)         cuda (32)"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("m_pass  PASS 0.0e+00/0.0e+00  PASS 0.0e+00/0.0e+00"), std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("2 passed, 0 failed (1 case x 2 variants)"), std::string::npos) << R.Out;
+}
+
+TEST(Harness, KeepWorkLeavesGeneratedFiles) {
+  test::FakePortService PS;
+  llvm::SmallString<256> Work;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pkv-work", Work));
+  ValidateOptions O;
+  O.Paths = {PKV_TEST_DIR "/cases/m_pass"};
+  O.WorkDir = std::string(Work);
+  RunResult R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+  for (const char *F : {"/pkv_rt.h", "/m_pass/original/driver.cpp",
+                        "/m_pass/original/prep/m_pass.cu", "/m_pass/original/prep/scale.cuh",
+                        "/m_pass/original/compile.cmd", "/m_pass/original/run.out"})
+    EXPECT_TRUE(llvm::sys::fs::exists(std::string(Work) + F)) << F;
+  llvm::sys::fs::remove_directories(Work);
+}
+
+TEST(Harness, BadSpecIsReported) {
+  llvm::SmallString<256> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pkv-bad", Dir));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(std::string(Dir) + "/case.yaml", EC);
+    OS << "name: bad\nsource: k.cu\n";
+  }
+  test::FakePortService PS;
+  ValidateOptions O;
+  O.Paths = {std::string(Dir)};
+  RunResult R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 1);
+  EXPECT_NE(R.Err.find("case.yaml:2:9: error: cannot read 'k.cu' in the case directory"),
+            std::string::npos)
+      << R.Err;
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(Harness, ProgramMode) {
+  test::FakePortService PS;
+  ValidateOptions O;
+  O.Program = true;
+  O.ProgramFile = PKV_TEST_DIR "/programs/prog_ok.cu";
+  O.Targets = {Target::CUDA};
+  O.ProgramArgs = {"5"};
+  O.Json = true;
+  RunResult R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+  EXPECT_EQ(field(cell(R.Json, "prog_ok.cu", "original"), "status"), "pass") << R.Out;
+  EXPECT_EQ(field(cell(R.Json, "prog_ok.cu", "cuda"), "status"), "pass") << R.Out;
+
+  O.ProgramArgs = {"13"};
+  O.Targets = {};
+  R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 1);
+  EXPECT_EQ(field(cell(R.Json, "prog_ok.cu", "original"), "reason"), "exit status 1");
+  EXPECT_EQ(cell(R.Json, "prog_ok.cu", "cuda"), nullptr);
+}
+
+TEST(Harness, LanesSetsTheWarpSizeEnvironment) {
+  test::FakePortService PS;
+  ValidateOptions O;
+  O.Program = true;
+  O.ProgramFile = PKV_TEST_DIR "/programs/prog_ok.cu";
+  O.Lanes = 64;
+  O.ProgramArgs = {"5", "64"};
+  O.Json = true;
+  RunResult R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+  O.Lanes = 0;
+  R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 1) << "PKEMU_WARP_SIZE must be unset when Lanes is 0";
+}
+
+} // namespace

@@ -1,0 +1,3 @@
+void scale_add_ref(float *y, const float *x, float a, int n) {
+  for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];
+}

@@ -1,0 +1,8 @@
+void row_sums_ref(const float *in, float *out, int rows, int cols) {
+  for (int r = 0; r < rows; ++r) {
+    double s = 0.0;
+    for (int c = 0; c < cols; ++c)
+      s += in[r * cols + c];
+    out[r] = (float)s;
+  }
+}
