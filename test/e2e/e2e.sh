@@ -88,6 +88,20 @@ compdb)
   if "$BIN" port -q --to hip -o "$TMP/o0" "$TMP/proj/a.cu" 2>/dev/null; then fail "parsed without the include path"; fi
   "$BIN" port -q --to hip -p "$TMP/proj" -o "$TMP/o" "$TMP/proj/a.cu" || fail "compilation database not used"
   grep -q "hipStreamCreate" "$TMP/o/hip/a.hip" || fail "not translated" ;;
+validate-program)
+  P="$SRC/test/e2e/programs/reduce_check.cu"
+  "$BIN" validate --program "$P" --to hip,cuda -- 32 > "$TMP/out" 2>&1 || { cat "$TMP/out"; fail "program did not pass on every target"; }
+  grep -q "3 passed, 0 failed" "$TMP/out" || fail "summary: $(cat "$TMP/out")"
+  # The original assumes 32-lane warps: forced to 64 lanes it must fail, with the emulator's report.
+  if "$BIN" validate --program "$P" --to none --lanes 64 -- 32 > "$TMP/out64" 2>&1; then fail "original passed at 64 lanes"; fi
+  grep -q "inconsistent participation" "$TMP/out64" || fail "no emulator report: $(cat "$TMP/out64")"
+  "$BIN" validate --json --program "$P" --to hip -- 32 > "$TMP/json" 2>/dev/null || fail "hip at 64 (json)"
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d)" "$TMP/json" >/dev/null || fail "--json output is not JSON" ;;
+validate-corpus)
+  "$BIN" validate --to hip,cuda -j 2 "$SRC/corpus" > "$TMP/out" 2>&1 || { cat "$TMP/out"; fail "corpus validation failed"; }
+  n=$(ls -d "$SRC"/corpus/*/case.yaml | wc -l)
+  grep -q "$((n * 3)) passed, 0 failed" "$TMP/out" || fail "summary: $(tail -3 "$TMP/out")"
+  cat "$TMP/out" | sed -n '/^case/,/^(PASS/p' ;;
 *) fail "unknown test $TEST" ;;
 esac
 echo "ok: $TEST"

@@ -24,10 +24,31 @@
 #endif
 #endif
 
-#include <new>
+
+#ifdef PKEMU_PARSE
+// clang's CUDA wrappers of <algorithm>, <new>, ... need these two.
+#ifndef __host__
+#define __host__ __attribute__((host))
+#endif
+#ifndef __device__
+#define __device__ __attribute__((device))
+#endif
+#endif
+// C++ library headers that define templates and operators come before the
+// host-device region below (redeclaring them there would clash).
+#include <stdlib.h>
+#include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <new>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
 #ifdef PKEMU_PARSE
 // Parsing only: everything the prelude declares (the C/C++ math library
 // included) is callable from device code, as in nvcc and hipcc.
@@ -103,6 +124,7 @@
 #ifndef __inline__
 #define __inline__ inline
 #endif
+
 
 #if defined(PKEMU_LANG_HIP)
 #ifndef __HIPCC__
