@@ -96,7 +96,10 @@ validate-program)
   if "$BIN" validate --program "$P" --to none --lanes 64 -- 32 > "$TMP/out64" 2>&1; then fail "original passed at 64 lanes"; fi
   grep -q "inconsistent participation" "$TMP/out64" || fail "no emulator report: $(cat "$TMP/out64")"
   "$BIN" validate --json --program "$P" --to hip -- 32 > "$TMP/json" 2>/dev/null || fail "hip at 64 (json)"
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d)" "$TMP/json" >/dev/null || fail "--json output is not JSON" ;;
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d)" "$TMP/json" >/dev/null || fail "--json output is not JSON"
+  # Several case paths in one call.
+  "$BIN" validate --to hip "$SRC/corpus/saxpy" "$SRC/corpus/transpose" > "$TMP/two" 2>&1 || fail "two cases: $(cat "$TMP/two")"
+  grep -q "4 passed, 0 failed" "$TMP/two" || fail "two cases: $(tail -2 "$TMP/two")" ;;
 validate-corpus)
   "$BIN" validate --to hip,cuda -j 2 "$SRC/corpus" > "$TMP/out" 2>&1 || { cat "$TMP/out"; fail "corpus validation failed"; }
   n=$(ls -d "$SRC"/corpus/*/case.yaml | wc -l)

@@ -80,7 +80,6 @@ cl::opt<unsigned> Lanes("lanes", cl::desc("Force the emulated warp width of ever
 cl::opt<bool> Json("json", cl::desc("Machine-readable results"), cl::cat(Cat), cl::sub(ValidateCmd));
 cl::opt<bool> KeepWork("keep-work", cl::desc("Keep the scratch directory"), cl::cat(Cat), cl::sub(ValidateCmd));
 cl::opt<std::string> WorkDir("work-dir", cl::desc("Scratch directory"), cl::cat(Cat), cl::sub(ValidateCmd));
-cl::list<std::string> ProgramArgs(cl::ConsumeAfter, cl::desc("-- <program arguments>"), cl::sub(ValidateCmd));
 
 const char *Examples = R"(
 EXAMPLES:
@@ -129,6 +128,15 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "port-kernel " PK_VERSION " (clang " PK_CLANG_VERSION ")\n";
   });
+  // Everything after `--` belongs to the validated program, not to us.
+  std::vector<std::string> ProgramArgs;
+  for (int I = 1; I < argc; ++I)
+    if (StringRef(argv[I]) == "--") {
+      for (int J = I + 1; J < argc; ++J)
+        ProgramArgs.push_back(argv[J]);
+      argc = I;
+      break;
+    }
   cl::HideUnrelatedOptions(Cat);
   cl::extrahelp More(Examples);
   if (!cl::ParseCommandLineOptions(

@@ -226,6 +226,25 @@ std::vector<std::string> ptxInstructions(llvm::StringRef Asm) {
   return Out;
 }
 
+/// Source text for a message: whitespace collapsed, at most 60 characters.
+std::string brief(llvm::StringRef Text) {
+  std::string Out;
+  bool Space = false;
+  for (char C : Text) {
+    if (isspace((unsigned char)C)) {
+      Space = !Out.empty();
+      continue;
+    }
+    if (Space)
+      Out += ' ';
+    Space = false;
+    Out += C;
+  }
+  if (Out.size() > 60)
+    Out = Out.substr(0, 57) + "...";
+  return Out;
+}
+
 // ---- warp-dependence ---------------------------------------------------------
 
 /// Variables of a function whose values may differ between the two logical
@@ -413,8 +432,16 @@ public:
   std::vector<const UsingDirectiveDecl *> Usings;
   std::vector<const NamespaceAliasDecl *> Aliases;
   std::vector<FragCall> Calls;
-  std::vector<std::pair<const Stmt *, std::string>> Unsupported;
+  /// Calls of functions defined in user files, with their callers.
+  std::vector<std::pair<const CallExpr *, const FunctionDecl *>> UserCalls;
+  /// WMMA uses the port does not handle (PK3015).
+  struct Unported {
+    SourceLocation Loc;
+    std::string What;
+  };
+  std::vector<Unported> Unsupported;
   std::vector<const MemberExpr *> ElemRefs; // frag.x
+  std::vector<const CXXDependentScopeMemberExpr *> DependentElemRefs;
   std::vector<const GCCAsmStmt *> Asms;
   std::vector<const FunctionDecl *> Kernels;
   std::vector<const CUDAKernelCallExpr *> Launches;
@@ -469,12 +496,16 @@ public:
     if (!TC.isUserLoc(CE->getBeginLoc()))
       return true;
     llvm::StringRef Name;
-    if (!wmmaCallee(CE, Name))
+    if (!wmmaCallee(CE, Name)) {
+      if (const FunctionDecl *FD = CE->getDirectCallee())
+        if (FD->hasBody() && TC.isUserLoc(FD->getLocation()))
+          UserCalls.push_back({CE, enclosingFunction(CE)});
       return true;
+    }
     AnyWmma = true;
     if (!isFragOpName(Name)) {
       Unsupported.push_back(
-          {CE, "wmma::" + Name.str() + " has no MFMA counterpart here"});
+          {CE->getBeginLoc(), "wmma::" + Name.str() + " is not ported"});
       return true;
     }
     Calls.push_back({CE, Name.str(), enclosingFunction(CE)});
@@ -506,7 +537,6 @@ public:
       DependentElemRefs.push_back(ME);
     return true;
   }
-  std::vector<const CXXDependentScopeMemberExpr *> DependentElemRefs;
 
   bool VisitGCCAsmStmt(GCCAsmStmt *S) {
     if (TC.isUserLoc(S->getAsmLoc()))
@@ -550,8 +580,7 @@ private:
     if (!TC.isUserLoc(Loc))
       return;
     if (!F->supported()) {
-      Unsupported.push_back({nullptr, F->describe()});
-      UnsupportedLocs.push_back(Loc);
+      Unsupported.push_back({Loc, F->describe() + " is not ported"});
       return;
     }
     if (F->Dependent)
@@ -565,9 +594,6 @@ private:
       FileElems[TC.fileOf(Loc)];
     }
   }
-
-public:
-  std::vector<SourceLocation> UnsupportedLocs;
 };
 
 /// Fragment element types of template instantiations (dependent fragment
@@ -608,8 +634,10 @@ public:
     if (P.AnyWmma)
       Ported = portWmma();
     bool AnyPtx = portAsm();
-    if (Ported || AnyPtx)
+    if (Ported || AnyPtx) {
+      checkDivergence();
       checkWaves();
+    }
     return llvm::Error::success();
   }
 
@@ -634,24 +662,20 @@ private:
   bool portWmma() {
     InstantiationTypes IT(TC);
     IT.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
-    bool Bad = !P.Unsupported.empty() || !IT.Bad.empty();
-    if (Bad) {
-      unsigned LocI = 0;
-      for (const auto &[S, What] : P.Unsupported) {
-        SourceLocation L = S ? S->getBeginLoc() : P.UnsupportedLocs[LocI++];
-        TC.finding(L, "PK3015", Severity::Warning,
-                   (S ? What : What + " is not ported (supported: m16n16k16 "
-                                      "with half or __nv_bfloat16 inputs and "
-                                      "float accumulators)") +
-                       "; the WMMA code of this file is left unchanged");
-      }
+    const char *Supported = " (supported: m16n16k16 with half or "
+                            "__nv_bfloat16 inputs and float accumulators); "
+                            "the WMMA code of this file is left unchanged";
+    if (!P.Unsupported.empty() || !IT.Bad.empty()) {
+      for (const auto &U : P.Unsupported)
+        TC.finding(U.Loc, "PK3015", Severity::Warning, U.What + Supported);
       for (const auto &[L, What] : IT.Bad)
         TC.finding(L, "PK3015", Severity::Warning,
-                   What + " is not ported (supported: m16n16k16 with half or "
-                          "__nv_bfloat16 inputs and float accumulators); the "
-                          "WMMA code of this file is left unchanged");
+                   What + " is not ported" + Supported);
       return false;
     }
+    // Nothing but a using directive or an alias: leave the file alone.
+    if (P.Quals.empty() && P.Calls.empty() && P.FileElems.empty())
+      return false;
     std::set<Elem> Elems = P.AllElems;
     Elems.insert(IT.Elems.begin(), IT.Elems.end());
     if (Elems.empty())
@@ -694,7 +718,9 @@ private:
                               ? It->second
                               : Elems;
       auto &H = TC.Helpers[F];
-      H[mfma::KeyWmmaCore] = mfma::wmmaCoreHelpers(Shape);
+      H[mfma::KeyWmmaCore] = includesHipRuntime(F)
+                                 ? withoutRuntimeInclude(mfma::wmmaCoreHelpers(Shape))
+                                 : mfma::wmmaCoreHelpers(Shape);
       if (FE.count(Elem::F16))
         H[mfma::KeyWmmaF16] = mfma::wmmaF16Helpers(Shape);
       if (FE.count(Elem::BF16))
@@ -714,8 +740,45 @@ private:
                                    : "__builtin_amdgcn_mfma_f32_16x16x16")
                      .str());
     checkElementAccess();
-    checkDivergence();
     return true;
+  }
+
+  /// True when \p File includes hip/hip_runtime.h once ported (directly or
+  /// as the translation of a CUDA header); the helpers need its __shfl.
+  bool includesHipRuntime(const std::string &File) {
+    llvm::StringRef Buf = TC.contents(File);
+    size_t Pos = 0;
+    while (Pos < Buf.size()) {
+      size_t EOL = Buf.find('\n', Pos);
+      if (EOL == llvm::StringRef::npos)
+        EOL = Buf.size();
+      llvm::StringRef T = Buf.slice(Pos, EOL).ltrim();
+      Pos = EOL + 1;
+      if (!T.consume_front("#"))
+        continue;
+      T = T.ltrim();
+      if (!T.consume_front("include"))
+        continue;
+      T = T.trim();
+      if (T.size() < 2 || (T[0] != '<' && T[0] != '"'))
+        continue;
+      llvm::StringRef Name = T.drop_front().take_until(
+          [](char C) { return C == '>' || C == '"'; });
+      if (Name == "hip/hip_runtime.h")
+        return true;
+      if (const RenameEntry *E = TC.DB.lookupHeader(Name, true))
+        if (E->Unsupported.empty() && E->Hip == "hip/hip_runtime.h")
+          return true;
+    }
+    return false;
+  }
+
+  static std::string withoutRuntimeInclude(std::string Text) {
+    const std::string Inc = "#include <hip/hip_runtime.h>\n";
+    size_t At = Text.find(Inc);
+    if (At != std::string::npos)
+      Text.erase(At, Inc.size());
+    return Text;
   }
 
   void rewriteUsing(const UsingDirectiveDecl *U, llvm::StringRef Why,
@@ -818,7 +881,8 @@ private:
         continue;
       }
       std::string Reason;
-      if (!elementWise(ASE, ME, Reason))
+      const ForStmt *Loop = nullptr;
+      if (!elementWise(ASE, ME, Reason, Loop))
         TC.finding(ASE->getBeginLoc(), "PK3010", Severity::Warning,
                    llvm::formatv("'{0}' reads or writes a fragment element by "
                                  "position ({1}); the element-to-lane mapping "
@@ -828,8 +892,8 @@ private:
                                  "layout-independent)",
                                  TC.text(ASE), Reason)
                        .str());
-      else if (const ForStmt *FS = LoopOf)
-        ElementLoops.insert(FS);
+      else
+        ElementLoops.insert(Loop);
     }
     for (const CXXDependentScopeMemberExpr *ME : P.DependentElemRefs)
       TC.finding(ME->getMemberLoc(), "PK3010", Severity::Warning,
@@ -839,7 +903,6 @@ private:
     for (const ForStmt *FS : ElementLoops)
       WaveOps.push_back(FS);
   }
-  const ForStmt *LoopOf = nullptr;
   llvm::SmallPtrSet<const ForStmt *, 8> ElementLoops;
 
   const Stmt *parentStmt(const Stmt *S) {
@@ -847,9 +910,10 @@ private:
     return Ps.empty() ? nullptr : Ps[0].get<Stmt>();
   }
 
+  /// True when \p ASE (\p ME [i]) is inside an element-wise loop, returned
+  /// in \p Loop; otherwise \p Reason says why not.
   bool elementWise(const ArraySubscriptExpr *ASE, const MemberExpr *ME,
-                   std::string &Reason) {
-    LoopOf = nullptr;
+                   std::string &Reason, const ForStmt *&Loop) {
     const Expr *Idx = ASE->getIdx()->IgnoreParenImpCasts();
     Expr::EvalResult R;
     if (!Idx->isValueDependent() && Idx->EvaluateAsInt(R, TC.Ctx())) {
@@ -923,8 +987,46 @@ private:
                "over a fragment of this type";
       return false;
     }
-    LoopOf = FS;
+    // The index must not select anything else (bias[i], i * 2, ...): only
+    // x[i] of fragments of this type is layout-independent.
+    std::string Other;
+    if (const Stmt *Use = otherUseOf(FS->getBody(), IV,
+                                     ME->getBase()->IgnoreParenImpCasts()->getType())) {
+      Reason = "the loop variable is also used in '" +
+               brief(TC.text(Use->getSourceRange())) + "'";
+      return false;
+    }
+    Loop = FS;
     return true;
+  }
+
+  /// A use of \p IV in \p S other than as the index of x[] of a fragment of
+  /// type \p FragT.
+  const Stmt *otherUseOf(const Stmt *S, const VarDecl *IV, QualType FragT) {
+    if (!S)
+      return nullptr;
+    if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S)) {
+      if (const auto *ME = dyn_cast<MemberExpr>(ASE->getBase()->IgnoreParenImpCasts()))
+        if (ME->getMemberDecl()->getIdentifier() &&
+            ME->getMemberDecl()->getName() == "x" && inWmma(ME->getMemberDecl()) &&
+            refersTo(ASE->getIdx(), IV) &&
+            TC.Ctx().hasSameUnqualifiedType(
+                ME->getBase()->IgnoreParenImpCasts()->getType().getNonReferenceType(),
+                FragT.getNonReferenceType()))
+          return otherUseOf(ME->getBase(), IV, FragT);
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (DRE->getDecl() == IV) {
+        // The expression the variable is used in (bias[i], 2 * i, ...).
+        const Stmt *U = parentStmt(DRE);
+        while (U && isa<ImplicitCastExpr, ParenExpr>(U))
+          U = parentStmt(U);
+        return U ? U : DRE;
+      }
+    for (const Stmt *C : S->children())
+      if (const Stmt *U = otherUseOf(C, IV, FragT))
+        return U;
+    return nullptr;
   }
 
   static bool refersTo(const Expr *E, const VarDecl *V) {
@@ -961,6 +1063,26 @@ private:
     for (const Stmt *S : WaveOps)
       if (const FunctionDecl *FD = P.enclosingFunction(S))
         ByFn[FD].push_back(S);
+    // A call of a function that uses fragments is a wave-wide operation of
+    // its caller too (transitively).
+    std::set<const FunctionDecl *> WaveFns;
+    for (const auto &[FD, Ops] : ByFn)
+      WaveFns.insert(FD->getCanonicalDecl());
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const auto &[CE, Caller] : P.UserCalls) {
+        const FunctionDecl *Callee = CE->getDirectCallee();
+        if (!Callee || !Caller || !WaveFns.count(Callee->getCanonicalDecl()))
+          continue;
+        auto &Ops = ByFn[Caller];
+        if (llvm::is_contained(Ops, CE))
+          continue;
+        Ops.push_back(CE);
+        WaveFns.insert(Caller->getCanonicalDecl());
+        WaveOps.push_back(CE);
+        Changed = true;
+      }
+    }
     for (auto &[FD, Ops] : ByFn)
       checkFunction(FD, Ops);
   }
@@ -999,7 +1121,7 @@ private:
         continue;
       if (SM().getFileOffset(SM().getExpansionLoc(E->getBeginLoc())) > LastOp)
         continue;
-      const Expr *C = divergentGuard(E, T, FD);
+      const Expr *C = divergentGuard(E, T);
       if (!C)
         continue;
       if (Guard && !Masked && (E == Guard->getThen() ||
@@ -1015,7 +1137,7 @@ private:
                      .str());
     }
     for (const Stmt *S : Ops) {
-      const Expr *C = divergentGuard(S, T, FD);
+      const Expr *C = divergentGuard(S, T);
       if (!C)
         continue;
       bool Loop = isa<ForStmt>(S);
@@ -1060,8 +1182,7 @@ private:
   }
 
   /// The innermost warp-dependent condition that decides whether \p S runs.
-  const Expr *divergentGuard(const Stmt *S, const Taint &T,
-                             const FunctionDecl *FD) {
+  const Expr *divergentGuard(const Stmt *S, const Taint &T) {
     const Stmt *Child = S;
     DynTypedNode N = DynTypedNode::create(*S);
     for (int Guard = 0; Guard < 256; ++Guard) {
@@ -1077,7 +1198,6 @@ private:
           return C;
       Child = Ctl;
     }
-    (void)FD;
     return nullptr;
   }
 
@@ -1112,7 +1232,8 @@ private:
     }
     if (MC.Bad)
       return Report(llvm::formatv("'{0}' after it is {1}",
-                                  TC.text(MC.Bad->getSourceRange()), MC.Why)
+                                  brief(TC.text(MC.Bad->getSourceRange())),
+                                  MC.Why)
                         .str());
     for (const FragCall &C : P.Calls)
       if (C.Fn == FD && isAfter(C.CE, Guard) &&
@@ -1162,9 +1283,25 @@ private:
 
   // ---- inline PTX ------------------------------------------------------------
 
+  /// True when another rule already rewrote (part of) \p S.
+  bool rewrittenElsewhere(const Stmt *S) {
+    SourceLocation B = SM().getSpellingLoc(S->getBeginLoc());
+    SourceLocation E = SM().getSpellingLoc(S->getEndLoc());
+    FileEdits *FE = TC.Edits.find(TC.fileOf(B));
+    if (!FE || SM().getFileID(B) != SM().getFileID(E))
+      return false;
+    unsigned Lo = SM().getFileOffset(B), Hi = SM().getFileOffset(E);
+    for (const Edit &X : FE->edits())
+      if (X.Offset + X.Length > Lo && X.Offset <= Hi && X.Why != "diagnostic")
+        return true;
+    return false;
+  }
+
   bool portAsm() {
     bool Any = false;
     for (const GCCAsmStmt *S : P.Asms) {
+      if (rewrittenElsewhere(S))
+        continue; // e.g. %laneid reads (the wave-64 rules)
       llvm::StringRef Str = S->getAsmString()->getString();
       std::vector<std::string> Ins = ptxInstructions(Str);
       if (Ins.size() == 1 && Ins[0] == PtxMmaName) {
@@ -1194,7 +1331,9 @@ private:
     }
     if (Any)
       for (const std::string &F : PtxHelperFiles)
-        TC.Helpers[F][mfma::KeyPtxMma] = mfma::ptxMmaHelpers();
+        TC.Helpers[F][mfma::KeyPtxMma] =
+            includesHipRuntime(F) ? withoutRuntimeInclude(mfma::ptxMmaHelpers())
+                                  : mfma::ptxMmaHelpers();
     return Any;
   }
 

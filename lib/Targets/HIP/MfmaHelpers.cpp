@@ -245,8 +245,11 @@ __device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, row_ma
                                         unsigned ldm, bool live = true) {
   const int L = detail::lane(), i = L & 15, k = 4 * (L >> 5);
   const bool hi = (L & 16) != 0;
-  const T *q = hi ? detail::warp_ptr(p, 32) : detail::warp_ptr(p, 0);
-  const unsigned ld = hi ? detail::warp_ld(ldm, live, 32) : detail::warp_ld(ldm, live, 0);
+  // Both logical warps' values are read by the whole wave, then selected.
+  const T *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
+  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
+  const T *q = hi ? q1 : q0;
+  const unsigned ld = hi ? ld1 : ld0;
   for (int h = 0; h < 2; ++h) {
     if (ld)
       detail::load4c(&f.x[4 * h], q + i * ld + 8 * h + k);
@@ -260,8 +263,11 @@ __device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, col_ma
                                         unsigned ldm, bool live = true) {
   const int L = detail::lane(), i = L & 15, k = 4 * (L >> 5);
   const bool hi = (L & 16) != 0;
-  const T *q = hi ? detail::warp_ptr(p, 32) : detail::warp_ptr(p, 0);
-  const unsigned ld = hi ? detail::warp_ld(ldm, live, 32) : detail::warp_ld(ldm, live, 0);
+  // Both logical warps' values are read by the whole wave, then selected.
+  const T *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
+  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
+  const T *q = hi ? q1 : q0;
+  const unsigned ld = hi ? ld1 : ld0;
   for (int h = 0; h < 2; ++h) {
     if (ld)
       detail::load4s(&f.x[4 * h], q + (8 * h + k) * ld + i, ld);
@@ -275,8 +281,11 @@ __device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, row_ma
                                         unsigned ldm, bool live = true) {
   const int L = detail::lane(), j = L & 15, k = 4 * (L >> 5);
   const bool hi = (L & 16) != 0;
-  const T *q = hi ? detail::warp_ptr(p, 32) : detail::warp_ptr(p, 0);
-  const unsigned ld = hi ? detail::warp_ld(ldm, live, 32) : detail::warp_ld(ldm, live, 0);
+  // Both logical warps' values are read by the whole wave, then selected.
+  const T *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
+  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
+  const T *q = hi ? q1 : q0;
+  const unsigned ld = hi ? ld1 : ld0;
   for (int h = 0; h < 2; ++h) {
     if (ld)
       detail::load4s(&f.x[4 * h], q + (8 * h + k) * ld + j, ld);
@@ -290,8 +299,11 @@ __device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, col_ma
                                         unsigned ldm, bool live = true) {
   const int L = detail::lane(), j = L & 15, k = 4 * (L >> 5);
   const bool hi = (L & 16) != 0;
-  const T *q = hi ? detail::warp_ptr(p, 32) : detail::warp_ptr(p, 0);
-  const unsigned ld = hi ? detail::warp_ld(ldm, live, 32) : detail::warp_ld(ldm, live, 0);
+  // Both logical warps' values are read by the whole wave, then selected.
+  const T *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
+  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
+  const T *q = hi ? q1 : q0;
+  const unsigned ld = hi ? ld1 : ld0;
   for (int h = 0; h < 2; ++h) {
     if (ld)
       detail::load4c(&f.x[4 * h], q + j * ld + 8 * h + k);
@@ -304,8 +316,11 @@ __device__ inline void load_matrix_sync(fragment<accumulator, 16, 16, 16, float>
                                         bool live = true) {
   const int L = detail::lane(), j = L & 15, i = 4 * (L >> 5);
   const bool hi = (L & 16) != 0;
-  const float *q = hi ? detail::warp_ptr(p, 32) : detail::warp_ptr(p, 0);
-  const unsigned ld = hi ? detail::warp_ld(ldm, live, 32) : detail::warp_ld(ldm, live, 0);
+  // Both logical warps' values are read by the whole wave, then selected.
+  const float *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
+  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
+  const float *q = hi ? q1 : q0;
+  const unsigned ld = hi ? ld1 : ld0;
   for (int n = 0; n < 8; ++n) {
     const int r = 8 * (n >> 2) + i + (n & 3);
     const float v = !ld ? 0.0f
@@ -318,8 +333,11 @@ __device__ inline void store_matrix_sync(float *p, const fragment<accumulator, 1
                                          unsigned ldm, layout_t layout, bool live = true) {
   const int L = detail::lane(), j = L & 15, i = 4 * (L >> 5);
   const bool hi = (L & 16) != 0;
-  float *q = hi ? detail::warp_ptr(p, 32) : detail::warp_ptr(p, 0);
-  const unsigned ld = hi ? detail::warp_ld(ldm, live, 32) : detail::warp_ld(ldm, live, 0);
+  // Both logical warps' values are read by the whole wave, then selected.
+  float *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
+  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
+  float *q = hi ? q1 : q0;
+  const unsigned ld = hi ? ld1 : ld0;
   if (!ld)
     return;
   detail::f32x16 all;
@@ -397,6 +415,9 @@ const char *BF16_16 = R"pk(
 #ifndef PK_MFMA_WMMA_BF16
 #define PK_MFMA_WMMA_BF16
 // port-kernel: bf16 fragments -> v_mfma_f32_16x16x16bf16_1k (gfx90a, gfx94x) [PK3001, PK3012]
+#if defined(__gfx908__)
+#error "bf16 matrix cores (the _1k MFMA instructions) need gfx90a or newer [PK3012]"
+#endif
 namespace pk_mfma {
 namespace detail {
 typedef short bf16x4 __attribute__((ext_vector_type(4)));
@@ -415,6 +436,9 @@ const char *BF16_32 = R"pk(
 #ifndef PK_MFMA_WMMA_BF16
 #define PK_MFMA_WMMA_BF16
 // port-kernel: bf16 fragments -> v_mfma_f32_32x32x8bf16_1k (gfx90a, gfx94x) [PK3001, PK3012]
+#if defined(__gfx908__)
+#error "bf16 matrix cores (the _1k MFMA instructions) need gfx90a or newer [PK3012]"
+#endif
 namespace pk_mfma {
 namespace detail {
 typedef short bf16x4 __attribute__((ext_vector_type(4)));

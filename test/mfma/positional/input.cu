@@ -25,6 +25,8 @@ __global__ void positional(const half *A, const half *B, float *C, float *out) {
   out[40 + lane] = acc.x[lane % 8];     // a computed index
   for (int i = 0; i < a.num_elements; ++i) // another fragment type's count
     acc.x[i] = 0.0f;
+  for (int i = 0; i < acc.num_elements; ++i) // the index selects other data
+    acc.x[i] += out[i];
   out[80] = first(acc.x);               // the array itself
   for (int i = 0; i < acc.num_elements; ++i)
     acc.x[i] = acc.x[i] > 0.0f ? acc.x[i] : 0.0f;

@@ -2,10 +2,10 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-__device__ unsigned lane_id() {
-  unsigned id;
-  asm("mov.u32 %0, %%laneid;" : "=r"(id));
-  return id;
+__device__ unsigned swap_halves(unsigned v) {
+  unsigned r;
+  asm("prmt.b32 %0, %1, %1, 0x1032;" : "=r"(r) : "r"(v));
+  return r;
 }
 
 __global__ void ptx_other(const uint32_t *A, float *C) {
@@ -27,5 +27,5 @@ __global__ void ptx_other(const uint32_t *A, float *C) {
                "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "=f"(e[0]), "=f"(e[1]), "=f"(e[2]), "=f"(e[3])
                : "r"(r0), "r"(r1), "r"(r2), "r"(r3), "r"(r0), "r"(r1));
-  C[lane_id()] = d0 + d1 + e[0] + e[1] + e[2] + e[3] + (float)r3;
+  C[swap_halves(threadIdx.x) & 31] = d0 + d1 + e[0] + e[1] + e[2] + e[3] + (float)r3;
 }

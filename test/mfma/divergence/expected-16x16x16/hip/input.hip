@@ -25,16 +25,22 @@ typedef float f32x16 __attribute__((ext_vector_type(16)));
 typedef unsigned short u16x4 __attribute__((ext_vector_type(4)));
 template <class T> struct id { typedef T type; };
 __device__ inline int lane() { return (int)__lane_id(); }
-// Lane src's value of v, made wave-uniform (src: 0 or 32, the first lane of a
-// logical warp; all lanes of a logical warp pass the same pointer and ldm).
+// The value of v in lane src (0 or 32: the first lane of a logical warp; all
+// lanes of a logical warp pass the same pointer and ldm), made wave-uniform.
+// Fragment operations run with all 64 lanes, so lane 0 is the first lane.
+__device__ inline int lane_value(int v, int src) {
+  return __builtin_amdgcn_readfirstlane(src ? __shfl(v, src, 64) : v);
+}
 __device__ inline unsigned warp_uint(unsigned v, int src) {
-  return (unsigned)__builtin_amdgcn_readfirstlane(__shfl((int)v, src, 64));
+  return (unsigned)lane_value((int)v, src);
 }
 // Lane src's pointer, rebuilt from this lane's own pointer so that the
 // address space (global or LDS) stays known to the compiler.
 template <class T> __device__ inline T *warp_ptr(T *p, int src) {
-  const long long mine = (long long)(__UINTPTR_TYPE__)p;
-  return (T *)((const char *)p + (__shfl(mine, src, 64) - mine));
+  const unsigned long long mine = (unsigned long long)(__UINTPTR_TYPE__)p;
+  const unsigned long long lo = (unsigned)lane_value((int)(unsigned)mine, src);
+  const unsigned long long hi = (unsigned)lane_value((int)(unsigned)(mine >> 32), src);
+  return (T *)((const char *)p + (long long)(((hi << 32) | lo) - mine));
 }
 // ldm as seen by lane src, or 0 when that logical warp has finished (ldm is
 // never 0 in valid code: CUDA requires a multiple of 8).
@@ -227,6 +233,28 @@ divergent(const half *A, const half *B, float *C, const float *bias, int nTiles)
     for (int i = 0; i < acc.num_elements; ++i)
       acc.x[i] *= 2.0f;
   pk_mfma::store_matrix_sync(C + warp * 256, acc, 16, pk_mfma::mem_row_major);
+}
+
+__device__ void tile(const half *A, float *C) {
+  pk_mfma::fragment<pk_mfma::matrix_a, 16, 16, 16, half, pk_mfma::row_major> a;
+  pk_mfma::fragment<pk_mfma::matrix_b, 16, 16, 16, half, pk_mfma::col_major> b;
+  pk_mfma::fragment<pk_mfma::accumulator, 16, 16, 16, float> acc;
+  pk_mfma::fill_fragment(acc, 0.0f);
+  pk_mfma::load_matrix_sync(a, A, 16);
+  pk_mfma::load_matrix_sync(b, A, 16);
+  pk_mfma::mma_sync(acc, a, b, acc);
+  pk_mfma::store_matrix_sync(C, acc, 16, pk_mfma::mem_row_major);
+}
+
+__global__ void through_call(const half *A, float *C, int n) {
+  const int warp = threadIdx.x / 32;
+  // port-kernel: warning: this early return depends on the warp ('warp >= n') and comes before fragment operations; it could not be made wave-uniform ('tile(A + warp * 256, C + warp * 256)' after it is a call of 'tile'): on a 64-lane wave the two logical warps must reach every fragment operation together [PK3004]
+  if (warp >= n)
+    return;                           // the fragments are in a called function
+  tile(A + warp * 256, C + warp * 256);
+  if (warp % 2 == 0)                  // a call under a warp-dependent branch
+    // port-kernel: warning: this fragment operation runs under 'warp % 2 == 0', which depends on the warp; the MFMA port needs both logical warps of a wave (warps 2w and 2w+1) to take the same branch [PK3004]
+    tile(A, C);
 }
 
 void launch(const half *A, const half *B, float *C, const float *bias) {

@@ -26,16 +26,22 @@ typedef float f32x16 __attribute__((ext_vector_type(16)));
 typedef unsigned short u16x4 __attribute__((ext_vector_type(4)));
 template <class T> struct id { typedef T type; };
 __device__ inline int lane() { return (int)__lane_id(); }
-// Lane src's value of v, made wave-uniform (src: 0 or 32, the first lane of a
-// logical warp; all lanes of a logical warp pass the same pointer and ldm).
+// The value of v in lane src (0 or 32: the first lane of a logical warp; all
+// lanes of a logical warp pass the same pointer and ldm), made wave-uniform.
+// Fragment operations run with all 64 lanes, so lane 0 is the first lane.
+__device__ inline int lane_value(int v, int src) {
+  return __builtin_amdgcn_readfirstlane(src ? __shfl(v, src, 64) : v);
+}
 __device__ inline unsigned warp_uint(unsigned v, int src) {
-  return (unsigned)__builtin_amdgcn_readfirstlane(__shfl((int)v, src, 64));
+  return (unsigned)lane_value((int)v, src);
 }
 // Lane src's pointer, rebuilt from this lane's own pointer so that the
 // address space (global or LDS) stays known to the compiler.
 template <class T> __device__ inline T *warp_ptr(T *p, int src) {
-  const long long mine = (long long)(__UINTPTR_TYPE__)p;
-  return (T *)((const char *)p + (__shfl(mine, src, 64) - mine));
+  const unsigned long long mine = (unsigned long long)(__UINTPTR_TYPE__)p;
+  const unsigned long long lo = (unsigned)lane_value((int)(unsigned)mine, src);
+  const unsigned long long hi = (unsigned)lane_value((int)(unsigned)(mine >> 32), src);
+  return (T *)((const char *)p + (long long)(((hi << 32) | lo) - mine));
 }
 // ldm as seen by lane src, or 0 when that logical warp has finished (ldm is
 // never 0 in valid code: CUDA requires a multiple of 8).
@@ -97,6 +103,9 @@ __device__ inline f32x4 mfma16(const __half *a, const __half *b, f32x4 c) {
 #ifndef PK_MFMA_WMMA_BF16
 #define PK_MFMA_WMMA_BF16
 // port-kernel: bf16 fragments -> v_mfma_f32_16x16x16bf16_1k (gfx90a, gfx94x) [PK3001, PK3012]
+#if defined(__gfx908__)
+#error "bf16 matrix cores (the _1k MFMA instructions) need gfx90a or newer [PK3012]"
+#endif
 namespace pk_mfma {
 namespace detail {
 typedef short bf16x4 __attribute__((ext_vector_type(4)));

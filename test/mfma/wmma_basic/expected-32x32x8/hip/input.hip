@@ -26,16 +26,22 @@ typedef float f32x16 __attribute__((ext_vector_type(16)));
 typedef unsigned short u16x4 __attribute__((ext_vector_type(4)));
 template <class T> struct id { typedef T type; };
 __device__ inline int lane() { return (int)__lane_id(); }
-// Lane src's value of v, made wave-uniform (src: 0 or 32, the first lane of a
-// logical warp; all lanes of a logical warp pass the same pointer and ldm).
+// The value of v in lane src (0 or 32: the first lane of a logical warp; all
+// lanes of a logical warp pass the same pointer and ldm), made wave-uniform.
+// Fragment operations run with all 64 lanes, so lane 0 is the first lane.
+__device__ inline int lane_value(int v, int src) {
+  return __builtin_amdgcn_readfirstlane(src ? __shfl(v, src, 64) : v);
+}
 __device__ inline unsigned warp_uint(unsigned v, int src) {
-  return (unsigned)__builtin_amdgcn_readfirstlane(__shfl((int)v, src, 64));
+  return (unsigned)lane_value((int)v, src);
 }
 // Lane src's pointer, rebuilt from this lane's own pointer so that the
 // address space (global or LDS) stays known to the compiler.
 template <class T> __device__ inline T *warp_ptr(T *p, int src) {
-  const long long mine = (long long)(__UINTPTR_TYPE__)p;
-  return (T *)((const char *)p + (__shfl(mine, src, 64) - mine));
+  const unsigned long long mine = (unsigned long long)(__UINTPTR_TYPE__)p;
+  const unsigned long long lo = (unsigned)lane_value((int)(unsigned)mine, src);
+  const unsigned long long hi = (unsigned)lane_value((int)(unsigned)(mine >> 32), src);
+  return (T *)((const char *)p + (long long)(((hi << 32) | lo) - mine));
 }
 // ldm as seen by lane src, or 0 when that logical warp has finished (ldm is
 // never 0 in valid code: CUDA requires a multiple of 8).
@@ -103,6 +109,9 @@ __device__ inline f32x16 mfma32(const __half *a, const __half *b, f32x16 c) {
 #ifndef PK_MFMA_WMMA_BF16
 #define PK_MFMA_WMMA_BF16
 // port-kernel: bf16 fragments -> v_mfma_f32_32x32x8bf16_1k (gfx90a, gfx94x) [PK3001, PK3012]
+#if defined(__gfx908__)
+#error "bf16 matrix cores (the _1k MFMA instructions) need gfx90a or newer [PK3012]"
+#endif
 namespace pk_mfma {
 namespace detail {
 typedef short bf16x4 __attribute__((ext_vector_type(4)));
@@ -124,9 +133,13 @@ template <class T>
 __device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, row_major> &f,
                                         const typename detail::id<T>::type *p,
                                         unsigned ldm, bool live = true) {
-  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 5), src = 2 * (L & 16);
-  const T *q = detail::warp_ptr(p, src);
-  const unsigned ld = __shfl(live ? ldm : 0u, src, 64);
+  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 5);
+  const bool hi = (L & 16) != 0;
+  // Both logical warps' values are read by the whole wave, then selected.
+  const T *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
+  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
+  const T *q = hi ? q1 : q0;
+  const unsigned ld = hi ? ld1 : ld0;
   for (int h = 0; h < 2; ++h) {
     if (ld)
       detail::load4c(&f.x[4 * h], q + i * ld + 8 * h + k);
@@ -138,9 +151,13 @@ template <class T>
 __device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, col_major> &f,
                                         const typename detail::id<T>::type *p,
                                         unsigned ldm, bool live = true) {
-  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 5), src = 2 * (L & 16);
-  const T *q = detail::warp_ptr(p, src);
-  const unsigned ld = __shfl(live ? ldm : 0u, src, 64);
+  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 5);
+  const bool hi = (L & 16) != 0;
+  // Both logical warps' values are read by the whole wave, then selected.
+  const T *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
+  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
+  const T *q = hi ? q1 : q0;
+  const unsigned ld = hi ? ld1 : ld0;
   for (int h = 0; h < 2; ++h) {
     if (ld)
       detail::load4s(&f.x[4 * h], q + (8 * h + k) * ld + i, ld);
@@ -152,9 +169,13 @@ template <class T>
 __device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, row_major> &f,
                                         const typename detail::id<T>::type *p,
                                         unsigned ldm, bool live = true) {
-  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 5), src = 2 * (L & 16);
-  const T *q = detail::warp_ptr(p, src);
-  const unsigned ld = __shfl(live ? ldm : 0u, src, 64);
+  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 5);
+  const bool hi = (L & 16) != 0;
+  // Both logical warps' values are read by the whole wave, then selected.
+  const T *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
+  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
+  const T *q = hi ? q1 : q0;
+  const unsigned ld = hi ? ld1 : ld0;
   for (int h = 0; h < 2; ++h) {
     if (ld)
       detail::load4s(&f.x[4 * h], q + (8 * h + k) * ld + j, ld);
@@ -166,9 +187,13 @@ template <class T>
 __device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, col_major> &f,
                                         const typename detail::id<T>::type *p,
                                         unsigned ldm, bool live = true) {
-  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 5), src = 2 * (L & 16);
-  const T *q = detail::warp_ptr(p, src);
-  const unsigned ld = __shfl(live ? ldm : 0u, src, 64);
+  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 5);
+  const bool hi = (L & 16) != 0;
+  // Both logical warps' values are read by the whole wave, then selected.
+  const T *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
+  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
+  const T *q = hi ? q1 : q0;
+  const unsigned ld = hi ? ld1 : ld0;
   for (int h = 0; h < 2; ++h) {
     if (ld)
       detail::load4c(&f.x[4 * h], q + j * ld + 8 * h + k);
@@ -179,10 +204,13 @@ __device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, col_ma
 __device__ inline void load_matrix_sync(fragment<accumulator, 16, 16, 16, float> &f,
                                         const float *p, unsigned ldm, layout_t layout,
                                         bool live = true) {
-  const int L = detail::lane(), j = L & 15, i = 4 * (L >> 5), src = 2 * (L & 16);
+  const int L = detail::lane(), j = L & 15, i = 4 * (L >> 5);
   const bool hi = (L & 16) != 0;
-  const float *q = detail::warp_ptr(p, src);
-  const unsigned ld = __shfl(live ? ldm : 0u, src, 64);
+  // Both logical warps' values are read by the whole wave, then selected.
+  const float *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
+  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
+  const float *q = hi ? q1 : q0;
+  const unsigned ld = hi ? ld1 : ld0;
   for (int n = 0; n < 8; ++n) {
     const int r = 8 * (n >> 2) + i + (n & 3);
     const float v = !ld ? 0.0f
@@ -193,10 +221,13 @@ __device__ inline void load_matrix_sync(fragment<accumulator, 16, 16, 16, float>
 }
 __device__ inline void store_matrix_sync(float *p, const fragment<accumulator, 16, 16, 16, float> &f,
                                          unsigned ldm, layout_t layout, bool live = true) {
-  const int L = detail::lane(), j = L & 15, i = 4 * (L >> 5), src = 2 * (L & 16);
+  const int L = detail::lane(), j = L & 15, i = 4 * (L >> 5);
   const bool hi = (L & 16) != 0;
-  float *q = detail::warp_ptr(p, src);
-  const unsigned ld = __shfl(live ? ldm : 0u, src, 64);
+  // Both logical warps' values are read by the whole wave, then selected.
+  float *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
+  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
+  float *q = hi ? q1 : q0;
+  const unsigned ld = hi ? ld1 : ld0;
   if (!ld)
     return;
   detail::f32x16 all;

@@ -6,6 +6,7 @@
 
 #ifndef PK_MFMA_WMMA
 #define PK_MFMA_WMMA
+#include <hip/hip_runtime.h>
 // port-kernel: nvcuda::wmma m16n16k16 on AMD matrix cores [PK3001]
 // A 64-lane wave runs two 32-lane logical warps (lanes 0-31 and 32-63), and
 // each logical warp keeps its own 16x16 tiles.  A fragment holds, in every
@@ -26,16 +27,22 @@ typedef float f32x16 __attribute__((ext_vector_type(16)));
 typedef unsigned short u16x4 __attribute__((ext_vector_type(4)));
 template <class T> struct id { typedef T type; };
 __device__ inline int lane() { return (int)__lane_id(); }
-// Lane src's value of v, made wave-uniform (src: 0 or 32, the first lane of a
-// logical warp; all lanes of a logical warp pass the same pointer and ldm).
+// The value of v in lane src (0 or 32: the first lane of a logical warp; all
+// lanes of a logical warp pass the same pointer and ldm), made wave-uniform.
+// Fragment operations run with all 64 lanes, so lane 0 is the first lane.
+__device__ inline int lane_value(int v, int src) {
+  return __builtin_amdgcn_readfirstlane(src ? __shfl(v, src, 64) : v);
+}
 __device__ inline unsigned warp_uint(unsigned v, int src) {
-  return (unsigned)__builtin_amdgcn_readfirstlane(__shfl((int)v, src, 64));
+  return (unsigned)lane_value((int)v, src);
 }
 // Lane src's pointer, rebuilt from this lane's own pointer so that the
 // address space (global or LDS) stays known to the compiler.
 template <class T> __device__ inline T *warp_ptr(T *p, int src) {
-  const long long mine = (long long)(__UINTPTR_TYPE__)p;
-  return (T *)((const char *)p + (__shfl(mine, src, 64) - mine));
+  const unsigned long long mine = (unsigned long long)(__UINTPTR_TYPE__)p;
+  const unsigned long long lo = (unsigned)lane_value((int)(unsigned)mine, src);
+  const unsigned long long hi = (unsigned)lane_value((int)(unsigned)(mine >> 32), src);
+  return (T *)((const char *)p + (long long)(((hi << 32) | lo) - mine));
 }
 // ldm as seen by lane src, or 0 when that logical warp has finished (ldm is
 // never 0 in valid code: CUDA requires a multiple of 8).

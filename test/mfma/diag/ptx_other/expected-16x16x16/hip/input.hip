@@ -2,23 +2,13 @@
 #include <hip/hip_runtime.h>
 #include <stdint.h>
 
-#ifndef PK_LOGICAL_LANE32_HELPERS
-#define PK_LOGICAL_LANE32_HELPERS
-// port-kernel: lane id and lane masks of a 32-lane logical warp [PK2006]
-__device__ static inline unsigned __pk_lane32() { return __lane_id() & 31u; }
-__device__ static inline unsigned __pk_lanemask32(unsigned long long m) {
-  return (unsigned)(m >> (__lane_id() & 32u));
-}
-#endif // PK_LOGICAL_LANE32_HELPERS
-
-__device__ unsigned lane_id() {
-  unsigned id;
-  // port-kernel: warning: inline PTX 'mov.u32' is left in place: AMD GPUs do not run PTX, and only 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' is ported [PK3011]
-  id = __pk_lane32();
-  return id;
+__device__ unsigned swap_halves(unsigned v) {
+  unsigned r;
+  // port-kernel: warning: inline PTX 'prmt.b32' is left in place: AMD GPUs do not run PTX, and only 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' is ported [PK3011]
+  asm("prmt.b32 %0, %1, %1, 0x1032;" : "=r"(r) : "r"(v));
+  return r;
 }
 
-// port-kernel: note: kernel ptx_other: logical 32-lane warps inside 64-lane waves because inline PTX tensor-core instruction (line 17) [PK2000]
 __global__ void ptx_other(const uint32_t *A, float *C) {
   __shared__ uint32_t tile[256];
   uint32_t r0, r1, r2, r3;
@@ -43,5 +33,5 @@ __global__ void ptx_other(const uint32_t *A, float *C) {
                "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
                : "=f"(e[0]), "=f"(e[1]), "=f"(e[2]), "=f"(e[3])
                : "r"(r0), "r"(r1), "r"(r2), "r"(r3), "r"(r0), "r"(r1));
-  C[lane_id()] = d0 + d1 + e[0] + e[1] + e[2] + e[3] + (float)r3;
+  C[swap_halves(threadIdx.x) & 31] = d0 + d1 + e[0] + e[1] + e[2] + e[3] + (float)r3;
 }
