@@ -24,28 +24,26 @@ extern "C" void pkemu_fiber_trampoline();
 
 enum FiberState : std::uint8_t { kReady = 0, kAtBarrier = 1, kAtColl = 2, kExited = 3 };
 
-struct Fiber {
-  // hot: touched on every switch and collective
+// One cache line per fiber: everything a switch, a barrier or a collective touches. The
+// per-lane operands and results of warp collectives live in the Warp (structure of arrays), so
+// completing a collective walks contiguous arrays instead of 32-64 Fiber objects.
+struct alignas(64) Fiber {
   void* ctx = nullptr;  // saved context (stack pointer / fcontext)
   uint3 tid{};
   std::uint32_t lin = 0;
   std::uint32_t lane = 0, warp = 0;
-  std::uint64_t cval = 0;
-  std::int64_t carg = 0;
-  std::uint64_t cres = 0;
-  int cwidth = 0;
-  std::uint8_t state = kReady;
-  // cold
   const char* wfile = nullptr;  // where the thread waits (barrier or collective)
+  const char* cname = nullptr;  // collective it waits in
   int wline = 0;
-  int bar_kind = 0;
-  void* cpayload = nullptr;
-  const char* cname = nullptr;
+  std::uint8_t bar_kind = 0;
+  std::uint8_t state = kReady;  // set when the fiber blocks, reset by the fiber when it resumes
   char* stack = nullptr;  // lowest usable address (a guard page lies below)
 };
+static_assert(sizeof(Fiber) == 64, "Fiber should fill exactly one cache line");
 
 struct Pending {
   std::uint64_t mask = 0, arrived = 0;
+  std::uint64_t key = 0;  // mask for *_sync forms, 0 for the non-sync form
   std::uint32_t kind = 0;
   CollFn fn = nullptr;
   const char* name = nullptr;
@@ -55,6 +53,12 @@ struct Pending {
 };
 
 struct Warp {
+  // Per-lane collective operands and results (lane-indexed).
+  alignas(64) std::uint64_t cval[64] = {};
+  std::uint64_t cres[64] = {};
+  std::int64_t carg[64] = {};
+  int cwidth[64] = {};
+  void* cpayload[64] = {};
   Fiber* lanes[64] = {};
   std::uint64_t exists = 0, exited = 0;
   std::uint32_t coll_count = 0;  // completed collectives (monotonic per worker)
@@ -100,6 +104,7 @@ struct Worker {
   const LaunchCtx* L = nullptr;
   uint3 bidx{};
   std::vector<Fiber> fibers;
+  std::vector<Fiber*> fiber_ptrs;  // &fibers[i], for queueing ranges of threads
   std::vector<Warp> warps;
   std::uint32_t nthreads = 0, nexited = 0, nwarps = 0;
   int W = 32;

@@ -93,6 +93,17 @@ using CollFn = void (*)(CollView&);
 std::uint64_t coll(std::uint32_t kind, std::uint64_t mask, std::uint64_t value, std::int64_t arg,
                    int width, void* payload, CollFn fn, const char* name, const char* file,
                    int line);
+// The same for collectives without payload or custom function (shuffles, votes, __syncwarp),
+// with every argument in a register: kind_width = kind | width << 32 and
+// arg_line = (uint32)arg | line << 32 (collectives only use the low 32 bits of arg).
+std::uint64_t coll_packed(std::uint64_t kind_width, std::uint64_t mask, std::uint64_t value,
+                          std::uint64_t arg_line, const char* name, const char* file);
+PKEMU_HD inline std::uint64_t coll_fast(std::uint32_t kind, std::uint64_t mask, std::uint64_t value,
+                                        std::int64_t arg, int width, const char* name, const char* file,
+                                        int line) {
+  return coll_packed(kind | (std::uint64_t)(std::uint32_t)width << 32, mask, value,
+                     (std::uint32_t)arg | (std::uint64_t)(std::uint32_t)line << 32, name, file);
+}
 // __syncthreads family. kind: 0 plain, 1 count, 2 and, 3 or.
 int barrier(int kind, int pred, const char* file, int line);
 // Mask of existing, non-exited lanes of the caller's warp.

@@ -39,12 +39,11 @@ template <class T> PKEMU_HD inline T from_bits(std::uint64_t b) {
 template <class T>
 PKEMU_HD inline T shfl(CollOp op, std::uint32_t flags, std::uint64_t mask, T var, std::int64_t arg, int width,
                        const char* name, const char* file, int line) {
-  return from_bits<T>(coll(coll_kind(op, sizeof(T), flags), mask, to_bits(var), arg, width, nullptr, nullptr,
-                           name, file, line));
+  return from_bits<T>(coll_fast(coll_kind(op, sizeof(T), flags), mask, to_bits(var), arg, width, name, file, line));
 }
 PKEMU_HD inline std::uint64_t vote(CollOp op, std::uint32_t flags, std::uint64_t mask, int pred, const char* name,
                                    const char* file, int line) {
-  return coll(coll_kind(op, 4, flags), mask, pred != 0, 0, ::warpSize, nullptr, nullptr, name, file, line);
+  return coll_fast(coll_kind(op, 4, flags), mask, pred != 0, 0, ::warpSize, name, file, line);
 }
 #if defined(PKEMU_LANG_HIP)
 constexpr std::uint32_t kLangFlag = kHipForm;
@@ -69,8 +68,8 @@ PKEMU_HD inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); 
 PKEMU_HD inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 PKEMU_HD inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 PKEMU_HD inline void __syncwarp(pkemu_lanemask_t mask = (pkemu_lanemask_t)~0ull, PKEMU_LOC_PARAMS) {
-  ::pkemu::detail::coll(::pkemu::detail::coll_kind(::pkemu::detail::kSyncWarp, 0, ::pkemu::detail::kSyncForm),
-                        mask, 0, 0, warpSize, nullptr, nullptr, "__syncwarp", PKEMU_LOC);
+  ::pkemu::detail::coll_fast(::pkemu::detail::coll_kind(::pkemu::detail::kSyncWarp, 0, ::pkemu::detail::kSyncForm),
+                             mask, 0, 0, warpSize, "__syncwarp", PKEMU_LOC);
 }
 
 // ---------------------------------------------------------------------------------------------
