@@ -44,8 +44,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 #include <functional>
-#include <cstdlib>
-#include "llvm/Support/Format.h"
 
 using namespace pk;
 using namespace clang;
@@ -185,16 +183,22 @@ bool isVoteName(llvm::StringRef N) {
          N == "__activemask" || N == "__ballot" || N == "__any" ||
          N == "__all";
 }
+bool isWmmaCall(const CallExpr *CE) {
+  const FunctionDecl *FD = CE->getDirectCallee();
+  if (!FD)
+    return false;
+  std::string Q = FD->getQualifiedNameAsString();
+  return llvm::StringRef(Q).starts_with("nvcuda::wmma::");
+}
+
 bool isUnsupportedWarpName(llvm::StringRef N) {
   return N == "__match_any_sync" || N == "__match_all_sync" ||
          N.starts_with("__reduce_") || N == "__fns";
 }
 
-/// The object of a member call and its class name, template argument.
-bool tileOf(const Expr *Obj, unsigned &N) {
-  if (!Obj)
-    return false;
-  QualType T = Obj->getType();
+/// A cooperative-groups thread_block_tile<N> type (through references,
+/// pointers and qualifiers); N = 0 when unknown.
+bool tileType(QualType T, unsigned &N) {
   if (T.isNull())
     return false;
   if (const auto *PT = T->getAs<PointerType>())
@@ -210,13 +214,20 @@ bool tileOf(const Expr *Obj, unsigned &N) {
   else if (TST)
     if (TemplateDecl *TD = TST->getTemplateName().getAsTemplateDecl())
       Name = TD->getName();
-  if (Name != "thread_block_tile")
+  if (Name != "thread_block_tile" && !Name.ends_with("thread_block_tile_base"))
     return false;
   N = 0;
   if (CTS && CTS->getTemplateArgs().size() >= 1 &&
       CTS->getTemplateArgs()[0].getKind() == TemplateArgument::Integral)
     N = CTS->getTemplateArgs()[0].getAsIntegral().getZExtValue();
   return true;
+}
+
+/// The object of a member call is a tile.
+bool tileOf(const Expr *Obj, unsigned &N) {
+  // Through the derived-to-base cast of members declared in a base class.
+  return Obj && (tileType(Obj->IgnoreImpCasts()->getType(), N) ||
+                 tileType(Obj->getType(), N));
 }
 
 } // namespace
@@ -245,12 +256,17 @@ struct Wave64Analysis::Impl {
   std::set<const Expr *> Claimed;           // W uses consumed by an idiom
   std::vector<std::pair<const Expr *, int>> WUses; // W uses and their function entity
   std::set<std::pair<std::string, unsigned>> TokenAt;
+  /// Entity of the site at each edited token: every user of the token is
+  /// unified with it (a named constant read by several kernels).
+  std::map<std::pair<std::string, unsigned>, int> TokenEnt;
   std::set<const Stmt *> SiteStmts;
   std::set<const Decl *> HazardDecls;
   std::set<std::pair<unsigned, unsigned>> HazardAt; // (loc, class)
   std::set<const Stmt *> ChainOK; // shuffles of recognised unrolled chains
   std::map<std::pair<std::string, unsigned>, int> WarpSizeEnt;
   std::set<const VarDecl *> SharedHazard;
+  /// Shared arrays (and the dimension) indexed by a warp id: per-warp slots.
+  std::set<std::pair<const VarDecl *, unsigned>> PerWarp;
 
   Impl(TargetContext &TC, Wave64Analysis &A)
       : TC(TC), A(A), SM(TC.SM()), LO(TC.Ctx().getLangOpts()), Ctx(TC.Ctx()) {}
@@ -459,7 +475,7 @@ struct Wave64Analysis::Impl {
     for (const W64Blocker &B : Ents[Ent].Blockers)
       if (B.Loc == Loc && B.Msg == Msg)
         return;
-    Ents[Ent].Blockers.push_back({Loc, std::move(Msg)});
+    Ents[Ent].Blockers.push_back({Loc, std::move(Msg), Ent});
   }
 
   W64Site &site(W64Site::KindT K, const Stmt *S, int Ent) {
@@ -486,10 +502,14 @@ struct Wave64Analysis::Impl {
     unsigned Off = SM.getFileOffset(L);
     int Ent = entityFor(L, FnEnt);
     if (!TokenAt.insert({File, Off}).second) {
+      auto It = TokenEnt.find({File, Off});
+      if (It != TokenEnt.end())
+        unite(It->second, Ent);
       if (Ent >= 0)
         Ents[Ent].HasSites = true;
       return;
     }
+    TokenEnt[{File, Off}] = Ent;
     unsigned Len = Lexer::MeasureTokenLength(L, SM, LO);
     W64Site &X = site(W64Site::Token, nullptr, Ent);
     X.Loc = L;
@@ -716,7 +736,8 @@ void Wave64Analysis::Impl::collect() {
       if (const auto *CE = dyn_cast<CallExpr>(S)) {
         llvm::StringRef N = calleeName(CE);
         if (isShuffleName(N) || isVoteName(N) || N == "__syncwarp" ||
-            isUnsupportedWarpName(N) || N == "tiled_partition")
+            isUnsupportedWarpName(N) || N == "tiled_partition" ||
+            isWmmaCall(CE))
           F.Direct = true;
         if (const auto *MC = dyn_cast<CXXMemberCallExpr>(CE)) {
           unsigned TN;
@@ -746,6 +767,9 @@ void Wave64Analysis::Impl::collect() {
       if (const auto *IL = dyn_cast<IntegerLiteral>(S))
         if (IL->getValue() == 32 && inWarpMacro(IL))
           F.Direct = true;
+      if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
+        if (ASE->getType().isVolatileQualified())
+          F.Direct = true; // warp-synchronous volatile code
       for (const Stmt *C : S->children())
         Scan(C);
     };
@@ -789,7 +813,7 @@ public:
 
   void run() {
     for (const ParmVarDecl *P : FD->parameters())
-      (void)P;
+      tileDecl(P);
     stmt(FD->getBody());
   }
 
@@ -800,7 +824,46 @@ private:
   int Ent;
   bool Rec, Rel;
   std::vector<const ForStmt *> Loops;
+  std::vector<const Expr *> LaneConds; // enclosing lane-selecting conditions
   int ConstDepth = 0;
+
+  /// A condition that picks lanes by their position in a 32-lane warp
+  /// (lane == 31, lane == leader, lane < n), as opposed to lane 0, the
+  /// first warp, or a mask test.
+  bool laneWise(const Expr *C) {
+    bool LW = false;
+    std::function<void(const Expr *)> F = [&](const Expr *E) {
+      if (!E || LW)
+        return;
+      E = E->IgnoreParenImpCasts();
+      if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+        if (BO->isLogicalOp()) {
+          F(BO->getLHS());
+          F(BO->getRHS());
+          return;
+        }
+        if (BO->isComparisonOp()) {
+          Val L = peek(BO->getLHS()), R = peek(BO->getRHS());
+          if (!(L.Kind & K_LANE) && (R.Kind & K_LANE))
+            std::swap(L, R);
+          // lane < nwarps guards a read of the per-warp slots: no choice
+          if ((L.Kind & K_LANE) && !(R.Kind & (K_ZERO | K_NWARPS)))
+            LW = true;
+          else if ((L.Dep & (D_LANE | D_RANK)) && !(L.Kind & K_LANE))
+            LW = true;
+          return;
+        }
+      }
+      if (const auto *UO = dyn_cast<UnaryOperator>(E))
+        if (UO->getOpcode() == UO_LNot)
+          return F(UO->getSubExpr());
+      Val V = peek(E);
+      if (V.Dep & (D_LANE | D_RANK))
+        LW = !(V.Kind & K_LANE); // if (lane) is lane != 0
+    };
+    F(C);
+    return LW;
+  }
 
   SourceManager &SM() { return I.SM; }
   std::string text(const Expr *E) { return I.exprText(E->getSourceRange()); }
@@ -1037,6 +1100,12 @@ private:
                             "warp numbering in global memory",
                             text(Whole))
                   .str());
+      else if (Stored && !LaneConds.empty())
+        block(Whole->getBeginLoc(),
+              llvm::formatv("'{0}' is stored only by the lanes that '{1}' "
+                            "selects by their place in a 32-lane warp",
+                            text(Whole), text(LaneConds.back()))
+                  .str());
       return;
     }
     if (S != Space::Shared)
@@ -1044,6 +1113,12 @@ private:
     if (Stored && (Stored->Dep & (D_MASK)))
       block(Whole->getBeginLoc(),
             llvm::formatv("'{0}' keeps a lane mask in shared memory",
+                          text(Whole))
+                .str());
+    else if (Stored && (Stored->Dep & (D_LANE | D_WARP | D_NWARPS | D_W)))
+      // Read back, it would lose what it is; keep the layout instead.
+      block(Whole->getBeginLoc(),
+            llvm::formatv("'{0}' keeps a lane or warp number in shared memory",
                           text(Whole))
                 .str());
     if (!IdxE)
@@ -1072,8 +1147,19 @@ private:
         }
       }
     }
-    if (!(Idx.Dep & (D_LANE | D_WARP | D_NWARPS | D_MASK | D_RANK | D_COUNT)))
+    if (!(Idx.Dep & (D_LANE | D_WARP | D_NWARPS | D_MASK | D_RANK | D_COUNT))) {
+      // A per-warp slot read at an index that is not a warp id, a loop
+      // over this kernel's warps or slot 0: the slots it reads depend on
+      // how many 32-lane warps there are.
+      if (!Stored && VD && ASE && I.PerWarp.count({VD, subscriptDim(ASE)}) &&
+          !(Idx.HasC && Idx.C == 0))
+        block(Whole->getBeginLoc(),
+              llvm::formatv("'{0}' reads per-warp slots over a range that is "
+                            "not the warp count of this kernel",
+                            text(Whole))
+                  .str());
       return;
+    }
     if (!isPerWarpIndex(Idx) ||
         (Idx.Dep & (D_MASK | D_RANK | D_COUNT))) {
       block(Whole->getBeginLoc(),
@@ -1155,8 +1241,7 @@ private:
 
   Val declRef(const DeclRefExpr *DRE) {
     const ValueDecl *D = DRE->getDecl();
-    if (const auto *NT = dyn_cast<NonTypeTemplateParmDecl>(D)) {
-      (void)NT;
+    if (isa<NonTypeTemplateParmDecl>(D)) {
       Val V;
       V.Kind = K_CONST;
       return V;
@@ -1235,7 +1320,7 @@ private:
   Val unop(const UnaryOperator *UO);
   Val call(const CallExpr *CE);
   Val subscript(const ArraySubscriptExpr *ASE, const Val *Stored);
-  void compare(const BinaryOperator *BO, const Val &L, const Val &R);
+  bool compare(const BinaryOperator *BO, const Val &L, const Val &R);
   void shuffle(const CallExpr *CE, llvm::StringRef Name,
                const std::vector<Val> &Args);
   void checkMaskArg(const CallExpr *CE, llvm::StringRef Name, const Val &M);
@@ -1253,6 +1338,7 @@ private:
   void compound(const CompoundStmt *CS);
   void declStmt(const DeclStmt *DS);
   void varDecl(const VarDecl *VD);
+  void tileDecl(const DeclaratorDecl *D);
 };
 
 } // namespace
@@ -1303,9 +1389,12 @@ Val Walker::eval(const Expr *E) {
     return unop(UO);
   if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
     Val C = eval(CO->getCond());
+    bool LW = laneWise(CO->getCond());
     Val T = eval(CO->getTrueExpr()), F2 = eval(CO->getFalseExpr());
     Val V;
-    V.Dep = C.Dep | T.Dep | F2.Dep;
+    // A choice by the lane numbering (lane == last ? a : b) depends on it;
+    // the first warp or lane 0 against the rest does not.
+    V.Dep = (LW ? C.Dep : 0) | T.Dep | F2.Dep;
     V.Kind = T.Kind & F2.Kind & (K_MASK | K_CONST);
     return V;
   }
@@ -1356,10 +1445,14 @@ Val Walker::unop(const UnaryOperator *UO) {
   case UO_PreInc:
   case UO_PreDec:
   case UO_PostInc:
-  case UO_PostDec:
-    V = S;
-    V.Kind &= (K_CONST);
+  case UO_PostDec: {
+    // The variable takes another value: no longer a known constant.
+    Val Changed;
+    Changed.Dep = S.Dep;
+    assignTo(UO->getSubExpr(), UO, Changed, nullptr);
+    V = Changed;
     break;
+  }
   case UO_Deref: {
     V.Dep = 0;
     Val Dummy;
@@ -1384,12 +1477,17 @@ Val Walker::unop(const UnaryOperator *UO) {
 Val Walker::subscript(const ArraySubscriptExpr *ASE, const Val *Stored) {
   Val B = eval(ASE->getBase());
   Val X = eval(ASE->getIdx());
+  if (X.Kind & K_WARP)
+    if (const VarDecl *VD = rootVar(ASE->getBase()))
+      if (VD->hasAttr<CUDASharedAttr>() &&
+          I.PerWarp.insert({VD, subscriptDim(ASE)}).second)
+        I.Changed = true;
   if (Rec)
     access(ASE, ASE->getBase(), B, ASE->getIdx(), X, Stored);
   // Class 10: positions inside a tensor-core fragment.
   if (Rec && Rel) {
     if (const auto *ME = dyn_cast<MemberExpr>(ASE->getBase()->IgnoreParenImpCasts())) {
-      QualType BT = ME->getBase()->getType();
+      QualType BT = ME->getBase()->IgnoreImpCasts()->getType();
       const CXXRecordDecl *RD = BT->getAsCXXRecordDecl();
       if (RD && RD->getName() == "fragment" && ME->getMemberDecl()->getName() == "x") {
         bool ElementWise = false;
@@ -1400,7 +1498,7 @@ Val Walker::subscript(const ArraySubscriptExpr *ASE, const Val *Stored) {
                 !(X.Dep & (D_TID | D_LANE)))
               ElementWise = true;
         if (!ElementWise)
-          hazard(W64Class::TensorFrag, ASE->getBeginLoc(),
+          I.hazard(W64Class::TensorFrag, ASE->getBeginLoc(),
                  llvm::formatv("'{0}' reads a tensor-core fragment element by "
                                "position: NVIDIA's m16n16k16 accumulator holds "
                                "8 elements per lane over 32 lanes, AMD's MFMA "
@@ -1586,7 +1684,6 @@ Val Walker::memberCall(const CallExpr *CE, const Expr *Obj,
       }
     }
   }
-  (void)Obj;
   return V;
 }
 
@@ -1619,6 +1716,12 @@ Val Walker::call(const CallExpr *CE) {
 
   if (isShuffleName(Name)) {
     shuffle(CE, Name, Args);
+    return {};
+  }
+  if (isWmmaCall(CE)) {
+    block(CE->getBeginLoc(),
+          "it uses tensor-core fragments, whose warp-to-tile mapping the "
+          "MFMA rules port");
     return {};
   }
   if (isVoteName(Name)) {
@@ -1796,9 +1899,7 @@ Val Walker::call(const CallExpr *CE) {
   return V;
 }
 
-void Walker::compare(const BinaryOperator *BO, const Val &L0, const Val &R0) {
-  if (!Rec)
-    return;
+bool Walker::compare(const BinaryOperator *BO, const Val &L0, const Val &R0) {
   Val L = L0, R = R0;
   BinaryOperatorKind Op = BO->getOpcode();
   // Put the lane/warp operand on the left.
@@ -1829,10 +1930,8 @@ void Walker::compare(const BinaryOperator *BO, const Val &L0, const Val &R0) {
         claim(*W, 64, Tree ? "bound of a shared-memory tree down to one warp"
                            : "threads of the first warp");
     }
-    return;
+    return true;
   }
-  auto OK = [&]() {};
-  (void)OK;
   bool Good = false;
   if (L.Kind & K_LANE) {
     if (R.Kind & K_ZERO)
@@ -1877,6 +1976,7 @@ void Walker::compare(const BinaryOperator *BO, const Val &L0, const Val &R0) {
           llvm::formatv("'{0}' depends on the 32-lane warp numbering",
                         text(BO))
               .str());
+  return Good;
 }
 
 Val Walker::binop(const BinaryOperator *BO) {
@@ -1999,6 +2099,23 @@ Val Walker::binop(const BinaryOperator *BO) {
   case BO_Shr:
     if (tidish(L) && (R.Kind & K_LIT5))
       warp(R, 6);
+    else if ((R.Kind & K_LIT5) && !(L.Dep & (D_TID | D_LANE | D_WARP | D_MASK)) &&
+             (L.Kind & (K_BDIM | K_RUP))) {
+      V.Dep = (V.Dep & ~D_W) | D_NWARPS;
+      V.Kind = K_NWARPS | K_CONST;
+      claim(R, 6, "warps per block");
+      if (L.Kind & K_RUP) {
+        Val T;
+        T.Tok = L.Tok2;
+        T.Kind = K_LIT31;
+        claim(T, 63, "rounding up to whole warps");
+      }
+      hazard(W64Class::LaneArith, BO->getOperatorLoc(),
+             llvm::formatv("'{0}' counts 32-lane warps; a 64-lane wave holds "
+                           "two of them",
+                           text(BO))
+                 .str());
+    }
     else if ((L.Kind & K_MASK) && (R.Kind & K_LANE))
       ; // bit test: (mask >> lane) & 1
     else if (L.Dep & D_MASK)
@@ -2053,7 +2170,7 @@ Val Walker::binop(const BinaryOperator *BO) {
       V.Tok = L.Tok;
       V.HasC = true;
       V.C = 31;
-    } else if ((L.Kind & K_WARP) && (R.Kind & K_CONST)) {
+    } else if ((L.Kind & (K_WARP | K_WIDX)) && (R.Kind & K_CONST)) {
       V.Kind = K_WARPM1;
     } else if (L.HasC && R.HasC) {
       V.HasC = true;
@@ -2084,7 +2201,10 @@ Val Walker::binop(const BinaryOperator *BO) {
   case BO_GE:
   case BO_EQ:
   case BO_NE:
-    compare(BO, L, R);
+    // An accepted test of a mask or a count is the same under both
+    // strategies (mask == 0, mask == all lanes, count == warp width).
+    if (compare(BO, L, R))
+      V.Dep &= ~(D_MASK | D_COUNT | D_RANK);
     V.Kind = 0;
     break;
   case BO_Comma:
@@ -2096,6 +2216,25 @@ Val Walker::binop(const BinaryOperator *BO) {
   }
   if (!(V.Kind & K_CONST))
     V.HasC = V.HasC && (V.Kind & (K_HALFW | K_W1));
+  // Thread or block arithmetic with 32, 31 or 5 that is none of the idioms
+  // above: native warps cannot tell what it means.
+  if (Rec && Rel && !(V.Kind & (K_LANE | K_WARP | K_NWARPS | K_HALFW | K_W1 | K_MASK)) &&
+      (Op == BO_Div || Op == BO_Rem || Op == BO_Shr || Op == BO_And ||
+       Op == BO_Mul || Op == BO_Shl)) {
+    auto ThreadOrBlock = [](const Val &X) {
+      return (X.Kind & (K_TID | K_GTID | K_BDIM)) != 0;
+    };
+    auto WarpConst = [&](const Val &X) {
+      return (X.Kind & (K_LIT32 | K_LIT31 | K_W | K_W1)) ||
+             ((X.Kind & K_LIT5) && (Op == BO_Shr || Op == BO_Shl));
+    };
+    if ((ThreadOrBlock(L) && WarpConst(R)) || (ThreadOrBlock(R) && WarpConst(L)))
+      block(BO->getOperatorLoc(),
+            llvm::formatv("'{0}' mixes the thread index or block size with "
+                          "the warp width in a way native warps do not widen",
+                          text(BO))
+                .str());
+  }
   return V;
 }
 
@@ -2172,8 +2311,13 @@ void Walker::stmt(const Stmt *S) {
     if (IS->getConditionVariableDeclStmt())
       stmt(IS->getConditionVariableDeclStmt());
     eval(IS->getCond());
+    bool LW = laneWise(IS->getCond());
+    if (LW)
+      LaneConds.push_back(IS->getCond());
     stmt(IS->getThen());
     stmt(IS->getElse());
+    if (LW)
+      LaneConds.pop_back();
     return;
   }
   if (const auto *WS = dyn_cast<WhileStmt>(S)) {
@@ -2229,7 +2373,42 @@ void Walker::declStmt(const DeclStmt *DS) {
   }
 }
 
+void Walker::tileDecl(const DeclaratorDecl *D) {
+  unsigned N = 0;
+  if (!Rec || !tileType(D->getType(), N) || !N)
+    return;
+  TypeSourceInfo *TSI = D->getTypeSourceInfo();
+  if (!TSI)
+    return;
+  TypeLoc TL = TSI->getTypeLoc();
+  for (int G = 0; G < 4; ++G) {
+    if (auto R = TL.getAs<ReferenceTypeLoc>())
+      TL = R.getPointeeLoc();
+    else if (auto P = TL.getAs<PointerTypeLoc>())
+      TL = P.getPointeeLoc();
+    else if (auto Q = TL.getAs<QualifiedTypeLoc>())
+      TL = Q.getUnqualifiedLoc();
+    else
+      break;
+  }
+  if (TL.getAs<AutoTypeLoc>())
+    return;
+  SourceRange R = TL.getSourceRange();
+  SourceLocation B = SM().getSpellingLoc(R.getBegin());
+  SourceLocation E = SM().getSpellingLoc(R.getEnd());
+  if (!I.TC.isUserLoc(B) || SM().getFileID(B) != SM().getFileID(E))
+    return;
+  std::string File = I.TC.fileOf(B);
+  if (!I.TokenAt.insert({File, SM().getFileOffset(B)}).second)
+    return;
+  W64Site &S = I.site(W64Site::CgTile, nullptr, I.entityFor(B, Ent));
+  S.Name = std::to_string(N);
+  S.Loc = B;
+  S.End = E;
+}
+
 void Walker::varDecl(const VarDecl *VD) {
+  tileDecl(VD);
   // Array sizes: warpCounts[THREADS / 32].
   if (TypeSourceInfo *TSI = VD->getTypeSourceInfo()) {
     TypeLoc TL = TSI->getTypeLoc();
@@ -2419,7 +2598,7 @@ void Walker::forStmt(const ForStmt *FS) {
                                text(Other))
                      .str());
         }
-        if (!Kind && (O.Kind & K_NWARPS) && (IV.Kind & K_ZERO))
+        if (!Kind && (O.Kind & K_NWARPS) && IV.HasC && IV.C >= 0 && IV.C <= 1)
           Kind = K_WIDX;
       }
     }
@@ -2810,9 +2989,17 @@ void Wave64Analysis::Impl::decide() {
                           "one of the idioms native warps widen",
                           Name, Ctx2)
                 .str());
-    // Keep every user of the macro together.
+    // Keep every user of the macro (or named constant) together.
     SourceLocation Spell = SM.getSpellingLoc(X->getBeginLoc());
     entityFor(Spell, Ent);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(X))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (const Expr *Init = VD->getAnyInitializer()) {
+          SourceLocation L = SM.getSpellingLoc(Init->IgnoreParenImpCasts()->getBeginLoc());
+          auto It = TokenEnt.find({TC.fileOf(L), SM.getFileOffset(L)});
+          if (It != TokenEnt.end())
+            unite(It->second, Ent);
+        }
   }
 }
 
@@ -2830,22 +3017,6 @@ void Wave64Analysis::run(Wave64Strategy Requested) {
   I.launchChecks();
   I.warpSizeUses();
   I.decide();
-  if (getenv("PK_W64_DEBUG")) {
-    for (size_t E = 0; E < I.Ents.size(); ++E) {
-      llvm::errs() << "entity " << E << " " << I.Ents[E].Name << " -> "
-                   << I.find((int)E) << (I.Ents[E].HasSites ? " sites" : "")
-                   << "\n";
-      for (const W64Blocker &B : I.Ents[E].Blockers)
-        llvm::errs() << "  blocker " << B.Loc.printToString(I.SM) << ": "
-                     << B.Msg << "\n";
-    }
-    for (auto &[VD, VI] : I.Vars) {
-      Val V = I.merged(VI);
-      llvm::errs() << "var " << VD->getName() << " dep=" << V.Dep
-                   << " kind=" << llvm::format_hex(V.Kind, 8)
-                   << " loop=" << VI.LoopKind << "\n";
-    }
-  }
   // Group facts.
   std::map<int, bool> GroupKernel, GroupSites;
   std::map<int, std::vector<W64Blocker>> GroupBlockers;
@@ -2867,13 +3038,61 @@ void Wave64Analysis::run(Wave64Strategy Requested) {
     K.HasWarpCode = F.Relevant && GroupSites[R];
     auto &Bs = GroupBlockers[R];
     if (!Bs.empty()) {
-      // Prefer a blocker in the kernel's own file order: earliest location.
-      const W64Blocker *Best = &Bs.front();
+      // Its own blockers first (in the functions it calls), earliest first;
+      // else the kernel it shares warp code with.
+      std::set<const FunctionDecl *> Own;
+      std::function<void(const FunctionDecl *)> Close = [&](const FunctionDecl *G) {
+        if (!Own.insert(G).second)
+          return;
+        for (const FunctionDecl *H : I.Fns[G].Callees)
+          Close(H);
+      };
+      Close(FD);
+      std::set<int> OwnEnts;
+      for (const FunctionDecl *G : Own)
+        OwnEnts.insert(I.Fns[G].Entity);
+      // Launch shapes first: they decide before any line of the kernel.
+      auto Launch = [](const W64Blocker &B) {
+        return llvm::StringRef(B.Msg).starts_with("it is launched") ||
+               llvm::StringRef(B.Msg).starts_with("__launch_bounds__");
+      };
+      const W64Blocker *Best = nullptr;
       for (const W64Blocker &B : Bs)
-        if (I.SM.isBeforeInTranslationUnit(B.Loc, Best->Loc))
+        if (OwnEnts.count(B.Ent) &&
+            (!Best || (Launch(B) && !Launch(*Best)) ||
+             (Launch(B) == Launch(*Best) &&
+              I.SM.isBeforeInTranslationUnit(B.Loc, Best->Loc))))
           Best = &B;
-      K.Reason = Best->Msg;
-      K.ReasonLoc = Best->Loc;
+      if (Best) {
+        K.Reason = Best->Msg;
+        K.ReasonLoc = Best->Loc;
+      } else {
+        Best = &Bs.front();
+        for (const W64Blocker &B : Bs)
+          if (I.SM.isBeforeInTranslationUnit(B.Loc, Best->Loc))
+            Best = &B;
+        std::string Other = Best->Ent >= 0 ? I.Ents[Best->Ent].Name : "";
+        for (const FunctionDecl *G : I.FnOrder) {
+          if (!G->hasAttr<CUDAGlobalAttr>() || G == FD ||
+              I.find(I.Fns[G].Entity) != R)
+            continue;
+          std::set<const FunctionDecl *> S2;
+          std::function<void(const FunctionDecl *)> C2 = [&](const FunctionDecl *H) {
+            if (!S2.insert(H).second)
+              return;
+            for (const FunctionDecl *X : I.Fns[H].Callees)
+              C2(X);
+          };
+          C2(G);
+          for (const FunctionDecl *H : S2)
+            if (I.Fns[H].Entity == Best->Ent) {
+              Other = "kernel " + G->getNameAsString();
+              break;
+            }
+        }
+        K.Reason = "it shares warp code with " + Other + ", where " + Best->Msg;
+        K.ReasonLoc = Best->Loc;
+      }
     }
     if (Requested == Wave64Strategy::Auto)
       K.Strategy = Bs.empty() ? Wave64Strategy::Native : Wave64Strategy::Logical32;

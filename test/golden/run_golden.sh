@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Golden test: port CASE/input.* to hip and cuda; the outputs and the
-# diagnostics must equal CASE/expected/ byte for byte.
+# diagnostics must equal CASE/expected/ byte for byte.  An optional
+# CASE/flags file holds extra port-kernel arguments (e.g. --wave64=native).
 # UPDATE_GOLDEN=1 rewrites the expectations instead.
 set -euo pipefail
 BIN="$1"; CASE="$(cd "$2" && pwd)"
 TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
 inputs=("$CASE"/input.*)
+flags=()
+if [ -f "$CASE/flags" ]; then read -r -a flags < "$CASE/flags"; fi
 status=0
-"$BIN" port -q --to hip,cuda -o "$TMP/out" "${inputs[@]}" 2>"$TMP/diag.raw" || status=$?
+"$BIN" port -q --to hip,cuda ${flags[@]+"${flags[@]}"} -o "$TMP/out" "${inputs[@]}" 2>"$TMP/diag.raw" || status=$?
 sed "s|$CASE/||g" "$TMP/diag.raw" > "$TMP/out/diagnostics.txt"
 echo "exit: $status" >> "$TMP/out/diagnostics.txt"
 if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then

@@ -18,6 +18,7 @@
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <set>
 
 using namespace pk;
 using namespace clang;
@@ -106,6 +107,18 @@ llvm::Error pk::runHipTarget(TargetContext &TC) {
     runWave64Rewrites(TC);
   if (llvm::Error E = runMfmaRules(TC))
     return E;
+  // Inline PTX that PK2006 rewrote to HIP lane queries is not left in place.
+  std::set<std::pair<std::string, unsigned>> Rewritten;
+  for (const auto &[File, FE] : TC.Edits.files())
+    for (const Edit &E : FE.edits())
+      if (E.RuleID == "PK2006")
+        Rewritten.insert({File, E.Offset});
+  llvm::erase_if(TC.Findings, [&](const Finding &F) {
+    bool Drop = F.RuleID == "PK3011" && Rewritten.count({F.File, F.Offset});
+    if (Drop && TC.Counts[F.RuleID])
+      --TC.Counts[F.RuleID];
+    return Drop;
+  });
   insertHelpers(TC);
   return TC.takeError();
 }

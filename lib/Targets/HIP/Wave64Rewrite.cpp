@@ -601,14 +601,27 @@ private:
     bool Sync = llvm::StringRef(S.Name).ends_with("_sync");
     unsigned Bi = Sync ? 1 : 0;
     unsigned SB = SM().getFileOffset(St->getBeginLoc());
-    SourceLocation StEnd = Lexer::getLocForEndOfToken(St->getEndLoc(), 0, SM(), LO());
     std::string Text = TC.text(St->getSourceRange());
-    auto Rel = [&](SourceLocation L) { return SM().getFileOffset(L) - SB; };
+    bool Bad = false;
+    auto Rel = [&](SourceLocation L) -> unsigned {
+      L = SM().getFileLoc(L);
+      unsigned O = SM().getFileOffset(L);
+      if (O < SB || O - SB > Text.size()) {
+        Bad = true;
+        return 0;
+      }
+      return O - SB;
+    };
+    auto EndOf = [&](const Expr *X) {
+      return Lexer::getLocForEndOfToken(SM().getFileLoc(X->getEndLoc()), 0,
+                                        SM(), LO());
+    };
     struct Sub { unsigned Off, Len; std::string New; };
     std::vector<Sub> Subs;
     const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
     unsigned CO = Rel(Callee->getBeginLoc());
-    unsigned CL = Lexer::MeasureTokenLength(Callee->getBeginLoc(), SM(), LO());
+    unsigned CL = Lexer::MeasureTokenLength(SM().getFileLoc(Callee->getBeginLoc()),
+                                            SM(), LO());
     Subs.push_back({CO, CL, Sync ? llvm::StringRef(S.Name).drop_back(5).str() : S.Name});
     if (Sync)
       Subs.push_back({Rel(CE->getArg(0)->getBeginLoc()),
@@ -617,22 +630,23 @@ private:
                       ""});
     const Expr *OE = CE->getArg(Bi + 1);
     unsigned OO = Rel(OE->getBeginLoc());
-    unsigned OL = Rel(Lexer::getLocForEndOfToken(OE->getEndLoc(), 0, SM(), LO())) - OO;
+    unsigned OL = Rel(EndOf(OE)) - OO;
     Subs.push_back({OO, OL, "32"});
     if (explicitArgs(CE) == Bi + 2)
       Subs.push_back({Rel(CE->getRParenLoc()), 0, ", 64"});
     else {
       const Expr *WE = CE->getArg(Bi + 2);
       unsigned WO = Rel(WE->getBeginLoc());
-      unsigned WL = Rel(Lexer::getLocForEndOfToken(WE->getEndLoc(), 0, SM(), LO())) - WO;
+      unsigned WL = Rel(EndOf(WE)) - WO;
       Subs.push_back({WO, WL, "64"});
     }
+    if (Bad)
+      return;
     std::sort(Subs.begin(), Subs.end(),
               [](const Sub &A2, const Sub &B2) { return A2.Off > B2.Off; });
     for (const Sub &X : Subs)
       if (X.Off + X.Len <= Text.size())
         Text.replace(X.Off, X.Len, X.New);
-    (void)StEnd;
     // Indentation of the statement's line.
     std::string File = TC.fileOf(St->getBeginLoc());
     llvm::StringRef Buf = TC.contents(File);
@@ -775,11 +789,6 @@ private:
     }
     // Forced native over blockers: say where it may be wrong.
     std::set<std::pair<unsigned, std::string>> Seen;
-    for (const W64Kernel &K : A.kernels()) {
-      if (!K.Forced || K.Strategy != Wave64Strategy::Native || !K.HasWarpCode)
-        continue;
-      (void)K;
-    }
     if (TC.Opts.Wave64 == Wave64Strategy::Native)
       for (const W64Site &S : A.sites()) {
         for (const W64Blocker &B : A.blockersOf(S.Entity))

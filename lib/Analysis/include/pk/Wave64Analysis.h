@@ -92,6 +92,7 @@ struct W64Kernel {
 struct W64Blocker {
   clang::SourceLocation Loc;
   std::string Msg;
+  int Ent = -1; ///< the function or macro it was found in
 };
 
 class Wave64Analysis {

@@ -7,6 +7,7 @@ struct DeviceBuffer {
   ~DeviceBuffer() { hipFree(ptr); }
 };
 
+// port-kernel: note: kernel reduce: logical 32-lane warps inside 64-lane waves because 'partial[w]' reads per-warp slots over a range that is not the warp count of this kernel (line 20) [PK2000]
 template <typename T, int WARPS>
 __global__ void reduce(const T *in, T *out) {
   __shared__ T partial[WARPS];

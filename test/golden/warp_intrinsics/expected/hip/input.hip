@@ -2,7 +2,7 @@
 
 #ifndef PK_LOGICAL_WARP32_HELPERS
 #define PK_LOGICAL_WARP32_HELPERS
-// port-kernel: 32-lane logical warps inside 64-lane waves [PK2002, PK2003, PK2004]
+// port-kernel: 32-lane logical warps inside 64-lane waves [PK2002, PK2004]
 static constexpr int pk_warpSize = 32;
 __device__ static inline unsigned __pk_ballot32(int pred) {
   return (unsigned)(__ballot(pred) >> (__lane_id() & 32u));
@@ -12,12 +12,17 @@ __device__ static inline bool __pk_any32(int pred) { return __pk_ballot32(pred) 
 __device__ static inline bool __pk_all32(int pred) {
   return __pk_ballot32(pred) == __pk_ballot32(1);
 }
-__device__ static inline void __pk_syncwarp() {
-  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
-  __builtin_amdgcn_wave_barrier();
-  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
-}
 #endif // PK_LOGICAL_WARP32_HELPERS
+
+#ifndef PK_SYNCWARP_HELPER
+#define PK_SYNCWARP_HELPER
+// port-kernel: a wave executes in lockstep; order its shared-memory accesses [PK2003]
+__device__ static inline void __pk_syncwarp() {
+  __threadfence_block();
+  __builtin_amdgcn_wave_barrier();
+  __threadfence_block();
+}
+#endif // PK_SYNCWARP_HELPER
 
 #define FULL_MASK 0xffffffff
 #define SHFL_DOWN(v, o) __shfl_down(v, o, 32)
@@ -34,6 +39,7 @@ __device__ int warp_max(int v) {
   return __shfl(v, 0, 32);
 }
 
+// port-kernel: note: kernel votes: logical 32-lane warps inside 64-lane waves because __shfl_up_sync(1): outside a full-warp scan, lanes 32..31+d read the lower half under 64-lane warps (line 25) [PK2000]
 __global__ void votes(const int *in, unsigned *out, float *sums) {
   int lane = threadIdx.x & 31;
   int x = in[threadIdx.x];
