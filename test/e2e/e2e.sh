@@ -105,6 +105,12 @@ validate-corpus)
   n=$(ls -d "$SRC"/corpus/*/case.yaml | wc -l)
   grep -q "$((n * 3)) passed, 0 failed" "$TMP/out" || fail "summary: $(tail -3 "$TMP/out")"
   cat "$TMP/out" | sed -n '/^case/,/^(PASS/p' ;;
+validate-corpus-strategies)
+  # Every corpus kernel's HIP output at 64 lanes with 32-lane logical warps forced
+  # (auto is covered by validate-corpus; native applies only where auto picks it).
+  n=$(ls -d "$SRC"/corpus/*/case.yaml | wc -l)
+  "$BIN" validate --to hip --wave64=logical32 -j 2 "$SRC/corpus" > "$TMP/out" 2>&1 || { cat "$TMP/out"; fail "logical32 corpus validation failed"; }
+  grep -q "$((n * 2)) passed, 0 failed" "$TMP/out" || fail "summary: $(tail -3 "$TMP/out")" ;;
 *) fail "unknown test $TEST" ;;
 esac
 echo "ok: $TEST"

@@ -290,6 +290,37 @@ static const char* barrier_name(int kind) {
   fatal_here(w, kind, text, file, line);
 }
 
+static void complete(Worker& w, Warp& wp, Pending& s, Fiber* self);
+static void remove_slot(Warp& wp, Pending* s);
+
+// Nobody can run.  A non-_sync collective (HIP, legacy CUDA) runs on the lanes
+// that are active: lanes that diverged to __syncthreads are not.  When every
+// lane a pending non-_sync collective still waits for is at a barrier (or
+// exited), complete it for the lanes that arrived, as the hardware does
+// (reading an inactive lane yields 0).  Returns whether fibers became ready.
+__attribute__((noinline, cold)) static bool complete_divergent(Worker& w) {
+  bool progressed = false;
+  for (std::uint32_t wi = 0; wi < w.warps.size(); ++wi) {
+    Warp& wp = w.warps[wi];
+    for (int i = 0; i < wp.nslots; ++i) {
+      Pending& p = wp.slots[i];
+      if (!p.live_form || !p.arrived) continue;
+      bool others_at_barrier = true;
+      for (std::uint64_t m = p.mask & ~p.arrived; m; m &= m - 1) {
+        Fiber* f = wp.lanes[__builtin_ctzll(m)];
+        if (f->state != kAtBarrier) { others_at_barrier = false; break; }
+      }
+      if (!others_at_barrier) continue;
+      p.mask = p.arrived;
+      complete(w, wp, p, nullptr);
+      remove_slot(wp, &p);
+      progressed = true;
+      --i;
+    }
+  }
+  return progressed;
+}
+
 // Switch away from `self` (already queued or blocked) to the next runnable fiber.
 // With hundreds of fibers per block, their stacks and Fiber lines do not stay in L1: while
 // switching to `next`, prefetch the saved frames of the fiber after it and the Fiber line of the
@@ -298,8 +329,8 @@ static const char* barrier_name(int kind) {
 template <bool kQueued = true>
 static inline void switch_from(Worker& w, Fiber* self) {
   std::uint32_t h = w.rq_head;
+  if (__builtin_expect(h == w.rq_tail, 0) && !complete_divergent(w)) stuck(w);
   const std::uint32_t t = w.rq_tail;
-  if (__builtin_expect(h == t, 0)) stuck(w);
   Fiber* next = w.rq[h & w.rq_mask];
   w.rq_head = ++h;
   if (kQueued && next == self) return;
@@ -529,7 +560,7 @@ static inline void shfl_complete(Warp& wp, std::uint64_t parts) {
   }
 }
 
-__attribute__((noinline)) static void complete(Worker& w, Warp& wp, Pending& s, Fiber* self) {
+__attribute__((noinline)) void complete(Worker& w, Warp& wp, Pending& s, Fiber* self) {
   const std::uint64_t parts = s.arrived;
   const std::uint32_t op = s.kind & 0xff;
   std::uint64_t* const cv = wp.cval;
@@ -597,7 +628,7 @@ __attribute__((noinline)) static void complete(Worker& w, Warp& wp, Pending& s, 
   // Re-queue the waiting lanes in lane order; each resets its own state when it resumes.
   if ((parts & (parts + 1)) == 0) {  // lanes 0..n-1 (the usual case): copy ranges of lanes[]
     const std::uint32_t n = (std::uint32_t)__builtin_popcountll(parts);
-    const std::uint32_t me = self->lane;
+    const std::uint32_t me = self ? self->lane : 64u;
     if (me < n && wp.lanes[me] == self) {
       rq_push_n(w, wp.lanes, me);
       rq_push_n(w, wp.lanes + me + 1, n - me - 1);
@@ -617,7 +648,7 @@ __attribute__((noinline)) static void complete(Worker& w, Warp& wp, Pending& s, 
   w.rq_tail = t;
 }
 
-static void remove_slot(Warp& wp, Pending* s) {
+void remove_slot(Warp& wp, Pending* s) {
   int i = (int)(s - wp.slots);
   wp.slots[i] = wp.slots[wp.nslots - 1];
   --wp.nslots;
@@ -973,6 +1004,7 @@ static void fiber_main() {
     __builtin_unreachable();
   }
   Fiber* next = rq_pop(w);
+  if (!next && complete_divergent(w)) next = rq_pop(w);
   if (!next) stuck(w);
   set_cur(w, next);
   ctx_switch(&w.sink.ctx, next->ctx);
