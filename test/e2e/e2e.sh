@@ -80,6 +80,12 @@ user-rules)
   printf 'rule: PK1001\ntitle: broken\nentries:\n  - { cuda: a }\n' > "$TMP/bad.yaml"
   if "$BIN" port -q --to hip --rules "$TMP/bad.yaml" -o "$TMP/o2" "$TMP/u.cu" 2>"$TMP/err"; then fail "bad rule file accepted"; fi
   grep -q "bad.yaml:4:7: error: entry 'a' needs either 'hip' or 'unsupported'" "$TMP/err" || fail "message: $(cat "$TMP/err")" ;;
+extra-arg)
+  printf '#include <cuda_runtime.h>\nvoid f() { MY_T s; cudaStreamCreate(&s); }\n' > "$TMP/x.cu"
+  if "$BIN" port -q --to hip -o "$TMP/o0" "$TMP/x.cu" 2>/dev/null; then fail "parsed without the macro"; fi
+  "$BIN" port -q --to hip --extra-arg=-DMY_T=cudaStream_t -o "$TMP/o" "$TMP/x.cu" || fail "--extra-arg not used"
+  "$BIN" port -q --to hip --extra-arg-before=-DMY_T=cudaStream_t -o "$TMP/o2" "$TMP/x.cu" || fail "--extra-arg-before not used"
+  grep -q "hipStreamCreate" "$TMP/o/hip/x.hip" || fail "not translated" ;;
 compdb)
   mkdir -p "$TMP/proj/inc"
   printf '#define MY_STREAM cudaStream_t\n' > "$TMP/proj/inc/defs.h"
