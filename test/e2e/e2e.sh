@@ -11,7 +11,7 @@ refuse-out-inside-input)
   cp -r "$GOLD/launch" "$TMP/in"
   before=$(find "$TMP/in" -type f | sort | xargs md5sum)
   if "$BIN" port --to hip -o "$TMP/in/out" "$TMP/in" 2>"$TMP/err"; then fail "accepted OUT inside input"; fi
-  grep -q "inside the input" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+  grep -q "inside the input.*\[PK9001\]" "$TMP/err" || fail "message: $(cat "$TMP/err")"
   [ ! -e "$TMP/in/out" ] || fail "wrote into the input tree"
   after=$(find "$TMP/in" -type f | sort | xargs md5sum)
   [ "$before" = "$after" ] || fail "input tree changed" ;;
@@ -42,6 +42,7 @@ bad-input)
   cp "$GOLD/launch/input.cu" "$TMP/good.cu"
   if "$BIN" port --to hip -o "$TMP/o" "$TMP/bad.cu" "$TMP/good.cu" 2>"$TMP/err"; then fail "bad input accepted"; fi
   grep -q "bad.cu:3:10: error: use of undeclared identifier 'undefined_thing'" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+  grep -q "bad.cu: error: cannot parse as CUDA.*\[PK9001\]" "$TMP/err" || fail "no PK9001: $(cat "$TMP/err")"
   [ ! -e "$TMP/o" ] || fail "partial output written" ;;
 missing-input)
   if "$BIN" port --to hip -o "$TMP/o" "$TMP/nope.cu" 2>"$TMP/err"; then fail "missing input accepted"; fi
@@ -63,6 +64,38 @@ rule-docs)
   ls "$SRC/docs/rules" | sed -n 's/\.md$//p' | sort > "$TMP/docs"
   diff "$TMP/ids" "$TMP/docs" || fail "rule IDs and docs/rules disagree (< registered only, > doc only)"
   while read -r id; do "$BIN" explain "$id" >/dev/null || fail "explain $id"; done < "$TMP/ids" ;;
+forced-native)
+  # Forcing native 64-lane warps over what the analysis cannot prove safe is
+  # flagged at each unsafe construct (PK2012), and on tensor-core kernels (PK3014).
+  "$BIN" port -q --to hip --wave64=native -o "$TMP/a" "$SRC/corpus/warp_softmax" 2>"$TMP/e1" || true
+  grep -q "warning: .*\[PK2012\]" "$TMP/e1" || fail "no PK2012: $(cat "$TMP/e1")"
+  "$BIN" port -q --to hip --wave64=native -o "$TMP/b" "$SRC/corpus/wmma_hgemm" 2>"$TMP/e2" || true
+  grep -q "warning: .*\[PK3014\]" "$TMP/e2" || fail "no PK3014: $(cat "$TMP/e2")" ;;
+mfma-early-exit)
+  # wmma_hgemm returns early for warps past the edge: PK3003 keeps the wave
+  # running and masks that warp's fragment loads and stores.
+  "$BIN" port -q --to hip --report "$TMP/r.json" -o "$TMP/o" "$SRC/corpus/wmma_hgemm" 2>/dev/null
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if any(e["rule"]=="PK3003" for t in r["targets"] for e in t["edits"]) else 1)' "$TMP/r.json" || fail "no PK3003 edit" ;;
+emu-prep)
+  # PK9901: before emulation, launches become pkemu::launch and __shared__
+  # arrays per-block storage, in the original and in the HIP output.
+  "$BIN" validate --to hip --keep-work --work-dir "$TMP/w" "$SRC/corpus/transpose" >/dev/null 2>&1 || fail "validate transpose"
+  grep -q "PKEMU_SHARED(tile, float\[32\]\[33\])" "$TMP/w/transpose/original/prep/transpose.cu" || fail "shared array not prepared"
+  grep -q "PKEMU_SHARED(tile" "$TMP/w/transpose/hip/prep/transpose.hip" || fail "HIP shared array not prepared"
+  grep -q '^#line 1 ' "$TMP/w/transpose/original/prep/transpose.cu" || fail "no #line to the original file" ;;
+rule-tests)
+  # Every registered rule ID is asserted by some test: in expected outputs,
+  # diagnostics or rules.txt of golden cases, or by a test script that greps
+  # for it.  Hazard classes PK21NN are asserted by test/wave64/cNN_* (check).
+  missing=""
+  for id in $("$BIN" rules | awk '{print $1}'); do
+    case "$id" in
+    PK21??) ls -d "$SRC/test/wave64/c${id:4:2}_"* >/dev/null 2>&1 && continue ;;
+    esac
+    grep -rqF -- "$id" "$SRC/test" && continue
+    missing="$missing $id"
+  done
+  [ -z "$missing" ] || fail "rule IDs no test asserts:$missing" ;;
 help-version)
   "$BIN" --help | grep -q "EXAMPLES" || fail "--help has no examples"
   "$BIN" --version | grep -q "port-kernel" || fail "--version" ;;
