@@ -8,12 +8,16 @@
 //   PK3003  a warp-dependent early return before fragment operations -> the
 //           wave runs on; the finished logical warp's loads/stores are masked
 //   PK3004  fragment operations under control flow that may split a wave
+//   PK3005  a logical warp's 2x2 groups of 16x16 fragments (arrays a[R],
+//           b[C], acc[R][C] multiplied in one loop nest) -> 32x32 tiles on
+//           v_mfma_f32_32x32x8 (--mfma-shape=auto and 32x32x8)
 //   PK3010  fragment element accessed by position
 //   PK3011  inline PTX that is not ported
 //   PK3012  bf16 matrix cores: supported targets
 //   PK3013  block size that is not a whole number of 64-lane waves
 //   PK3014  a kernel with fragment operations got native 64-lane warps
 //   PK3015  WMMA configuration that is not ported
+//   PK3016  fragments that are not held as 32x32 tiles: what they use
 //
 //===----------------------------------------------------------------------===//
 #include "MfmaHelpers.h"
@@ -33,6 +37,7 @@
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -45,6 +50,7 @@ using namespace clang;
 static RegisterRule R3001("PK3001", "nvcuda::wmma m16n16k16 -> AMD MFMA through generated pk_mfma helpers", "rewrite");
 static RegisterRule R3002("PK3002", "inline PTX mma.sync m16n8k16 (f16 in, f32 accumulate) -> AMD MFMA", "rewrite");
 static RegisterRule R3003("PK3003", "warp-dependent early return before fragment operations -> masked fragment loads and stores", "rewrite");
+static RegisterRule R3005("PK3005", "a logical warp's 2x2 groups of 16x16 fragments -> 32x32 tiles on v_mfma_f32_32x32x8", "rewrite");
 static RegisterRule R3004("PK3004", "fragment operation under control flow that may split a 64-lane wave", "diagnostic");
 static RegisterRule R3010("PK3010", "fragment element accessed by position", "diagnostic");
 static RegisterRule R3011("PK3011", "inline PTX that is not ported", "diagnostic");
@@ -52,6 +58,7 @@ static RegisterRule R3012("PK3012", "bf16 matrix cores need gfx90a or newer", "d
 static RegisterRule R3013("PK3013", "block size is not a whole number of 64-lane waves", "diagnostic");
 static RegisterRule R3014("PK3014", "tensor-core kernel ported with native 64-lane warps", "diagnostic");
 static RegisterRule R3015("PK3015", "WMMA configuration that is not ported", "diagnostic");
+static RegisterRule R3016("PK3016", "fragments that are not held as 32x32 tiles", "diagnostic");
 
 namespace {
 
@@ -450,6 +457,11 @@ public:
   std::set<Elem> AllElems;
   SourceLocation FirstBF16;
   bool AnyWmma = false;
+  /// Declarations of (arrays of) supported fragments, in source order.
+  std::vector<const DeclaratorDecl *> FragDecls;
+  /// Local arrays of fragments, and every reference to an array of fragments.
+  llvm::SetVector<const VarDecl *> FragArrays;
+  std::vector<const DeclRefExpr *> ArrayRefs;
 
   bool shouldVisitTemplateInstantiations() const { return false; }
 
@@ -485,6 +497,21 @@ public:
 
   bool VisitDeclaratorDecl(DeclaratorDecl *D) {
     noteType(D->getType(), D->getLocation());
+    if (std::optional<FragType> F = fragType(D->getType()))
+      if (!F->Dependent && F->supported() && TC.isUserLoc(D->getLocation())) {
+        FragDecls.push_back(D);
+        const auto *VD = dyn_cast<VarDecl>(D);
+        if (VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+            isa<ConstantArrayType>(VD->getType().getCanonicalType()))
+          FragArrays.insert(VD);
+      }
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
+      if (isa<ConstantArrayType>(VD->getType().getCanonicalType()) &&
+          fragType(VD->getType()))
+        ArrayRefs.push_back(E);
     return true;
   }
   bool VisitTypedefNameDecl(TypedefNameDecl *D) {
@@ -657,6 +684,394 @@ private:
                                         : "v_mfma_f32_16x16x16";
   }
 
+  // ---- warp tiles (PK3005) ------------------------------------------------
+
+  /// A loop nest `for (i < R) for (j < C) mma_sync(acc[i][j], a[i], b[j],
+  /// acc[i][j]);` over a logical warp's fragment arrays.
+  struct TileNest {
+    const CallExpr *Call = nullptr;
+    const ForStmt *Outer = nullptr;
+    const VarDecl *Acc = nullptr, *A = nullptr, *B = nullptr;
+    std::string File;
+    unsigned Begin = 0, End = 0; // replaced bytes (with leading #pragma lines)
+    bool Braced = false;         // the text ends with '}' (else ';' follows)
+    bool Pragmas = false;        // Begin is the start of a #pragma line
+    std::string Indent;          // of the outer loop
+  };
+  std::vector<TileNest> Nests;
+  /// Arrays held as 32x32 tiles, and why other arrays are not.
+  llvm::SetVector<const VarDecl *> Fused;
+  std::map<const VarDecl *, std::string> NotFused;
+
+  static std::vector<int64_t> arrayDims(QualType T) {
+    std::vector<int64_t> D;
+    T = T.getCanonicalType();
+    while (const auto *AT = dyn_cast<ConstantArrayType>(T.getTypePtr())) {
+      D.push_back(AT->getSize().getSExtValue());
+      T = AT->getElementType().getCanonicalType();
+    }
+    return D;
+  }
+
+  /// `V[i]...` with loop-variable indices: V and the index variables.
+  static const VarDecl *subscripts(const Expr *E,
+                                   std::vector<const VarDecl *> &Idx) {
+    E = E->IgnoreParenImpCasts();
+    while (const auto *ASE = dyn_cast<ArraySubscriptExpr>(E)) {
+      const auto *I = dyn_cast<DeclRefExpr>(ASE->getIdx()->IgnoreParenImpCasts());
+      const auto *IV = I ? dyn_cast<VarDecl>(I->getDecl()) : nullptr;
+      if (!IV)
+        return nullptr;
+      Idx.insert(Idx.begin(), IV);
+      E = ASE->getBase()->IgnoreParenImpCasts();
+    }
+    const auto *D = dyn_cast<DeclRefExpr>(E);
+    return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  }
+
+  /// \p F is `for (int v = 0; v < N; ++v)` (or v++, v += 1) with constant N.
+  bool countedLoop(const ForStmt *F, const VarDecl *&V, int64_t &N) {
+    const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit());
+    if (!DS || !DS->isSingleDecl())
+      return false;
+    V = dyn_cast<VarDecl>(DS->getSingleDecl());
+    Expr::EvalResult R;
+    if (!V || !V->getInit() || V->getInit()->isValueDependent() ||
+        !V->getInit()->EvaluateAsInt(R, TC.Ctx()) || R.Val.getInt() != 0)
+      return false;
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (!Cond || Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), V) ||
+        Cond->getRHS()->isValueDependent() ||
+        !Cond->getRHS()->EvaluateAsInt(R, TC.Ctx()))
+      return false;
+    N = R.Val.getInt().getExtValue();
+    const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+    if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+      return U->isIncrementOp() && refersTo(U->getSubExpr(), V);
+    if (const auto *B = dyn_cast_or_null<CompoundAssignOperator>(Inc)) {
+      Expr::EvalResult One;
+      return B->getOpcode() == BO_AddAssign && refersTo(B->getLHS(), V) &&
+             !B->getRHS()->isValueDependent() &&
+             B->getRHS()->EvaluateAsInt(One, TC.Ctx()) && One.Val.getInt() == 1;
+    }
+    return false;
+  }
+
+  /// The loop whose body is \p S (through a one-statement block and a loop
+  /// pragma).
+  const ForStmt *loopAround(const Stmt *S, const Stmt *&Attr) {
+    Attr = nullptr;
+    const Stmt *P = parentStmt(S);
+    if (const auto *CS = dyn_cast_or_null<CompoundStmt>(P)) {
+      if (CS->size() != 1)
+        return nullptr;
+      S = CS;
+      P = parentStmt(CS);
+    }
+    const auto *F = dyn_cast_or_null<ForStmt>(P);
+    if (!F || F->getBody() != S)
+      return nullptr;
+    if (const auto *A = dyn_cast_or_null<AttributedStmt>(parentStmt(F)))
+      Attr = A;
+    return F;
+  }
+
+  /// Recognises the nest around a mma_sync call; \p Why says why not.
+  bool matchNest(const FragCall &C, TileNest &N, std::string &Why) {
+    const CallExpr *CE = C.CE;
+    if (CE->getNumArgs() < 4) {
+      Why = "mma_sync with fewer than four arguments";
+      return false;
+    }
+    std::vector<const VarDecl *> ID, IA, IB, IC;
+    const VarDecl *D = subscripts(CE->getArg(0), ID);
+    const VarDecl *A = subscripts(CE->getArg(1), IA);
+    const VarDecl *B = subscripts(CE->getArg(2), IB);
+    const VarDecl *Cc = subscripts(CE->getArg(3), IC);
+    if (!D || !A || !B || D != Cc || ID.size() != 2 || IA.size() != 1 ||
+        IB.size() != 1 || ID != IC || IA[0] != ID[0] || IB[0] != ID[1] ||
+        ID[0] == ID[1]) {
+      Why = "the call is not mma_sync(acc[i][j], a[i], b[j], acc[i][j])";
+      return false;
+    }
+    if (!P.FragArrays.count(D) || !P.FragArrays.count(A) || !P.FragArrays.count(B)) {
+      Why = "the fragments are not local arrays";
+      return false;
+    }
+    std::vector<int64_t> DD = arrayDims(D->getType()), DA = arrayDims(A->getType()),
+                         DB = arrayDims(B->getType());
+    if (DD.size() != 2 || DA.size() != 1 || DB.size() != 1 || DD[0] != DA[0] ||
+        DD[1] != DB[0] || DD[0] % 2 || DD[1] % 2) {
+      Why = "the arrays are not acc[R][C], a[R], b[C] with R and C even";
+      return false;
+    }
+    const Stmt *AttrIn = nullptr, *AttrOut = nullptr;
+    const ForStmt *Inner = loopAround(CE, AttrIn);
+    const ForStmt *Outer = Inner ? loopAround(AttrIn ? AttrIn : Inner, AttrOut) : nullptr;
+    const VarDecl *VI = nullptr, *VO = nullptr;
+    int64_t NI = 0, NO = 0;
+    if (!Outer || !countedLoop(Inner, VI, NI) || !countedLoop(Outer, VO, NO)) {
+      Why = "the call is not the only statement of two counted for loops";
+      return false;
+    }
+    // Either loop order; the bounds are the array sizes.
+    bool Ok = (VO == ID[0] && VI == ID[1] && NO == DD[0] && NI == DD[1]) ||
+              (VO == ID[1] && VI == ID[0] && NO == DD[1] && NI == DD[0]);
+    if (!Ok) {
+      Why = "the loops do not run over all fragments of the arrays";
+      return false;
+    }
+    SourceLocation B0 = Outer->getBeginLoc(), E0 = Outer->getEndLoc();
+    if (B0.isMacroID() || E0.isMacroID()) {
+      Why = "the loops are written in a macro";
+      return false;
+    }
+    N.Call = CE;
+    N.Outer = Outer;
+    N.Acc = D;
+    N.A = A;
+    N.B = B;
+    N.File = TC.fileOf(B0);
+    llvm::StringRef Buf = TC.contents(N.File);
+    N.Begin = SM().getFileOffset(B0);
+    N.End = SM().getFileOffset(
+        Lexer::getLocForEndOfToken(E0, 0, SM(), LO()));
+    // Take the #pragma lines right before the outer loop along; the call
+    // keeps the loop's indentation.
+    size_t ForLine = Buf.take_front(N.Begin).rfind('\n');
+    ForLine = ForLine == llvm::StringRef::npos ? 0 : ForLine + 1;
+    if (Buf.slice(ForLine, N.Begin).trim().empty())
+      N.Indent = Buf.slice(ForLine, N.Begin).str();
+    while (AttrOut) {
+      size_t LS = Buf.take_front(N.Begin).rfind('\n');
+      if (LS == llvm::StringRef::npos)
+        break;
+      size_t PS = Buf.take_front(LS).rfind('\n');
+      PS = PS == llvm::StringRef::npos ? 0 : PS + 1;
+      llvm::StringRef Line = Buf.slice(PS, LS);
+      if (!Line.ltrim().starts_with("#pragma"))
+        break;
+      N.Begin = PS;
+      N.Pragmas = true;
+    }
+    llvm::StringRef Text = Buf.slice(N.Begin, N.End);
+    if (Text.contains("//") || Text.contains("/*")) {
+      Why = "the loops contain comments";
+      return false;
+    }
+    N.Braced = Text.ends_with("}");
+    return true;
+  }
+
+  /// How \p Ref (a reference to a fragment array) is used: OK when it is a
+  /// fully indexed fragment passed to fill/load/store, or an operand of a
+  /// recognised nest.
+  bool usedAsFragment(const DeclRefExpr *Ref, unsigned Rank,
+                      const std::set<const CallExpr *> &NestCalls,
+                      std::string &Why) {
+    const Stmt *E = Ref;
+    for (unsigned K = 0; K < Rank; ++K) {
+      const Stmt *Par = parentStmt(E);
+      while (Par && isa<ImplicitCastExpr, ParenExpr>(Par))
+        Par = parentStmt(Par);
+      const auto *ASE = dyn_cast_or_null<ArraySubscriptExpr>(Par);
+      if (!ASE || ASE->getBase()->IgnoreParenImpCasts() != E) {
+        Why = "'" + brief(TC.text(Ref->getSourceRange())) +
+              "' is used other than as a whole fragment";
+        return false;
+      }
+      E = ASE;
+    }
+    const Stmt *Par = parentStmt(E);
+    while (Par && isa<ImplicitCastExpr, ParenExpr, MaterializeTemporaryExpr>(Par))
+      Par = parentStmt(Par);
+    const auto *CE = dyn_cast_or_null<CallExpr>(Par);
+    const FragCall *FC = nullptr;
+    for (const FragCall &C : P.Calls)
+      if (C.CE == CE)
+        FC = &C;
+    auto IsArg = [&](unsigned I) {
+      return CE && CE->getNumArgs() > I && CE->getArg(I)->IgnoreParenImpCasts() == E;
+    };
+    if (FC && FC->Name == "mma_sync" && NestCalls.count(CE))
+      return true;
+    if (FC && (FC->Name == "fill_fragment" || FC->Name == "load_matrix_sync") &&
+        IsArg(0))
+      return true;
+    if (FC && FC->Name == "store_matrix_sync" && IsArg(1))
+      return true;
+    const Expr *Use = dyn_cast<Expr>(Par ? Par : E);
+    Why = "'" + brief(TC.text(Use ? Use->getSourceRange() : Ref->getSourceRange())) +
+          "' uses a fragment other than in fill_fragment, load_matrix_sync, "
+          "store_matrix_sync or the mma_sync loop nest";
+    return false;
+  }
+
+  /// Chooses the arrays that become 32x32 tiles (shape auto and 32x32x8).
+  void planWarpTiles() {
+    if (TC.Opts.Mfma == MfmaShape::M16N16K16)
+      return;
+    std::vector<TileNest> Cand;
+    std::set<const VarDecl *> Bad;
+    for (const FragCall &C : P.Calls) {
+      if (C.Name != "mma_sync")
+        continue;
+      TileNest N;
+      std::string Why;
+      if (matchNest(C, N, Why)) {
+        Cand.push_back(N);
+        continue;
+      }
+      // Arrays that appear in an unrecognised mma_sync stay fragments.
+      std::vector<const VarDecl *> Idx;
+      for (unsigned I = 0; I < C.CE->getNumArgs() && I < 4; ++I)
+        if (const VarDecl *V = subscripts(C.CE->getArg(I), Idx))
+          if (P.FragArrays.count(V)) {
+            Bad.insert(V);
+            NotFused.emplace(V, Why);
+          }
+    }
+    std::set<const CallExpr *> NestCalls;
+    for (const TileNest &N : Cand)
+      NestCalls.insert(N.Call);
+    for (const DeclRefExpr *R : P.ArrayRefs) {
+      const auto *V = cast<VarDecl>(R->getDecl());
+      if (!P.FragArrays.count(V) || Bad.count(V))
+        continue;
+      std::optional<FragType> F = fragType(V->getType());
+      std::string Why;
+      if (!usedAsFragment(R, F && F->U == Use::Acc ? 2 : 1, NestCalls, Why)) {
+        Bad.insert(V);
+        NotFused.emplace(V, Why);
+      }
+    }
+    for (const VarDecl *V : P.FragArrays) {
+      const auto *DS = dyn_cast_or_null<DeclStmt>(declStmtOf(V));
+      const auto *Init = V->hasInit() ? dyn_cast<CXXConstructExpr>(
+                                            V->getInit()->IgnoreImplicit())
+                                      : nullptr;
+      bool Written = V->hasInit() && (!Init || Init->getNumArgs() ||
+                                      Init->getParenOrBraceRange().isValid());
+      if (!DS || !DS->isSingleDecl() || Written ||
+          V->getBeginLoc().isMacroID() || V->getLocation().isMacroID()) {
+        Bad.insert(V);
+        NotFused.emplace(V, "its declaration is not a plain single declaration");
+      }
+    }
+    // A nest is fused only with all three of its arrays; an array only with
+    // all of its nests.
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const TileNest &N : Cand)
+        if (Bad.count(N.Acc) || Bad.count(N.A) || Bad.count(N.B))
+          for (const VarDecl *V : {N.Acc, N.A, N.B})
+            if (Bad.insert(V).second) {
+              NotFused.emplace(V, "an array it is multiplied with cannot be "
+                                  "held as 32x32 tiles");
+              Changed = true;
+            }
+    }
+    for (const TileNest &N : Cand) {
+      if (Bad.count(N.Acc))
+        continue;
+      Nests.push_back(N);
+      for (const VarDecl *V : {N.Acc, N.A, N.B})
+        Fused.insert(V);
+    }
+  }
+
+  bool inRewrittenNest(SourceLocation L) {
+    L = SM().getSpellingLoc(L);
+    std::string F = TC.fileOf(L);
+    unsigned O = SM().getFileOffset(L);
+    for (const TileNest &N : Nests)
+      if (N.File == F && O >= N.Begin && O < N.End)
+        return true;
+    return false;
+  }
+
+  const Stmt *declStmtOf(const VarDecl *V) {
+    auto Ps = TC.Ctx().getParents(*V);
+    return Ps.empty() ? nullptr : Ps[0].get<Stmt>();
+  }
+
+  /// The PK3005 edits: declarations and loop nests.
+  void rewriteWarpTiles(std::set<std::string> &TileFiles) {
+    const char *Why =
+        "the fragments of this array form 32x32 tiles of one logical warp: "
+        "each v_mfma_f32_32x32x8 computes a whole 32x32 tile (four of the "
+        "CUDA fragments), no product discarded";
+    for (const VarDecl *V : Fused) {
+      TypeLoc TL = V->getTypeSourceInfo()->getTypeLoc();
+      std::vector<std::string> Dims;
+      SourceLocation LastBracket;
+      while (auto AL = TL.getAs<ArrayTypeLoc>()) {
+        Dims.push_back(AL.getSizeExpr() ? TC.text(AL.getSizeExpr()) : "?");
+        LastBracket = AL.getRBracketLoc();
+        TL = AL.getElementLoc();
+      }
+      SourceLocation TB = TL.getBeginLoc(), TE = TL.getEndLoc();
+      if (TB.isMacroID() || TE.isMacroID() || LastBracket.isMacroID())
+        continue; // checked before; kept for safety
+      std::string Tail = ", " + llvm::join(Dims, ", ") + "> " +
+                         V->getName().str();
+      TC.insert(TB, "pk_mfma::fragment_array<", "PK3005", Why);
+      TC.replace(CharSourceRange::getCharRange(
+                     Lexer::getLocForEndOfToken(TE, 0, SM(), LO()),
+                     Lexer::getLocForEndOfToken(LastBracket, 0, SM(), LO())),
+                 Tail, "PK3005", Why);
+      TileFiles.insert(TC.fileOf(V->getLocation()));
+    }
+    for (const TileNest &N : Nests) {
+      std::string Call = llvm::formatv("{4}pk_mfma::mma_sync({0}, {1}, {2}, {0}){3}",
+                                       N.Acc->getName(), N.A->getName(),
+                                       N.B->getName(), N.Braced ? ";" : "",
+                                       N.Pragmas ? N.Indent : std::string())
+                             .str();
+      TC.edit(N.File, N.Begin, N.End - N.Begin, Call, "PK3005",
+              "one call multiplies every 32x32 tile of the logical warp "
+              "(v_mfma_f32_32x32x8, two per 16-wide k-step and tile) in place "
+              "of the loops over its 16x16 fragments");
+    }
+  }
+
+  /// PK3016: what happens to fragments that are not 32x32 tiles.
+  void reportUnfused() {
+    std::set<std::string> Done;
+    for (const DeclaratorDecl *D : P.FragDecls) {
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (V && Fused.count(V))
+        continue;
+      auto NF = V ? NotFused.find(V) : NotFused.end();
+      if (TC.Opts.Mfma == MfmaShape::M32N32K8) {
+        std::string F = TC.fileOf(D->getLocation());
+        if (!Done.insert(F).second && NF == NotFused.end())
+          continue;
+        TC.finding(D->getLocation(), "PK3016", Severity::Note,
+                   llvm::formatv("'{0}' is not part of a logical warp's 32x32 "
+                                 "tile{1}: with --mfma-shape=32x32x8 one "
+                                 "v_mfma_f32_32x32x8 computes the 16x16 tiles "
+                                 "of both logical warps of a wave as its "
+                                 "diagonal blocks and discards the other half "
+                                 "of its products; --mfma-shape=auto uses "
+                                 "v_mfma_f32_16x16x16 for such fragments",
+                                 D->getName(),
+                                 NF != NotFused.end() ? " (" + NF->second + ")"
+                                                      : std::string())
+                       .str());
+      } else if (NF != NotFused.end() &&
+                 fragType(V->getType())->U == Use::Acc &&
+                 arrayDims(V->getType()).size() == 2) {
+        TC.finding(D->getLocation(), "PK3016", Severity::Note,
+                   llvm::formatv("'{0}' is not held as 32x32 tiles ({1}); its "
+                                 "fragments use v_mfma_f32_16x16x16",
+                                 D->getName(), NF->second)
+                       .str());
+      }
+    }
+  }
+
   // ---- WMMA --------------------------------------------------------------
 
   bool portWmma() {
@@ -687,9 +1102,13 @@ private:
                       "32-lane logical warps and multiplies them with {0}",
                       shapeName())
             .str();
-    std::set<std::string> Files;
+    planWarpTiles();
+    std::set<std::string> Files, TileFiles;
+    rewriteWarpTiles(TileFiles);
     for (NestedNameSpecifierLoc Q : P.Quals) {
       SourceRange R = Q.getSourceRange();
+      if (inRewrittenNest(R.getBegin()))
+        continue;
       if (TC.replace(CharSourceRange::getTokenRange(R), "pk_mfma::", "PK3001",
                      Why))
         Files.insert(TC.fileOf(SM().getSpellingLoc(R.getBegin())));
@@ -722,11 +1141,14 @@ private:
                                  ? withoutRuntimeInclude(mfma::wmmaCoreHelpers(Shape))
                                  : mfma::wmmaCoreHelpers(Shape);
       if (FE.count(Elem::F16))
-        H[mfma::KeyWmmaF16] = mfma::wmmaF16Helpers(Shape);
+        H[mfma::KeyWmmaF16] = mfma::wmmaF16Helpers();
       if (FE.count(Elem::BF16))
-        H[mfma::KeyWmmaBF16] = mfma::wmmaBF16Helpers(Shape);
+        H[mfma::KeyWmmaBF16] = mfma::wmmaBF16Helpers();
       H[mfma::KeyWmmaOps] = mfma::wmmaOpsHelpers(Shape);
+      if (TileFiles.count(F))
+        H[mfma::KeyWarpTiles] = mfma::warpTileHelpers();
     }
+    reportUnfused();
     removeMmaIncludes();
     if (P.FirstBF16.isValid())
       TC.finding(P.FirstBF16, "PK3012", Severity::Note,
@@ -735,9 +1157,12 @@ private:
                                "(MI300) and newer CDNA GPUs, not on gfx908 "
                                "(MI100), which has no bf16_1k matrix "
                                "instructions",
-                               Shape == MfmaShape::M32N32K8
-                                   ? "__builtin_amdgcn_mfma_f32_32x32x8"
-                                   : "__builtin_amdgcn_mfma_f32_16x16x16")
+                               Shape == MfmaShape::M32N32K8 || Fused.empty()
+                                   ? (Shape == MfmaShape::M32N32K8
+                                          ? "__builtin_amdgcn_mfma_f32_32x32x8"
+                                          : "__builtin_amdgcn_mfma_f32_16x16x16")
+                                   : "__builtin_amdgcn_mfma_f32_16x16x16bf16_1k "
+                                     "and __builtin_amdgcn_mfma_f32_32x32x8")
                      .str());
     checkElementAccess();
     return true;

@@ -375,10 +375,10 @@ __device__ inline void mma_sync(fragment<accumulator, 16, 16, 16, float> &d,
 #endif // PK_MFMA_WMMA_OPS
 )pk";
 
-const char *F16_16 = R"pk(
+const char *F16 = R"pk(
 #ifndef PK_MFMA_WMMA_F16
 #define PK_MFMA_WMMA_F16
-// port-kernel: half fragments -> v_mfma_f32_16x16x16f16 [PK3001]
+// port-kernel: half fragments -> v_mfma_f32_16x16x16f16 / v_mfma_f32_32x32x8f16 [PK3001]
 namespace pk_mfma {
 namespace detail {
 typedef _Float16 f16x4 __attribute__((ext_vector_type(4)));
@@ -388,18 +388,6 @@ __device__ inline f32x4 mfma16(const __half *a, const __half *b, f32x4 c) {
   __builtin_memcpy(&vb, b, 8);
   return __builtin_amdgcn_mfma_f32_16x16x16f16(va, vb, c, 0, 0, 0);
 }
-} // namespace detail
-} // namespace pk_mfma
-#endif // PK_MFMA_WMMA_F16
-)pk";
-
-const char *F16_32 = R"pk(
-#ifndef PK_MFMA_WMMA_F16
-#define PK_MFMA_WMMA_F16
-// port-kernel: half fragments -> v_mfma_f32_32x32x8f16 [PK3001]
-namespace pk_mfma {
-namespace detail {
-typedef _Float16 f16x4 __attribute__((ext_vector_type(4)));
 __device__ inline f32x16 mfma32(const __half *a, const __half *b, f32x16 c) {
   f16x4 va, vb;
   __builtin_memcpy(&va, a, 8);
@@ -411,10 +399,11 @@ __device__ inline f32x16 mfma32(const __half *a, const __half *b, f32x16 c) {
 #endif // PK_MFMA_WMMA_F16
 )pk";
 
-const char *BF16_16 = R"pk(
+const char *BF16 = R"pk(
 #ifndef PK_MFMA_WMMA_BF16
 #define PK_MFMA_WMMA_BF16
-// port-kernel: bf16 fragments -> v_mfma_f32_16x16x16bf16_1k (gfx90a, gfx94x) [PK3001, PK3012]
+// port-kernel: bf16 fragments -> v_mfma_f32_16x16x16bf16_1k / v_mfma_f32_32x32x8bf16_1k
+// (gfx90a, gfx94x) [PK3001, PK3012]
 #if defined(__gfx908__)
 #error "bf16 matrix cores (the _1k MFMA instructions) need gfx90a or newer [PK3012]"
 #endif
@@ -427,21 +416,6 @@ __device__ inline f32x4 mfma16(const hip_bfloat16 *a, const hip_bfloat16 *b, f32
   __builtin_memcpy(&vb, b, 8);
   return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(va, vb, c, 0, 0, 0);
 }
-} // namespace detail
-} // namespace pk_mfma
-#endif // PK_MFMA_WMMA_BF16
-)pk";
-
-const char *BF16_32 = R"pk(
-#ifndef PK_MFMA_WMMA_BF16
-#define PK_MFMA_WMMA_BF16
-// port-kernel: bf16 fragments -> v_mfma_f32_32x32x8bf16_1k (gfx90a, gfx94x) [PK3001, PK3012]
-#if defined(__gfx908__)
-#error "bf16 matrix cores (the _1k MFMA instructions) need gfx90a or newer [PK3012]"
-#endif
-namespace pk_mfma {
-namespace detail {
-typedef short bf16x4 __attribute__((ext_vector_type(4)));
 __device__ inline f32x16 mfma32(const hip_bfloat16 *a, const hip_bfloat16 *b, f32x16 c) {
   bf16x4 va, vb;
   __builtin_memcpy(&va, a, 8);
@@ -451,6 +425,199 @@ __device__ inline f32x16 mfma32(const hip_bfloat16 *a, const hip_bfloat16 *b, f3
 } // namespace detail
 } // namespace pk_mfma
 #endif // PK_MFMA_WMMA_BF16
+)pk";
+
+const char *WarpTiles = R"pk(
+#ifndef PK_MFMA_WARP_TILES
+#define PK_MFMA_WARP_TILES
+// port-kernel: a logical warp's 2x2 groups of 16x16 fragments -> 32x32 tiles
+// on v_mfma_f32_32x32x8 [PK3005]
+// fragment_array<F, R> holds the fragments of `F a[R]` (matrix_a: fragment i
+// covers rows 16i .. 16i+15; matrix_b: columns 16i .. 16i+15) and
+// fragment_array<F, R, C> those of `F acc[R][C]` (accumulator), R and C even,
+// as 32x32 tiles: fragments 2g and 2g+1 are the halves of tile g.  Each
+// logical warp t (lanes 32t .. 32t+31) keeps its own tiles; lane L holds, for
+// warp t, k-half h (k 0-7, 8-15 of the 16-wide step) and e, r = 0..3 / 0..15:
+//   A: x[g][t][h][e] = A_t[32g + L % 32][8h + 4 (L / 32) + e]
+//   B: x[g][t][h][e] = B_t[8h + 4 (L / 32) + e][32g + L % 32]
+//   accumulator: x[gi][gj][t][r] = C_t[32gi + 8 (r / 4) + 4 (L / 32) + r % 4][32gj + L % 32]
+// Fragment i is the part of tile i / 2 in the lanes with (L / 16) % 2 == i % 2
+// (and, for an accumulator, registers 8 (i % 2) .. 8 (i % 2) + 7): one
+// v_mfma_f32_32x32x8 per tile and k-step of 8 computes 32x32 results, none
+// of them discarded.  Indices select registers through comparisons only, so
+// loops over the fragments need not be unrolled to stay in registers.
+namespace pk_mfma {
+template <class Frag, int R, int C = 0> struct fragment_array;
+/// a[i] of a matrix_a / matrix_b array, acc[i][j] of an accumulator array.
+template <class FA> struct fragment_ref { FA &f; int i, j; };
+template <class FA> struct fragment_row {
+  FA &f;
+  int i;
+  __device__ fragment_ref<FA> operator[](int j) const { return {f, i, j}; }
+};
+template <class Use, class T, class Layout, int R>
+struct fragment_array<fragment<Use, 16, 16, 16, T, Layout>, R, 0> {
+  static_assert(R % 2 == 0, "fragments are paired into 32-wide tiles");
+  T x[R / 2][2][2][4];
+  __device__ fragment_ref<fragment_array> operator[](int i) { return {*this, i, 0}; }
+  __device__ fragment_ref<const fragment_array> operator[](int i) const { return {*this, i, 0}; }
+};
+template <int R, int C>
+struct fragment_array<fragment<accumulator, 16, 16, 16, float>, R, C> {
+  static_assert(R % 2 == 0 && C % 2 == 0, "fragments are grouped into 32x32 tiles");
+  float x[R / 2][C / 2][2][16];
+  __device__ fragment_row<fragment_array> operator[](int i) { return {*this, i}; }
+  __device__ fragment_row<const fragment_array> operator[](int i) const { return {*this, i}; }
+};
+
+namespace detail {
+/// This lane holds part of fragment i of a pair.
+__device__ inline bool holds(int i) { return ((lane() >> 4) & 1) == (i & 1); }
+/// Row of accumulator register s (0..7 of a fragment's 8) in its fragment.
+__device__ inline int acc_row(int s) { return 8 * (s >> 2) + 4 * (lane() >> 5) + (s & 3); }
+template <class T, int R, bool RowMajor, bool IsA>
+__device__ inline void load_tile(T (&x)[R / 2][2][2][4], int i, const T *p, unsigned ldm,
+                                 bool live) {
+  const int L = lane(), m = L & 15, k = 4 * (L >> 5);
+  const bool mine = holds(i);
+  // A row-major and B col-major: 4 consecutive k; otherwise strided.
+  const bool contiguous = RowMajor == IsA;
+  for (int t = 0; t < 2; ++t) {
+    const T *q = warp_ptr(p, 32 * t);
+    const unsigned ld = warp_ld(ldm, live, 32 * t);
+    for (int g = 0; g < R / 2; ++g) {
+      if (g != (i >> 1) || !mine)
+        continue;
+      for (int h = 0; h < 2; ++h) {
+        if (!ld)
+          zero4(x[g][t][h]);
+        else if (contiguous)
+          load4c(x[g][t][h], q + m * ld + 8 * h + k);
+        else
+          load4s(x[g][t][h], q + (8 * h + k) * ld + m, ld);
+      }
+    }
+  }
+}
+} // namespace detail
+
+template <class T, class Layout, int R>
+__device__ inline void load_matrix_sync(
+    fragment_ref<fragment_array<fragment<matrix_a, 16, 16, 16, T, Layout>, R>> f,
+    const typename detail::id<T>::type *p, unsigned ldm, bool live = true) {
+  detail::load_tile<T, R, __is_same(Layout, row_major), true>(f.f.x, f.i, p, ldm, live);
+}
+template <class T, class Layout, int R>
+__device__ inline void load_matrix_sync(
+    fragment_ref<fragment_array<fragment<matrix_b, 16, 16, 16, T, Layout>, R>> f,
+    const typename detail::id<T>::type *p, unsigned ldm, bool live = true) {
+  detail::load_tile<T, R, __is_same(Layout, row_major), false>(f.f.x, f.i, p, ldm, live);
+}
+template <class Use, class T, class Layout, int R>
+__device__ inline void fill_fragment(
+    fragment_ref<fragment_array<fragment<Use, 16, 16, 16, T, Layout>, R>> f,
+    const typename detail::id<T>::type &v) {
+  if (!detail::holds(f.i))
+    return;
+  for (int g = 0; g < R / 2; ++g)
+    for (int t = 0; t < 2; ++t)
+      for (int h = 0; h < 2; ++h)
+        for (int e = 0; e < 4; ++e)
+          if (g == (f.i >> 1))
+            f.f.x[g][t][h][e] = v;
+}
+
+template <int R, int C>
+__device__ inline void fill_fragment(
+    fragment_ref<fragment_array<fragment<accumulator, 16, 16, 16, float>, R, C>> f,
+    float v) {
+  if (!detail::holds(f.j))
+    return;
+  for (int gi = 0; gi < R / 2; ++gi)
+    for (int gj = 0; gj < C / 2; ++gj)
+      for (int t = 0; t < 2; ++t)
+        for (int r = 0; r < 16; ++r)
+          if (gi == (f.i >> 1) && gj == (f.j >> 1) && (r >> 3) == (f.i & 1))
+            f.f.x[gi][gj][t][r] = v;
+}
+template <int R, int C>
+__device__ inline void load_matrix_sync(
+    fragment_ref<fragment_array<fragment<accumulator, 16, 16, 16, float>, R, C>> f,
+    const float *p, unsigned ldm, layout_t layout, bool live = true) {
+  const int m = detail::lane() & 15;
+  const bool mine = detail::holds(f.j);
+  for (int t = 0; t < 2; ++t) {
+    const float *q = detail::warp_ptr(p, 32 * t);
+    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
+    for (int gi = 0; gi < R / 2; ++gi)
+      for (int gj = 0; gj < C / 2; ++gj)
+        for (int r = 0; r < 16; ++r) {
+          if (!mine || gi != (f.i >> 1) || gj != (f.j >> 1) || (r >> 3) != (f.i & 1))
+            continue;
+          const int row = detail::acc_row(r & 7);
+          f.f.x[gi][gj][t][r] = !ld ? 0.0f
+                                : layout == mem_row_major ? q[row * ld + m]
+                                                          : q[m * ld + row];
+        }
+  }
+}
+namespace detail {
+template <int R, int C>
+__device__ inline void store_tile(float *p, const float (&x)[R / 2][C / 2][2][16], int i, int j,
+                                  unsigned ldm, layout_t layout, bool live) {
+  const int m = lane() & 15;
+  const bool mine = holds(j);
+  for (int t = 0; t < 2; ++t) {
+    float *q = warp_ptr(p, 32 * t);
+    const unsigned ld = warp_ld(ldm, live, 32 * t);
+    if (!ld || !mine)
+      continue;
+    for (int gi = 0; gi < R / 2; ++gi)
+      for (int gj = 0; gj < C / 2; ++gj)
+        for (int r = 0; r < 16; ++r) {
+          if (gi != (i >> 1) || gj != (j >> 1) || (r >> 3) != (i & 1))
+            continue;
+          const int row = acc_row(r & 7);
+          if (layout == mem_row_major)
+            q[row * ld + m] = x[gi][gj][t][r];
+          else
+            q[m * ld + row] = x[gi][gj][t][r];
+        }
+  }
+}
+} // namespace detail
+template <int R, int C>
+__device__ inline void store_matrix_sync(
+    float *p, fragment_ref<fragment_array<fragment<accumulator, 16, 16, 16, float>, R, C>> f,
+    unsigned ldm, layout_t layout, bool live = true) {
+  detail::store_tile<R, C>(p, f.f.x, f.i, f.j, ldm, layout, live);
+}
+template <int R, int C>
+__device__ inline void store_matrix_sync(
+    float *p, fragment_ref<const fragment_array<fragment<accumulator, 16, 16, 16, float>, R, C>> f,
+    unsigned ldm, layout_t layout, bool live = true) {
+  detail::store_tile<R, C>(p, f.f.x, f.i, f.j, ldm, layout, live);
+}
+
+/// for i, j: mma_sync(d[i][j], a[i], b[j], c[i][j]) -- one v_mfma_f32_32x32x8
+/// per 32x32 tile, logical warp and k-step of 8.
+template <class TA, class LA, class TB, class LB, int R, int C>
+__device__ inline void mma_sync(fragment_array<fragment<accumulator, 16, 16, 16, float>, R, C> &d,
+                                const fragment_array<fragment<matrix_a, 16, 16, 16, TA, LA>, R> &a,
+                                const fragment_array<fragment<matrix_b, 16, 16, 16, TB, LB>, C> &b,
+                                const fragment_array<fragment<accumulator, 16, 16, 16, float>, R, C> &c) {
+  for (int gi = 0; gi < R / 2; ++gi)
+    for (int gj = 0; gj < C / 2; ++gj)
+      for (int t = 0; t < 2; ++t) {
+        detail::f32x16 acc;
+        __builtin_memcpy(&acc, c.x[gi][gj][t], 64);
+        for (int h = 0; h < 2; ++h)
+          acc = detail::mfma32(a.x[gi][t][h], b.x[gj][t][h], acc);
+        __builtin_memcpy(d.x[gi][gj][t], &acc, 64);
+      }
+}
+} // namespace pk_mfma
+#endif // PK_MFMA_WARP_TILES
 )pk";
 
 const char *PtxMma = R"pk(
@@ -567,12 +734,10 @@ std::string mfma::wmmaOpsHelpers(MfmaShape S) {
   return std::string(OpsOpen) + (S == MfmaShape::M32N32K8 ? Ops32 : Ops16);
 }
 
-std::string mfma::wmmaF16Helpers(MfmaShape S) {
-  return S == MfmaShape::M32N32K8 ? F16_32 : F16_16;
-}
+std::string mfma::wmmaF16Helpers() { return F16; }
 
-std::string mfma::wmmaBF16Helpers(MfmaShape S) {
-  return S == MfmaShape::M32N32K8 ? BF16_32 : BF16_16;
-}
+std::string mfma::wmmaBF16Helpers() { return BF16; }
+
+std::string mfma::warpTileHelpers() { return WarpTiles; }
 
 std::string mfma::ptxMmaHelpers() { return PtxMma; }

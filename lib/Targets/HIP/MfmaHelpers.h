@@ -21,18 +21,22 @@ inline constexpr const char *KeyWmmaF16 = "PK3001-b-f16";
 inline constexpr const char *KeyWmmaBF16 = "PK3001-c-bf16";
 inline constexpr const char *KeyWmmaOps = "PK3001-d-ops";
 inline constexpr const char *KeyPtxMma = "PK3002-ptx-mma";
+inline constexpr const char *KeyWarpTiles = "PK3005-warp-tiles";
 
 /// Name of the function that replaces the PTX mma.sync statement.
 inline constexpr const char *PtxMmaFn = "__pk_mma_m16n8k16_f16f32";
 
 /// The pk_mfma namespace, in emission order: tags, cross-lane helpers,
 /// fragment and fill_fragment (core); the element types' matrix-core calls
-/// (f16: __half, bf16: hip_bfloat16); load/store/mma_sync (ops).  \p S is
-/// M16N16K16 or M32N32K8.
+/// (f16: __half, bf16: hip_bfloat16; both shapes); load/store/mma_sync
+/// (ops).  \p S is the shape of single fragments: M16N16K16 or M32N32K8.
 std::string wmmaCoreHelpers(MfmaShape S);
 std::string wmmaOpsHelpers(MfmaShape S);
-std::string wmmaF16Helpers(MfmaShape S);
-std::string wmmaBF16Helpers(MfmaShape S);
+std::string wmmaF16Helpers();
+std::string wmmaBF16Helpers();
+/// fragment_array: a logical warp's 2x2 groups of fragments as 32x32 tiles
+/// (PK3005); after the core, element and ops helpers.
+std::string warpTileHelpers();
 /// The replacement of mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32.
 std::string ptxMmaHelpers();
 
