@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The MFMA ports of the tensor-core corpus cases compile for gfx90a and
-# gfx942 with both --mfma-shape values; the assembly of every kernel uses
-# v_mfma instructions and no scratch memory (no spills, no stack arrays).
+# gfx942 with every --mfma-shape value; the assembly of every kernel uses
+# v_mfma instructions of the expected shape and no scratch memory (no spills,
+# no stack arrays).  Expected shapes: warp-tile kernels (2x2 groups of
+# fragments, PK3005) use only 32x32x8 with auto and 32x32x8; single
+# fragments use 16x16x16 with auto; inline-PTX mma always uses 16x16x16.
 # Prints a table of VGPRs and LDS bytes per kernel, shape and target.
 # Usage: check_asm.sh BIN SRC_ROOT [CLANGXX]
 set -euo pipefail
@@ -14,15 +17,24 @@ mkdir -p "$TMP/devlibs942"
 for f in "$BC"/*.bc; do ln -s "$f" "$TMP/devlibs942/"; done
 ln -sf "$BC/oclc_isa_version_940.bc" "$TMP/devlibs942/oclc_isa_version_942.bc"
 
-cases=("$SRC/corpus/wmma_hgemm" "$SRC/corpus/wmma_gemm_smem"
-       "$SRC/corpus/wmma_bf16_gemm" "$SRC/corpus/attention_wmma"
-       "$SRC/test/mfma/cases/wmma_layouts" "$SRC/test/mfma/cases/ptx_mma_gemm")
+# case:kind (tiles: 32x32 warp tiles; single: one fragment per warp; ptx)
+cases=("$SRC/corpus/wmma_hgemm:single" "$SRC/corpus/wmma_gemm_smem:single"
+       "$SRC/corpus/wmma_bf16_gemm:single" "$SRC/corpus/attention_wmma:single"
+       "$SRC/corpus/wmma_gemm_warptile:tiles"
+       "$SRC/test/mfma/cases/wmma_layouts:single"
+       "$SRC/test/mfma/cases/warp_tile_layouts:tiles"
+       "$SRC/test/mfma/cases/ptx_mma_gemm:ptx")
 fails=0
-printf '| kernel | shape | target | VGPRs | LDS bytes | v_mfma | scratch |\n'
-printf '|---|---|---|---|---|---|---|\n'
-for c in "${cases[@]}"; do
+printf '| kernel | --mfma-shape | target | VGPRs | AGPRs | LDS bytes | v_mfma 16x16x16 | v_mfma 32x32x8 | scratch |\n'
+printf '|---|---|---|---|---|---|---|---|---|\n'
+for ck in "${cases[@]}"; do
+  c="${ck%:*}"; kind="${ck##*:}"
   name=$(basename "$c")
-  for shape in 16x16x16 32x32x8; do
+  for shape in auto 16x16x16 32x32x8; do
+    # The instruction shape the kernel must use.
+    want=16
+    if [ "$kind" = tiles ] && [ "$shape" != 16x16x16 ]; then want=32; fi
+    if [ "$kind" = single ] && [ "$shape" = 32x32x8 ]; then want=32; fi
     out="$TMP/$name.$shape"
     if ! "$BIN" port -q --to hip --mfma-shape="$shape" -o "$out" "$c/$name.cu" 2>"$TMP/port.err"; then
       echo "FAIL: port $name ($shape)"; cat "$TMP/port.err"; fails=$((fails+1)); continue
@@ -37,6 +49,9 @@ for c in "${cases[@]}"; do
         fails=$((fails+1)); continue
       fi
       mfma=$(grep -cE '^\s+v_mfma_' "$s" || true)
+      m16=$(grep -cE '^\s+v_mfma_f32_16x16x16' "$s" || true)
+      m32=$(grep -cE '^\s+v_mfma_f32_32x32x8' "$s" || true)
+      agpr=$(sed -n 's/^\s*-\{0,1\}\s*\.agpr_count:\s*\([0-9]*\)/\1/p' "$s" | head -1)
       vgpr=$(sed -n 's/^\s*\.vgpr_count:\s*\([0-9]*\)/\1/p' "$s" | head -1)
       lds=$(sed -n 's/^\s*\.group_segment_fixed_size:\s*\([0-9]*\)/\1/p' "$s" | head -1)
       priv=$(sed -n 's/^\s*\.private_segment_fixed_size:\s*\([0-9]*\)/\1/p' "$s" | head -1)
@@ -44,10 +59,15 @@ for c in "${cases[@]}"; do
       spill=$(grep -cE '^\s+(scratch_(load|store)|buffer_(load|store))' "$s" || true)
       bad=""
       [ "$mfma" -gt 0 ] || bad="$bad no-v_mfma"
+      if [ "$want" = 32 ]; then
+        [ "$m32" -gt 0 ] && [ "$m16" = 0 ] || bad="$bad expected-only-32x32x8"
+      else
+        [ "$m16" -gt 0 ] && [ "$m32" = 0 ] || bad="$bad expected-only-16x16x16"
+      fi
       [ "${priv:-x}" = 0 ] || bad="$bad private_segment=$priv"
       [ "${scr:-x}" = 0 ] || bad="$bad ScratchSize=$scr"
       [ "$spill" = 0 ] || bad="$bad scratch-accesses=$spill"
-      printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$shape" "$arch" "$vgpr" "$lds" "$mfma" "${priv:-?}"
+      printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$shape" "$arch" "$vgpr" "${agpr:-0}" "$lds" "$m16" "$m32" "${priv:-?}"
       if [ -n "$bad" ]; then echo "FAIL: $name ($shape, $arch):$bad"; fails=$((fails+1)); fi
     done
   done

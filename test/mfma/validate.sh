@@ -9,7 +9,9 @@ BIN="$1"; SRC="$2"; SHAPE="$3"
 TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
 cases=("$SRC/corpus/wmma_hgemm" "$SRC/corpus/wmma_gemm_smem"
        "$SRC/corpus/wmma_bf16_gemm" "$SRC/corpus/attention_wmma"
-       "$SRC/test/mfma/cases/wmma_layouts" "$SRC/test/mfma/cases/ptx_mma_gemm")
+       "$SRC/corpus/wmma_gemm_warptile"
+       "$SRC/test/mfma/cases/wmma_layouts" "$SRC/test/mfma/cases/warp_tile_layouts"
+       "$SRC/test/mfma/cases/ptx_mma_gemm")
 # One directory holding the cases (validate searches it recursively).
 mkdir -p "$TMP/cases"
 for c in "${cases[@]}"; do cp -r "$c" "$TMP/cases/"; done

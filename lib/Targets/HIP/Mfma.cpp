@@ -792,7 +792,7 @@ private:
     if (!D || !A || !B || D != Cc || ID.size() != 2 || IA.size() != 1 ||
         IB.size() != 1 || ID != IC || IA[0] != ID[0] || IB[0] != ID[1] ||
         ID[0] == ID[1]) {
-      Why = "the call is not mma_sync(acc[i][j], a[i], b[j], acc[i][j])";
+      Why = "it is not mma_sync(acc[i][j], a[i], b[j], acc[i][j])";
       return false;
     }
     if (!P.FragArrays.count(D) || !P.FragArrays.count(A) || !P.FragArrays.count(B)) {
@@ -812,7 +812,7 @@ private:
     const VarDecl *VI = nullptr, *VO = nullptr;
     int64_t NI = 0, NO = 0;
     if (!Outer || !countedLoop(Inner, VI, NI) || !countedLoop(Outer, VO, NO)) {
-      Why = "the call is not the only statement of two counted for loops";
+      Why = "it is not the only statement of two counted for loops over the arrays";
       return false;
     }
     // Either loop order; the bounds are the array sizes.
@@ -929,7 +929,11 @@ private:
         if (const VarDecl *V = subscripts(C.CE->getArg(I), Idx))
           if (P.FragArrays.count(V)) {
             Bad.insert(V);
-            NotFused.emplace(V, Why);
+            NotFused.emplace(
+                V, llvm::formatv("mma_sync at line {0}: {1}",
+                                 SM().getExpansionLineNumber(C.CE->getBeginLoc()),
+                                 Why)
+                       .str());
           }
     }
     std::set<const CallExpr *> NestCalls;
@@ -1036,39 +1040,58 @@ private:
     }
   }
 
-  /// PK3016: what happens to fragments that are not 32x32 tiles.
+  /// PK3016: what happens to fragments that are not 32x32 tiles; one note
+  /// per function, at its first such declaration.
   void reportUnfused() {
-    std::set<std::string> Done;
+    bool Forced = TC.Opts.Mfma == MfmaShape::M32N32K8;
+    std::vector<const DeclContext *> Order;
+    std::map<const DeclContext *, std::vector<const DeclaratorDecl *>> ByFn;
     for (const DeclaratorDecl *D : P.FragDecls) {
       const auto *V = dyn_cast<VarDecl>(D);
       if (V && Fused.count(V))
         continue;
-      auto NF = V ? NotFused.find(V) : NotFused.end();
-      if (TC.Opts.Mfma == MfmaShape::M32N32K8) {
-        std::string F = TC.fileOf(D->getLocation());
-        if (!Done.insert(F).second && NF == NotFused.end())
-          continue;
-        TC.finding(D->getLocation(), "PK3016", Severity::Note,
-                   llvm::formatv("'{0}' is not part of a logical warp's 32x32 "
-                                 "tile{1}: with --mfma-shape=32x32x8 one "
+      bool Acc2D = V && NotFused.count(V) &&
+                   fragType(V->getType())->U == Use::Acc &&
+                   arrayDims(V->getType()).size() == 2;
+      if (!Forced && !Acc2D)
+        continue; // auto: single fragments are simply 16x16x16
+      const DeclContext *DC = D->getDeclContext();
+      if (!ByFn.count(DC))
+        Order.push_back(DC);
+      ByFn[DC].push_back(D);
+    }
+    for (const DeclContext *DC : Order) {
+      const auto &Ds = ByFn[DC];
+      std::vector<std::string> Names, Reasons;
+      for (const DeclaratorDecl *D : Ds) {
+        Names.push_back("'" + D->getName().str() + "'");
+        const auto *V = dyn_cast<VarDecl>(D);
+        auto NF = V ? NotFused.find(V) : NotFused.end();
+        if (NF != NotFused.end() && !llvm::is_contained(Reasons, NF->second))
+          Reasons.push_back(NF->second);
+      }
+      std::string Why = Reasons.empty() ? std::string()
+                                        : " (" + llvm::join(Reasons, "; ") + ")";
+      std::string What = llvm::join(Names, ", ");
+      bool One = Names.size() == 1;
+      if (Forced)
+        TC.finding(Ds.front()->getLocation(), "PK3016", Severity::Note,
+                   llvm::formatv("{0} {1} not part of a logical warp's 32x32 "
+                                 "tile{2}: with --mfma-shape=32x32x8 one "
                                  "v_mfma_f32_32x32x8 computes the 16x16 tiles "
                                  "of both logical warps of a wave as its "
                                  "diagonal blocks and discards the other half "
                                  "of its products; --mfma-shape=auto uses "
                                  "v_mfma_f32_16x16x16 for such fragments",
-                                 D->getName(),
-                                 NF != NotFused.end() ? " (" + NF->second + ")"
-                                                      : std::string())
+                                 What, One ? "is" : "are", Why)
                        .str());
-      } else if (NF != NotFused.end() &&
-                 fragType(V->getType())->U == Use::Acc &&
-                 arrayDims(V->getType()).size() == 2) {
-        TC.finding(D->getLocation(), "PK3016", Severity::Note,
-                   llvm::formatv("'{0}' is not held as 32x32 tiles ({1}); its "
+      else
+        TC.finding(Ds.front()->getLocation(), "PK3016", Severity::Note,
+                   llvm::formatv("{0} {1} not held as 32x32 tiles{2}; {3} "
                                  "fragments use v_mfma_f32_16x16x16",
-                                 D->getName(), NF->second)
+                                 What, One ? "is" : "are", Why,
+                                 One ? "its" : "their")
                        .str());
-      }
     }
   }
 

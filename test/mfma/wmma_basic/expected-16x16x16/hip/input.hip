@@ -86,7 +86,7 @@ __device__ inline void fill_fragment(fragment<Use, M, N, K, T, Layout> &f,
 
 #ifndef PK_MFMA_WMMA_F16
 #define PK_MFMA_WMMA_F16
-// port-kernel: half fragments -> v_mfma_f32_16x16x16f16 [PK3001]
+// port-kernel: half fragments -> v_mfma_f32_16x16x16f16 / v_mfma_f32_32x32x8f16 [PK3001]
 namespace pk_mfma {
 namespace detail {
 typedef _Float16 f16x4 __attribute__((ext_vector_type(4)));
@@ -96,13 +96,20 @@ __device__ inline f32x4 mfma16(const __half *a, const __half *b, f32x4 c) {
   __builtin_memcpy(&vb, b, 8);
   return __builtin_amdgcn_mfma_f32_16x16x16f16(va, vb, c, 0, 0, 0);
 }
+__device__ inline f32x16 mfma32(const __half *a, const __half *b, f32x16 c) {
+  f16x4 va, vb;
+  __builtin_memcpy(&va, a, 8);
+  __builtin_memcpy(&vb, b, 8);
+  return __builtin_amdgcn_mfma_f32_32x32x8f16(va, vb, c, 0, 0, 0);
+}
 } // namespace detail
 } // namespace pk_mfma
 #endif // PK_MFMA_WMMA_F16
 
 #ifndef PK_MFMA_WMMA_BF16
 #define PK_MFMA_WMMA_BF16
-// port-kernel: bf16 fragments -> v_mfma_f32_16x16x16bf16_1k (gfx90a, gfx94x) [PK3001, PK3012]
+// port-kernel: bf16 fragments -> v_mfma_f32_16x16x16bf16_1k / v_mfma_f32_32x32x8bf16_1k
+// (gfx90a, gfx94x) [PK3001, PK3012]
 #if defined(__gfx908__)
 #error "bf16 matrix cores (the _1k MFMA instructions) need gfx90a or newer [PK3012]"
 #endif
@@ -114,6 +121,12 @@ __device__ inline f32x4 mfma16(const hip_bfloat16 *a, const hip_bfloat16 *b, f32
   __builtin_memcpy(&va, a, 8);
   __builtin_memcpy(&vb, b, 8);
   return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(va, vb, c, 0, 0, 0);
+}
+__device__ inline f32x16 mfma32(const hip_bfloat16 *a, const hip_bfloat16 *b, f32x16 c) {
+  bf16x4 va, vb;
+  __builtin_memcpy(&va, a, 8);
+  __builtin_memcpy(&vb, b, 8);
+  return __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(va, vb, c, 0, 0, 0);
 }
 } // namespace detail
 } // namespace pk_mfma

@@ -92,10 +92,16 @@ __device__ inline void fill_fragment(fragment<Use, M, N, K, T, Layout> &f,
 
 #ifndef PK_MFMA_WMMA_F16
 #define PK_MFMA_WMMA_F16
-// port-kernel: half fragments -> v_mfma_f32_32x32x8f16 [PK3001]
+// port-kernel: half fragments -> v_mfma_f32_16x16x16f16 / v_mfma_f32_32x32x8f16 [PK3001]
 namespace pk_mfma {
 namespace detail {
 typedef _Float16 f16x4 __attribute__((ext_vector_type(4)));
+__device__ inline f32x4 mfma16(const __half *a, const __half *b, f32x4 c) {
+  f16x4 va, vb;
+  __builtin_memcpy(&va, a, 8);
+  __builtin_memcpy(&vb, b, 8);
+  return __builtin_amdgcn_mfma_f32_16x16x16f16(va, vb, c, 0, 0, 0);
+}
 __device__ inline f32x16 mfma32(const __half *a, const __half *b, f32x16 c) {
   f16x4 va, vb;
   __builtin_memcpy(&va, a, 8);
@@ -108,13 +114,20 @@ __device__ inline f32x16 mfma32(const __half *a, const __half *b, f32x16 c) {
 
 #ifndef PK_MFMA_WMMA_BF16
 #define PK_MFMA_WMMA_BF16
-// port-kernel: bf16 fragments -> v_mfma_f32_32x32x8bf16_1k (gfx90a, gfx94x) [PK3001, PK3012]
+// port-kernel: bf16 fragments -> v_mfma_f32_16x16x16bf16_1k / v_mfma_f32_32x32x8bf16_1k
+// (gfx90a, gfx94x) [PK3001, PK3012]
 #if defined(__gfx908__)
 #error "bf16 matrix cores (the _1k MFMA instructions) need gfx90a or newer [PK3012]"
 #endif
 namespace pk_mfma {
 namespace detail {
 typedef short bf16x4 __attribute__((ext_vector_type(4)));
+__device__ inline f32x4 mfma16(const hip_bfloat16 *a, const hip_bfloat16 *b, f32x4 c) {
+  bf16x4 va, vb;
+  __builtin_memcpy(&va, a, 8);
+  __builtin_memcpy(&vb, b, 8);
+  return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(va, vb, c, 0, 0, 0);
+}
 __device__ inline f32x16 mfma32(const hip_bfloat16 *a, const hip_bfloat16 *b, f32x16 c) {
   bf16x4 va, vb;
   __builtin_memcpy(&va, a, 8);
@@ -276,6 +289,7 @@ __global__ void hgemm(const half *A, const half *B, float *C, int M, int N,
   if (!__any(__pk_mfma_live))
     return; // the whole warp skips a tile outside C
 
+  // port-kernel: note: 'a', 'b', 'acc' are not part of a logical warp's 32x32 tile: with --mfma-shape=32x32x8 one v_mfma_f32_32x32x8 computes the 16x16 tiles of both logical warps of a wave as its diagonal blocks and discards the other half of its products; --mfma-shape=auto uses v_mfma_f32_16x16x16 for such fragments [PK3016]
   pk_mfma::fragment<pk_mfma::matrix_a, 16, 16, 16, half, pk_mfma::row_major> a;
   pk_mfma::fragment<pk_mfma::matrix_b, 16, 16, 16, half, pk_mfma::row_major> b;
   pk_mfma::fragment<pk_mfma::accumulator, 16, 16, 16, float> acc;
@@ -296,6 +310,7 @@ __global__ void bf16_gemm_scaled(const hip_bfloat16 *A,
   const int tileRow = blockIdx.y * 2 + warpId / 2;
   const int tileCol = blockIdx.x * 2 + warpId % 2;
   // port-kernel: note: bf16 fragments use __builtin_amdgcn_mfma_f32_32x32x8bf16_1k: the output runs on gfx90a (MI200), gfx940/941/942 (MI300) and newer CDNA GPUs, not on gfx908 (MI100), which has no bf16_1k matrix instructions [PK3012]
+  // port-kernel: note: 'a', 'b', 'acc' are not part of a logical warp's 32x32 tile: with --mfma-shape=32x32x8 one v_mfma_f32_32x32x8 computes the 16x16 tiles of both logical warps of a wave as its diagonal blocks and discards the other half of its products; --mfma-shape=auto uses v_mfma_f32_16x16x16 for such fragments [PK3016]
   pk_mfma::fragment<pk_mfma::matrix_a, 16, 16, 16, hip_bfloat16, pk_mfma::row_major> a;
   pk_mfma::fragment<pk_mfma::matrix_b, 16, 16, 16, hip_bfloat16, pk_mfma::col_major> b;
   pk_mfma::fragment<pk_mfma::accumulator, 16, 16, 16, float> acc;

@@ -87,7 +87,7 @@ __device__ inline void fill_fragment(fragment<Use, M, N, K, T, Layout> &f,
 
 #ifndef PK_MFMA_WMMA_F16
 #define PK_MFMA_WMMA_F16
-// port-kernel: half fragments -> v_mfma_f32_16x16x16f16 [PK3001]
+// port-kernel: half fragments -> v_mfma_f32_16x16x16f16 / v_mfma_f32_32x32x8f16 [PK3001]
 namespace pk_mfma {
 namespace detail {
 typedef _Float16 f16x4 __attribute__((ext_vector_type(4)));
@@ -96,6 +96,12 @@ __device__ inline f32x4 mfma16(const __half *a, const __half *b, f32x4 c) {
   __builtin_memcpy(&va, a, 8);
   __builtin_memcpy(&vb, b, 8);
   return __builtin_amdgcn_mfma_f32_16x16x16f16(va, vb, c, 0, 0, 0);
+}
+__device__ inline f32x16 mfma32(const __half *a, const __half *b, f32x16 c) {
+  f16x4 va, vb;
+  __builtin_memcpy(&va, a, 8);
+  __builtin_memcpy(&vb, b, 8);
+  return __builtin_amdgcn_mfma_f32_32x32x8f16(va, vb, c, 0, 0, 0);
 }
 } // namespace detail
 } // namespace pk_mfma
