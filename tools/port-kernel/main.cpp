@@ -62,7 +62,8 @@ cl::opt<std::string> Report("report", cl::desc("Write a JSON report of every edi
 cl::opt<std::string> Wave64("wave64", cl::desc("Warp-32 to wave-64 strategy: logical32, native, auto"),
                             cl::init("auto"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
                             cl::sub(ValidateCmd));
-cl::opt<std::string> MfmaShapeOpt("mfma-shape", cl::desc("MFMA shape for ported tensor-core code: 16x16x16, 32x32x8, auto"),
+cl::opt<std::string> MfmaShapeOpt("mfma-shape", cl::desc("MFMA shape for ported tensor-core code: auto (32x32x8 for a warp's 2x2 fragment "
+                                                   "groups, 16x16x16 otherwise), 16x16x16, 32x32x8"),
                                   cl::init("auto"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
                                   cl::sub(ValidateCmd));
 cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
