@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pk/Wave64Analysis.h"
+#include "pk/ASTUtil.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -149,29 +150,6 @@ struct FnInfo {
   std::string File;
   unsigned Begin = 0, End = 0;
 };
-
-llvm::StringRef calleeName(const CallExpr *CE) {
-  if (const FunctionDecl *FD = CE->getDirectCallee())
-    if (FD->getIdentifier())
-      return FD->getName();
-  const Expr *C = CE->getCallee()->IgnoreParenImpCasts();
-  if (const auto *U = dyn_cast<UnresolvedLookupExpr>(C))
-    if (U->getName().isIdentifier())
-      return U->getName().getAsIdentifierInfo()->getName();
-  if (const auto *D = dyn_cast<DeclRefExpr>(C))
-    if (D->getDecl()->getIdentifier())
-      return D->getDecl()->getName();
-  if (const auto *M = dyn_cast<MemberExpr>(C))
-    if (M->getMemberDecl()->getIdentifier())
-      return M->getMemberDecl()->getName();
-  if (const auto *M = dyn_cast<UnresolvedMemberExpr>(C))
-    if (M->getMemberName().isIdentifier())
-      return M->getMemberName().getAsIdentifierInfo()->getName();
-  if (const auto *M = dyn_cast<CXXDependentScopeMemberExpr>(C))
-    if (M->getMember().isIdentifier())
-      return M->getMember().getAsIdentifierInfo()->getName();
-  return "";
-}
 
 bool isShuffleName(llvm::StringRef N) {
   return N == "__shfl_sync" || N == "__shfl_up_sync" ||
@@ -1317,6 +1295,10 @@ private:
   }
 
   Val binop(const BinaryOperator *BO);
+  /// `n / 32` or `n >> 5` with n a thread count: a count of 32-lane warps
+  /// (\p Native: the divisor or shift for 64-lane waves).
+  void warpCount(const BinaryOperator *BO, const Val &L, const Val &R, Val &V,
+                 uint64_t Native);
   Val unop(const UnaryOperator *UO);
   Val call(const CallExpr *CE);
   Val subscript(const ArraySubscriptExpr *ASE, const Val *Stored);
@@ -1979,6 +1961,24 @@ bool Walker::compare(const BinaryOperator *BO, const Val &L0, const Val &R0) {
   return Good;
 }
 
+void Walker::warpCount(const BinaryOperator *BO, const Val &L, const Val &R,
+                       Val &V, uint64_t Native) {
+  V.Dep = (V.Dep & ~D_W) | D_NWARPS;
+  V.Kind = K_NWARPS | K_CONST;
+  claim(R, Native, "warps per block");
+  if (L.Kind & K_RUP) {
+    Val T;
+    T.Tok = L.Tok2;
+    T.Kind = K_LIT31;
+    claim(T, 63, "rounding up to whole warps");
+  }
+  hazard(W64Class::LaneArith, BO->getOperatorLoc(),
+         llvm::formatv("'{0}' counts 32-lane warps; a 64-lane wave holds "
+                       "two of them",
+                       text(BO))
+             .str());
+}
+
 Val Walker::binop(const BinaryOperator *BO) {
   BinaryOperatorKind Op = BO->getOpcode();
   if (BO->isAssignmentOp()) {
@@ -2080,20 +2080,7 @@ Val Walker::binop(const BinaryOperator *BO) {
       V.C = 16;
     } else if (is32(R) && !(L.Dep & (D_TID | D_LANE | D_WARP | D_MASK)) &&
                (L.Kind & (K_CONST | K_BDIM | K_RUP))) {
-      V.Dep = (V.Dep & ~D_W) | D_NWARPS;
-      V.Kind = K_NWARPS | K_CONST;
-      claim(R, 64, "warps per block");
-      if (L.Kind & K_RUP) {
-        Val T;
-        T.Tok = L.Tok2;
-        T.Kind = K_LIT31;
-        claim(T, 63, "rounding up to whole warps");
-      }
-      hazard(W64Class::LaneArith, BO->getOperatorLoc(),
-             llvm::formatv("'{0}' counts 32-lane warps; a 64-lane wave holds "
-                           "two of them",
-                           text(BO))
-                 .str());
+      warpCount(BO, L, R, V, 64);
     }
     break;
   case BO_Shr:
@@ -2101,20 +2088,7 @@ Val Walker::binop(const BinaryOperator *BO) {
       warp(R, 6);
     else if ((R.Kind & K_LIT5) && !(L.Dep & (D_TID | D_LANE | D_WARP | D_MASK)) &&
              (L.Kind & (K_BDIM | K_RUP))) {
-      V.Dep = (V.Dep & ~D_W) | D_NWARPS;
-      V.Kind = K_NWARPS | K_CONST;
-      claim(R, 6, "warps per block");
-      if (L.Kind & K_RUP) {
-        Val T;
-        T.Tok = L.Tok2;
-        T.Kind = K_LIT31;
-        claim(T, 63, "rounding up to whole warps");
-      }
-      hazard(W64Class::LaneArith, BO->getOperatorLoc(),
-             llvm::formatv("'{0}' counts 32-lane warps; a 64-lane wave holds "
-                           "two of them",
-                           text(BO))
-                 .str());
+      warpCount(BO, L, R, V, 6);
     }
     else if ((L.Kind & K_MASK) && (R.Kind & K_LANE))
       ; // bit test: (mask >> lane) & 1

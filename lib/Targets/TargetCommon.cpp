@@ -1,5 +1,6 @@
 //===- TargetCommon.cpp - edits, findings and the shared rule passes -------===//
 #include "pk/TargetContext.h"
+#include "llvm/ADT/StringExtras.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -311,65 +312,76 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
 
 // ---- include pass -----------------------------------------------------------
 
-void pk::runIncludePass(TargetContext &TC, bool ToHip) {
-  for (const std::string &File : TC.PF.UserFiles) {
-    llvm::StringRef Buf = TC.contents(File);
-    size_t Pos = 0;
-    while (Pos < Buf.size()) {
-      size_t EOL = Buf.find('\n', Pos);
-      if (EOL == llvm::StringRef::npos)
-        EOL = Buf.size();
-      llvm::StringRef Line = Buf.slice(Pos, EOL);
-      llvm::StringRef T = Line.ltrim();
-      if (T.consume_front("#")) {
-        T = T.ltrim();
-        if (T.consume_front("include")) {
-          T = T.ltrim();
-          char Open = T.empty() ? 0 : T.front();
-          char Close = Open == '<' ? '>' : Open == '"' ? '"' : 0;
-          size_t End = Close ? T.find(Close, 1) : llvm::StringRef::npos;
-          if (End != llvm::StringRef::npos) {
-            llvm::StringRef Name = T.slice(1, End);
-            unsigned NameOff = Pos + (T.data() - Line.data()) + 1;
-            if (const RenameEntry *E = TC.DB.lookupHeader(Name, ToHip)) {
-              if (!E->Unsupported.empty()) {
-                TC.finding(File, Pos, "PK1010", Severity::Warning,
-                           llvm::formatv("header <{0}> has no HIP "
-                                         "counterpart: {1}",
-                                         Name, E->Unsupported)
-                               .str());
-              } else if (E->Hip.empty()) {
-                unsigned Len = EOL < Buf.size() ? EOL - Pos + 1 : EOL - Pos;
-                TC.edit(File, Pos, Len, "", E->RuleID,
-                        llvm::formatv("<{0}> is not needed on the target",
-                                      Name)
-                            .str());
-              } else {
-                TC.edit(File, NameOff, Name.size(), E->Hip, E->RuleID,
-                        llvm::formatv("<{0}> -> <{1}>", Name, E->Hip).str());
-              }
-            } else if (Open == '"') {
-              // A local header of this TU: point at its translated name.
-              llvm::SmallString<256> Cand(llvm::sys::path::parent_path(File));
-              llvm::sys::path::append(Cand, Name);
-              llvm::sys::path::remove_dots(Cand, true);
-              bool Local = TC.isUserFile(Cand);
-              if (!Local)
-                for (const auto &U : TC.PF.UserFiles)
-                  if (llvm::StringRef(U).ends_with(("/" + Name).str()))
-                    Local = true;
-              std::string New = outputName(Name, TC.T);
-              if (Local && New != Name)
-                TC.edit(File, NameOff, Name.size(), New, "PK1006",
-                        llvm::formatv("local header {0} is translated to {1}",
-                                      Name, New)
-                            .str());
-            }
-          }
+void pk::forEachDirective(llvm::StringRef Text,
+                          llvm::function_ref<void(const Directive &)> F) {
+  size_t Pos = 0;
+  while (Pos < Text.size()) {
+    size_t EOL = Text.find('\n', Pos);
+    if (EOL == llvm::StringRef::npos)
+      EOL = Text.size();
+    llvm::StringRef T = Text.slice(Pos, EOL).ltrim();
+    if (T.consume_front("#")) {
+      Directive D;
+      D.Begin = Pos;
+      D.End = EOL < Text.size() ? EOL + 1 : EOL;
+      T = T.ltrim();
+      D.Keyword = T.take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
+      D.Rest = T.drop_front(D.Keyword.size()).ltrim();
+      if (D.Keyword == "include" && !D.Rest.empty()) {
+        char Open = D.Rest.front();
+        char Close = Open == '<' ? '>' : Open == '"' ? '"' : 0;
+        size_t End = Close ? D.Rest.find(Close, 1) : llvm::StringRef::npos;
+        if (End != llvm::StringRef::npos) {
+          D.Header = D.Rest.slice(1, End);
+          D.HeaderOffset = D.Header.data() - Text.data();
+          D.Angled = Open == '<';
         }
       }
-      Pos = EOL + 1;
+      F(D);
     }
+    Pos = EOL + 1;
+  }
+}
+
+void pk::runIncludePass(TargetContext &TC, bool ToHip) {
+  for (const std::string &File : TC.PF.UserFiles) {
+    forEachDirective(TC.contents(File), [&](const Directive &D) {
+      llvm::StringRef Name = D.Header;
+      if (Name.empty())
+        return;
+      unsigned NameOff = D.HeaderOffset;
+      if (const RenameEntry *E = TC.DB.lookupHeader(Name, ToHip)) {
+        if (!E->Unsupported.empty()) {
+          TC.finding(File, D.Begin, "PK1010", Severity::Warning,
+                     llvm::formatv("header <{0}> has no HIP counterpart: {1}",
+                                   Name, E->Unsupported)
+                         .str());
+        } else if (E->Hip.empty()) {
+          TC.edit(File, D.Begin, D.End - D.Begin, "", E->RuleID,
+                  llvm::formatv("<{0}> is not needed on the target", Name)
+                      .str());
+        } else {
+          TC.edit(File, NameOff, Name.size(), E->Hip, E->RuleID,
+                  llvm::formatv("<{0}> -> <{1}>", Name, E->Hip).str());
+        }
+      } else if (!D.Angled) {
+        // A local header of this TU: point at its translated name.
+        llvm::SmallString<256> Cand(llvm::sys::path::parent_path(File));
+        llvm::sys::path::append(Cand, Name);
+        llvm::sys::path::remove_dots(Cand, true);
+        bool Local = TC.isUserFile(Cand);
+        if (!Local)
+          for (const auto &U : TC.PF.UserFiles)
+            if (llvm::StringRef(U).ends_with(("/" + Name).str()))
+              Local = true;
+        std::string New = outputName(Name, TC.T);
+        if (Local && New != Name)
+          TC.edit(File, NameOff, Name.size(), New, "PK1006",
+                  llvm::formatv("local header {0} is translated to {1}", Name,
+                                New)
+                      .str());
+      }
+    });
   }
 }
 
@@ -380,24 +392,15 @@ void pk::insertHelpers(TargetContext &TC) {
     llvm::StringRef Buf = TC.contents(File);
     // After the last top-level #include (or at the top).
     unsigned At = 0;
-    size_t Pos = 0;
     int Depth = 0;
-    while (Pos < Buf.size()) {
-      size_t EOL = Buf.find('\n', Pos);
-      if (EOL == llvm::StringRef::npos)
-        EOL = Buf.size();
-      llvm::StringRef L = Buf.slice(Pos, EOL).ltrim();
-      if (L.consume_front("#")) {
-        L = L.ltrim();
-        if (L.starts_with("if"))
-          ++Depth;
-        else if (L.starts_with("endif"))
-          --Depth;
-        else if (L.starts_with("include") && Depth <= 1)
-          At = EOL < Buf.size() ? EOL + 1 : EOL;
-      }
-      Pos = EOL + 1;
-    }
+    forEachDirective(Buf, [&](const Directive &D) {
+      if (D.Keyword.starts_with("if"))
+        ++Depth;
+      else if (D.Keyword == "endif")
+        --Depth;
+      else if (D.Keyword.starts_with("include") && Depth <= 1)
+        At = D.End;
+    });
     std::string Text;
     for (const auto &[Key, Body] : Blocks)
       Text += Body;

@@ -8,6 +8,7 @@
 //           native strategies, chosen per kernel by --wave64)
 //
 //===----------------------------------------------------------------------===//
+#include "pk/ASTUtil.h"
 #include "pk/TargetContext.h"
 
 #include "clang/AST/ASTContext.h"
@@ -29,20 +30,6 @@ static RegisterRule R1010("PK1010", "CUDA API with no HIP counterpart (left in p
 static RegisterRule R1011("PK1011", "user declaration shadows an API name (left in place)", "diagnostic");
 
 namespace {
-
-llvm::StringRef calleeName(const CallExpr *CE) {
-  if (const FunctionDecl *FD = CE->getDirectCallee())
-    if (FD->getIdentifier())
-      return FD->getName();
-  const Expr *C = CE->getCallee()->IgnoreParenImpCasts();
-  if (const auto *U = dyn_cast<UnresolvedLookupExpr>(C))
-    if (U->getName().isIdentifier())
-      return U->getName().getAsIdentifierInfo()->getName();
-  if (const auto *D = dyn_cast<DeclRefExpr>(C))
-    if (D->getDecl()->getIdentifier())
-      return D->getDecl()->getName();
-  return "";
-}
 
 class HipRewriter : public RecursiveASTVisitor<HipRewriter> {
 public:

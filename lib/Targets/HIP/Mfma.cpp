@@ -1194,31 +1194,16 @@ private:
   /// True when \p File includes hip/hip_runtime.h once ported (directly or
   /// as the translation of a CUDA header); the helpers need its __shfl.
   bool includesHipRuntime(const std::string &File) {
-    llvm::StringRef Buf = TC.contents(File);
-    size_t Pos = 0;
-    while (Pos < Buf.size()) {
-      size_t EOL = Buf.find('\n', Pos);
-      if (EOL == llvm::StringRef::npos)
-        EOL = Buf.size();
-      llvm::StringRef T = Buf.slice(Pos, EOL).ltrim();
-      Pos = EOL + 1;
-      if (!T.consume_front("#"))
-        continue;
-      T = T.ltrim();
-      if (!T.consume_front("include"))
-        continue;
-      T = T.trim();
-      if (T.size() < 2 || (T[0] != '<' && T[0] != '"'))
-        continue;
-      llvm::StringRef Name = T.drop_front().take_until(
-          [](char C) { return C == '>' || C == '"'; });
-      if (Name == "hip/hip_runtime.h")
-        return true;
-      if (const RenameEntry *E = TC.DB.lookupHeader(Name, true))
-        if (E->Unsupported.empty() && E->Hip == "hip/hip_runtime.h")
-          return true;
-    }
-    return false;
+    bool Found = false;
+    forEachDirective(TC.contents(File), [&](const Directive &D) {
+      if (D.Header == "hip/hip_runtime.h")
+        Found = true;
+      else if (!D.Header.empty())
+        if (const RenameEntry *E = TC.DB.lookupHeader(D.Header, true))
+          if (E->Unsupported.empty() && E->Hip == "hip/hip_runtime.h")
+            Found = true;
+    });
+    return Found;
   }
 
   static std::string withoutRuntimeInclude(std::string Text) {
@@ -1269,43 +1254,26 @@ private:
   /// Deletes #include <mma.h> in every user file of the TU and withdraws the
   /// PK1010 finding the header table made for it.
   void removeMmaIncludes() {
-    for (const std::string &File : TC.PF.UserFiles) {
-      llvm::StringRef Buf = TC.contents(File);
-      size_t Pos = 0;
-      while (Pos < Buf.size()) {
-        size_t EOL = Buf.find('\n', Pos);
-        if (EOL == llvm::StringRef::npos)
-          EOL = Buf.size();
-        llvm::StringRef T = Buf.slice(Pos, EOL).ltrim();
-        if (T.consume_front("#")) {
-          T = T.ltrim();
-          if (T.consume_front("include")) {
-            T = T.trim();
-            if (T == "<mma.h>" || T == "\"mma.h\"" ||
-                T.starts_with("<mma.h>") || T.starts_with("\"mma.h\"")) {
-              unsigned Len = EOL < Buf.size() ? EOL - Pos + 1 : EOL - Pos;
-              TC.edit(File, Pos, Len, "", "PK3001",
-                      "<mma.h> declares nvcuda::wmma; the pk_mfma helpers "
-                      "generated into the ported files replace it");
-              unsigned Off = Pos;
-              auto &Fs = TC.Findings;
-              for (auto It = Fs.begin(); It != Fs.end();) {
-                if (It->RuleID == "PK1010" && It->File == File &&
-                    It->Offset == Off &&
-                    llvm::StringRef(It->Message).contains("mma.h")) {
-                  It = Fs.erase(It);
-                  if (TC.Counts["PK1010"] > 0)
-                    --TC.Counts["PK1010"];
-                } else {
-                  ++It;
-                }
-              }
-            }
+    for (const std::string &File : TC.PF.UserFiles)
+      forEachDirective(TC.contents(File), [&](const Directive &D) {
+        if (D.Header != "mma.h")
+          return;
+        TC.edit(File, D.Begin, D.End - D.Begin, "", "PK3001",
+                "<mma.h> declares nvcuda::wmma; the pk_mfma helpers "
+                "generated into the ported files replace it");
+        auto &Fs = TC.Findings;
+        for (auto It = Fs.begin(); It != Fs.end();) {
+          if (It->RuleID == "PK1010" && It->File == File &&
+              It->Offset == D.Begin &&
+              llvm::StringRef(It->Message).contains("mma.h")) {
+            It = Fs.erase(It);
+            if (TC.Counts["PK1010"] > 0)
+              --TC.Counts["PK1010"];
+          } else {
+            ++It;
           }
         }
-        Pos = EOL + 1;
-      }
-    }
+      });
   }
 
   /// frag.x[i]: fine inside `for (i = 0; i < f.num_elements; ++i)` over a

@@ -7,6 +7,7 @@
 #include "pk/PortService.h"
 #include "pk/Rules.h"
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -100,6 +101,22 @@ private:
                unsigned &Col) const;
   mutable llvm::StringMap<std::string> Cache;
 };
+
+/// A preprocessor directive line of a file's text.
+struct Directive {
+  unsigned Begin = 0; ///< offset of the line
+  unsigned End = 0;   ///< offset past its newline (or the end of the text)
+  llvm::StringRef Keyword; ///< "include", "ifdef", ... (the identifier after '#')
+  llvm::StringRef Rest;    ///< the text after the keyword, blanks trimmed left
+  /// For #include: the header name between <> or "" (empty otherwise), the
+  /// offset of its first character, and whether it is in angle brackets.
+  llvm::StringRef Header;
+  unsigned HeaderOffset = 0;
+  bool Angled = false;
+};
+/// Calls \p F for every line of \p Text that starts (after blanks) with '#'.
+void forEachDirective(llvm::StringRef Text,
+                      llvm::function_ref<void(const Directive &)> F);
 
 /// Runs a target's rules over a parsed TU.
 llvm::Error runHipTarget(TargetContext &TC);

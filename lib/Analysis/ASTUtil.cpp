@@ -1,0 +1,30 @@
+//===- ASTUtil.cpp - small AST queries shared by the analyses and targets -===//
+#include "pk/ASTUtil.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+llvm::StringRef pk::calleeName(const CallExpr *CE) {
+  if (const FunctionDecl *FD = CE->getDirectCallee())
+    if (FD->getIdentifier())
+      return FD->getName();
+  const Expr *C = CE->getCallee()->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnresolvedLookupExpr>(C))
+    if (U->getName().isIdentifier())
+      return U->getName().getAsIdentifierInfo()->getName();
+  if (const auto *D = dyn_cast<DeclRefExpr>(C))
+    if (D->getDecl()->getIdentifier())
+      return D->getDecl()->getName();
+  if (const auto *M = dyn_cast<MemberExpr>(C))
+    if (M->getMemberDecl()->getIdentifier())
+      return M->getMemberDecl()->getName();
+  if (const auto *M = dyn_cast<UnresolvedMemberExpr>(C))
+    if (M->getMemberName().isIdentifier())
+      return M->getMemberName().getAsIdentifierInfo()->getName();
+  if (const auto *M = dyn_cast<CXXDependentScopeMemberExpr>(C))
+    if (M->getMember().isIdentifier())
+      return M->getMember().getAsIdentifierInfo()->getName();
+  return "";
+}
