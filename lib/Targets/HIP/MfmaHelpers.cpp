@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MfmaHelpers.h"
+#include <cstring>
 
 using namespace pk;
 
@@ -76,6 +77,25 @@ template <class T> __device__ inline void load4s(T *dst, const T *src, unsigned 
 template <class T> __device__ inline void zero4(T *dst) {
   __builtin_memset(dst, 0, 4 * sizeof(T));
 }
+// Elements (m, k .. k+3) of an A (m: row) or B (m: column) operand at q
+// with leading dimension ld, or zeros when ld is 0 (a finished warp).  A
+// row-major and B col-major hold the four consecutively.
+template <class Use, class Layout> struct contiguous_k {
+  enum { value = __is_same(Use, matrix_a) == __is_same(Layout, row_major) };
+};
+template <class Use, class Layout, class T>
+__device__ inline void load_operand4(T *dst, const T *q, unsigned ld, int m, int k) {
+  if (!ld)
+    zero4(dst);
+  else if (contiguous_k<Use, Layout>::value)
+    load4c(dst, q + m * ld + k);
+  else
+    load4s(dst, q + k * ld + m, ld);
+}
+// Only A and B fragments are operands (SFINAE for load_matrix_sync).
+template <class Use> struct operand_only {};
+template <> struct operand_only<matrix_a> { typedef void type; };
+template <> struct operand_only<matrix_b> { typedef void type; };
 } // namespace detail
 )pk";
 
@@ -112,61 +132,14 @@ struct fragment {
 )pk";
 
 const char *Ops16 = R"pk(
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, row_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 4);
-  for (int t = 0; t < 2; ++t) {
-    const T *q = detail::warp_ptr(p, 32 * t);
-    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
-    if (ld)
-      detail::load4c(&f.x[4 * t], q + i * ld + k);
-    else
-      detail::zero4(&f.x[4 * t]);
-  }
-}
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, col_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 4);
-  for (int t = 0; t < 2; ++t) {
-    const T *q = detail::warp_ptr(p, 32 * t);
-    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
-    if (ld)
-      detail::load4s(&f.x[4 * t], q + k * ld + i, ld);
-    else
-      detail::zero4(&f.x[4 * t]);
-  }
-}
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, row_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 4);
-  for (int t = 0; t < 2; ++t) {
-    const T *q = detail::warp_ptr(p, 32 * t);
-    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
-    if (ld)
-      detail::load4s(&f.x[4 * t], q + k * ld + j, ld);
-    else
-      detail::zero4(&f.x[4 * t]);
-  }
-}
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, col_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 4);
-  for (int t = 0; t < 2; ++t) {
-    const T *q = detail::warp_ptr(p, 32 * t);
-    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
-    if (ld)
-      detail::load4c(&f.x[4 * t], q + j * ld + k);
-    else
-      detail::zero4(&f.x[4 * t]);
-  }
+template <class Use, class T, class Layout>
+__device__ inline typename detail::operand_only<Use>::type
+load_matrix_sync(fragment<Use, 16, 16, 16, T, Layout> &f, const typename detail::id<T>::type *p,
+                 unsigned ldm, bool live = true) {
+  const int L = detail::lane(), m = L & 15, k = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t)
+    detail::load_operand4<Use, Layout>(&f.x[4 * t], detail::warp_ptr(p, 32 * t),
+                                       detail::warp_ld(ldm, live, 32 * t), m, k);
 }
 __device__ inline void load_matrix_sync(fragment<accumulator, 16, 16, 16, float> &f,
                                         const float *p, unsigned ldm, layout_t layout,
@@ -239,77 +212,17 @@ struct fragment {
 )pk";
 
 const char *Ops32 = R"pk(
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, row_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 5);
+template <class Use, class T, class Layout>
+__device__ inline typename detail::operand_only<Use>::type
+load_matrix_sync(fragment<Use, 16, 16, 16, T, Layout> &f, const typename detail::id<T>::type *p,
+                 unsigned ldm, bool live = true) {
+  const int L = detail::lane(), m = L & 15, k = 4 * (L >> 5);
   const bool hi = (L & 16) != 0;
   // Both logical warps' values are read by the whole wave, then selected.
   const T *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
   const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
-  const T *q = hi ? q1 : q0;
-  const unsigned ld = hi ? ld1 : ld0;
-  for (int h = 0; h < 2; ++h) {
-    if (ld)
-      detail::load4c(&f.x[4 * h], q + i * ld + 8 * h + k);
-    else
-      detail::zero4(&f.x[4 * h]);
-  }
-}
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, col_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 5);
-  const bool hi = (L & 16) != 0;
-  // Both logical warps' values are read by the whole wave, then selected.
-  const T *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
-  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
-  const T *q = hi ? q1 : q0;
-  const unsigned ld = hi ? ld1 : ld0;
-  for (int h = 0; h < 2; ++h) {
-    if (ld)
-      detail::load4s(&f.x[4 * h], q + (8 * h + k) * ld + i, ld);
-    else
-      detail::zero4(&f.x[4 * h]);
-  }
-}
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, row_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 5);
-  const bool hi = (L & 16) != 0;
-  // Both logical warps' values are read by the whole wave, then selected.
-  const T *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
-  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
-  const T *q = hi ? q1 : q0;
-  const unsigned ld = hi ? ld1 : ld0;
-  for (int h = 0; h < 2; ++h) {
-    if (ld)
-      detail::load4s(&f.x[4 * h], q + (8 * h + k) * ld + j, ld);
-    else
-      detail::zero4(&f.x[4 * h]);
-  }
-}
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, col_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 5);
-  const bool hi = (L & 16) != 0;
-  // Both logical warps' values are read by the whole wave, then selected.
-  const T *q0 = detail::warp_ptr(p, 0), *q1 = detail::warp_ptr(p, 32);
-  const unsigned ld0 = detail::warp_ld(ldm, live, 0), ld1 = detail::warp_ld(ldm, live, 32);
-  const T *q = hi ? q1 : q0;
-  const unsigned ld = hi ? ld1 : ld0;
-  for (int h = 0; h < 2; ++h) {
-    if (ld)
-      detail::load4c(&f.x[4 * h], q + j * ld + 8 * h + k);
-    else
-      detail::zero4(&f.x[4 * h]);
-  }
+  for (int h = 0; h < 2; ++h)
+    detail::load_operand4<Use, Layout>(&f.x[4 * h], hi ? q1 : q0, hi ? ld1 : ld0, m, 8 * h + k);
 }
 __device__ inline void load_matrix_sync(fragment<accumulator, 16, 16, 16, float> &f,
                                         const float *p, unsigned ldm, layout_t layout,
@@ -375,57 +288,40 @@ __device__ inline void mma_sync(fragment<accumulator, 16, 16, 16, float> &d,
 #endif // PK_MFMA_WMMA_OPS
 )pk";
 
-const char *F16 = R"pk(
-#ifndef PK_MFMA_WMMA_F16
-#define PK_MFMA_WMMA_F16
-// port-kernel: half fragments -> v_mfma_f32_16x16x16f16 / v_mfma_f32_32x32x8f16 [PK3001]
+// The matrix-core calls of one element type (@T@: the HIP type, @V@: its
+// 4-element vector type, @E@: the vector's element, @B@: the builtin suffix).
+const char *ElemOps = R"pk(
+#ifndef PK_MFMA_WMMA_@G@
+#define PK_MFMA_WMMA_@G@
+// port-kernel: @N@ fragments -> v_mfma_f32_16x16x16@B@ / v_mfma_f32_32x32x8@B@@X@
 namespace pk_mfma {
 namespace detail {
-typedef _Float16 f16x4 __attribute__((ext_vector_type(4)));
-__device__ inline f32x4 mfma16(const __half *a, const __half *b, f32x4 c) {
-  f16x4 va, vb;
+typedef @E@ @V@ __attribute__((ext_vector_type(4)));
+__device__ inline f32x4 mfma16(const @T@ *a, const @T@ *b, f32x4 c) {
+  @V@ va, vb;
   __builtin_memcpy(&va, a, 8);
   __builtin_memcpy(&vb, b, 8);
-  return __builtin_amdgcn_mfma_f32_16x16x16f16(va, vb, c, 0, 0, 0);
+  return __builtin_amdgcn_mfma_f32_16x16x16@B@(va, vb, c, 0, 0, 0);
 }
-__device__ inline f32x16 mfma32(const __half *a, const __half *b, f32x16 c) {
-  f16x4 va, vb;
+__device__ inline f32x16 mfma32(const @T@ *a, const @T@ *b, f32x16 c) {
+  @V@ va, vb;
   __builtin_memcpy(&va, a, 8);
   __builtin_memcpy(&vb, b, 8);
-  return __builtin_amdgcn_mfma_f32_32x32x8f16(va, vb, c, 0, 0, 0);
+  return __builtin_amdgcn_mfma_f32_32x32x8@B@(va, vb, c, 0, 0, 0);
 }
 } // namespace detail
 } // namespace pk_mfma
-#endif // PK_MFMA_WMMA_F16
+#endif // PK_MFMA_WMMA_@G@
 )pk";
 
-const char *BF16 = R"pk(
-#ifndef PK_MFMA_WMMA_BF16
-#define PK_MFMA_WMMA_BF16
-// port-kernel: bf16 fragments -> v_mfma_f32_16x16x16bf16_1k / v_mfma_f32_32x32x8bf16_1k
-// (gfx90a, gfx94x) [PK3001, PK3012]
-#if defined(__gfx908__)
-#error "bf16 matrix cores (the _1k MFMA instructions) need gfx90a or newer [PK3012]"
-#endif
-namespace pk_mfma {
-namespace detail {
-typedef short bf16x4 __attribute__((ext_vector_type(4)));
-__device__ inline f32x4 mfma16(const hip_bfloat16 *a, const hip_bfloat16 *b, f32x4 c) {
-  bf16x4 va, vb;
-  __builtin_memcpy(&va, a, 8);
-  __builtin_memcpy(&vb, b, 8);
-  return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(va, vb, c, 0, 0, 0);
+std::string substitute(std::string Text,
+                       std::initializer_list<std::pair<const char *, const char *>> Subst) {
+  for (const auto &[Key, Value] : Subst)
+    for (size_t At = Text.find(Key); At != std::string::npos;
+         At = Text.find(Key, At + std::strlen(Value)))
+      Text.replace(At, std::strlen(Key), Value);
+  return Text;
 }
-__device__ inline f32x16 mfma32(const hip_bfloat16 *a, const hip_bfloat16 *b, f32x16 c) {
-  bf16x4 va, vb;
-  __builtin_memcpy(&va, a, 8);
-  __builtin_memcpy(&vb, b, 8);
-  return __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(va, vb, c, 0, 0, 0);
-}
-} // namespace detail
-} // namespace pk_mfma
-#endif // PK_MFMA_WMMA_BF16
-)pk";
 
 const char *WarpTiles = R"pk(
 #ifndef PK_MFMA_WARP_TILES
@@ -475,43 +371,29 @@ namespace detail {
 __device__ inline bool holds(int i) { return ((lane() >> 4) & 1) == (i & 1); }
 /// Row of accumulator register s (0..7 of a fragment's 8) in its fragment.
 __device__ inline int acc_row(int s) { return 8 * (s >> 2) + 4 * (lane() >> 5) + (s & 3); }
-template <class T, int R, bool RowMajor, bool IsA>
+template <class Use, class Layout, class T, int R>
 __device__ inline void load_tile(T (&x)[R / 2][2][2][4], int i, const T *p, unsigned ldm,
                                  bool live) {
   const int L = lane(), m = L & 15, k = 4 * (L >> 5);
   const bool mine = holds(i);
-  // A row-major and B col-major: 4 consecutive k; otherwise strided.
-  const bool contiguous = RowMajor == IsA;
   for (int t = 0; t < 2; ++t) {
     const T *q = warp_ptr(p, 32 * t);
     const unsigned ld = warp_ld(ldm, live, 32 * t);
     for (int g = 0; g < R / 2; ++g) {
       if (g != (i >> 1) || !mine)
         continue;
-      for (int h = 0; h < 2; ++h) {
-        if (!ld)
-          zero4(x[g][t][h]);
-        else if (contiguous)
-          load4c(x[g][t][h], q + m * ld + 8 * h + k);
-        else
-          load4s(x[g][t][h], q + (8 * h + k) * ld + m, ld);
-      }
+      for (int h = 0; h < 2; ++h)
+        load_operand4<Use, Layout>(x[g][t][h], q, ld, m, 8 * h + k);
     }
   }
 }
 } // namespace detail
 
-template <class T, class Layout, int R>
-__device__ inline void load_matrix_sync(
-    fragment_ref<fragment_array<fragment<matrix_a, 16, 16, 16, T, Layout>, R>> f,
+template <class Use, class T, class Layout, int R>
+__device__ inline typename detail::operand_only<Use>::type load_matrix_sync(
+    fragment_ref<fragment_array<fragment<Use, 16, 16, 16, T, Layout>, R>> f,
     const typename detail::id<T>::type *p, unsigned ldm, bool live = true) {
-  detail::load_tile<T, R, __is_same(Layout, row_major), true>(f.f.x, f.i, p, ldm, live);
-}
-template <class T, class Layout, int R>
-__device__ inline void load_matrix_sync(
-    fragment_ref<fragment_array<fragment<matrix_b, 16, 16, 16, T, Layout>, R>> f,
-    const typename detail::id<T>::type *p, unsigned ldm, bool live = true) {
-  detail::load_tile<T, R, __is_same(Layout, row_major), false>(f.f.x, f.i, p, ldm, live);
+  detail::load_tile<Use, Layout, T, R>(f.f.x, f.i, p, ldm, live);
 }
 template <class Use, class T, class Layout, int R>
 __device__ inline void fill_fragment(
@@ -734,9 +616,30 @@ std::string mfma::wmmaOpsHelpers(MfmaShape S) {
   return std::string(OpsOpen) + (S == MfmaShape::M32N32K8 ? Ops32 : Ops16);
 }
 
-std::string mfma::wmmaF16Helpers() { return F16; }
+std::string mfma::wmmaF16Helpers() {
+  return substitute(ElemOps, {{"@G@", "F16"},
+                              {"@N@", "half"},
+                              {"@X@", " [PK3001]"},
+                              {"@T@", "__half"},
+                              {"@V@", "f16x4"},
+                              {"@E@", "_Float16"},
+                              {"@B@", "f16"}});
+}
 
-std::string mfma::wmmaBF16Helpers() { return BF16; }
+std::string mfma::wmmaBF16Helpers() {
+  return substitute(ElemOps,
+                    {{"@G@", "BF16"},
+                     {"@N@", "bf16"},
+                     {"@X@", "\n// (gfx90a, gfx94x) [PK3001, PK3012]\n"
+                             "#if defined(__gfx908__)\n"
+                             "#error \"bf16 matrix cores (the _1k MFMA instructions) "
+                             "need gfx90a or newer [PK3012]\"\n"
+                             "#endif"},
+                     {"@T@", "hip_bfloat16"},
+                     {"@V@", "bf16x4"},
+                     {"@E@", "short"},
+                     {"@B@", "bf16_1k"}});
+}
 
 std::string mfma::warpTileHelpers() { return WarpTiles; }
 

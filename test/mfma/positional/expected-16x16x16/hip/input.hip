@@ -59,6 +59,25 @@ template <class T> __device__ inline void load4s(T *dst, const T *src, unsigned 
 template <class T> __device__ inline void zero4(T *dst) {
   __builtin_memset(dst, 0, 4 * sizeof(T));
 }
+// Elements (m, k .. k+3) of an A (m: row) or B (m: column) operand at q
+// with leading dimension ld, or zeros when ld is 0 (a finished warp).  A
+// row-major and B col-major hold the four consecutively.
+template <class Use, class Layout> struct contiguous_k {
+  enum { value = __is_same(Use, matrix_a) == __is_same(Layout, row_major) };
+};
+template <class Use, class Layout, class T>
+__device__ inline void load_operand4(T *dst, const T *q, unsigned ld, int m, int k) {
+  if (!ld)
+    zero4(dst);
+  else if (contiguous_k<Use, Layout>::value)
+    load4c(dst, q + m * ld + k);
+  else
+    load4s(dst, q + k * ld + m, ld);
+}
+// Only A and B fragments are operands (SFINAE for load_matrix_sync).
+template <class Use> struct operand_only {};
+template <> struct operand_only<matrix_a> { typedef void type; };
+template <> struct operand_only<matrix_b> { typedef void type; };
 } // namespace detail
 
 // Shape 16x16x16: one v_mfma_f32_16x16x16 per tile; x[4t .. 4t+3] hold this
@@ -109,61 +128,14 @@ __device__ inline f32x16 mfma32(const __half *a, const __half *b, f32x16 c) {
 #define PK_MFMA_WMMA_OPS
 namespace pk_mfma {
 
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, row_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 4);
-  for (int t = 0; t < 2; ++t) {
-    const T *q = detail::warp_ptr(p, 32 * t);
-    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
-    if (ld)
-      detail::load4c(&f.x[4 * t], q + i * ld + k);
-    else
-      detail::zero4(&f.x[4 * t]);
-  }
-}
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, col_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 4);
-  for (int t = 0; t < 2; ++t) {
-    const T *q = detail::warp_ptr(p, 32 * t);
-    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
-    if (ld)
-      detail::load4s(&f.x[4 * t], q + k * ld + i, ld);
-    else
-      detail::zero4(&f.x[4 * t]);
-  }
-}
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, row_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 4);
-  for (int t = 0; t < 2; ++t) {
-    const T *q = detail::warp_ptr(p, 32 * t);
-    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
-    if (ld)
-      detail::load4s(&f.x[4 * t], q + k * ld + j, ld);
-    else
-      detail::zero4(&f.x[4 * t]);
-  }
-}
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, col_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 4);
-  for (int t = 0; t < 2; ++t) {
-    const T *q = detail::warp_ptr(p, 32 * t);
-    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
-    if (ld)
-      detail::load4c(&f.x[4 * t], q + j * ld + k);
-    else
-      detail::zero4(&f.x[4 * t]);
-  }
+template <class Use, class T, class Layout>
+__device__ inline typename detail::operand_only<Use>::type
+load_matrix_sync(fragment<Use, 16, 16, 16, T, Layout> &f, const typename detail::id<T>::type *p,
+                 unsigned ldm, bool live = true) {
+  const int L = detail::lane(), m = L & 15, k = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t)
+    detail::load_operand4<Use, Layout>(&f.x[4 * t], detail::warp_ptr(p, 32 * t),
+                                       detail::warp_ld(ldm, live, 32 * t), m, k);
 }
 __device__ inline void load_matrix_sync(fragment<accumulator, 16, 16, 16, float> &f,
                                         const float *p, unsigned ldm, layout_t layout,

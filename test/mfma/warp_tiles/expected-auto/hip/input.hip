@@ -59,6 +59,25 @@ template <class T> __device__ inline void load4s(T *dst, const T *src, unsigned 
 template <class T> __device__ inline void zero4(T *dst) {
   __builtin_memset(dst, 0, 4 * sizeof(T));
 }
+// Elements (m, k .. k+3) of an A (m: row) or B (m: column) operand at q
+// with leading dimension ld, or zeros when ld is 0 (a finished warp).  A
+// row-major and B col-major hold the four consecutively.
+template <class Use, class Layout> struct contiguous_k {
+  enum { value = __is_same(Use, matrix_a) == __is_same(Layout, row_major) };
+};
+template <class Use, class Layout, class T>
+__device__ inline void load_operand4(T *dst, const T *q, unsigned ld, int m, int k) {
+  if (!ld)
+    zero4(dst);
+  else if (contiguous_k<Use, Layout>::value)
+    load4c(dst, q + m * ld + k);
+  else
+    load4s(dst, q + k * ld + m, ld);
+}
+// Only A and B fragments are operands (SFINAE for load_matrix_sync).
+template <class Use> struct operand_only {};
+template <> struct operand_only<matrix_a> { typedef void type; };
+template <> struct operand_only<matrix_b> { typedef void type; };
 } // namespace detail
 
 // Shape 16x16x16: one v_mfma_f32_16x16x16 per tile; x[4t .. 4t+3] hold this
@@ -109,61 +128,14 @@ __device__ inline f32x16 mfma32(const __half *a, const __half *b, f32x16 c) {
 #define PK_MFMA_WMMA_OPS
 namespace pk_mfma {
 
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, row_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 4);
-  for (int t = 0; t < 2; ++t) {
-    const T *q = detail::warp_ptr(p, 32 * t);
-    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
-    if (ld)
-      detail::load4c(&f.x[4 * t], q + i * ld + k);
-    else
-      detail::zero4(&f.x[4 * t]);
-  }
-}
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_a, 16, 16, 16, T, col_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), i = L & 15, k = 4 * (L >> 4);
-  for (int t = 0; t < 2; ++t) {
-    const T *q = detail::warp_ptr(p, 32 * t);
-    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
-    if (ld)
-      detail::load4s(&f.x[4 * t], q + k * ld + i, ld);
-    else
-      detail::zero4(&f.x[4 * t]);
-  }
-}
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, row_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 4);
-  for (int t = 0; t < 2; ++t) {
-    const T *q = detail::warp_ptr(p, 32 * t);
-    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
-    if (ld)
-      detail::load4s(&f.x[4 * t], q + k * ld + j, ld);
-    else
-      detail::zero4(&f.x[4 * t]);
-  }
-}
-template <class T>
-__device__ inline void load_matrix_sync(fragment<matrix_b, 16, 16, 16, T, col_major> &f,
-                                        const typename detail::id<T>::type *p,
-                                        unsigned ldm, bool live = true) {
-  const int L = detail::lane(), j = L & 15, k = 4 * (L >> 4);
-  for (int t = 0; t < 2; ++t) {
-    const T *q = detail::warp_ptr(p, 32 * t);
-    const unsigned ld = detail::warp_ld(ldm, live, 32 * t);
-    if (ld)
-      detail::load4c(&f.x[4 * t], q + j * ld + k);
-    else
-      detail::zero4(&f.x[4 * t]);
-  }
+template <class Use, class T, class Layout>
+__device__ inline typename detail::operand_only<Use>::type
+load_matrix_sync(fragment<Use, 16, 16, 16, T, Layout> &f, const typename detail::id<T>::type *p,
+                 unsigned ldm, bool live = true) {
+  const int L = detail::lane(), m = L & 15, k = 4 * (L >> 4);
+  for (int t = 0; t < 2; ++t)
+    detail::load_operand4<Use, Layout>(&f.x[4 * t], detail::warp_ptr(p, 32 * t),
+                                       detail::warp_ld(ldm, live, 32 * t), m, k);
 }
 __device__ inline void load_matrix_sync(fragment<accumulator, 16, 16, 16, float> &f,
                                         const float *p, unsigned ldm, layout_t layout,
@@ -260,43 +232,29 @@ namespace detail {
 __device__ inline bool holds(int i) { return ((lane() >> 4) & 1) == (i & 1); }
 /// Row of accumulator register s (0..7 of a fragment's 8) in its fragment.
 __device__ inline int acc_row(int s) { return 8 * (s >> 2) + 4 * (lane() >> 5) + (s & 3); }
-template <class T, int R, bool RowMajor, bool IsA>
+template <class Use, class Layout, class T, int R>
 __device__ inline void load_tile(T (&x)[R / 2][2][2][4], int i, const T *p, unsigned ldm,
                                  bool live) {
   const int L = lane(), m = L & 15, k = 4 * (L >> 5);
   const bool mine = holds(i);
-  // A row-major and B col-major: 4 consecutive k; otherwise strided.
-  const bool contiguous = RowMajor == IsA;
   for (int t = 0; t < 2; ++t) {
     const T *q = warp_ptr(p, 32 * t);
     const unsigned ld = warp_ld(ldm, live, 32 * t);
     for (int g = 0; g < R / 2; ++g) {
       if (g != (i >> 1) || !mine)
         continue;
-      for (int h = 0; h < 2; ++h) {
-        if (!ld)
-          zero4(x[g][t][h]);
-        else if (contiguous)
-          load4c(x[g][t][h], q + m * ld + 8 * h + k);
-        else
-          load4s(x[g][t][h], q + (8 * h + k) * ld + m, ld);
-      }
+      for (int h = 0; h < 2; ++h)
+        load_operand4<Use, Layout>(x[g][t][h], q, ld, m, 8 * h + k);
     }
   }
 }
 } // namespace detail
 
-template <class T, class Layout, int R>
-__device__ inline void load_matrix_sync(
-    fragment_ref<fragment_array<fragment<matrix_a, 16, 16, 16, T, Layout>, R>> f,
+template <class Use, class T, class Layout, int R>
+__device__ inline typename detail::operand_only<Use>::type load_matrix_sync(
+    fragment_ref<fragment_array<fragment<Use, 16, 16, 16, T, Layout>, R>> f,
     const typename detail::id<T>::type *p, unsigned ldm, bool live = true) {
-  detail::load_tile<T, R, __is_same(Layout, row_major), true>(f.f.x, f.i, p, ldm, live);
-}
-template <class T, class Layout, int R>
-__device__ inline void load_matrix_sync(
-    fragment_ref<fragment_array<fragment<matrix_b, 16, 16, 16, T, Layout>, R>> f,
-    const typename detail::id<T>::type *p, unsigned ldm, bool live = true) {
-  detail::load_tile<T, R, __is_same(Layout, row_major), false>(f.f.x, f.i, p, ldm, live);
+  detail::load_tile<Use, Layout, T, R>(f.f.x, f.i, p, ldm, live);
 }
 template <class Use, class T, class Layout, int R>
 __device__ inline void fill_fragment(
