@@ -736,16 +736,23 @@ private:
       return false;
     V = dyn_cast<VarDecl>(DS->getSingleDecl());
     Expr::EvalResult R;
-    if (!V || !V->getInit() || V->getInit()->isValueDependent() ||
-        !V->getInit()->EvaluateAsInt(R, TC.Ctx()) || R.Val.getInt() != 0)
-      return false;
     const auto *Cond = dyn_cast_or_null<BinaryOperator>(
         F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
-    if (!Cond || Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), V) ||
-        Cond->getRHS()->isValueDependent() ||
+    if (!V || !fromZeroByOne(F, V) || !Cond || Cond->getOpcode() != BO_LT ||
+        !refersTo(Cond->getLHS(), V) || Cond->getRHS()->isValueDependent() ||
         !Cond->getRHS()->EvaluateAsInt(R, TC.Ctx()))
       return false;
     N = R.Val.getInt().getExtValue();
+    return true;
+  }
+
+  /// The loop variable \p V of \p F starts at 0 and steps by 1 (++v, v++,
+  /// v += 1).
+  bool fromZeroByOne(const ForStmt *F, const VarDecl *V) {
+    Expr::EvalResult R;
+    if (!V->getInit() || V->getInit()->isValueDependent() ||
+        !V->getInit()->EvaluateAsInt(R, TC.Ctx()) || R.Val.getInt() != 0)
+      return false;
     const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
     if (const auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
       return U->isIncrementOp() && refersTo(U->getSubExpr(), V);
@@ -1359,26 +1366,7 @@ private:
     }
     // Starts at 0, steps by 1, bounded by num_elements of a fragment of the
     // same type.
-    Expr::EvalResult Init;
-    if (!IV->getInit() || IV->getInit()->isValueDependent() ||
-        !IV->getInit()->EvaluateAsInt(Init, TC.Ctx()) ||
-        Init.Val.getInt() != 0) {
-      Reason = "the loop does not start at 0";
-      return false;
-    }
-    bool Step = false;
-    if (const Expr *Inc = FS->getInc()) {
-      Inc = Inc->IgnoreParenImpCasts();
-      if (const auto *U = dyn_cast<UnaryOperator>(Inc))
-        Step = U->isIncrementOp() && refersTo(U->getSubExpr(), IV);
-      if (const auto *B = dyn_cast<CompoundAssignOperator>(Inc)) {
-        Expr::EvalResult One;
-        Step = B->getOpcode() == BO_AddAssign && refersTo(B->getLHS(), IV) &&
-               !B->getRHS()->isValueDependent() &&
-               B->getRHS()->EvaluateAsInt(One, TC.Ctx()) &&
-               One.Val.getInt() == 1;
-      }
-    }
+    bool Step = fromZeroByOne(FS, IV);
     const auto *Cond =
         dyn_cast_or_null<BinaryOperator>(FS->getCond() ? FS->getCond()->IgnoreParenImpCasts() : nullptr);
     bool Bound = false;
