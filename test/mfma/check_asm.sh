@@ -23,6 +23,7 @@ cases=("$SRC/corpus/wmma_hgemm:single" "$SRC/corpus/wmma_gemm_smem:single"
        "$SRC/corpus/wmma_gemm_warptile:tiles"
        "$SRC/test/mfma/cases/wmma_layouts:single"
        "$SRC/test/mfma/cases/warp_tile_layouts:tiles"
+       "$SRC/test/mfma/cases/wmma_exit_epilogue:single"
        "$SRC/test/mfma/cases/ptx_mma_gemm:ptx")
 fails=0
 printf '| kernel | --mfma-shape | target | VGPRs | AGPRs | LDS bytes | v_mfma 16x16x16 | v_mfma 32x32x8 | scratch |\n'

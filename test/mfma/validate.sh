@@ -11,7 +11,7 @@ cases=("$SRC/corpus/wmma_hgemm" "$SRC/corpus/wmma_gemm_smem"
        "$SRC/corpus/wmma_bf16_gemm" "$SRC/corpus/attention_wmma"
        "$SRC/corpus/wmma_gemm_warptile"
        "$SRC/test/mfma/cases/wmma_layouts" "$SRC/test/mfma/cases/warp_tile_layouts"
-       "$SRC/test/mfma/cases/warp_tile_exit"
+       "$SRC/test/mfma/cases/warp_tile_exit" "$SRC/test/mfma/cases/wmma_exit_epilogue"
        "$SRC/test/mfma/cases/ptx_mma_gemm")
 # One directory holding the cases (validate searches it recursively).
 mkdir -p "$TMP/cases"

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MfmaHelpers.h"
+#include "pk/ASTUtil.h"
 #include "pk/TargetContext.h"
 
 #include "clang/AST/ASTContext.h"
@@ -1511,7 +1512,7 @@ private:
       Guard = I;
       break;
     }
-    bool Masked = Guard && maskGuard(FD, Body, Guard);
+    bool Masked = Guard && maskGuard(FD, Body, Guard, Ops);
 
     // Any other exit under a warp-dependent condition before a fragment
     // operation, and fragment operations under such conditions.
@@ -1608,7 +1609,7 @@ private:
   /// PK3003: `if (C) return;` -> `const bool live = !(C); if (!__any(live))
   /// return;` and the loads/stores after it take `live`.
   bool maskGuard(const FunctionDecl *FD, const CompoundStmt *Body,
-                 const IfStmt *Guard) {
+                 const IfStmt *Guard, const std::vector<const Stmt *> &Ops) {
     auto Report = [&](llvm::StringRef Why) {
       TC.finding(Guard->getBeginLoc(), "PK3004", Severity::Warning,
                  llvm::formatv("this early return depends on the warp ('{0}') "
@@ -1623,22 +1624,19 @@ private:
     if (Guard->getBeginLoc().isMacroID() || Guard->getEndLoc().isMacroID() ||
         Guard->getRParenLoc().isMacroID())
       return Report("it is written in a macro");
-    // Everything after the guard must be safe to run for a finished warp.
-    MaskCheck MC(TC);
+    // Everything after the guard must be safe to run for a finished warp,
+    // or be masked for it (PK3003).
+    MaskPlan Plan;
+    Plan.Ops.insert(Ops.begin(), Ops.end());
     bool After = false;
     for (const Stmt *S : Body->body()) {
       if (S == Guard) {
         After = true;
         continue;
       }
-      if (After)
-        MC.TraverseStmt(const_cast<Stmt *>(S));
+      if (After && !planMask(S, Plan))
+        return Report(Plan.Why);
     }
-    if (MC.Bad)
-      return Report(llvm::formatv("'{0}' after it is {1}",
-                                  brief(TC.text(MC.Bad->getSourceRange())),
-                                  MC.Why)
-                        .str());
     for (const FragCall &C : P.Calls)
       if (C.Fn == FD && isAfter(C.CE, Guard) &&
           (C.Name == "load_matrix_sync" || C.Name == "store_matrix_sync") &&
@@ -1678,7 +1676,154 @@ private:
         TC.insert(C.CE->getRParenLoc(), llvm::formatv(", {0}", LiveVar).str(),
                   "PK3003",
                   "masked when this lane's logical warp has returned early");
+    const char *MaskWhy = "memory traffic after the early return runs only "
+                          "for the lanes of a logical warp that has not "
+                          "returned";
+    for (const Stmt *S : Plan.Wrap) {
+      bool Braces = isa<IfStmt>(S);
+      TC.insert(S->getBeginLoc(),
+                llvm::formatv("if ({0}) {1}", LiveVar, Braces ? "{ " : "").str(),
+                "PK3003", MaskWhy);
+      if (Braces)
+        TC.insert(Lexer::getLocForEndOfToken(stmtEnd(S), 0, SM(), LO()), " }",
+                  "PK3003", MaskWhy);
+    }
+    for (const VarDecl *V : Plan.Inits) {
+      const Expr *I = V->getInit();
+      TC.insert(I->getBeginLoc(), llvm::formatv("{0} ? (", LiveVar).str(),
+                "PK3003", MaskWhy);
+      TC.insert(Lexer::getLocForEndOfToken(I->getEndLoc(), 0, SM(), LO()),
+                ") : 0", "PK3003", MaskWhy);
+    }
     return true;
+  }
+
+  /// How the statements after a masked early return are made safe for a
+  /// finished logical warp.
+  struct MaskPlan {
+    std::set<const Stmt *> Ops;        // wave-wide operations of the function
+    std::vector<const Stmt *> Wrap;    // -> if (live) S
+    std::vector<const VarDecl *> Inits; // T v = E; -> T v = live ? (E) : 0;
+    std::string Why;                   // when it cannot be done
+  };
+
+  /// Plans \p S: safe as it is, masked whole (no wave-wide operation
+  /// inside), a scalar declaration with a masked initializer, or a block or
+  /// loop whose parts are planned one by one.
+  bool planMask(const Stmt *S, MaskPlan &Plan) {
+    auto Unsafe = [&](const Stmt *X) -> const Stmt * {
+      MaskCheck MC(TC);
+      MC.TraverseStmt(const_cast<Stmt *>(X));
+      if (MC.Bad && Plan.Why.empty())
+        Plan.Why = llvm::formatv("'{0}' after it is {1}",
+                                 brief(TC.text(MC.Bad->getSourceRange())), MC.Why)
+                       .str();
+      return MC.Bad;
+    };
+    if (!S)
+      return true;
+    MaskCheck Probe(TC);
+    Probe.TraverseStmt(const_cast<Stmt *>(S));
+    if (!Probe.Bad)
+      return true;
+    bool Wave = containsAny(S, Plan.Ops);
+    if (S->getBeginLoc().isMacroID() || S->getEndLoc().isMacroID()) {
+      Unsafe(S);
+      Plan.Why += " (written in a macro)";
+      return false;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls()) {
+        const auto *V = dyn_cast<VarDecl>(D);
+        if (!V || !V->getInit())
+          continue;
+        MaskCheck MC(TC);
+        MC.TraverseStmt(const_cast<Expr *>(V->getInit()));
+        if (!MC.Bad)
+          continue;
+        QualType T = V->getType();
+        if (Wave || V->getInitStyle() != VarDecl::CInit || T->isReferenceType() ||
+            !(T->isArithmeticType() || T->isPointerType()) || T->isEnumeralType() ||
+            V->getInit()->getBeginLoc().isMacroID() ||
+            V->getInit()->getEndLoc().isMacroID()) {
+          Unsafe(V->getInit());
+          return false;
+        }
+        Plan.Inits.push_back(V);
+      }
+      return true;
+    }
+    if (!Wave) {
+      if (containsBarrier(S)) {
+        Unsafe(S);
+        Plan.Why += " next to a barrier";
+        return false;
+      }
+      Plan.Wrap.push_back(S);
+      return true;
+    }
+    // Wave-wide operations inside: their control must be safe, their other
+    // statements are planned one by one.
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *C : CS->body())
+        if (!planMask(C, Plan))
+          return false;
+      return true;
+    }
+    if (const auto *F = dyn_cast<ForStmt>(S)) {
+      if (Unsafe(F->getInit()) || Unsafe(F->getCond()) || Unsafe(F->getInc()))
+        return false;
+      return planMask(F->getBody(), Plan);
+    }
+    if (const auto *W = dyn_cast<WhileStmt>(S)) {
+      if (Unsafe(W->getCond()))
+        return false;
+      return planMask(W->getBody(), Plan);
+    }
+    if (const auto *I = dyn_cast<IfStmt>(S)) {
+      if (I->getInit() || I->getConditionVariable() || Unsafe(I->getCond()))
+        return false;
+      return planMask(I->getThen(), Plan) && planMask(I->getElse(), Plan);
+    }
+    Unsafe(S);
+    return false;
+  }
+
+  static bool containsAny(const Stmt *S, const std::set<const Stmt *> &Set) {
+    if (!S)
+      return false;
+    if (Set.count(S))
+      return true;
+    for (const Stmt *C : S->children())
+      if (containsAny(C, Set))
+        return true;
+    return false;
+  }
+
+  static bool containsBarrier(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      llvm::StringRef N = calleeName(CE);
+      if (N.starts_with("__syncthreads") || N == "__syncwarp" ||
+          N == "__threadfence_block")
+        return true;
+    }
+    for (const Stmt *C : S->children())
+      if (containsBarrier(C))
+        return true;
+    return false;
+  }
+
+  /// The last token of \p S, its ';' included.
+  SourceLocation stmtEnd(const Stmt *S) {
+    SourceLocation E = S->getEndLoc();
+    Token T;
+    if (!Lexer::getRawToken(SM().getSpellingLoc(E), T, SM(), LO()) &&
+        T.is(tok::r_brace))
+      return E;
+    SourceLocation Semi = Lexer::findLocationAfterToken(E, tok::semi, SM(), LO(), false);
+    return Semi.isValid() ? Semi.getLocWithOffset(-1) : E;
   }
 
   bool isAfter(const Stmt *S, const Stmt *Ref) {

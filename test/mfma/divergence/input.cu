@@ -10,7 +10,7 @@ __global__ void __launch_bounds__(96)
 divergent(const half *A, const half *B, float *C, const float *bias, int nTiles) {
   const int warp = threadIdx.x / 32;
   if (warp >= nTiles)
-    return;                           // a memory read follows: not maskable
+    return;                           // a memory read follows: masked
   const float b0 = bias[warp];
   wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
   wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;

@@ -190,19 +190,19 @@ __device__ inline void mma_sync(fragment<accumulator, 16, 16, 16, float> &d,
 __global__ void __launch_bounds__(96)
 divergent(const half *A, const half *B, float *C, const float *bias, int nTiles) {
   const int warp = threadIdx.x / 32;
-  // port-kernel: warning: this early return depends on the warp ('warp >= nTiles') and comes before fragment operations; it could not be made wave-uniform ('bias[warp]' after it is a read of memory): on a 64-lane wave the two logical warps must reach every fragment operation together [PK3004]
-  if (warp >= nTiles)
-    return;                           // a memory read follows: not maskable
-  const float b0 = bias[warp];
+  const bool __pk_mfma_live = !(warp >= nTiles);
+  if (!__any(__pk_mfma_live))
+    return;                           // a memory read follows: masked
+  const float b0 = __pk_mfma_live ? (bias[warp]) : 0;
   pk_mfma::fragment<pk_mfma::matrix_a, 16, 16, 16, half, pk_mfma::row_major> a;
   pk_mfma::fragment<pk_mfma::matrix_b, 16, 16, 16, half, pk_mfma::row_major> b;
   pk_mfma::fragment<pk_mfma::accumulator, 16, 16, 16, float> acc;
   pk_mfma::fill_fragment(acc, b0);
   for (int t = warp; t < nTiles; t += 3) {  // a warp-dependent trip count
     // port-kernel: warning: this fragment operation runs under 't < nTiles', which depends on the warp; the MFMA port needs both logical warps of a wave (warps 2w and 2w+1) to take the same branch [PK3004]
-    pk_mfma::load_matrix_sync(a, A + t * 256, 16);
+    pk_mfma::load_matrix_sync(a, A + t * 256, 16, __pk_mfma_live);
     // port-kernel: warning: this fragment operation runs under 't < nTiles', which depends on the warp; the MFMA port needs both logical warps of a wave (warps 2w and 2w+1) to take the same branch [PK3004]
-    pk_mfma::load_matrix_sync(b, B + t * 256, 16);
+    pk_mfma::load_matrix_sync(b, B + t * 256, 16, __pk_mfma_live);
     // port-kernel: warning: this fragment operation runs under 't < nTiles', which depends on the warp; the MFMA port needs both logical warps of a wave (warps 2w and 2w+1) to take the same branch [PK3004]
     pk_mfma::mma_sync(acc, a, b, acc);
   }
@@ -210,7 +210,7 @@ divergent(const half *A, const half *B, float *C, const float *bias, int nTiles)
     // port-kernel: warning: this element-wise loop over x[] runs under 'warp == 0', which depends on the warp; the MFMA port needs both logical warps of a wave (warps 2w and 2w+1) to take the same branch, because each lane holds elements of both warps' tiles [PK3004]
     for (int i = 0; i < acc.num_elements; ++i)
       acc.x[i] *= 2.0f;
-  pk_mfma::store_matrix_sync(C + warp * 256, acc, 16, pk_mfma::mem_row_major);
+  pk_mfma::store_matrix_sync(C + warp * 256, acc, 16, pk_mfma::mem_row_major, __pk_mfma_live);
 }
 
 __device__ void tile(const half *A, float *C) {
