@@ -5,6 +5,7 @@
 # no stack arrays).  Expected shapes: warp-tile kernels (2x2 groups of
 # fragments, PK3005) use only 32x32x8 with auto and 32x32x8; single
 # fragments use 16x16x16 with auto; inline-PTX mma always uses 16x16x16.
+# The LDS instructions of lds_padding have the widths PK3017's model uses.
 # Prints a table of VGPRs and LDS bytes per kernel, shape and target.
 # Usage: check_asm.sh BIN SRC_ROOT [CLANGXX]
 set -euo pipefail
@@ -24,6 +25,7 @@ cases=("$SRC/corpus/wmma_hgemm:single" "$SRC/corpus/wmma_gemm_smem:single"
        "$SRC/test/mfma/cases/wmma_layouts:single"
        "$SRC/test/mfma/cases/warp_tile_layouts:tiles"
        "$SRC/test/mfma/cases/wmma_exit_epilogue:single"
+       "$SRC/test/mfma/cases/lds_padding:single"
        "$SRC/test/mfma/cases/ptx_mma_gemm:ptx")
 fails=0
 printf '| kernel | --mfma-shape | target | VGPRs | AGPRs | LDS bytes | v_mfma 16x16x16 | v_mfma 32x32x8 | scratch |\n'
@@ -68,6 +70,16 @@ for ck in "${cases[@]}"; do
       [ "${priv:-x}" = 0 ] || bad="$bad private_segment=$priv"
       [ "${scr:-x}" = 0 ] || bad="$bad ScratchSize=$scr"
       [ "$spill" = 0 ] || bad="$bad scratch-accesses=$spill"
+      # The access widths the LDS bank model of PK3017 assumes (pk/LdsBanks.h):
+      # lds_padding's operands are all contiguous (8-byte loads, also paired
+      # as ds_read2_b64) and its accumulators go out col-major (16-byte stores).
+      if [ "$name" = lds_padding ]; then
+        b64=$(grep -cE '^\s+ds_read2?_b64' "$s" || true)
+        u16=$(grep -cE '^\s+ds_read_u16' "$s" || true)
+        b128=$(grep -cE '^\s+ds_write_b128' "$s" || true)
+        [ "$b64" -gt 0 ] && [ "$u16" = 0 ] && [ "$b128" -gt 0 ] \
+          || bad="$bad lds-widths(b64=$b64,u16=$u16,b128=$b128)"
+      fi
       printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$shape" "$arch" "$vgpr" "${agpr:-0}" "$lds" "$m16" "$m32" "${priv:-?}"
       if [ -n "$bad" ]; then echo "FAIL: $name ($shape, $arch):$bad"; fails=$((fails+1)); fi
     done

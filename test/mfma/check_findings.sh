@@ -31,4 +31,17 @@ grep -B1 'ldmatrix.sync' "$TMP/ptx/hip/input.hip" | grep -q '// port-kernel: war
 lines=$(sed -n 's/^.*input.cu:\([0-9]*:[0-9]*\): warning: .*\[PK3010\]$/\1/p' "$TMP/pos.err" | tr '\n' ' ')
 [ "$lines" = "20:14 23:10 25:20 27:5 29:5 30:23 " ] || fail "PK3010 at '$lines': $(cat "$TMP/pos.err")"
 grep -q "input.cu:29:5: .*(the loop variable is also used in 'out\[i\]')" "$TMP/pos.err" || fail "reason of 29:5"
+
+# --lds-padding=keep: the shared tiles keep the pitch the kernel wrote, and
+# nothing is said about them (auto re-plans all three: golden lds_padding and
+# the validated case).
+C="$M/cases/lds_padding/lds_padding.cu"
+"$BIN" port -q --to hip --lds-padding=keep -o "$TMP/keep" "$C" 2>"$TMP/keep.err"
+! grep -q PK3017 "$TMP/keep.err" || fail "PK3017 with --lds-padding=keep: $(cat "$TMP/keep.err")"
+diff <(grep -E '__shared__|matrix_sync' "$C" | sed 's/wmma::/pk_mfma::/g') \
+     <(grep -E '__shared__|matrix_sync\(' "$TMP/keep/hip/lds_padding.hip" | grep -v '^__device__\|^load_matrix_sync\|^ *detail::\|^    fragment_ref') \
+  || fail "--lds-padding=keep changed the tiles"
+"$BIN" port -q --to hip -o "$TMP/auto" "$C" 2>"$TMP/auto.err"
+[ "$(grep -c '\[PK3017\]' "$TMP/auto.err")" = 3 ] || fail "expected 3 PK3017 notes: $(cat "$TMP/auto.err")"
+! "$BIN" port -q --to hip --lds-padding=wide -o "$TMP/bad" "$C" 2>/dev/null || fail "bad --lds-padding accepted"
 echo "ok"

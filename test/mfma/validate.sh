@@ -12,7 +12,7 @@ cases=("$SRC/corpus/wmma_hgemm" "$SRC/corpus/wmma_gemm_smem"
        "$SRC/corpus/wmma_gemm_warptile"
        "$SRC/test/mfma/cases/wmma_layouts" "$SRC/test/mfma/cases/warp_tile_layouts"
        "$SRC/test/mfma/cases/warp_tile_exit" "$SRC/test/mfma/cases/wmma_exit_epilogue"
-       "$SRC/test/mfma/cases/ptx_mma_gemm")
+       "$SRC/test/mfma/cases/lds_padding" "$SRC/test/mfma/cases/ptx_mma_gemm")
 # One directory holding the cases (validate searches it recursively).
 mkdir -p "$TMP/cases"
 for c in "${cases[@]}"; do cp -r "$c" "$TMP/cases/"; done

@@ -66,6 +66,10 @@ cl::opt<std::string> MfmaShapeOpt("mfma-shape", cl::desc("MFMA shape for ported 
                                                    "groups, 16x16x16 otherwise), 16x16x16, 32x32x8"),
                                   cl::init("auto"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
                                   cl::sub(ValidateCmd));
+cl::opt<std::string> LdsPadding("lds-padding", cl::desc("Row padding of shared-memory tiles that ported fragments load or store: "
+                                                "auto (re-planned for the LDS banks, PK3017), keep (as written)"),
+                                cl::init("auto"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
+                                cl::sub(ValidateCmd));
 cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
 cl::opt<bool> Verbose("v", cl::desc("Say which CUDA declarations are used"), cl::cat(Cat),
                       cl::sub(PortCmd), cl::sub(CheckCmd));
@@ -193,6 +197,12 @@ int main(int argc, char **argv) {
     O.TO.Mfma = pk::MfmaShape::M32N32K8;
   else if (MfmaShapeOpt != "auto") {
     errs() << "port-kernel: error: --mfma-shape must be 16x16x16, 32x32x8 or auto\n";
+    return 2;
+  }
+  if (LdsPadding == "keep")
+    O.TO.LdsPadding = false;
+  else if (LdsPadding != "auto") {
+    errs() << "port-kernel: error: --lds-padding must be auto or keep\n";
     return 2;
   }
 

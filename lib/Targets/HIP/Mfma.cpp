@@ -18,9 +18,12 @@
 //   PK3014  a kernel with fragment operations got native 64-lane warps
 //   PK3015  WMMA configuration that is not ported
 //   PK3016  fragments that are not held as 32x32 tiles: what they use
+//   PK3017  shared-memory row padding re-planned for the LDS banks
+//           (MfmaPadding.cpp)
 //
 //===----------------------------------------------------------------------===//
 #include "MfmaHelpers.h"
+#include "MfmaPadding.h"
 #include "pk/ASTUtil.h"
 #include "pk/TargetContext.h"
 
@@ -1103,6 +1106,75 @@ private:
     }
   }
 
+  // ---- LDS padding (PK3017) -------------------------------------------------
+
+  /// row_major (true) or col_major (false) of an operand fragment type.
+  static std::optional<bool> operandRowMajor(QualType T) {
+    const auto *CT = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+        T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
+    if (!CT || CT->getTemplateArgs().size() < 6 ||
+        CT->getTemplateArgs()[5].getKind() != TemplateArgument::Type)
+      return std::nullopt;
+    const auto *L = CT->getTemplateArgs()[5].getAsType()->getAsRecordDecl();
+    if (L && L->getName() == "row_major")
+      return true;
+    if (L && L->getName() == "col_major")
+      return false;
+    return std::nullopt;
+  }
+  /// mem_row_major (true) or mem_col_major (false) as a constant argument.
+  static std::optional<bool> memRowMajor(const Expr *E) {
+    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    const auto *EC = DR ? dyn_cast<EnumConstantDecl>(DR->getDecl()) : nullptr;
+    if (EC && EC->getName() == "mem_row_major")
+      return true;
+    if (EC && EC->getName() == "mem_col_major")
+      return false;
+    return std::nullopt;
+  }
+
+  /// The fragment loads and stores, with the lanes the helpers give them.
+  void planPadding() {
+    std::vector<mfma::StagingOp> Ops;
+    for (const FragCall &C : P.Calls) {
+      const bool Load = C.Name == "load_matrix_sync";
+      if ((!Load && C.Name != "store_matrix_sync") || C.CE->getNumArgs() < 3)
+        continue;
+      const Expr *Frag = C.CE->getArg(Load ? 0 : 1);
+      auto FT = fragType(Frag->getType());
+      if (!FT || FT->Dependent || !FT->supported())
+        continue;
+      mfma::StagingOp Op;
+      Op.Call = C.CE;
+      Op.Ptr = C.CE->getArg(Load ? 1 : 0);
+      Op.Ld = C.CE->getArg(2);
+      const Expr *Base = Frag->IgnoreParenImpCasts();
+      while (const auto *AS = dyn_cast<ArraySubscriptExpr>(Base))
+        Base = AS->getBase()->IgnoreParenImpCasts();
+      const auto *BR = dyn_cast<DeclRefExpr>(Base);
+      const auto *Arr = BR ? dyn_cast<VarDecl>(BR->getDecl()) : nullptr;
+      Op.M = Arr && Fused.count(Arr)          ? lds::Mapping::Tile32
+             : Shape == MfmaShape::M32N32K8 ? lds::Mapping::Diagonal32
+                                            : lds::Mapping::Pair16;
+      if (FT->U == Use::Acc) {
+        std::optional<bool> Row = C.CE->getNumArgs() > 3
+                                      ? memRowMajor(C.CE->getArg(3))
+                                      : std::nullopt;
+        if (!Row || *Row)
+          Op.Traffic.push_back(lds::Traffic::AccRowMajor);
+        if (!Row || !*Row)
+          Op.Traffic.push_back(Load ? lds::Traffic::AccColMajorLoad
+                                    : lds::Traffic::AccColMajorStore);
+      } else if (std::optional<bool> Row = operandRowMajor(Frag->getType())) {
+        Op.Traffic.push_back((FT->U == Use::A) == *Row
+                                 ? lds::Traffic::OperandContiguous
+                                 : lds::Traffic::OperandStrided);
+      }
+      Ops.push_back(std::move(Op));
+    }
+    mfma::planLdsPadding(TC, Ops);
+  }
+
   // ---- WMMA --------------------------------------------------------------
 
   bool portWmma() {
@@ -1180,6 +1252,8 @@ private:
         H[mfma::KeyWarpTiles] = mfma::warpTileHelpers();
     }
     reportUnfused();
+    if (TC.Opts.LdsPadding)
+      planPadding();
     removeMmaIncludes();
     if (P.FirstBF16.isValid())
       TC.finding(P.FirstBF16, "PK3012", Severity::Note,

@@ -26,6 +26,9 @@ enum class MfmaShape { Auto, M16N16K16, M32N32K8 };
 struct TargetOptions {
   Wave64Strategy Wave64 = Wave64Strategy::Auto;
   MfmaShape Mfma = MfmaShape::Auto; ///< --mfma-shape
+  /// --lds-padding=auto: re-plan the row pitch of shared-memory tiles that
+  /// fragments are loaded from or stored to (PK3017); keep: as written.
+  bool LdsPadding = true;
   /// `check`: report hazards (the wave-64 analysis) instead of rewriting.
   bool CheckOnly = false;
 };

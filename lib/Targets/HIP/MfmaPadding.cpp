@@ -1,0 +1,359 @@
+//===- MfmaPadding.cpp - LDS row pitch of MFMA staging arrays (PK3017) ----===//
+//
+// An array's row pitch can change when its elements are only reached by
+// full subscripts (`S[i][j]`, any number of dimensions) and by the pointer
+// arguments of fragment loads and stores whose leading dimension is the row
+// pitch: every element keeps its indices, only the distance between rows
+// changes.  The pitch grows (never shrinks), so any column index that was in
+// bounds stays in bounds.  Any other use (a pointer kept or passed on,
+// sizeof, a cast) keeps the pitch as written.
+//
+//===----------------------------------------------------------------------===//
+#include "MfmaPadding.h"
+#include "pk/Rules.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <set>
+
+using namespace pk;
+using namespace pk::mfma;
+using namespace clang;
+
+static RegisterRule R3017("PK3017", "shared-memory row padding re-planned for the MFMA fragment loads and stores (LDS banks)", "rewrite");
+
+namespace {
+
+constexpr uint64_t LdsBytes = 64 * 1024; // per workgroup, gfx90a and gfx942
+
+/// The extents of a constant-size array type, outermost first, and its
+/// element type.
+std::vector<uint64_t> dims(ASTContext &Ctx, QualType T, QualType &Elem) {
+  std::vector<uint64_t> D;
+  while (const ConstantArrayType *AT = Ctx.getAsConstantArrayType(T)) {
+    D.push_back(AT->getSize().getZExtValue());
+    T = AT->getElementType();
+  }
+  Elem = T;
+  return D;
+}
+
+/// `&S[i]..[j]` (all dimensions) or `S[i]..[k]` (all but the last, decayed)
+/// with S a variable: S, and the number of subscripts.
+const VarDecl *subscripted(const Expr *E, unsigned &Depth, bool &AddrOf) {
+  E = E->IgnoreParenImpCasts();
+  AddrOf = false;
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf) {
+    AddrOf = true;
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  }
+  Depth = 0;
+  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    ++Depth;
+    E = AS->getBase()->IgnoreParenImpCasts();
+  }
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+}
+
+const char *instruction(lds::Mapping M) {
+  return M == lds::Mapping::Pair16 ? "v_mfma_f32_16x16x16" : "v_mfma_f32_32x32x8";
+}
+
+/// References to the candidate arrays, and the __shared__ bytes per function.
+class Refs : public RecursiveASTVisitor<Refs> {
+public:
+  explicit Refs(const std::set<const VarDecl *> &Want) : Want(Want) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *V = dyn_cast<VarDecl>(E->getDecl()); V && Want.count(V))
+      Of[V].push_back(E);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->hasAttr<CUDASharedAttr>() && !V->getType()->isDependentType() &&
+        V->getType()->isConstantSizeType() && !V->hasExternalStorage())
+      Shared[V->getParentFunctionOrMethod()] +=
+          V->getASTContext().getTypeSizeInChars(V->getType()).getQuantity();
+    return true;
+  }
+  const std::set<const VarDecl *> &Want;
+  std::map<const VarDecl *, std::vector<const DeclRefExpr *>> Of;
+  std::map<const DeclContext *, uint64_t> Shared;
+};
+
+struct Staged {
+  const VarDecl *V = nullptr;
+  std::vector<uint64_t> Dims;
+  uint64_t ElemBytes = 0;
+  std::vector<const StagingOp *> Ops;
+  std::vector<lds::Use> Uses;
+  std::string Blocked; // why the pitch is kept
+};
+
+class Planner {
+public:
+  Planner(TargetContext &TC, const std::vector<StagingOp> &Ops)
+      : TC(TC), Ctx(TC.Ctx()), Ops(Ops) {}
+
+  void run() {
+    collect();
+    if (Arrays.empty())
+      return;
+    std::set<const VarDecl *> Want;
+    for (auto &[V, S] : Arrays)
+      Want.insert(V);
+    Refs R(Want);
+    R.TraverseDecl(Ctx.getTranslationUnitDecl());
+    for (auto &[V, S] : Arrays) {
+      if (S.Blocked.empty())
+        checkRefs(S, R.Of[V]);
+      plan(S, R.Shared[V->getParentFunctionOrMethod()]);
+    }
+  }
+
+private:
+  TargetContext &TC;
+  ASTContext &Ctx;
+  const std::vector<StagingOp> &Ops;
+  llvm::MapVector<const VarDecl *, Staged> Arrays;
+  /// The pointer arguments of the fragment operations (outermost node).
+  std::set<const Expr *> FragPtrs;
+
+  unsigned line(SourceLocation L) const {
+    return TC.SM().getExpansionLineNumber(L);
+  }
+  void block(Staged &S, std::string Why) {
+    if (S.Blocked.empty())
+      S.Blocked = std::move(Why);
+  }
+
+  void collect() {
+    for (const StagingOp &Op : Ops) {
+      unsigned Depth;
+      bool AddrOf;
+      const VarDecl *V = subscripted(Op.Ptr, Depth, AddrOf);
+      if (!V || !V->hasAttr<CUDASharedAttr>() || TC.fileOf(V->getLocation()).empty() ||
+          !TC.isUserLoc(V->getLocation()))
+        continue;
+      QualType Elem;
+      std::vector<uint64_t> D = dims(Ctx, V->getType(), Elem);
+      if (D.size() < 2 || Elem->isDependentType() || Elem->isIncompleteType())
+        continue;
+      Staged &S = Arrays[V];
+      S.V = V;
+      S.Dims = D;
+      S.ElemBytes = Ctx.getTypeSizeInChars(Elem).getQuantity();
+      S.Ops.push_back(&Op);
+      const unsigned Line = line(Op.Call->getBeginLoc());
+      if (!(AddrOf ? Depth == D.size() : Depth + 1 == D.size())) {
+        block(S, llvm::formatv("the fragment pointer at line {0} is not the "
+                               "address of an element",
+                               Line));
+        continue;
+      }
+      FragPtrs.insert(Op.Ptr->IgnoreParenImpCasts());
+      if (Op.Traffic.empty()) {
+        block(S, llvm::formatv("the fragment layout at line {0} is not known", Line));
+        continue;
+      }
+      for (lds::Traffic T : Op.Traffic)
+        for (int Parity = 0; Parity < (Op.M == lds::Mapping::Tile32 ? 2 : 1); ++Parity)
+          S.Uses.push_back({Op.M, T, Parity});
+      std::optional<llvm::APSInt> Ld =
+          Op.Ld->isValueDependent() ? std::nullopt : Op.Ld->getIntegerConstantExpr(Ctx);
+      if (!Ld)
+        block(S, llvm::formatv("the leading dimension at line {0} is not a "
+                               "constant",
+                               Line));
+      else if (Ld->getExtValue() != (int64_t)D.back())
+        block(S, llvm::formatv("the leading dimension at line {0} ({1}) is not "
+                               "the row pitch ({2})",
+                               Line, Ld->getExtValue(), D.back()));
+    }
+  }
+
+  const Expr *parentExpr(const Expr *E) {
+    auto Ps = Ctx.getParents(*E);
+    return Ps.size() == 1 ? Ps[0].get<Expr>() : nullptr;
+  }
+
+  /// Every reference is a full subscript or inside a fragment pointer.
+  void checkRefs(Staged &S, const std::vector<const DeclRefExpr *> &Rs) {
+    for (const DeclRefExpr *R : Rs) {
+      const Expr *Cur = R;
+      unsigned Depth = 0;
+      while (const Expr *P = parentExpr(Cur)) {
+        if (isa<ParenExpr>(P)) {
+          Cur = P;
+          continue;
+        }
+        if (const auto *IC = dyn_cast<ImplicitCastExpr>(P);
+            IC && IC->getCastKind() == CK_ArrayToPointerDecay) {
+          Cur = P;
+          continue;
+        }
+        if (const auto *AS = dyn_cast<ArraySubscriptExpr>(P);
+            AS && AS->getBase() == Cur) {
+          ++Depth;
+          Cur = P;
+          continue;
+        }
+        break;
+      }
+      bool Ok;
+      if (Depth == S.Dims.size()) {
+        // An element: fine unless its address is taken outside a fragment
+        // operation.
+        const Expr *P = parentExpr(Cur);
+        while (P && isa<ParenExpr>(P))
+          P = parentExpr(P);
+        const auto *U = dyn_cast_or_null<UnaryOperator>(P);
+        Ok = !U || U->getOpcode() != UO_AddrOf || FragPtrs.count(U);
+      } else {
+        Ok = FragPtrs.count(Cur->IgnoreParenImpCasts()) != 0;
+      }
+      if (!Ok) {
+        block(S, llvm::formatv("line {0} uses '{1}' other than as an element",
+                               line(R->getBeginLoc()), S.V->getName()));
+        return;
+      }
+    }
+  }
+
+  /// The file range of \p E (its tokens as written in a user file).
+  bool fileRange(const Expr *E, std::string &File, unsigned &B, unsigned &Len) {
+    CharSourceRange FR = Lexer::makeFileCharRange(
+        CharSourceRange::getTokenRange(E->getSourceRange()), TC.SM(),
+        Ctx.getLangOpts());
+    if (FR.isInvalid() || !TC.isUserLoc(FR.getBegin()))
+      return false;
+    File = TC.fileOf(FR.getBegin());
+    B = TC.SM().getFileOffset(FR.getBegin());
+    unsigned E2 = TC.SM().getFileOffset(FR.getEnd());
+    if (E2 <= B)
+      return false;
+    Len = E2 - B;
+    return true;
+  }
+
+  /// `E + Add`, parenthesised unless E binds at least as tightly as '+'.
+  static std::string plus(const Expr *E, llvm::StringRef Text, int64_t Add) {
+    const Expr *I = E->IgnoreImpCasts();
+    bool Tight = isa<IntegerLiteral>(I) || isa<DeclRefExpr>(I) ||
+                 isa<ParenExpr>(I) || isa<CallExpr>(I);
+    if (const auto *BO = dyn_cast<BinaryOperator>(I))
+      Tight = BO->isAdditiveOp() || BO->isMultiplicativeOp();
+    return llvm::formatv(Tight ? "{0} + {1}" : "({0}) + {1}", Text, Add).str();
+  }
+
+  void plan(Staged &S, uint64_t SharedBytes) {
+    const int64_t Pitch = S.Dims.back();
+    if (S.Uses.empty())
+      return;
+    lds::PitchPlan Plan = lds::planPitch(S.Uses, S.ElemBytes, Pitch);
+    const lds::Cost &Now = Plan.Before;
+    const char *Instr = instruction(S.Ops.front()->M);
+    const std::string Name = S.V->getName().str();
+    auto note = [&](const std::string &Msg) {
+      TC.finding(S.V->getLocation(), "PK3017", Severity::Note, Msg);
+    };
+    if (!S.Blocked.empty()) {
+      // Only worth a word when the accesses conflict (and could be known).
+      if (S.Blocked.find("leading dimension") == std::string::npos &&
+          Now.Cycles > Now.Ideal)
+        note(llvm::formatv("'{0}': the MFMA fragment loads and stores ({1}) "
+                           "take {2} LDS cycles where {3} would be "
+                           "conflict-free, but the row pitch is kept: {4}",
+                           Name, Instr, Now.Cycles, Now.Ideal, S.Blocked)
+                 .str());
+      return;
+    }
+    if (Plan.Pitch == Pitch)
+      return; // conflict-free already, or nothing better within a turn
+    uint64_t Rows = 1;
+    for (size_t I = 0; I + 1 < S.Dims.size(); ++I)
+      Rows *= S.Dims[I];
+    const uint64_t Growth = Rows * (Plan.Pitch - Pitch) * S.ElemBytes;
+    if (SharedBytes + Growth > LdsBytes) {
+      note(llvm::formatv("'{0}': the row pitch is kept: {1} more bytes of "
+                         "shared memory would exceed the 64 KiB of LDS",
+                         Name, Growth)
+               .str());
+      return;
+    }
+    // Every edit's range first: all or nothing.
+    const Expr *Size = declaredPitch(S.V);
+    struct Site {
+      const Expr *E;
+      std::string File;
+      unsigned B = 0, Len = 0;
+    };
+    if (!Size) {
+      note(llvm::formatv("'{0}': the row pitch is kept: its array type is "
+                         "named through an alias",
+                         Name)
+               .str());
+      return;
+    }
+    std::vector<Site> Sites = {{Size}};
+    for (const StagingOp *Op : S.Ops)
+      Sites.push_back({Op->Ld});
+    for (Site &St : Sites)
+      if (!fileRange(St.E, St.File, St.B, St.Len)) {
+        note(llvm::formatv("'{0}': the row pitch is kept: {1} at line {2} is "
+                           "written inside a macro",
+                           Name, St.E == Size ? "its last dimension" : "the leading dimension",
+                           line(St.E->getBeginLoc()))
+                 .str());
+        return;
+      }
+    const int64_t Add = Plan.Pitch - Pitch;
+    std::string Why = llvm::formatv(
+        "row pitch of '{0}' {1} -> {2} elements ({3} -> {4} bytes): the MFMA "
+        "fragment loads and stores ({5}) take {6} -> {7} LDS cycles "
+        "(conflict-free: {8}; 32 banks x 4 bytes, 128 bytes per phase)",
+        Name, Pitch, Plan.Pitch, Pitch * S.ElemBytes, Plan.Pitch * S.ElemBytes,
+        Instr, Now.Cycles, Plan.After.Cycles, Plan.After.Ideal);
+    std::set<std::pair<std::string, unsigned>> Done;
+    for (const Site &St : Sites) {
+      if (!Done.insert({St.File, St.B}).second)
+        continue; // one leading dimension reached twice (a template)
+      std::string Text = TC.contents(St.File).substr(St.B, St.Len).str();
+      TC.edit(St.File, St.B, St.Len, plus(St.E, Text, Add), "PK3017", Why);
+    }
+    note(Why + llvm::formatv("; shared memory +{0} bytes", Growth).str());
+  }
+
+  /// The size expression of the declaration's last dimension.
+  const Expr *declaredPitch(const VarDecl *V) {
+    const TypeSourceInfo *TSI = V->getTypeSourceInfo();
+    if (!TSI)
+      return nullptr;
+    TypeLoc TL = TSI->getTypeLoc();
+    const Expr *Last = nullptr;
+    while (true) {
+      TL = TL.IgnoreParens();
+      auto AT = TL.getAs<ArrayTypeLoc>();
+      if (!AT)
+        break;
+      Last = AT.getSizeExpr();
+      TL = AT.getElementLoc();
+    }
+    return Last;
+  }
+};
+
+} // namespace
+
+void mfma::planLdsPadding(TargetContext &TC, const std::vector<StagingOp> &Ops) {
+  Planner(TC, Ops).run();
+}

@@ -1,0 +1,99 @@
+// PK3017: which shared tiles get a new row pitch, and why others keep theirs.
+#include <cuda_fp16.h>
+#include <mma.h>
+
+using namespace nvcuda;
+
+typedef wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> FragA;
+typedef wmma::fragment<wmma::accumulator, 16, 16, 16, float> FragC;
+
+__device__ float sum(const FragA &a) {
+  float s = 0.0f;
+  for (int e = 0; e < a.num_elements; ++e)
+    s += __half2float(a.x[e]);
+  return s;
+}
+
+__device__ void stage(__half *dst, const __half *src) {
+  for (int i = threadIdx.x; i < 16 * 24; i += blockDim.x)
+    dst[i] = src[i];
+}
+
+// Re-planned: rows reached through a decayed row pointer, in a template.
+template <int Scale>
+__global__ void replanned(const __half *g, float *out) {
+  __shared__ __half T[32][24];
+  for (int i = threadIdx.x; i < 32 * 16; i += blockDim.x)
+    T[i / 16][i % 16] = g[i];
+  __syncthreads();
+  FragA a;
+  wmma::load_matrix_sync(a, T[(threadIdx.x / 32) * 16], 24);
+  out[threadIdx.x] = Scale * sum(a);
+}
+template __global__ void replanned<2>(const __half *, float *);
+
+// Kept: a pointer to the tile is passed on.
+__global__ void passed_on(const __half *g, float *out) {
+  __shared__ __half P[16][24];
+  stage(&P[0][0], g);
+  __syncthreads();
+  FragA a;
+  wmma::load_matrix_sync(a, &P[0][0], 24);
+  out[threadIdx.x] = sum(a);
+}
+
+// Kept: its size is taken.
+__global__ void sized(const __half *g, float *out) {
+  __shared__ __half S[16][24];
+  for (unsigned i = threadIdx.x; i < sizeof(S) / sizeof(__half); i += blockDim.x)
+    S[i / 24][i % 24] = g[i];
+  __syncthreads();
+  FragA a;
+  wmma::load_matrix_sync(a, &S[0][0], 24);
+  out[threadIdx.x] = sum(a);
+}
+
+// Kept: the leading dimension is written inside a macro body.
+#define LOAD_ROWS(f, r) wmma::load_matrix_sync(f, &Mb[r][0], 24)
+__global__ void in_macro(const __half *g, float *out) {
+  __shared__ __half Mb[16][24];
+  for (int i = threadIdx.x; i < 16 * 16; i += blockDim.x)
+    Mb[i / 16][i % 16] = g[i];
+  __syncthreads();
+  FragA a;
+  LOAD_ROWS(a, 0);
+  out[threadIdx.x] = sum(a);
+}
+
+// Kept: the array type is an alias.
+typedef __half Tile[16][24];
+__global__ void aliased(const __half *g, float *out) {
+  __shared__ Tile Al;
+  for (int i = threadIdx.x; i < 16 * 16; i += blockDim.x)
+    Al[i / 16][i % 16] = g[i];
+  __syncthreads();
+  FragA a;
+  wmma::load_matrix_sync(a, &Al[0][0], 24);
+  out[threadIdx.x] = sum(a);
+}
+
+// Kept: the growth would not fit in 64 KiB.
+__global__ void too_big(const __half *g, float *out) {
+  __shared__ __half Big[1360][24];
+  for (int i = threadIdx.x; i < 1360 * 16; i += blockDim.x)
+    Big[i / 16][i % 16] = g[i];
+  __syncthreads();
+  FragA a;
+  wmma::load_matrix_sync(a, &Big[(threadIdx.x / 32) * 16][0], 24);
+  out[threadIdx.x] = sum(a);
+}
+
+// Not a row-per-row tile (leading dimension 16 in rows of 256): no note.
+__global__ void flat(float *out) {
+  __shared__ float Fl[4][256];
+  FragC c;
+  wmma::fill_fragment(c, 1.0f);
+  wmma::store_matrix_sync(Fl[threadIdx.x / 32], c, 16, wmma::mem_row_major);
+  __syncthreads();
+  out[threadIdx.x] = Fl[threadIdx.x / 32][threadIdx.x % 32];
+}
