@@ -512,10 +512,12 @@ const char *PtxMma = R"pk(
 //   a0..a3: half2 of A[g + 8 (q % 2)][2t + 8 (q / 2) + {0,1}]
 //   b0, b1: half2 of B[2t + 8q + {0,1}][g]
 //   c/d 0..3: C[g + 8 (q / 2)][2t + q % 2]
-// Each logical warp's m16n8k16 product runs as one v_mfma_f32_16x16x16f16
-// (columns 8-15 unused); the operands are moved into the MFMA lane layout
-// with 28 wave-wide shuffles and the result is moved back.  Both logical
-// warps of a wave call this together.
+// Each logical warp's m16n8k16 product runs as one v_mfma_f32_16x16x16f16:
+// warp t's B and C take columns 8t .. 8t+7 of MFMA t (lanes with (L % 16) / 8
+// == t), the other columns are zero.  The operands are moved into the MFMA
+// lane layout and the result back with 14 wave-wide shuffles: in every round
+// each lane sends one of its registers to one lane and receives one.  Both
+// logical warps of a wave call this together.
 namespace pk_mfma_ptx {
 typedef _Float16 f16x4 __attribute__((ext_vector_type(4)));
 typedef float f32x4 __attribute__((ext_vector_type(4)));
@@ -538,64 +540,63 @@ __device__ inline void __pk_mma_m16n8k16_f16f32(float &d0, float &d1, float &d2,
   using namespace pk_mfma_ptx;
   const int L = (int)__lane_id();
   const int x = L & 15, grp = L >> 4; // MFMA operand lane: A row / B, C column; k or row group
-  // A: MFMA lane L needs A_w[x][4 grp .. 4 grp + 3]: register qa of PTX lanes sa
-  // (low pair) and sa + 1 (high pair) of warp w.  In round j every lane sends
-  // register (j + lane % 2) % 4, so four rounds deliver both pairs.
+  const int t = x >> 3;               // the logical warp whose B and C this lane holds
+  // A: both MFMAs need their warp's A in every lane: A_u[x][4 grp .. 4 grp + 3] is
+  // register qa of PTX lanes sa (low pair) and sa + 1 (high pair) of warp u.
+  // Lane s sends register (j + s % 2 + 2 (s / 32)) % 4 in round j: its four
+  // registers go to four lanes, and each lane receives its four pairs.
   const int qa = (x >> 3) + 2 * (grp >> 1), sa = 4 * (x & 7) + 2 * (grp & 1);
-  unsigned alo[2] = {0u, 0u}, ahi[2] = {0u, 0u};
+  unsigned ar[4] = {0u, 0u, 0u, 0u}; // warp 0 low, high, warp 1 low, high
   for (int j = 0; j < 4; ++j) {
-    const unsigned v = pick4(a0, a1, a2, a3, (j + (L & 1)) & 3);
-    const int src = j == qa ? sa : sa + 1;
-    const unsigned w0 = __shfl(v, src, 64), w1 = __shfl(v, 32 + src, 64);
-    if (j == qa) { alo[0] = w0; alo[1] = w1; }
-    if (j == ((qa + 3) & 3)) { ahi[0] = w0; ahi[1] = w1; }
+    const unsigned v = pick4(a0, a1, a2, a3, (j + (L & 1) + 2 * (L >> 5)) & 3);
+    const int c = (qa - j) & 3; // the pair received: warp c / 2, high when c is odd
+    const unsigned w = __shfl(v, sa + (c & 1) + 32 * (c >> 1), 64);
+    for (int n = 0; n < 4; ++n)
+      if (c == n) ar[n] = w;
   }
-  // B: MFMA lane L needs B_w[4 grp .. 4 grp + 3][x % 8]: register qb of PTX
-  // lanes sb and sb + 1.
-  const int qb = grp >> 1, sb = 4 * (x & 7) + 2 * (grp & 1);
-  unsigned blo[2] = {0u, 0u}, bhi[2] = {0u, 0u};
+  // B: lane L needs B_t[4 grp .. 4 grp + 3][x % 8]: register grp / 2 of PTX
+  // lanes sb and sb + 1 of warp t.  Round j: every lane sends register
+  // (j + lane % 2) % 2.
+  const int qb = grp >> 1, sb = 32 * t + 4 * (x & 7) + 2 * (grp & 1);
+  unsigned br[2] = {0u, 0u};
   for (int j = 0; j < 2; ++j) {
     const unsigned v = ((j + (L & 1)) & 1) ? b1 : b0;
-    const int src = j == qb ? sb : sb + 1;
-    const unsigned w0 = __shfl(v, src, 64), w1 = __shfl(v, 32 + src, 64);
-    if (j == qb) { blo[0] = w0; blo[1] = w1; }
-    else { bhi[0] = w0; bhi[1] = w1; }
+    const int h = (qb + j) & 1;
+    const unsigned w = __shfl(v, sb + h, 64);
+    if (h) br[1] = w;
+    else br[0] = w;
   }
-  // C: MFMA register r of lane L is C_w[4 grp + r][x % 8]: register qc of PTX
-  // lane 4 (4 (grp % 2) + r) + (x % 8) / 2.  In round k every lane sends
-  // register (lane / 4 - k) % 4 and receives its register (k + qc) % 4.
+  // C: register r of lane L is C_t[4 grp + r][x % 8]: register qc of PTX lane
+  // 32t + 4 (4 (grp % 2) + r) + (x % 8) / 2.  Round k: every lane sends
+  // register (k + lane / 4) % 4 and receives its register (qc - k) % 4.
   const int qc = 2 * (grp >> 1) + (x & 1);
-  float cm[2][4] = {{0.f, 0.f, 0.f, 0.f}, {0.f, 0.f, 0.f, 0.f}};
+  float cr[4] = {0.f, 0.f, 0.f, 0.f};
   for (int k = 0; k < 4; ++k) {
-    const float v = pick4(c0, c1, c2, c3, (((L >> 2) & 3) - k) & 3);
-    const int r = (k + qc) & 3;
-    const int src = 4 * (4 * (grp & 1) + r) + ((x & 7) >> 1);
-    const float w0 = __shfl(v, src, 64), w1 = __shfl(v, 32 + src, 64);
+    const float v = pick4(c0, c1, c2, c3, (k + (L >> 2)) & 3);
+    const int r = (qc - k) & 3;
+    const float w = __shfl(v, 32 * t + 4 * (4 * (grp & 1) + r) + ((x & 7) >> 1), 64);
     for (int n = 0; n < 4; ++n)
-      if (r == n) { cm[0][n] = w0; cm[1][n] = w1; }
+      if (r == n) cr[n] = w;
   }
-  f32x4 dm[2];
-  for (int t = 0; t < 2; ++t) {
-    const f32x4 c = {cm[t][0], cm[t][1], cm[t][2], cm[t][3]};
-    dm[t] = __builtin_amdgcn_mfma_f32_16x16x16f16(halves(alo[t], ahi[t]),
-                                                  halves(blo[t], bhi[t]), c, 0, 0, 0);
-  }
-  // D: PTX register q of lane l (g = l / 4, t = l % 4) is D_w[g + 8 (q / 2)][2t + q % 2]:
-  // register g % 4 of MFMA lane 2t + q % 2 + 16 (g / 4) + 32 (q / 2).  In round
-  // k every lane sends register (k + lane % 2 + 2 (lane / 32)) % 4 and receives
-  // its register (g - k) % 4.
-  const int g = (L >> 2) & 7, tq = L & 3, rot = (L & 1) + 2 * (L >> 5);
+  const f16x4 bz = halves(0u, 0u), bv = halves(br[0], br[1]);
+  const f32x4 cz = {0.f, 0.f, 0.f, 0.f}, cv = {cr[0], cr[1], cr[2], cr[3]};
+  const f32x4 dm0 = __builtin_amdgcn_mfma_f32_16x16x16f16(halves(ar[0], ar[1]), t ? bz : bv,
+                                                          t ? cz : cv, 0, 0, 0);
+  const f32x4 dm1 = __builtin_amdgcn_mfma_f32_16x16x16f16(halves(ar[2], ar[3]), t ? bv : bz,
+                                                          t ? cv : cz, 0, 0, 0);
+  const f32x4 dm = t ? dm1 : dm0; // this lane's columns belong to warp t
+  // D: PTX register q of lane l (w = l / 32, g = (l % 32) / 4, tq = l % 4) is
+  // D_w[g + 8 (q / 2)][2 tq + q % 2]: register g % 4 of lane 16 (g / 4 + 2 (q / 2))
+  // + 8w + 2 tq + q % 2.  Round k: every lane sends register (k + 2 (lane / 32)
+  // + lane % 2) % 4 and receives its register (g - k) % 4.
+  const int g = (L >> 2) & 7, tq = L & 3, w = L >> 5;
   float dq[4] = {0.f, 0.f, 0.f, 0.f};
   for (int k = 0; k < 4; ++k) {
-    const int s = (k + rot) & 3;
-    const float v0 = pick4(dm[0][0], dm[0][1], dm[0][2], dm[0][3], s);
-    const float v1 = pick4(dm[1][0], dm[1][1], dm[1][2], dm[1][3], s);
+    const float v = pick4(dm[0], dm[1], dm[2], dm[3], (k + 2 * (L >> 5) + (L & 1)) & 3);
     const int q = ((g & 3) - k) & 3;
-    const int src = 2 * tq + (q & 1) + 16 * (g >> 2) + 32 * (q >> 1);
-    const float w0 = __shfl(v0, src, 64), w1 = __shfl(v1, src, 64);
-    const float w = L < 32 ? w0 : w1;
+    const float got = __shfl(v, 16 * ((g >> 2) + 2 * (q >> 1)) + 8 * w + 2 * tq + (q & 1), 64);
     for (int n = 0; n < 4; ++n)
-      if (q == n) dq[n] = w;
+      if (q == n) dq[n] = got;
   }
   d0 = dq[0];
   d1 = dq[1];
