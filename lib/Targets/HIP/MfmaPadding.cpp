@@ -290,6 +290,16 @@ private:
                .str());
       return;
     }
+    // Fewer workgroups per CU would cost more than the conflicts.
+    if (SharedBytes && LdsBytes / (SharedBytes + Growth) < LdsBytes / SharedBytes) {
+      note(llvm::formatv("'{0}': the row pitch is kept: {1} more bytes of "
+                         "shared memory would lower the workgroups that fit in "
+                         "a CU's 64 KiB of LDS from {2} to {3}",
+                         Name, Growth, LdsBytes / SharedBytes,
+                         LdsBytes / (SharedBytes + Growth))
+               .str());
+      return;
+    }
     // Every edit's range first: all or nothing.
     const Expr *Size = declaredPitch(S.V);
     struct Site {

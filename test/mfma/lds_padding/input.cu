@@ -88,6 +88,17 @@ __global__ void too_big(const __half *g, float *out) {
   out[threadIdx.x] = sum(a);
 }
 
+// Kept: 2 workgroups fit in a CU's LDS now, 1 after the growth.
+__global__ void occupancy(const __half *g, float *out) {
+  __shared__ __half Oc[672][24];
+  for (int i = threadIdx.x; i < 672 * 16; i += blockDim.x)
+    Oc[i / 16][i % 16] = g[i];
+  __syncthreads();
+  FragA a;
+  wmma::load_matrix_sync(a, &Oc[(threadIdx.x / 32) * 16][0], 24);
+  out[threadIdx.x] = sum(a);
+}
+
 // Not a row-per-row tile (leading dimension 16 in rows of 256): no note.
 __global__ void flat(float *out) {
   __shared__ float Fl[4][256];
