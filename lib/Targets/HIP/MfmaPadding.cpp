@@ -291,12 +291,13 @@ private:
       return;
     }
     // Fewer workgroups per CU would cost more than the conflicts.
-    if (SharedBytes && LdsBytes / (SharedBytes + Growth) < LdsBytes / SharedBytes) {
+    const uint64_t Fit = workgroupsPerCU(S.V, SharedBytes),
+                   FitAfter = workgroupsPerCU(S.V, SharedBytes + Growth);
+    if (FitAfter < Fit) {
       note(llvm::formatv("'{0}': the row pitch is kept: {1} more bytes of "
                          "shared memory would lower the workgroups that fit in "
-                         "a CU's 64 KiB of LDS from {2} to {3}",
-                         Name, Growth, LdsBytes / SharedBytes,
-                         LdsBytes / (SharedBytes + Growth))
+                         "a CU from {2} to {3} (64 KiB of LDS)",
+                         Name, Growth, Fit, FitAfter)
                .str());
       return;
     }
@@ -341,6 +342,23 @@ private:
       TC.edit(St.File, St.B, St.Len, plus(St.E, Text, Add), "PK3017", Why);
     }
     note(Why + llvm::formatv("; shared memory +{0} bytes", Growth).str());
+  }
+
+  /// Workgroups of \p V's kernel that fit in one CU with \p Bytes of LDS
+  /// each: the LDS bound, capped by the 32 waves a CU holds (4 SIMDs x 8 on
+  /// gfx90a and gfx942) for the block size of __launch_bounds__ (one wave per
+  /// workgroup when there is none: the most workgroups possible).
+  uint64_t workgroupsPerCU(const VarDecl *V, uint64_t Bytes) {
+    uint64_t Waves = 1;
+    if (const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()))
+      if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>())
+        if (std::optional<llvm::APSInt> N =
+                LB->getMaxThreads()->isValueDependent()
+                    ? std::nullopt
+                    : LB->getMaxThreads()->getIntegerConstantExpr(Ctx))
+          Waves = std::max<uint64_t>(1, (N->getZExtValue() + 63) / 64);
+    const uint64_t ByWaves = 32 / Waves;
+    return Bytes ? std::min(ByWaves, LdsBytes / Bytes) : ByWaves;
   }
 
   /// The size expression of the declaration's last dimension.

@@ -99,6 +99,18 @@ __global__ void occupancy(const __half *g, float *out) {
   out[threadIdx.x] = sum(a);
 }
 
+// Re-planned: 5 -> 4 workgroups by LDS, but 1024-thread blocks (16 waves)
+// fit only 2 to a CU anyway.
+__global__ void __launch_bounds__(1024) big_blocks(const __half *g, float *out) {
+  __shared__ __half Lb[256][24];
+  for (int i = threadIdx.x; i < 256 * 16; i += blockDim.x)
+    Lb[i / 16][i % 16] = g[i];
+  __syncthreads();
+  FragA a;
+  wmma::load_matrix_sync(a, &Lb[(threadIdx.x / 32) * 16 % 256][0], 24);
+  out[threadIdx.x] = sum(a);
+}
+
 // Not a row-per-row tile (leading dimension 16 in rows of 256): no note.
 __global__ void flat(float *out) {
   __shared__ float Fl[4][256];

@@ -203,13 +203,13 @@ __device__ void stage(__half *dst, const __half *src) {
 // Re-planned: rows reached through a decayed row pointer, in a template.
 template <int Scale>
 __global__ void replanned(const __half *g, float *out) {
-  // port-kernel: note: 'T': the row pitch is kept: 256 more bytes of shared memory would lower the workgroups that fit in a CU's 64 KiB of LDS from 42 to 36 [PK3017]
-  __shared__ __half T[32][24];
+  // port-kernel: note: row pitch of 'T' 24 -> 28 elements (48 -> 56 bytes): the MFMA fragment loads and stores (v_mfma_f32_16x16x16) take 16 -> 8 LDS cycles (conflict-free: 8; 32 banks x 4 bytes, 128 bytes per phase); shared memory +256 bytes [PK3017]
+  __shared__ __half T[32][24 + 4];
   for (int i = threadIdx.x; i < 32 * 16; i += blockDim.x)
     T[i / 16][i % 16] = g[i];
   __syncthreads();
   FragA a;
-  pk_mfma::load_matrix_sync(a, T[(threadIdx.x / 32) * 16], 24);
+  pk_mfma::load_matrix_sync(a, T[(threadIdx.x / 32) * 16], 24 + 4);
   out[threadIdx.x] = Scale * sum(a);
 }
 template __global__ void replanned<2>(const __half *, float *);
@@ -240,7 +240,7 @@ __global__ void sized(const __half *g, float *out) {
 // Kept: the leading dimension is written inside a macro body.
 #define LOAD_ROWS(f, r) pk_mfma::load_matrix_sync(f, &Mb[r][0], 24)
 __global__ void in_macro(const __half *g, float *out) {
-  // port-kernel: note: 'Mb': the row pitch is kept: 128 more bytes of shared memory would lower the workgroups that fit in a CU's 64 KiB of LDS from 85 to 73 [PK3017]
+  // port-kernel: note: 'Mb': the row pitch is kept: the leading dimension at line 64 is written inside a macro [PK3017]
   __shared__ __half Mb[16][24];
   for (int i = threadIdx.x; i < 16 * 16; i += blockDim.x)
     Mb[i / 16][i % 16] = g[i];
@@ -253,7 +253,7 @@ __global__ void in_macro(const __half *g, float *out) {
 // Kept: the array type is an alias.
 typedef __half Tile[16][24];
 __global__ void aliased(const __half *g, float *out) {
-  // port-kernel: note: 'Al': the row pitch is kept: 128 more bytes of shared memory would lower the workgroups that fit in a CU's 64 KiB of LDS from 85 to 73 [PK3017]
+  // port-kernel: note: 'Al': the row pitch is kept: its array type is named through an alias [PK3017]
   __shared__ Tile Al;
   for (int i = threadIdx.x; i < 16 * 16; i += blockDim.x)
     Al[i / 16][i % 16] = g[i];
@@ -277,13 +277,26 @@ __global__ void too_big(const __half *g, float *out) {
 
 // Kept: 2 workgroups fit in a CU's LDS now, 1 after the growth.
 __global__ void occupancy(const __half *g, float *out) {
-  // port-kernel: note: 'Oc': the row pitch is kept: 5376 more bytes of shared memory would lower the workgroups that fit in a CU's 64 KiB of LDS from 2 to 1 [PK3017]
+  // port-kernel: note: 'Oc': the row pitch is kept: 5376 more bytes of shared memory would lower the workgroups that fit in a CU from 2 to 1 (64 KiB of LDS) [PK3017]
   __shared__ __half Oc[672][24];
   for (int i = threadIdx.x; i < 672 * 16; i += blockDim.x)
     Oc[i / 16][i % 16] = g[i];
   __syncthreads();
   FragA a;
   pk_mfma::load_matrix_sync(a, &Oc[(threadIdx.x / 32) * 16][0], 24);
+  out[threadIdx.x] = sum(a);
+}
+
+// Re-planned: 5 -> 4 workgroups by LDS, but 1024-thread blocks (16 waves)
+// fit only 2 to a CU anyway.
+__global__ void __launch_bounds__(1024) big_blocks(const __half *g, float *out) {
+  // port-kernel: note: row pitch of 'Lb' 24 -> 28 elements (48 -> 56 bytes): the MFMA fragment loads and stores (v_mfma_f32_16x16x16) take 16 -> 8 LDS cycles (conflict-free: 8; 32 banks x 4 bytes, 128 bytes per phase); shared memory +2048 bytes [PK3017]
+  __shared__ __half Lb[256][24 + 4];
+  for (int i = threadIdx.x; i < 256 * 16; i += blockDim.x)
+    Lb[i / 16][i % 16] = g[i];
+  __syncthreads();
+  FragA a;
+  pk_mfma::load_matrix_sync(a, &Lb[(threadIdx.x / 32) * 16 % 256][0], 24 + 4);
   out[threadIdx.x] = sum(a);
 }
 
