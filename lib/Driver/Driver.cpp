@@ -118,6 +118,7 @@ struct TUResult {
   std::vector<EditSet> Edits;              // per target
   std::vector<std::vector<Finding>> Finds; // per target
   std::vector<llvm::StringMap<unsigned>> Counts;
+  std::vector<std::map<std::string, std::set<std::string>>> Needs;
   std::string Error;
 };
 
@@ -219,6 +220,7 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
       R.Edits.push_back(std::move(TC.Edits));
       R.Finds.push_back(std::move(TC.Findings));
       R.Counts.push_back(std::move(TC.Counts));
+      R.Needs.push_back(std::move(TC.Needs));
     }
     return R; // the AST is released here: parsed once, used by every target
   };
@@ -294,6 +296,8 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
           Finds.push_back(F);
       for (const auto &C : R.Counts[TI])
         TO.Counts[C.getKey().str()] += C.getValue();
+      for (const auto &[F, N] : R.Needs[TI])
+        TO.Needs[F].insert(N.begin(), N.end());
       for (const auto &U : R.UserFiles)
         Translated.insert(U);
     }
@@ -358,8 +362,16 @@ static llvm::json::Value reportJson(const std::vector<TargetOutput> &Outs) {
                                          {"severity", severityName(F.Sev)},
                                          {"rule", F.RuleID},
                                          {"message", F.Message}});
-    for (const auto &[In, Out] : TO.OutputOf)
-      Files.push_back(llvm::json::Object{{"input", In}, {"output", Out}});
+    for (const auto &[In, Out] : TO.OutputOf) {
+      llvm::json::Object File{{"input", In}, {"output", Out}};
+      auto N = TO.Needs.find(In);
+      if (N != TO.Needs.end() && !N->second.empty()) {
+        // Hardware the output needs, and the AMD GPUs that have it.
+        File["needs"] = llvm::json::Array(N->second);
+        File["gpus"] = llvm::json::Array(gpusWith(N->second));
+      }
+      Files.push_back(std::move(File));
+    }
     llvm::json::Object Counts;
     for (const auto &[K, V] : TO.Counts)
       Counts[K] = V;

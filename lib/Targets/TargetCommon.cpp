@@ -1,5 +1,6 @@
 //===- TargetCommon.cpp - edits, findings and the shared rule passes -------===//
 #include "pk/TargetContext.h"
+#include <algorithm>
 #include "llvm/ADT/StringExtras.h"
 
 #include "clang/AST/ASTContext.h"
@@ -224,6 +225,23 @@ std::string TargetContext::text(SourceRange R) const {
 
 std::string TargetContext::text(const Expr *E) const {
   return text(E->getSourceRange());
+}
+
+std::vector<std::string> pk::gpusWith(const std::set<std::string> &Needs) {
+  // CDNA GPUs and their matrix instructions (the shared matrix-cores
+  // reference): f16 MFMA on gfx908 and newer, bf16_1k from gfx90a.
+  static const std::pair<const char *, std::set<std::string>> Gpus[] = {
+      {"gfx908", {NeedMfmaF16}},
+      {"gfx90a", {NeedMfmaF16, NeedMfmaBF16}},
+      {"gfx940", {NeedMfmaF16, NeedMfmaBF16}},
+      {"gfx941", {NeedMfmaF16, NeedMfmaBF16}},
+      {"gfx942", {NeedMfmaF16, NeedMfmaBF16}},
+  };
+  std::vector<std::string> Out;
+  for (const auto &[Name, Has] : Gpus)
+    if (std::includes(Has.begin(), Has.end(), Needs.begin(), Needs.end()))
+      Out.push_back(Name);
+  return Out;
 }
 
 // ---- rename pass ------------------------------------------------------------

@@ -76,6 +76,28 @@ mfma-early-exit)
   # running and masks that warp's fragment loads and stores.
   "$BIN" port -q --to hip --report "$TMP/r.json" -o "$TMP/o" "$SRC/corpus/wmma_hgemm" 2>/dev/null
   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if any(e["rule"]=="PK3003" for t in r["targets"] for e in t["edits"]) else 1)' "$TMP/r.json" || fail "no PK3003 edit" ;;
+report-gpus)
+  # The report names the matrix-core features each HIP output needs and the
+  # GPUs that have them: f16 MFMA from gfx908, bf16_1k from gfx90a; plain
+  # outputs and CUDA outputs need nothing.
+  "$BIN" port -q --to hip,cuda --report "$TMP/r.json" -o "$TMP/o" "$SRC/corpus/wmma_hgemm" \
+    "$SRC/corpus/wmma_bf16_gemm" "$SRC/corpus/saxpy" "$SRC/test/mfma/cases/ptx_mma_gemm" 2>/dev/null
+  python3 - "$TMP/r.json" <<'PY' || fail "report gpus"
+import json, sys
+r = json.load(open(sys.argv[1]))
+got = {(t["target"], f["input"].split("/")[-1]): (f.get("needs"), f.get("gpus"))
+       for t in r["targets"] for f in t["files"]}
+f16 = ["gfx908", "gfx90a", "gfx940", "gfx941", "gfx942"]
+want = {("hip", "wmma_hgemm.cu"): (["mfma-f16"], f16),
+        ("hip", "ptx_mma_gemm.cu"): (["mfma-f16"], f16),
+        ("hip", "wmma_bf16_gemm.cu"): (["mfma-bf16"], f16[1:]),
+        ("hip", "saxpy.cu"): (None, None),
+        ("cuda", "wmma_bf16_gemm.cu"): (None, None)}
+bad = {k: (got.get(k), v) for k, v in want.items() if got.get(k) != v}
+print(bad)
+sys.exit(1 if bad else 0)
+PY
+  ;;
 emu-prep)
   # PK9901: before emulation, launches become pkemu::launch and __shared__
   # arrays per-block storage, in the original and in the HIP output.

@@ -1243,10 +1243,14 @@ private:
       H[mfma::KeyWmmaCore] = includesHipRuntime(F)
                                  ? withoutRuntimeInclude(mfma::wmmaCoreHelpers(Shape))
                                  : mfma::wmmaCoreHelpers(Shape);
-      if (FE.count(Elem::F16))
+      if (FE.count(Elem::F16)) {
         H[mfma::KeyWmmaF16] = mfma::wmmaF16Helpers();
-      if (FE.count(Elem::BF16))
+        TC.Needs[F].insert(NeedMfmaF16);
+      }
+      if (FE.count(Elem::BF16)) {
         H[mfma::KeyWmmaBF16] = mfma::wmmaBF16Helpers();
+        TC.Needs[F].insert(NeedMfmaBF16);
+      }
       H[mfma::KeyWmmaOps] = mfma::wmmaOpsHelpers(Shape);
       if (TileFiles.count(F))
         H[mfma::KeyWarpTiles] = mfma::warpTileHelpers();
@@ -1953,10 +1957,12 @@ private:
                      .str());
     }
     if (Any)
-      for (const std::string &F : PtxHelperFiles)
+      for (const std::string &F : PtxHelperFiles) {
         TC.Helpers[F][mfma::KeyPtxMma] =
             includesHipRuntime(F) ? withoutRuntimeInclude(mfma::ptxMmaHelpers())
                                   : mfma::ptxMmaHelpers();
+        TC.Needs[F].insert(NeedMfmaF16);
+      }
     return Any;
   }
 

@@ -8,6 +8,7 @@
 #include "pk/TargetContext.h"
 #include "llvm/Support/raw_ostream.h"
 #include <map>
+#include <set>
 
 namespace pk {
 
@@ -34,6 +35,8 @@ struct TargetOutput {
   std::vector<Finding> Findings;
   std::vector<Edit> Edits; ///< every edit with its provenance
   std::map<std::string, unsigned> Counts;
+  /// input path -> hardware features its output needs (TargetContext::Needs)
+  std::map<std::string, std::set<std::string>> Needs;
 };
 
 class Driver : public PortService {

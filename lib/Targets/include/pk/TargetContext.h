@@ -10,6 +10,10 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 namespace clang {
 class SourceManager;
@@ -52,6 +56,9 @@ public:
   std::vector<Finding> Findings;
   /// Counters for the report: rule ID -> number of edits / findings.
   llvm::StringMap<unsigned> Counts;
+  /// Hardware features the output of a user file needs (NeedMfmaF16,
+  /// NeedMfmaBF16); the report lists the GPUs that have them.
+  std::map<std::string, std::set<std::string>> Needs;
   /// Helper blocks to insert once per file (key -> text), after includes.
   std::map<std::string, std::map<std::string, std::string>> Helpers;
 
@@ -120,6 +127,12 @@ struct Directive {
 /// Calls \p F for every line of \p Text that starts (after blanks) with '#'.
 void forEachDirective(llvm::StringRef Text,
                       llvm::function_ref<void(const Directive &)> F);
+
+/// Features of TargetContext::Needs.
+inline constexpr const char *NeedMfmaF16 = "mfma-f16";   ///< v_mfma_f32_*f16
+inline constexpr const char *NeedMfmaBF16 = "mfma-bf16"; ///< v_mfma_f32_*bf16_1k
+/// The AMD GPUs (gfx names) that have every feature in \p Needs.
+std::vector<std::string> gpusWith(const std::set<std::string> &Needs);
 
 /// Runs a target's rules over a parsed TU.
 llvm::Error runHipTarget(TargetContext &TC);
