@@ -97,6 +97,7 @@ struct Staged {
   std::vector<const StagingOp *> Ops;
   std::vector<lds::Use> Uses;
   std::string Blocked; // why the pitch is kept
+  bool Tell = true;    // whether that is worth a note
 };
 
 class Planner {
@@ -131,9 +132,12 @@ private:
   unsigned line(SourceLocation L) const {
     return TC.SM().getExpansionLineNumber(L);
   }
-  void block(Staged &S, std::string Why) {
+  /// Keeps the pitch of \p S; \p Tell: say why when the accesses conflict
+  /// (not when the array is not a row-per-row tile: its cost is not known).
+  void block(Staged &S, std::string Why, bool Tell = true) {
     if (S.Blocked.empty())
       S.Blocked = std::move(Why);
+    S.Tell = S.Tell && Tell;
   }
 
   void collect() {
@@ -173,11 +177,14 @@ private:
       if (!Ld)
         block(S, llvm::formatv("the leading dimension at line {0} is not a "
                                "constant",
-                               Line));
+                               Line),
+              false);
       else if (Ld->getExtValue() != (int64_t)D.back())
-        block(S, llvm::formatv("the leading dimension at line {0} ({1}) is not "
-                               "the row pitch ({2})",
-                               Line, Ld->getExtValue(), D.back()));
+        block(S,
+              llvm::formatv("the leading dimension at line {0} ({1}) is not "
+                            "the row pitch ({2})",
+                            Line, Ld->getExtValue(), D.back()),
+              false);
     }
   }
 
@@ -267,9 +274,7 @@ private:
       TC.finding(S.V->getLocation(), "PK3017", Severity::Note, Msg);
     };
     if (!S.Blocked.empty()) {
-      // Only worth a word when the accesses conflict (and could be known).
-      if (S.Blocked.find("leading dimension") == std::string::npos &&
-          Now.Cycles > Now.Ideal)
+      if (S.Tell && Now.Cycles > Now.Ideal)
         note(llvm::formatv("'{0}': the MFMA fragment loads and stores ({1}) "
                            "take {2} LDS cycles where {3} would be "
                            "conflict-free, but the row pitch is kept: {4}",
