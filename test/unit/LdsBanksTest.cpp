@@ -202,4 +202,25 @@ TEST(LdsBanks, PlansPitches) {
   EXPECT_EQ(P.After.Cycles, P.After.Ideal);
 }
 
+// Whatever the written pitch, the plan never shrinks it, never costs more,
+// and keeps the alignment of the helpers' vector accesses.
+TEST(LdsBanks, PlansKeepAlignmentAndNeverShrink) {
+  for (Mapping M : {Mapping::Pair16, Mapping::Diagonal32, Mapping::Tile32})
+    for (Traffic T : {Traffic::OperandContiguous, Traffic::OperandStrided,
+                      Traffic::AccRowMajor, Traffic::AccColMajorLoad,
+                      Traffic::AccColMajorStore}) {
+      const unsigned ES = T == Traffic::OperandContiguous || T == Traffic::OperandStrided ? 2 : 4;
+      const int64_t Step = pitchAlignment(T, ES) / ES;
+      for (int64_t Pitch = 16; Pitch <= 80; Pitch += Step) {
+        std::vector<Use> U = {{M, T, 0}, {M, T, 1}};
+        PitchPlan P = planPitch(U, ES, Pitch);
+        EXPECT_GE(P.Pitch, Pitch);
+        EXPECT_LE(P.After.Cycles, P.Before.Cycles);
+        EXPECT_EQ(P.Pitch * ES % pitchAlignment(T, ES), 0u)
+            << "pitch " << Pitch << " -> " << P.Pitch;
+        EXPECT_LE(P.Pitch - Pitch, int64_t(128 / ES));
+      }
+    }
+}
+
 } // namespace
