@@ -107,6 +107,7 @@ public:
 
   void run() {
     collect();
+    advise();
     if (Arrays.empty())
       return;
     std::set<const VarDecl *> Want;
@@ -145,13 +146,15 @@ private:
       unsigned Depth;
       bool AddrOf;
       const VarDecl *V = subscripted(Op.Ptr, Depth, AddrOf);
-      if (!V || !V->hasAttr<CUDASharedAttr>() || TC.fileOf(V->getLocation()).empty() ||
-          !TC.isUserLoc(V->getLocation()))
-        continue;
       QualType Elem;
-      std::vector<uint64_t> D = dims(Ctx, V->getType(), Elem);
-      if (D.size() < 2 || Elem->isDependentType() || Elem->isIncompleteType())
+      std::vector<uint64_t> D;
+      if (V && V->hasAttr<CUDASharedAttr>())
+        D = dims(Ctx, V->getType(), Elem);
+      if (D.size() < 2 || Elem->isDependentType() || Elem->isIncompleteType() ||
+          !TC.isUserLoc(V->getLocation())) {
+        loose(Op); // shared memory reached otherwise: advice only
         continue;
+      }
       Staged &S = Arrays[V];
       S.V = V;
       S.Dims = D;
@@ -185,6 +188,79 @@ private:
                             "the row pitch ({2})",
                             Line, Ld->getExtValue(), D.back()),
               false);
+    }
+  }
+
+  // ---- shared memory that is not a constant-size array of rows ------------
+
+  /// Fragment operations on shared memory that PK3017 cannot re-plan (dynamic
+  /// shared memory, 1-D arrays with a hand-made pitch, pointers into them),
+  /// by (the shared variable, leading dimension, element size).
+  std::map<std::tuple<const VarDecl *, int64_t, unsigned>, std::vector<const StagingOp *>>
+      Loose;
+
+  /// The __shared__ variable \p E points into (through subscripts, pointer
+  /// arithmetic, casts and local pointers initialised from one), or null.
+  static const VarDecl *sharedRoot(const Expr *E, int Hops = 0) {
+    while (true) {
+      E = E->IgnoreParenCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+        E = U->getSubExpr();
+      else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
+        E = AS->getBase();
+      else if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAdditiveOp())
+        E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS();
+      else
+        break;
+    }
+    const auto *DR = dyn_cast<DeclRefExpr>(E);
+    const auto *V = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!V)
+      return nullptr;
+    if (V->hasAttr<CUDASharedAttr>())
+      return V;
+    if (Hops < 4 && V->hasLocalStorage() && V->getType()->isPointerType() && V->getInit())
+      return sharedRoot(V->getInit(), Hops + 1);
+    return nullptr;
+  }
+
+  void loose(const StagingOp &Op) {
+    const VarDecl *Root = sharedRoot(Op.Ptr);
+    QualType Pointee = Op.Ptr->getType()->getPointeeType();
+    if (!Root || Op.Traffic.empty() || Pointee.isNull() || Pointee->isIncompleteType() ||
+        Pointee->isDependentType() || Op.Ld->isValueDependent())
+      return;
+    std::optional<llvm::APSInt> Ld = Op.Ld->getIntegerConstantExpr(Ctx);
+    if (!Ld || Ld->getExtValue() <= 0)
+      return;
+    const unsigned ES = Ctx.getTypeSizeInChars(Pointee).getQuantity();
+    Loose[{Root, Ld->getExtValue(), ES}].push_back(&Op);
+  }
+
+  /// A note where a constant leading dimension makes the fragment accesses
+  /// conflict and a larger one would not: the user can change it by hand.
+  void advise() {
+    for (const auto &[Key, Group] : Loose) {
+      const auto &[Root, Ld, ES] = Key;
+      std::vector<lds::Use> Uses;
+      for (const StagingOp *Op : Group)
+        for (lds::Traffic T : Op->Traffic)
+          for (int Parity = 0; Parity < (Op->M == lds::Mapping::Tile32 ? 2 : 1); ++Parity)
+            Uses.push_back({Op->M, T, Parity});
+      lds::PitchPlan Plan = lds::planPitch(Uses, ES, Ld);
+      if (Plan.Pitch == Ld)
+        continue;
+      TC.finding(Group.front()->Call->getBeginLoc(), "PK3017", Severity::Note,
+                 llvm::formatv("the MFMA fragment loads and stores on '{0}' with "
+                               "leading dimension {1} ({2}) take {3} LDS cycles; "
+                               "with a row pitch and leading dimension of {4} they "
+                               "would take {5} (conflict-free: {6}). The pitch is "
+                               "not re-planned here: only __shared__ arrays of "
+                               "constant size reached as S[i][j] are",
+                               Root->getName(), Ld, instruction(Group.front()->M),
+                               Plan.Before.Cycles, Plan.Pitch, Plan.After.Cycles,
+                               Plan.After.Ideal)
+                     .str());
     }
   }
 

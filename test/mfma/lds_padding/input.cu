@@ -111,6 +111,34 @@ __global__ void __launch_bounds__(1024) big_blocks(const __half *g, float *out) 
   out[threadIdx.x] = sum(a);
 }
 
+// Advice only: dynamic shared memory with a hand-made pitch of 24 halves.
+#define LDA 24
+__global__ void dynamic(const __half *g, float *out) {
+  extern __shared__ __half smem[];
+  __half *As = smem + 64;
+  for (int i = threadIdx.x; i < 32 * 16; i += blockDim.x)
+    As[(i / 16) * LDA + i % 16] = g[i];
+  __syncthreads();
+  FragA a;
+  wmma::load_matrix_sync(a, As + (threadIdx.x / 32) * 16 * LDA, LDA);
+  out[threadIdx.x] = sum(a);
+}
+
+// Advice only: a 1-D array with a hand-made pitch; no advice for pitch 28.
+__global__ void flat_rows(const __half *g, float *out) {
+  __shared__ __half R1[32 * 24];
+  __shared__ __half R2[32 * 28];
+  for (int i = threadIdx.x; i < 32 * 16; i += blockDim.x) {
+    R1[(i / 16) * 24 + i % 16] = g[i];
+    R2[(i / 16) * 28 + i % 16] = g[i];
+  }
+  __syncthreads();
+  FragA a, b;
+  wmma::load_matrix_sync(a, &R1[(threadIdx.x / 32) * 16 * 24], 24);
+  wmma::load_matrix_sync(b, &R2[(threadIdx.x / 32) * 16 * 28], 28);
+  out[threadIdx.x] = sum(a) + sum(b);
+}
+
 // Not a row-per-row tile (leading dimension 16 in rows of 256): no note.
 __global__ void flat(float *out) {
   __shared__ float Fl[4][256];
