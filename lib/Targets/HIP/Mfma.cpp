@@ -109,6 +109,8 @@ struct FragType {
   int M = 0, N = 0, K = 0;
   Elem E = Elem::Other;
   std::string ElemName;
+  /// A and B: row_major (true) or col_major (false); empty when not given.
+  std::optional<bool> RowMajor;
   bool Dependent = false;
 
   bool supported() const {
@@ -182,6 +184,13 @@ std::optional<FragType> fragType(QualType T) {
       *Dims[I] = (int)Args[I + 1].getAsIntegral().getExtValue();
   if (Args[4].getKind() == TemplateArgument::Type)
     F.E = elemOf(Args[4].getAsType(), F.ElemName);
+  if (Args.size() > 5 && Args[5].getKind() == TemplateArgument::Type)
+    if (const auto *L = Args[5].getAsType()->getAsRecordDecl()) {
+      if (L->getName() == "row_major")
+        F.RowMajor = true;
+      else if (L->getName() == "col_major")
+        F.RowMajor = false;
+    }
   return F;
 }
 
@@ -1108,20 +1117,6 @@ private:
 
   // ---- LDS padding (PK3017) -------------------------------------------------
 
-  /// row_major (true) or col_major (false) of an operand fragment type.
-  static std::optional<bool> operandRowMajor(QualType T) {
-    const auto *CT = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-        T.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl());
-    if (!CT || CT->getTemplateArgs().size() < 6 ||
-        CT->getTemplateArgs()[5].getKind() != TemplateArgument::Type)
-      return std::nullopt;
-    const auto *L = CT->getTemplateArgs()[5].getAsType()->getAsRecordDecl();
-    if (L && L->getName() == "row_major")
-      return true;
-    if (L && L->getName() == "col_major")
-      return false;
-    return std::nullopt;
-  }
   /// mem_row_major (true) or mem_col_major (false) as a constant argument.
   static std::optional<bool> memRowMajor(const Expr *E) {
     const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
@@ -1165,8 +1160,8 @@ private:
         if (!Row || !*Row)
           Op.Traffic.push_back(Load ? lds::Traffic::AccColMajorLoad
                                     : lds::Traffic::AccColMajorStore);
-      } else if (std::optional<bool> Row = operandRowMajor(Frag->getType())) {
-        Op.Traffic.push_back((FT->U == Use::A) == *Row
+      } else if (FT->RowMajor) {
+        Op.Traffic.push_back((FT->U == Use::A) == *FT->RowMajor
                                  ? lds::Traffic::OperandContiguous
                                  : lds::Traffic::OperandStrided);
       }
