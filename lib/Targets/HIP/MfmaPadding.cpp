@@ -6,7 +6,8 @@
 // pitch: every element keeps its indices, only the distance between rows
 // changes.  The pitch grows (never shrinks), so any column index that was in
 // bounds stays in bounds.  Any other use (a pointer kept or passed on,
-// sizeof, a cast) keeps the pitch as written.
+// sizeof, a cast) keeps the pitch as written.  Fragment calls on other
+// shared memory (dynamic, 1-D with a hand-made pitch) get advice only.
 //
 //===----------------------------------------------------------------------===//
 #include "MfmaPadding.h"
@@ -31,7 +32,7 @@ static RegisterRule R3017("PK3017", "shared-memory row padding re-planned for th
 
 namespace {
 
-constexpr uint64_t LdsBytes = 64 * 1024; // per workgroup, gfx90a and gfx942
+constexpr uint64_t LdsBytes = 64 * 1024; // a CU's LDS (a workgroup's most), gfx90a, gfx942
 
 /// The extents of a constant-size array type, outermost first, and its
 /// element type.

@@ -34,7 +34,8 @@ struct StagingOp {
 /// PK3017: for every __shared__ array of constant size that \p Ops load
 /// from or store to, either re-plans its row pitch (the declaration's last
 /// dimension and the calls' leading dimension grow by the same amount) or,
-/// when its accesses conflict and it cannot be re-planned, says why.
+/// when its accesses conflict and it cannot be re-planned, says why.  Calls
+/// on other shared memory get a note with a conflict-free leading dimension.
 void planLdsPadding(TargetContext &TC, const std::vector<StagingOp> &Ops);
 
 } // namespace mfma
