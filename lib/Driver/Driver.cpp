@@ -2,6 +2,7 @@
 #include "pk/Driver.h"
 
 #include "clang/Frontend/ASTUnit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -505,6 +506,17 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
                                       : " -> " + O.OutDir + "/" +
                                             targetName(TO.T).str(),
                             NUnsup);
+      // Which GPUs the outputs run on, when matrix cores narrow it down.
+      std::map<std::set<std::string>, unsigned> ByNeeds;
+      for (const auto &[In, N] : TO.Needs)
+        if (!N.empty() && TO.OutputOf.count(In))
+          ++ByNeeds[N];
+      for (const auto &[N, Count] : ByNeeds)
+        Diag << llvm::formatv("port-kernel: {0}: {1} file{2} need{3} {4} ({5})\n",
+                              targetName(TO.T), Count, Count == 1 ? "" : "s",
+                              Count == 1 ? "s" : "",
+                              llvm::join(std::vector<std::string>(N.begin(), N.end()), " and "),
+                              llvm::join(gpusWith(N), ", "));
     }
   bool AnyError = false;
   for (const TargetOutput &TO : *Res)

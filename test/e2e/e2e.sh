@@ -97,6 +97,11 @@ bad = {k: (got.get(k), v) for k, v in want.items() if got.get(k) != v}
 print(bad)
 sys.exit(1 if bad else 0)
 PY
+  # The summary says it too.
+  "$BIN" port --to hip -o "$TMP/s" "$SRC/corpus/wmma_bf16_gemm" "$SRC/corpus/saxpy" 2>"$TMP/sum" >/dev/null
+  grep -qx "port-kernel: hip: 1 file needs mfma-bf16 (gfx90a, gfx940, gfx941, gfx942)" "$TMP/sum" \
+    || fail "summary: $(grep '^port-kernel' "$TMP/sum")"
+  [ "$(grep -c ' needs \| need ' "$TMP/sum")" = 1 ] || fail "saxpy needs nothing: $(cat "$TMP/sum")"
   ;;
 emu-prep)
   # PK9901: before emulation, launches become pkemu::launch and __shared__
