@@ -44,4 +44,11 @@ diff <(grep -E '__shared__|matrix_sync' "$C" | sed 's/wmma::/pk_mfma::/g') \
 "$BIN" port -q --to hip -o "$TMP/auto" "$C" 2>"$TMP/auto.err"
 [ "$(grep -c '\[PK3017\]' "$TMP/auto.err")" = 3 ] || fail "expected 3 PK3017 notes: $(cat "$TMP/auto.err")"
 ! "$BIN" port -q --to hip --lds-padding=wide -o "$TMP/bad" "$C" 2>/dev/null || fail "bad --lds-padding accepted"
+# --lds-padding=always: re-planned even where fewer workgroups fit ('Oc',
+# 'Y'), never past 64 KiB ('Big').
+"$BIN" port -q --to hip --lds-padding=always -o "$TMP/always" "$M/lds_padding/input.cu" 2>"$TMP/always.err"
+for a in Oc Y; do
+  grep -q "note: row pitch of '$a' 24 -> 28 elements" "$TMP/always.err" || fail "'$a' not re-planned with always"
+done
+grep -q "'Big': the row pitch is kept: .* exceed the 64 KiB" "$TMP/always.err" || fail "'Big' re-planned past 64 KiB"
 echo "ok"

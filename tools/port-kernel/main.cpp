@@ -66,8 +66,9 @@ cl::opt<std::string> MfmaShapeOpt("mfma-shape", cl::desc("MFMA shape for ported 
                                                    "groups, 16x16x16 otherwise), 16x16x16, 32x32x8"),
                                   cl::init("auto"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
                                   cl::sub(ValidateCmd));
-cl::opt<std::string> LdsPadding("lds-padding", cl::desc("Row padding of shared-memory tiles that ported fragments load or store: "
-                                                "auto (re-planned for the LDS banks, PK3017), keep (as written)"),
+cl::opt<std::string> LdsPadding("lds-padding", cl::desc("Row padding of shared-memory tiles that ported fragments load or store (PK3017): "
+                                                "auto (re-planned for the LDS banks unless fewer workgroups would fit in a CU), "
+                                                "always (re-planned even then), keep (as written)"),
                                 cl::init("auto"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
                                 cl::sub(ValidateCmd));
 cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
@@ -200,9 +201,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (LdsPadding == "keep")
-    O.TO.LdsPadding = false;
+    O.TO.Padding = pk::LdsPadding::Keep;
+  else if (LdsPadding == "always")
+    O.TO.Padding = pk::LdsPadding::Always;
   else if (LdsPadding != "auto") {
-    errs() << "port-kernel: error: --lds-padding must be auto or keep\n";
+    errs() << "port-kernel: error: --lds-padding must be auto, always or keep\n";
     return 2;
   }
 

@@ -1251,7 +1251,7 @@ private:
         H[mfma::KeyWarpTiles] = mfma::warpTileHelpers();
     }
     reportUnfused();
-    if (TC.Opts.LdsPadding)
+    if (TC.Opts.Padding != LdsPadding::Keep)
       planPadding();
     removeMmaIncludes();
     if (P.FirstBF16.isValid())

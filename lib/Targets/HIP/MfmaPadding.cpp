@@ -119,6 +119,7 @@ public:
     for (auto &[V, S] : Arrays) {
       if (S.Blocked.empty())
         checkRefs(S, R.Of[V]);
+      // Shared bytes of the function, with the growth already planned.
       plan(S, R.Shared[V->getParentFunctionOrMethod()]);
     }
   }
@@ -339,7 +340,7 @@ private:
     return llvm::formatv(Tight ? "{0} + {1}" : "({0}) + {1}", Text, Add).str();
   }
 
-  void plan(Staged &S, uint64_t SharedBytes) {
+  void plan(Staged &S, uint64_t &SharedBytes) {
     const int64_t Pitch = S.Dims.back();
     if (S.Uses.empty())
       return;
@@ -375,11 +376,15 @@ private:
     // Fewer workgroups per CU would cost more than the conflicts.
     const uint64_t Fit = workgroupsPerCU(S.V, SharedBytes),
                    FitAfter = workgroupsPerCU(S.V, SharedBytes + Growth);
-    if (FitAfter < Fit) {
+    if (FitAfter < Fit && TC.Opts.Padding != LdsPadding::Always) {
       note(llvm::formatv("'{0}': the row pitch is kept: {1} more bytes of "
                          "shared memory would lower the workgroups that fit in "
-                         "a CU from {2} to {3} (64 KiB of LDS)",
-                         Name, Growth, Fit, FitAfter)
+                         "a CU from {2} to {3} (64 KiB of LDS); the MFMA fragment "
+                         "loads and stores ({4}) take {5} LDS cycles where {6} "
+                         "would be conflict-free, {7} with a pitch of {8} "
+                         "(--lds-padding=always re-plans it anyway)",
+                         Name, Growth, Fit, FitAfter, Instr, Now.Cycles, Now.Ideal,
+                         Plan.After.Cycles, Plan.Pitch)
                .str());
       return;
     }
@@ -424,6 +429,7 @@ private:
       TC.edit(St.File, St.B, St.Len, plus(St.E, Text, Add), "PK3017", Why);
     }
     note(Why + llvm::formatv("; shared memory +{0} bytes", Growth).str());
+    SharedBytes += Growth;
   }
 
   /// Workgroups of \p V's kernel that fit in one CU with \p Bytes of LDS

@@ -99,6 +99,22 @@ __global__ void occupancy(const __half *g, float *out) {
   out[threadIdx.x] = sum(a);
 }
 
+// The growth adds up: 'X' is re-planned (2 workgroups still fit), 'Y' is
+// kept (with both, only 1 would).
+__global__ void two_tiles(const __half *g, float *out) {
+  __shared__ __half X[304][24];
+  __shared__ __half Y[304][24];
+  for (int i = threadIdx.x; i < 304 * 16; i += blockDim.x) {
+    X[i / 16][i % 16] = g[i];
+    Y[i / 16][i % 16] = g[i];
+  }
+  __syncthreads();
+  FragA a, b;
+  wmma::load_matrix_sync(a, &X[(threadIdx.x / 32) * 16][0], 24);
+  wmma::load_matrix_sync(b, &Y[(threadIdx.x / 32) * 16][0], 24);
+  out[threadIdx.x] = sum(a) + sum(b);
+}
+
 // Re-planned: 5 -> 4 workgroups by LDS, but 1024-thread blocks (16 waves)
 // fit only 2 to a CU anyway.
 __global__ void __launch_bounds__(1024) big_blocks(const __half *g, float *out) {

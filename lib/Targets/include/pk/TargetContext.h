@@ -27,12 +27,15 @@ enum class Wave64Strategy { Auto, Logical32, Native };
 
 enum class MfmaShape { Auto, M16N16K16, M32N32K8 };
 
+/// --lds-padding (PK3017): re-plan the row pitch of shared-memory tiles that
+/// fragments are loaded from or stored to unless fewer workgroups would fit
+/// in a CU (Auto), even then (Always), or keep it as written (Keep).
+enum class LdsPadding { Auto, Always, Keep };
+
 struct TargetOptions {
   Wave64Strategy Wave64 = Wave64Strategy::Auto;
   MfmaShape Mfma = MfmaShape::Auto; ///< --mfma-shape
-  /// --lds-padding=auto: re-plan the row pitch of shared-memory tiles that
-  /// fragments are loaded from or stored to (PK3017); keep: as written.
-  bool LdsPadding = true;
+  LdsPadding Padding = LdsPadding::Auto; ///< --lds-padding
   /// `check`: report hazards (the wave-64 analysis) instead of rewriting.
   bool CheckOnly = false;
 };

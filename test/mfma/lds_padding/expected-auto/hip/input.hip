@@ -277,7 +277,7 @@ __global__ void too_big(const __half *g, float *out) {
 
 // Kept: 2 workgroups fit in a CU's LDS now, 1 after the growth.
 __global__ void occupancy(const __half *g, float *out) {
-  // port-kernel: note: 'Oc': the row pitch is kept: 5376 more bytes of shared memory would lower the workgroups that fit in a CU from 2 to 1 (64 KiB of LDS) [PK3017]
+  // port-kernel: note: 'Oc': the row pitch is kept: 5376 more bytes of shared memory would lower the workgroups that fit in a CU from 2 to 1 (64 KiB of LDS); the MFMA fragment loads and stores (v_mfma_f32_16x16x16) take 16 LDS cycles where 8 would be conflict-free, 8 with a pitch of 28 (--lds-padding=always re-plans it anyway) [PK3017]
   __shared__ __half Oc[672][24];
   for (int i = threadIdx.x; i < 672 * 16; i += blockDim.x)
     Oc[i / 16][i % 16] = g[i];
@@ -285,6 +285,24 @@ __global__ void occupancy(const __half *g, float *out) {
   FragA a;
   pk_mfma::load_matrix_sync(a, &Oc[(threadIdx.x / 32) * 16][0], 24);
   out[threadIdx.x] = sum(a);
+}
+
+// The growth adds up: 'X' is re-planned (2 workgroups still fit), 'Y' is
+// kept (with both, only 1 would).
+__global__ void two_tiles(const __half *g, float *out) {
+  // port-kernel: note: row pitch of 'X' 24 -> 28 elements (48 -> 56 bytes): the MFMA fragment loads and stores (v_mfma_f32_16x16x16) take 16 -> 8 LDS cycles (conflict-free: 8; 32 banks x 4 bytes, 128 bytes per phase); shared memory +2432 bytes [PK3017]
+  __shared__ __half X[304][24 + 4];
+  // port-kernel: note: 'Y': the row pitch is kept: 2432 more bytes of shared memory would lower the workgroups that fit in a CU from 2 to 1 (64 KiB of LDS); the MFMA fragment loads and stores (v_mfma_f32_16x16x16) take 16 LDS cycles where 8 would be conflict-free, 8 with a pitch of 28 (--lds-padding=always re-plans it anyway) [PK3017]
+  __shared__ __half Y[304][24];
+  for (int i = threadIdx.x; i < 304 * 16; i += blockDim.x) {
+    X[i / 16][i % 16] = g[i];
+    Y[i / 16][i % 16] = g[i];
+  }
+  __syncthreads();
+  FragA a, b;
+  pk_mfma::load_matrix_sync(a, &X[(threadIdx.x / 32) * 16][0], 24 + 4);
+  pk_mfma::load_matrix_sync(b, &Y[(threadIdx.x / 32) * 16][0], 24);
+  out[threadIdx.x] = sum(a) + sum(b);
 }
 
 // Re-planned: 5 -> 4 workgroups by LDS, but 1024-thread blocks (16 waves)
