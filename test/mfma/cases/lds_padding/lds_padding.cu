@@ -1,10 +1,10 @@
-// WMMA GEMM whose shared tiles are padded for NVIDIA's banks: double-buffered
-// A slices (a 3-D array), B staged transposed (col-major fragments, pitch
-// chosen by a conditional), and the accumulators stored col-major to an
-// unpadded float tile.  C = A * B with A (M x K) row-major and B given as
+// bf16 WMMA GEMM (sm_80+) whose shared tiles are padded for NVIDIA's banks:
+// double-buffered A slices (a 3-D array), B staged transposed (col-major
+// fragments, pitch chosen by a conditional), and the accumulators stored
+// col-major to an unpadded float tile.  C = A * B with A (M x K) row-major and B given as
 // Bt (N x K); a 128-thread block (2x2 warps) computes a 32x32 tile of C.
 #include <cuda_runtime.h>
-#include <cuda_fp16.h>
+#include <cuda_bf16.h>
 #include <mma.h>
 
 using namespace nvcuda;
@@ -12,15 +12,15 @@ using namespace nvcuda;
 #define BM 32
 #define BN 32
 #define BK 32
-#define SKEW 8        // halves: 16-byte rows for NVIDIA's shared memory
+#define SKEW 8        // elements: 16-byte rows for NVIDIA's shared memory
 #define WIDE_SKEW 1
 #define THREADS 128
 
 __global__ void __launch_bounds__(THREADS)
-lds_padding(const __half *__restrict__ A, const __half *__restrict__ Bt,
+lds_padding(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ Bt,
             float *__restrict__ C, int M, int N, int K) {
-  __shared__ __align__(32) __half As[2][BM][BK + SKEW];
-  __shared__ __align__(32) __half Bs[BN][WIDE_SKEW ? BK + SKEW : BK];
+  __shared__ __align__(32) __nv_bfloat16 As[2][BM][BK + SKEW];
+  __shared__ __align__(32) __nv_bfloat16 Bs[BN][WIDE_SKEW ? BK + SKEW : BK];
   __shared__ __align__(32) float Cs[BN][BM]; // column-major C tile
 
   const int tid = threadIdx.x;
@@ -28,8 +28,8 @@ lds_padding(const __half *__restrict__ A, const __half *__restrict__ Bt,
   const int wr = warp / 2, wc = warp % 2;
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
 
-  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a;
-  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> b;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> a;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> b;
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
   wmma::fill_fragment(acc, 0.0f);
 
@@ -38,9 +38,9 @@ lds_padding(const __half *__restrict__ A, const __half *__restrict__ Bt,
     for (int i = tid; i < BM * BK; i += THREADS) {
       const int r = i / BK, c = i % BK;
       const bool in = row0 + r < M && k0 + c < K;
-      As[buf][r][c] = in ? A[(size_t)(row0 + r) * K + k0 + c] : __float2half(0.0f);
+      As[buf][r][c] = in ? A[(size_t)(row0 + r) * K + k0 + c] : __nv_bfloat16();
       const bool inB = col0 + r < N && k0 + c < K;
-      Bs[r][c] = inB ? Bt[(size_t)(col0 + r) * K + k0 + c] : __float2half(0.0f);
+      Bs[r][c] = inB ? Bt[(size_t)(col0 + r) * K + k0 + c] : __nv_bfloat16();
     }
     __syncthreads();
     for (int kk = 0; kk < BK; kk += 16) {
