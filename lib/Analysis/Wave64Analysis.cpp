@@ -447,13 +447,26 @@ struct Wave64Analysis::Impl {
     A.Hazards.push_back({C, Loc, std::move(Msg)});
   }
 
-  void blocker(int Ent, SourceLocation Loc, std::string Msg) {
+  void blocker(int Ent, SourceLocation Loc, std::string Msg, bool Launch = false) {
     if (!Record || Ent < 0)
       return;
     for (const W64Blocker &B : Ents[Ent].Blockers)
       if (B.Loc == Loc && B.Msg == Msg)
         return;
-    Ents[Ent].Blockers.push_back({Loc, std::move(Msg), Ent});
+    Ents[Ent].Blockers.push_back({Loc, std::move(Msg), Ent, Launch});
+  }
+  /// \p FD and every function it calls, transitively.
+  std::set<const FunctionDecl *> callClosure(const FunctionDecl *FD) {
+    std::set<const FunctionDecl *> Out;
+    std::vector<const FunctionDecl *> Work = {FD};
+    while (!Work.empty()) {
+      const FunctionDecl *G = Work.back();
+      Work.pop_back();
+      if (Out.insert(G).second)
+        for (const FunctionDecl *H : Fns[G].Callees)
+          Work.push_back(H);
+    }
+    return Out;
   }
 
   W64Site &site(W64Site::KindT K, const Stmt *S, int Ent) {
@@ -2825,7 +2838,8 @@ void Wave64Analysis::Impl::launchChecks() {
                 llvm::formatv("it is launched with {0}-thread blocks (not whole "
                               "64-lane waves)",
                               X)
-                    .str());
+                    .str(),
+                /*Launch=*/true);
       return true;
     }
   };
@@ -2850,7 +2864,8 @@ void Wave64Analysis::Impl::launchChecks() {
                   llvm::formatv("__launch_bounds__({0}) allows less than one "
                                 "64-lane wave per block",
                                 N)
-                      .str());
+                      .str(),
+                  /*Launch=*/true);
         }
       }
     }
@@ -3014,27 +3029,15 @@ void Wave64Analysis::run(Wave64Strategy Requested) {
     if (!Bs.empty()) {
       // Its own blockers first (in the functions it calls), earliest first;
       // else the kernel it shares warp code with.
-      std::set<const FunctionDecl *> Own;
-      std::function<void(const FunctionDecl *)> Close = [&](const FunctionDecl *G) {
-        if (!Own.insert(G).second)
-          return;
-        for (const FunctionDecl *H : I.Fns[G].Callees)
-          Close(H);
-      };
-      Close(FD);
       std::set<int> OwnEnts;
-      for (const FunctionDecl *G : Own)
+      for (const FunctionDecl *G : I.callClosure(FD))
         OwnEnts.insert(I.Fns[G].Entity);
       // Launch shapes first: they decide before any line of the kernel.
-      auto Launch = [](const W64Blocker &B) {
-        return llvm::StringRef(B.Msg).starts_with("it is launched") ||
-               llvm::StringRef(B.Msg).starts_with("__launch_bounds__");
-      };
       const W64Blocker *Best = nullptr;
       for (const W64Blocker &B : Bs)
         if (OwnEnts.count(B.Ent) &&
-            (!Best || (Launch(B) && !Launch(*Best)) ||
-             (Launch(B) == Launch(*Best) &&
+            (!Best || (B.Launch && !Best->Launch) ||
+             (B.Launch == Best->Launch &&
               I.SM.isBeforeInTranslationUnit(B.Loc, Best->Loc))))
           Best = &B;
       if (Best) {
@@ -3050,15 +3053,7 @@ void Wave64Analysis::run(Wave64Strategy Requested) {
           if (!G->hasAttr<CUDAGlobalAttr>() || G == FD ||
               I.find(I.Fns[G].Entity) != R)
             continue;
-          std::set<const FunctionDecl *> S2;
-          std::function<void(const FunctionDecl *)> C2 = [&](const FunctionDecl *H) {
-            if (!S2.insert(H).second)
-              return;
-            for (const FunctionDecl *X : I.Fns[H].Callees)
-              C2(X);
-          };
-          C2(G);
-          for (const FunctionDecl *H : S2)
+          for (const FunctionDecl *H : I.callClosure(G))
             if (I.Fns[H].Entity == Best->Ent) {
               Other = "kernel " + G->getNameAsString();
               break;

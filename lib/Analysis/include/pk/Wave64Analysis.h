@@ -93,6 +93,9 @@ struct W64Blocker {
   clang::SourceLocation Loc;
   std::string Msg;
   int Ent = -1; ///< the function or macro it was found in
+  /// Set by the launch shape (block size, __launch_bounds__), which decides
+  /// before any line of the kernel.
+  bool Launch = false;
 };
 
 class Wave64Analysis {
