@@ -59,18 +59,24 @@ cl::list<std::string> RuleFiles("rules", cl::desc("Additional YAML rename table 
                                 cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
 cl::opt<std::string> Report("report", cl::desc("Write a JSON report of every edit (with its rule and reason) and finding"),
                             cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd));
-cl::opt<std::string> Wave64("wave64", cl::desc("Warp-32 to wave-64 strategy: logical32, native, auto"),
-                            cl::init("auto"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
-                            cl::sub(ValidateCmd));
-cl::opt<std::string> MfmaShapeOpt("mfma-shape", cl::desc("MFMA shape for ported tensor-core code: auto (32x32x8 for a warp's 2x2 fragment "
-                                                   "groups, 16x16x16 otherwise), 16x16x16, 32x32x8"),
-                                  cl::init("auto"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
-                                  cl::sub(ValidateCmd));
-cl::opt<std::string> LdsPadding("lds-padding", cl::desc("Row padding of shared-memory tiles that ported fragments load or store (PK3017): "
-                                                "auto (re-planned for the LDS banks unless fewer workgroups would fit in a CU), "
-                                                "always (re-planned even then), keep (as written)"),
-                                cl::init("auto"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
-                                cl::sub(ValidateCmd));
+cl::opt<pk::Wave64Strategy> Wave64("wave64", cl::desc("Warp-32 to wave-64 strategy"),
+                                   cl::values(clEnumValN(pk::Wave64Strategy::Auto, "auto", "per kernel: native unless something needs 32-lane warps"),
+                                              clEnumValN(pk::Wave64Strategy::Logical32, "logical32", "two logical 32-lane warps per 64-lane wave"),
+                                              clEnumValN(pk::Wave64Strategy::Native, "native", "64-lane warps")),
+                                   cl::init(pk::Wave64Strategy::Auto), cl::cat(Cat), cl::sub(PortCmd),
+                                   cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<pk::MfmaShape> MfmaShapeOpt("mfma-shape", cl::desc("MFMA shape for ported tensor-core code"),
+                                    cl::values(clEnumValN(pk::MfmaShape::Auto, "auto", "32x32x8 for a warp's 2x2 fragment groups, 16x16x16 otherwise"),
+                                               clEnumValN(pk::MfmaShape::M16N16K16, "16x16x16", "v_mfma_f32_16x16x16 everywhere"),
+                                               clEnumValN(pk::MfmaShape::M32N32K8, "32x32x8", "v_mfma_f32_32x32x8 everywhere")),
+                                    cl::init(pk::MfmaShape::Auto), cl::cat(Cat), cl::sub(PortCmd),
+                                    cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<pk::LdsPadding> LdsPadding("lds-padding", cl::desc("Row padding of shared-memory tiles that ported fragments load or store (PK3017)"),
+                                   cl::values(clEnumValN(pk::LdsPadding::Auto, "auto", "re-planned for the LDS banks unless fewer workgroups would fit in a CU"),
+                                              clEnumValN(pk::LdsPadding::Always, "always", "re-planned even then"),
+                                              clEnumValN(pk::LdsPadding::Keep, "keep", "as written")),
+                                   cl::init(pk::LdsPadding::Auto), cl::cat(Cat), cl::sub(PortCmd),
+                                   cl::sub(CheckCmd), cl::sub(ValidateCmd));
 cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
 cl::opt<bool> Verbose("v", cl::desc("Say which CUDA declarations are used"), cl::cat(Cat),
                       cl::sub(PortCmd), cl::sub(CheckCmd));
@@ -181,33 +187,9 @@ int main(int argc, char **argv) {
   O.RulesDir = PK_RULES_DIR;
   O.ReportJson = Report;
   O.Quiet = Quiet;
-  if (Wave64 == "logical32")
-    O.TO.Wave64 = pk::Wave64Strategy::Logical32;
-  else if (Wave64 == "native")
-    O.TO.Wave64 = pk::Wave64Strategy::Native;
-  else if (Wave64 == "auto")
-    O.TO.Wave64 = pk::Wave64Strategy::Auto;
-  else {
-    errs() << "port-kernel: error: --wave64 must be logical32, native or auto\n";
-    return 2;
-  }
-
-  if (MfmaShapeOpt == "16x16x16")
-    O.TO.Mfma = pk::MfmaShape::M16N16K16;
-  else if (MfmaShapeOpt == "32x32x8")
-    O.TO.Mfma = pk::MfmaShape::M32N32K8;
-  else if (MfmaShapeOpt != "auto") {
-    errs() << "port-kernel: error: --mfma-shape must be 16x16x16, 32x32x8 or auto\n";
-    return 2;
-  }
-  if (LdsPadding == "keep")
-    O.TO.Padding = pk::LdsPadding::Keep;
-  else if (LdsPadding == "always")
-    O.TO.Padding = pk::LdsPadding::Always;
-  else if (LdsPadding != "auto") {
-    errs() << "port-kernel: error: --lds-padding must be auto, always or keep\n";
-    return 2;
-  }
+  O.TO.Wave64 = Wave64;
+  O.TO.Mfma = MfmaShapeOpt;
+  O.TO.Padding = LdsPadding;
 
   if (RulesCmd) {
     pk::Driver D(O, errs());
