@@ -28,3 +28,28 @@ llvm::StringRef pk::calleeName(const CallExpr *CE) {
       return M->getMember().getAsIdentifierInfo()->getName();
   return "";
 }
+
+std::vector<uint64_t> pk::constantArrayDims(QualType T, QualType *Elem) {
+  std::vector<uint64_t> D;
+  T = T.getCanonicalType();
+  while (const auto *AT = dyn_cast<ConstantArrayType>(T.getTypePtr())) {
+    D.push_back(AT->getSize().getZExtValue());
+    T = AT->getElementType().getCanonicalType();
+  }
+  if (Elem)
+    *Elem = T;
+  return D;
+}
+
+const VarDecl *pk::subscriptBase(const Expr *E, unsigned *Depth) {
+  unsigned N = 0;
+  E = E->IgnoreParenImpCasts();
+  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    ++N;
+    E = AS->getBase()->IgnoreParenImpCasts();
+  }
+  if (Depth)
+    *Depth = N;
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+}

@@ -716,16 +716,6 @@ private:
   llvm::SetVector<const VarDecl *> Fused;
   std::map<const VarDecl *, std::string> NotFused;
 
-  static std::vector<int64_t> arrayDims(QualType T) {
-    std::vector<int64_t> D;
-    T = T.getCanonicalType();
-    while (const auto *AT = dyn_cast<ConstantArrayType>(T.getTypePtr())) {
-      D.push_back(AT->getSize().getSExtValue());
-      T = AT->getElementType().getCanonicalType();
-    }
-    return D;
-  }
-
   /// `V[i]...` with loop-variable indices: V and the index variables.
   static const VarDecl *subscripts(const Expr *E,
                                    std::vector<const VarDecl *> &Idx) {
@@ -819,8 +809,9 @@ private:
       Why = "the fragments are not local arrays";
       return false;
     }
-    std::vector<int64_t> DD = arrayDims(D->getType()), DA = arrayDims(A->getType()),
-                         DB = arrayDims(B->getType());
+    std::vector<uint64_t> DD = constantArrayDims(D->getType()),
+                          DA = constantArrayDims(A->getType()),
+                          DB = constantArrayDims(B->getType());
     if (DD.size() != 2 || DA.size() != 1 || DB.size() != 1 || DD[0] != DA[0] ||
         DD[1] != DB[0] || DD[0] % 2 || DD[1] % 2) {
       Why = "the arrays are not acc[R][C], a[R], b[C] with R and C even";
@@ -1072,7 +1063,7 @@ private:
         continue;
       bool Acc2D = V && NotFused.count(V) &&
                    fragType(V->getType())->U == Use::Acc &&
-                   arrayDims(V->getType()).size() == 2;
+                   constantArrayDims(V->getType()).size() == 2;
       if (!Forced && !Acc2D)
         continue; // auto: single fragments are simply 16x16x16
       const DeclContext *DC = D->getDeclContext();
@@ -1143,11 +1134,7 @@ private:
       Op.Call = C.CE;
       Op.Ptr = C.CE->getArg(Load ? 1 : 0);
       Op.Ld = C.CE->getArg(2);
-      const Expr *Base = Frag->IgnoreParenImpCasts();
-      while (const auto *AS = dyn_cast<ArraySubscriptExpr>(Base))
-        Base = AS->getBase()->IgnoreParenImpCasts();
-      const auto *BR = dyn_cast<DeclRefExpr>(Base);
-      const auto *Arr = BR ? dyn_cast<VarDecl>(BR->getDecl()) : nullptr;
+      const VarDecl *Arr = subscriptBase(Frag);
       Op.M = Arr && Fused.count(Arr)          ? lds::Mapping::Tile32
              : Shape == MfmaShape::M32N32K8 ? lds::Mapping::Diagonal32
                                             : lds::Mapping::Pair16;

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MfmaPadding.h"
+#include "pk/ASTUtil.h"
 #include "pk/Rules.h"
 
 #include "clang/AST/ASTContext.h"
@@ -34,35 +35,13 @@ namespace {
 
 constexpr uint64_t LdsBytes = 64 * 1024; // a CU's LDS (a workgroup's most), gfx90a, gfx942
 
-/// The extents of a constant-size array type, outermost first, and its
-/// element type.
-std::vector<uint64_t> dims(ASTContext &Ctx, QualType T, QualType &Elem) {
-  std::vector<uint64_t> D;
-  while (const ConstantArrayType *AT = Ctx.getAsConstantArrayType(T)) {
-    D.push_back(AT->getSize().getZExtValue());
-    T = AT->getElementType();
-  }
-  Elem = T;
-  return D;
-}
-
-/// `&S[i]..[j]` (all dimensions) or `S[i]..[k]` (all but the last, decayed)
-/// with S a variable: S, and the number of subscripts.
+/// `&S[i]..[j]` or `S[i]..[k]` (decayed) with S a variable: S, the number
+/// of subscripts, and whether the address is taken.
 const VarDecl *subscripted(const Expr *E, unsigned &Depth, bool &AddrOf) {
   E = E->IgnoreParenImpCasts();
-  AddrOf = false;
-  if (const auto *U = dyn_cast<UnaryOperator>(E);
-      U && U->getOpcode() == UO_AddrOf) {
-    AddrOf = true;
-    E = U->getSubExpr()->IgnoreParenImpCasts();
-  }
-  Depth = 0;
-  while (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
-    ++Depth;
-    E = AS->getBase()->IgnoreParenImpCasts();
-  }
-  const auto *DR = dyn_cast<DeclRefExpr>(E);
-  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  const auto *U = dyn_cast<UnaryOperator>(E);
+  AddrOf = U && U->getOpcode() == UO_AddrOf;
+  return subscriptBase(AddrOf ? U->getSubExpr() : E, &Depth);
 }
 
 const char *instruction(lds::Mapping M) {
@@ -151,7 +130,7 @@ private:
       QualType Elem;
       std::vector<uint64_t> D;
       if (V && V->hasAttr<CUDASharedAttr>())
-        D = dims(Ctx, V->getType(), Elem);
+        D = constantArrayDims(V->getType(), &Elem);
       if (D.size() < 2 || Elem->isDependentType() || Elem->isIncompleteType() ||
           !TC.isUserLoc(V->getLocation())) {
         loose(Op); // shared memory reached otherwise: advice only

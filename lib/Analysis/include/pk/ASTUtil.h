@@ -2,11 +2,16 @@
 #ifndef PK_ANALYSIS_ASTUTIL_H
 #define PK_ANALYSIS_ASTUTIL_H
 
+#include "clang/AST/Type.h"
 #include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <vector>
 
 namespace clang {
 class CallExpr;
-}
+class Expr;
+class VarDecl;
+} // namespace clang
 
 namespace pk {
 
@@ -14,6 +19,17 @@ namespace pk {
 /// unresolved name in a template, a function reference or a member; empty
 /// when the callee has no name (a call through a pointer expression).
 llvm::StringRef calleeName(const clang::CallExpr *CE);
+
+/// The extents of a constant-size array type, outermost first (empty for
+/// anything else); \p Elem, when given, receives the element type.
+std::vector<uint64_t> constantArrayDims(clang::QualType T,
+                                        clang::QualType *Elem = nullptr);
+
+/// The variable that `V[i]..[k]` (any number of subscripts, parentheses and
+/// implicit casts) indexes, or null; \p Depth, when given, receives the
+/// number of subscripts.
+const clang::VarDecl *subscriptBase(const clang::Expr *E,
+                                    unsigned *Depth = nullptr);
 
 } // namespace pk
 #endif
