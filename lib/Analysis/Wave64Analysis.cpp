@@ -49,8 +49,21 @@
 using namespace pk;
 using namespace clang;
 
-std::string pk::w64CheckID(W64Class C) {
-  return llvm::formatv("PK21{0:d2}", static_cast<unsigned>(C)).str();
+RuleId pk::w64CheckID(W64Class C) {
+  switch (C) {
+  case W64Class::Mask: return RuleId::PK2101;
+  case W64Class::Ballot: return RuleId::PK2102;
+  case W64Class::LaneArith: return RuleId::PK2103;
+  case W64Class::ShflWidth: return RuleId::PK2104;
+  case W64Class::PerWarpArray: return RuleId::PK2105;
+  case W64Class::LoopBound: return RuleId::PK2106;
+  case W64Class::Block32: return RuleId::PK2107;
+  case W64Class::LaneBits: return RuleId::PK2108;
+  case W64Class::WarpSync: return RuleId::PK2109;
+  case W64Class::TensorFrag: return RuleId::PK2110;
+  case W64Class::WarpSizeConst: return RuleId::PK2111;
+  }
+  llvm_unreachable("hazard class without a check rule");
 }
 
 namespace {
@@ -482,7 +495,7 @@ struct Wave64Analysis::Impl {
 
   /// A one-token edit of the native strategy at the spelling of \p Tok.
   void tokenSite(const Expr *Tok, int FnEnt, std::string Native,
-                 llvm::StringRef Rule, llvm::StringRef Why,
+                 RuleId Rule, llvm::StringRef Why,
                  std::string Logical = "") {
     if (!Record || !Tok)
       return;
@@ -507,7 +520,7 @@ struct Wave64Analysis::Impl {
     X.Len = Len;
     X.Native = std::move(Native);
     X.Logical = std::move(Logical);
-    X.Rule = Rule.str();
+    X.Rule = Rule;
     X.Why = Why.str();
   }
 
@@ -560,7 +573,7 @@ struct Wave64Analysis::Impl {
         if (isa<IntegerLiteral>(L)) {
           uint64_t Old = cast<IntegerLiteral>(L)->getValue().getZExtValue();
           uint64_t New = Old == 32 ? 64 : Old == 31 ? 63 : Old;
-          tokenSite(L, FnEnt, relit(L, New), "PK2021",
+          tokenSite(L, FnEnt, relit(L, New), RuleId::PK2021,
                     llvm::formatv("{0}: the warp width constant {1} is the "
                                   "64-lane wave under native warps",
                                   VD->getName(), Old)
@@ -578,7 +591,7 @@ struct Wave64Analysis::Impl {
         New = 64; // W - 1 spelled as 32 - 1
       else if (Old == 32 && Native == 32)
         New = 64; // W / 2 spelled as 32 / 2
-      tokenSite(IL, FnEnt, relit(IL, New), "PK2021",
+      tokenSite(IL, FnEnt, relit(IL, New), RuleId::PK2021,
                 llvm::formatv("{0}: {1} -> {2} for 64-lane warps", What, Old,
                               New)
                     .str());
@@ -884,7 +897,7 @@ private:
         uint64_t Old = cast<IntegerLiteral>(T)->getValue().getZExtValue();
         std::string MName;
         I.inWarpMacro(cast<IntegerLiteral>(T), &MName);
-        I.tokenSite(T, Ent, I.relit(T, Old == 31 ? 63 : 64), "PK2021",
+        I.tokenSite(T, Ent, I.relit(T, Old == 31 ? 63 : 64), RuleId::PK2021,
                     llvm::formatv("{0}: the warp width is 64 lanes under "
                                   "native warps",
                                   MName)
@@ -1779,7 +1792,7 @@ Val Walker::call(const CallExpr *CE) {
                       : Name == "__ffs" ? "__ffsll"
                                         : "(__clzll";
     if (Rec) {
-      I.tokenSite(Callee, Ent, New, "PK2022",
+      I.tokenSite(Callee, Ent, New, RuleId::PK2022,
                   llvm::formatv("{0} of a 64-bit lane mask is {1}", Name,
                                 Name == "__clz" ? "__clzll - 32" : New)
                       .str());
@@ -1792,7 +1805,7 @@ Val Walker::call(const CallExpr *CE) {
           S.Loc = RP.getLocWithOffset(1);
           S.Len = 0;
           S.Native = " - 32)";
-          S.Rule = "PK2022";
+          S.Rule = RuleId::PK2022;
           S.Why = "__clz(m) counts from bit 31: __clzll(m) - 32 counts from "
                   "bit 31 of the 64-bit mask's high end";
         }
@@ -1944,7 +1957,7 @@ bool Walker::compare(const BinaryOperator *BO, const Val &L0, const Val &R0) {
       Good = true;
     else if (R.Kind & K_FULL) {
       if (R.Tok)
-        I.tokenSite(R.Tok, Ent, "0xffffffffffffffffull", "PK2022",
+        I.tokenSite(R.Tok, Ent, "0xffffffffffffffffull", RuleId::PK2022,
                     "a full 64-lane wave's mask has 64 bits set");
       hazard(W64Class::Ballot, BO->getOperatorLoc(),
              llvm::formatv("'{0}' compares a lane mask with 0xffffffff: on a "
@@ -2121,7 +2134,7 @@ Val Walker::binop(const BinaryOperator *BO) {
         std::string New = (L.Kind & K_ONE) ? (Upper ? "1ULL" : "1ull")
                                            : "0xffffffffffffffffull";
         if (Rel)
-          I.tokenSite(L.Tok, Ent, New, "PK2022",
+          I.tokenSite(L.Tok, Ent, New, RuleId::PK2022,
                       "a lane bit of a 64-lane wave needs a 64-bit shift");
         hazard(W64Class::LaneBits, BO->getOperatorLoc(),
                llvm::formatv("'{0}' is a 32-bit lane bit: lanes 32-63 of a "

@@ -54,7 +54,7 @@ template <> struct MappingTraits<YEntry> {
 template <> struct MappingTraits<YTable> {
   static void mapping(IO &IO, YTable &T) {
     IO.mapRequired("rule", T.Rule);
-    IO.mapRequired("title", T.Title);
+    IO.mapOptional("title", T.Title);
     IO.mapOptional("kind", T.Kind);
     IO.mapRequired("entries", T.Entries);
   }
@@ -98,16 +98,44 @@ llvm::StringRef pk::targetExtension(Target T) {
   return "";
 }
 
+namespace {
+const RuleSpec Table[] = {
+#define PK_RULE(ID, KIND, TARGETS, TITLE)                                      \
+  {RuleId::ID, #ID, RuleKind::KIND, TARGETS, TITLE},
+#include "pk/RuleTable.def"
+};
+} // namespace
+
+llvm::StringRef pk::ruleKindName(RuleKind K) {
+  switch (K) {
+  case RuleKind::Rename: return "rename";
+  case RuleKind::Rewrite: return "rewrite";
+  case RuleKind::Diagnostic: return "diagnostic";
+  }
+  return "?";
+}
+
+llvm::ArrayRef<RuleSpec> pk::ruleTable() { return Table; }
+const RuleSpec &pk::ruleSpec(RuleId Id) {
+  return Table[static_cast<unsigned>(Id)];
+}
+llvm::StringRef pk::ruleName(RuleId Id) { return ruleSpec(Id).Name; }
+std::optional<RuleId> pk::findRuleId(llvm::StringRef Name) {
+  for (const RuleSpec &R : Table)
+    if (Name == R.Name)
+      return R.Id;
+  return std::nullopt;
+}
+
+RuleRegistry::RuleRegistry() {
+  for (const RuleSpec &R : Table)
+    Rules[R.Name] = {R.Name, R.Title, ruleKindName(R.Kind).str()};
+}
 RuleRegistry &RuleRegistry::get() {
   static RuleRegistry R;
   return R;
 }
-void RuleRegistry::add(RuleInfo R) {
-  auto It = Rules.find(R.ID);
-  if (It != Rules.end() && !It->second.Title.empty() && R.Title.empty())
-    return;
-  Rules[R.ID] = std::move(R);
-}
+void RuleRegistry::addUser(RuleInfo R) { Rules[R.ID] = std::move(R); }
 const RuleInfo *RuleRegistry::find(llvm::StringRef ID) const {
   auto It = Rules.find(ID);
   return It == Rules.end() ? nullptr : &It->second;
@@ -119,10 +147,6 @@ std::vector<RuleInfo> RuleRegistry::all() const {
   std::sort(V.begin(), V.end(),
             [](const RuleInfo &A, const RuleInfo &B) { return A.ID < B.ID; });
   return V;
-}
-RegisterRule::RegisterRule(const char *ID, const char *Title,
-                           const char *Kind) {
-  RuleRegistry::get().add({ID, Title, Kind});
 }
 
 // ---- rename tables --------------------------------------------------------
@@ -139,12 +163,39 @@ llvm::Error RenameDB::loadDirectory(llvm::StringRef Dir) {
                                    Dir.str().c_str(), EC.message().c_str());
   std::sort(Files.begin(), Files.end());
   for (const auto &F : Files)
-    if (llvm::Error E = loadFile(F))
+    if (llvm::Error E = loadFile(F, /*BuiltIn=*/true))
       return E;
   return llvm::Error::success();
 }
 
-llvm::Error RenameDB::loadFile(llvm::StringRef Path) {
+static bool isIdentifier(llvm::StringRef S) {
+  if (S.empty() || !(isalpha((unsigned char)S[0]) || S[0] == '_'))
+    return false;
+  return llvm::all_of(S, [](char C) { return isalnum((unsigned char)C) || C == '_'; });
+}
+
+/// C++ keywords (and the alternative tokens) a rename table must not map:
+/// renaming them would rewrite the language, not an API.
+static bool isCxxKeyword(llvm::StringRef S) {
+  static const char *const Words[] = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
+      "bool", "break", "case", "catch", "char", "char8_t", "char16_t",
+      "char32_t", "class", "compl", "concept", "const", "consteval",
+      "constexpr", "constinit", "const_cast", "continue", "co_await",
+      "co_return", "co_yield", "decltype", "default", "delete", "do",
+      "double", "dynamic_cast", "else", "enum", "explicit", "export",
+      "extern", "false", "float", "for", "friend", "goto", "if", "inline",
+      "int", "long", "mutable", "namespace", "new", "noexcept", "not",
+      "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected",
+      "public", "register", "reinterpret_cast", "requires", "return",
+      "short", "signed", "sizeof", "static", "static_assert", "static_cast",
+      "struct", "switch", "template", "this", "thread_local", "throw", "true",
+      "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+      "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+  return llvm::is_contained(Words, S);
+}
+
+llvm::Error RenameDB::loadFile(llvm::StringRef Path, bool BuiltIn) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
     return llvm::createStringError(Buf.getError(), "%s: cannot read: %s",
@@ -165,7 +216,48 @@ llvm::Error RenameDB::loadFile(llvm::StringRef Path) {
     return llvm::createStringError(
         In.error(), Diag.empty() ? (Path + ": invalid rule file").str() : Diag);
 
-  RuleRegistry::get().add({T.Rule, T.Title, "rename"});
+  auto Fail = [&](const llvm::Twine &Msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   (Path + ": error: " + Msg).str());
+  };
+  std::optional<RuleId> Known = findRuleId(T.Rule);
+  if (BuiltIn) {
+    if (!Known || ruleSpec(*Known).Kind != RuleKind::Rename)
+      return Fail("rule " + T.Rule +
+                  " is not a rename rule of the rule table (RuleTable.def)");
+    if (!T.Title.empty() && T.Title != ruleSpec(*Known).Title)
+      return Fail("title differs from the rule table's title of " + T.Rule +
+                  " ('" + ruleSpec(*Known).Title + "')");
+    T.Title = ruleSpec(*Known).Title;
+  } else {
+    if (Known || RuleRegistry::get().find(T.Rule))
+      return Fail("rule ID " + T.Rule +
+                  " is already used by a built-in rule; give the table an "
+                  "ID of its own (see `port-kernel rules`)");
+    if (T.Title.empty())
+      return Fail("a rule file needs a 'title'");
+  }
+  if (!LoadedRules.insert(T.Rule).second)
+    return Fail("rule " + T.Rule + " is declared by another loaded table; "
+                "each rule ID has one table");
+  bool IsHeaderTable = T.Kind == "header";
+  for (const YEntry &Y : T.Entries) {
+    if (IsHeaderTable)
+      continue;
+    llvm::SmallVector<llvm::StringRef, 2> Names{Y.Cuda};
+    if (Y.HasHip)
+      Names.push_back(Y.Hip);
+    for (llvm::StringRef N : Names) {
+      if (!isIdentifier(N))
+        return Fail("'" + N + "' in entry '" + Y.Cuda +
+                    "' is not an identifier; a rename maps one name to another");
+      if (isCxxKeyword(N))
+        return Fail("'" + N + "' in entry '" + Y.Cuda +
+                    "' is a C++ keyword; rename tables map API names, not the language");
+    }
+  }
+  if (!BuiltIn)
+    RuleRegistry::get().addUser({T.Rule, T.Title, "rename"});
   RenameTable Tab;
   Tab.Rule = T.Rule;
   Tab.Title = T.Title;

@@ -19,8 +19,6 @@ using namespace pk;
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
-static RegisterRule R9001("PK9001", "input error (unreadable, unparsable, or unsafe output location)", "diagnostic");
-static RegisterRule R9002("PK9002", "conflicting edits", "diagnostic");
 
 namespace {
 
@@ -497,7 +495,7 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
         else if (F.Sev == Severity::Warning)
           ++NW;
       }
-      unsigned NUnsup = TO.Counts.count("PK1010") ? TO.Counts.at("PK1010") : 0;
+      unsigned NUnsup = TO.Counts.count(ruleName(RuleId::PK1010).str()) ? TO.Counts.at(ruleName(RuleId::PK1010).str()) : 0;
       Diag << llvm::formatv("port-kernel: {0}: {1} files, {2} edits, {3} "
                             "warnings ({6} API uses without a counterpart "
                             "[PK1010]), {4} errors{5}\n",

@@ -89,13 +89,13 @@ void TargetContext::lineCol(llvm::StringRef File, unsigned Offset,
 
 void TargetContext::edit(llvm::StringRef File, unsigned Offset,
                          unsigned Length, llvm::StringRef Text,
-                         llvm::StringRef Rule, llvm::StringRef Why) {
+                         RuleRef Rule, llvm::StringRef Why) {
   Edit E;
   E.File = File.str();
   E.Offset = Offset;
   E.Length = Length;
   E.Replacement = Text.str();
-  E.RuleID = Rule.str();
+  E.RuleID = Rule.name().str();
   E.Why = Why.str();
   lineCol(File, Offset, E.Line, E.Col);
   if (llvm::Error X = Edits.add(std::move(E))) {
@@ -105,7 +105,7 @@ void TargetContext::edit(llvm::StringRef File, unsigned Offset,
       llvm::consumeError(std::move(X));
     return;
   }
-  ++Counts[Rule];
+  ++Counts[Rule.name()];
 }
 
 /// Climbs \p L through macro expansions (argument expansions climb to the
@@ -133,7 +133,7 @@ static llvm::SmallVector<FileID, 8> expansionChain(const SourceManager &S,
 }
 
 bool TargetContext::replace(CharSourceRange R, llvm::StringRef Text,
-                            llvm::StringRef Rule, llvm::StringRef Why) {
+                            RuleRef Rule, llvm::StringRef Why) {
   SourceManager &S = SM();
   const LangOptions &LO = Ctx().getLangOpts();
   CharSourceRange FR = Lexer::makeFileCharRange(R, S, LO);
@@ -175,7 +175,7 @@ bool TargetContext::replace(CharSourceRange R, llvm::StringRef Text,
 }
 
 bool TargetContext::insert(SourceLocation Loc, llvm::StringRef Text,
-                           llvm::StringRef Rule, llvm::StringRef Why) {
+                           RuleRef Rule, llvm::StringRef Why) {
   SourceManager &S = SM();
   SourceLocation L = Loc.isMacroID() ? S.getSpellingLoc(Loc) : Loc;
   if (!isUserLoc(L))
@@ -184,20 +184,30 @@ bool TargetContext::insert(SourceLocation Loc, llvm::StringRef Text,
   return true;
 }
 
-void TargetContext::finding(SourceLocation Loc, llvm::StringRef Rule,
-                            Severity Sev, llvm::StringRef Msg) {
-  SourceManager &S = SM();
-  SourceLocation L = S.getFileLoc(Loc);
+/// Where a finding at \p Loc is reported: the file location, or the
+/// spelling of a macro argument.
+static SourceLocation findingLoc(const SourceManager &S, SourceLocation Loc) {
   if (Loc.isMacroID() && S.isMacroArgExpansion(Loc))
-    L = S.getSpellingLoc(Loc);
-  finding(fileOf(L), S.getFileOffset(L), Rule, Sev, Msg);
+    return S.getSpellingLoc(Loc);
+  return S.getFileLoc(Loc);
+}
+
+void TargetContext::finding(SourceLocation Loc, RuleRef Rule,
+                            Severity Sev, llvm::StringRef Msg) {
+  SourceLocation L = findingLoc(SM(), Loc);
+  finding(fileOf(L), SM().getFileOffset(L), Rule, Sev, Msg);
+}
+
+bool TargetContext::editedBy(SourceLocation Loc, RuleId R) const {
+  SourceLocation L = findingLoc(SM(), Loc);
+  return editedBy(fileOf(L), SM().getFileOffset(L), R);
 }
 
 void TargetContext::finding(llvm::StringRef File, unsigned Offset,
-                            llvm::StringRef Rule, Severity Sev,
+                            RuleRef Rule, Severity Sev,
                             llvm::StringRef Msg) {
   Finding F;
-  F.RuleID = Rule.str();
+  F.RuleID = Rule.name().str();
   F.Sev = Sev;
   F.File = File.str();
   F.Offset = Offset;
@@ -207,7 +217,7 @@ void TargetContext::finding(llvm::StringRef File, unsigned Offset,
     if (O.File == F.File && O.Offset == F.Offset && O.RuleID == F.RuleID &&
         O.Message == F.Message)
       return;
-  ++Counts[Rule];
+  ++Counts[Rule.name()];
   Findings.push_back(std::move(F));
 }
 
@@ -306,7 +316,7 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
         continue;
       unsigned Off = Tok.getLocation().getRawEncoding() - 1;
       if (Declared.count(Name)) {
-        TC.finding(File, Off, "PK1011", Severity::Note,
+        TC.finding(File, Off, RuleId::PK1011, Severity::Note,
                    llvm::formatv("'{0}' is declared in your code; left as is "
                                  "(it shadows the {1} API of that name)",
                                  Name, ToHip ? "CUDA" : "HIP")
@@ -314,7 +324,7 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
         continue;
       }
       if (!E->Unsupported.empty()) {
-        TC.finding(File, Off, "PK1010", Severity::Warning,
+        TC.finding(File, Off, RuleId::PK1010, Severity::Warning,
                    llvm::formatv("'{0}' has no HIP counterpart: {1}", Name,
                                  E->Unsupported)
                        .str());
@@ -323,7 +333,7 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
       std::string Why = llvm::formatv("{0} -> {1}", E->Cuda, E->Hip).str();
       if (!E->Note.empty())
         Why += " (" + E->Note + ")";
-      TC.edit(File, Off, Name.size(), E->Hip, E->RuleID, Why);
+      TC.edit(File, Off, Name.size(), E->Hip, RuleRef::fromTable(E->RuleID), Why);
     }
   }
 }
@@ -361,6 +371,26 @@ void pk::forEachDirective(llvm::StringRef Text,
   }
 }
 
+void pk::reportUnportedIncludes(TargetContext &TC) {
+  for (const UnportedInclude &U : TC.Facts.UnportedIncludes)
+    if (!U.Handled)
+      TC.finding(U.File, U.Begin, RuleId::PK1010, Severity::Warning,
+                 llvm::formatv("header <{0}> has no HIP counterpart: {1}",
+                               U.Header, U.Reason)
+                     .str());
+}
+
+bool TargetContext::editedBy(llvm::StringRef File, unsigned Offset,
+                             RuleId R) const {
+  auto It = Edits.files().find(File.str());
+  if (It == Edits.files().end())
+    return false;
+  for (const Edit &E : It->second.edits())
+    if (E.Offset == Offset && E.RuleID == ruleName(R))
+      return true;
+  return false;
+}
+
 void pk::runIncludePass(TargetContext &TC, bool ToHip) {
   for (const std::string &File : TC.PF.UserFiles) {
     forEachDirective(TC.contents(File), [&](const Directive &D) {
@@ -370,16 +400,14 @@ void pk::runIncludePass(TargetContext &TC, bool ToHip) {
       unsigned NameOff = D.HeaderOffset;
       if (const RenameEntry *E = TC.DB.lookupHeader(Name, ToHip)) {
         if (!E->Unsupported.empty()) {
-          TC.finding(File, D.Begin, "PK1010", Severity::Warning,
-                     llvm::formatv("header <{0}> has no HIP counterpart: {1}",
-                                   Name, E->Unsupported)
-                         .str());
+          TC.Facts.UnportedIncludes.push_back(
+              {File, D.Begin, D.End, Name.str(), E->Unsupported});
         } else if (E->Hip.empty()) {
-          TC.edit(File, D.Begin, D.End - D.Begin, "", E->RuleID,
+          TC.edit(File, D.Begin, D.End - D.Begin, "", RuleRef::fromTable(E->RuleID),
                   llvm::formatv("<{0}> is not needed on the target", Name)
                       .str());
         } else {
-          TC.edit(File, NameOff, Name.size(), E->Hip, E->RuleID,
+          TC.edit(File, NameOff, Name.size(), E->Hip, RuleRef::fromTable(E->RuleID),
                   llvm::formatv("<{0}> -> <{1}>", Name, E->Hip).str());
         }
       } else if (!D.Angled) {
@@ -394,7 +422,7 @@ void pk::runIncludePass(TargetContext &TC, bool ToHip) {
               Local = true;
         std::string New = outputName(Name, TC.T);
         if (Local && New != Name)
-          TC.edit(File, NameOff, Name.size(), New, "PK1006",
+          TC.edit(File, NameOff, Name.size(), New, RuleId::PK1006,
                   llvm::formatv("local header {0} is translated to {1}", Name,
                                 New)
                       .str());
@@ -424,7 +452,7 @@ void pk::insertHelpers(TargetContext &TC) {
       Text += Body;
     if (At == Buf.size() && !Buf.ends_with("\n"))
       Text = "\n" + Text;
-    TC.edit(File, At, 0, Text, Blocks.begin()->first.substr(0, 6),
+    TC.edit(File, At, 0, Text, Blocks.begin()->first.Rule,
             "helpers used by the rewrites in this file");
   }
 }

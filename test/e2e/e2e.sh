@@ -131,13 +131,13 @@ diag-comments)
   grep -q "input.cu:26:25: warning: .*\[PK2010\]" "$TMP/err" || fail "no clang-style diagnostic"
   grep -B1 "__shfl(x, (lane + 1) & 31, 32)" "$TMP/o/hip/input.hip" | grep -q "// port-kernel: warning: .*\[PK2010\]" || fail "no comment above the line" ;;
 user-rules)
-  printf 'rule: PK1001\ntitle: user table\nentries:\n  - { cuda: myCudaAlloc, hip: myHipAlloc }\n' > "$TMP/user.yaml"
+  printf 'rule: PK8001\ntitle: user table\nentries:\n  - { cuda: myCudaAlloc, hip: myHipAlloc }\n' > "$TMP/user.yaml"
   printf '#include <cuda_runtime.h>\nint myCudaAlloc(void**, size_t);\nvoid f(void **p) { myCudaAlloc(p, 4); cudaFree(*p); }\n' > "$TMP/u.cu"
   "$BIN" port -q --to hip --rules "$TMP/user.yaml" -o "$TMP/o" "$TMP/u.cu" 2>"$TMP/err"
   # Declared in the user's code: left alone and noted.
   grep -q "myCudaAlloc(p, 4)" "$TMP/o/hip/u.hip" || fail "renamed a user declaration"
   grep -q "PK1011" "$TMP/err" || fail "no shadowing note"
-  printf 'rule: PK1001\ntitle: broken\nentries:\n  - { cuda: a }\n' > "$TMP/bad.yaml"
+  printf 'rule: PK8001\ntitle: broken\nentries:\n  - { cuda: a }\n' > "$TMP/bad.yaml"
   if "$BIN" port -q --to hip --rules "$TMP/bad.yaml" -o "$TMP/o2" "$TMP/u.cu" 2>"$TMP/err"; then fail "bad rule file accepted"; fi
   grep -q "bad.yaml:4:7: error: entry 'a' needs either 'hip' or 'unsupported'" "$TMP/err" || fail "message: $(cat "$TMP/err")" ;;
 extra-arg)

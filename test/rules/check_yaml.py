@@ -2,7 +2,7 @@
 """rules.yaml_wellformed: structure of rules/cuda2hip/*.yaml.
 
 Checks that every table parses (with LLVM's YAML parser when yaml-bench is
-available, as the translator's loader uses LLVM YAML I/O), has rule, title
+available, as the translator's loader uses LLVM YAML I/O), has rule (declared once)
 and entries, uses only the documented entry fields, has no CUDA name twice
 across all tables, keeps HIP->CUDA unambiguous (a hip name appears in at
 most one entry usable in reverse), and that each rule ID (and PK1010 when an
@@ -31,6 +31,7 @@ def main():
     if not files:
         err('no tables under ' + os.path.join(rules_dir, 'cuda2hip'))
     seen_cuda = {}
+    table_of = {}
     reverse_hip = {}
     rule_ids = set()
     any_unsupported = False
@@ -57,8 +58,14 @@ def main():
             err(f'{name}: rule must be PKnnnn, got {rule!r}')
         else:
             rule_ids.add(rule)
-        if not isinstance(doc.get('title'), str) or not doc['title'].strip():
-            err(f'{name}: missing title')
+        if 'title' in doc:
+            err(f'{name}: built-in tables take their title from the rule table '
+                '(lib/Core/include/pk/RuleTable.def), not from the YAML file')
+        if isinstance(rule, str):
+            if rule in table_of:
+                err(f'{name}: rule {rule} is also declared by {table_of[rule]}; '
+                    'each rule ID has one table')
+            table_of[rule] = name
         header = rc.is_header_table(doc)
         if 'kind' in doc and not header:
             err(f"{name}: top-level kind must be 'header'")

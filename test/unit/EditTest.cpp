@@ -93,11 +93,11 @@ static std::string writeTemp(const std::string &Text) {
 
 TEST(RenameDB, LoadsBothDirectionsAndHeaders) {
   RenameDB DB;
-  std::string F = writeTemp("rule: PK1001\ntitle: t\nentries:\n"
+  std::string F = writeTemp("rule: PK8001\ntitle: t\nentries:\n"
                             "  - { cuda: cudaMalloc, hip: hipMalloc }\n"
                             "  - { cuda: cudaX, unsupported: \"no X\" }\n"
                             "  - { cuda: __nv_bfloat16, hip: hip_bfloat16, reverse: false }\n");
-  std::string H = writeTemp("rule: PK1003\ntitle: h\nkind: header\nentries:\n"
+  std::string H = writeTemp("rule: PK8003\ntitle: h\nkind: header\nentries:\n"
                             "  - { cuda: cuda_runtime.h, hip: hip/hip_runtime.h }\n");
   ASSERT_FALSE(bool(DB.loadFile(F)));
   ASSERT_FALSE(bool(DB.loadFile(H)));
@@ -107,12 +107,12 @@ TEST(RenameDB, LoadsBothDirectionsAndHeaders) {
   EXPECT_EQ(DB.lookup("cudaX", true)->Unsupported, "no X");
   EXPECT_EQ(DB.lookup("hip_bfloat16", false), nullptr);
   EXPECT_EQ(DB.lookupHeader("cuda_runtime.h", true)->Hip, "hip/hip_runtime.h");
-  EXPECT_EQ(DB.lookup("cudaMalloc", true)->RuleID, "PK1001");
+  EXPECT_EQ(DB.lookup("cudaMalloc", true)->RuleID, "PK8001");
 }
 
 TEST(RenameDB, ErrorsCarryFileAndLine) {
   RenameDB DB;
-  std::string F = writeTemp("rule: PK1001\ntitle: t\nentries:\n  - { cuda: a, hip: b, unsupported: c }\n");
+  std::string F = writeTemp("rule: PK8001\ntitle: t\nentries:\n  - { cuda: a, hip: b, unsupported: c }\n");
   llvm::Error E = DB.loadFile(F);
   ASSERT_TRUE(bool(E));
   std::string M = llvm::toString(std::move(E));
@@ -126,8 +126,44 @@ TEST(RenameDB, ErrorsCarryFileAndLine) {
   EXPECT_NE(llvm::toString(std::move(E2)).find("PKnnnn"), std::string::npos);
 
   RenameDB DB3;
-  std::string D = writeTemp("rule: PK1001\ntitle: t\nentries:\n  - { cuda: a, hip: b }\n  - { cuda: a, hip: c }\n");
+  std::string D = writeTemp("rule: PK8001\ntitle: t\nentries:\n  - { cuda: a, hip: b }\n  - { cuda: a, hip: c }\n");
   llvm::Error E3 = DB3.loadFile(D);
   ASSERT_TRUE(bool(E3));
   EXPECT_NE(llvm::toString(std::move(E3)).find("already mapped"), std::string::npos);
+}
+
+TEST(RenameDB, UserTablesAreCheckedAgainstTheRuleTable) {
+  auto Err = [](llvm::StringRef Text, bool BuiltIn = false) {
+    RenameDB DB;
+    llvm::Error E = DB.loadFile(writeTemp(Text), BuiltIn);
+    return E ? llvm::toString(std::move(E)) : std::string();
+  };
+  // A user table may not claim a built-in rule's ID.
+  EXPECT_NE(Err("rule: PK1001\ntitle: t\nentries:\n  - { cuda: a, hip: b }\n")
+                .find("already used by a built-in rule"),
+            std::string::npos);
+  // C++ keywords and non-identifiers are not API names.
+  EXPECT_NE(Err("rule: PK8001\ntitle: t\nentries:\n  - { cuda: int, hip: long }\n")
+                .find("C++ keyword"),
+            std::string::npos);
+  EXPECT_NE(Err("rule: PK8001\ntitle: t\nentries:\n  - { cuda: threadIdx, hip: \"\" }\n")
+                .find("not an identifier"),
+            std::string::npos);
+  EXPECT_NE(Err("rule: PK8001\nentries:\n  - { cuda: a, hip: b }\n").find("needs a 'title'"),
+            std::string::npos);
+  // A built-in table names a rename row of the rule table; its title, if
+  // written, is the table's.
+  EXPECT_EQ(Err("rule: PK1001\nentries:\n  - { cuda: a, hip: b }\n", true), "");
+  EXPECT_NE(Err("rule: PK2001\nentries:\n  - { cuda: a, hip: b }\n", true)
+                .find("not a rename rule"),
+            std::string::npos);
+  EXPECT_NE(Err("rule: PK1001\ntitle: other\nentries:\n  - { cuda: a, hip: b }\n", true)
+                .find("title differs"),
+            std::string::npos);
+  // Each rule ID has one table.
+  RenameDB DB;
+  ASSERT_FALSE(bool(DB.loadFile(writeTemp("rule: PK8001\ntitle: t\nentries:\n  - { cuda: a, hip: b }\n"))));
+  llvm::Error E = DB.loadFile(writeTemp("rule: PK8001\ntitle: t\nentries:\n  - { cuda: c, hip: d }\n"));
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("each rule ID has one table"), std::string::npos);
 }

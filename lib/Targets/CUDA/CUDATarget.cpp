@@ -19,9 +19,6 @@
 using namespace pk;
 using namespace clang;
 
-static RegisterRule R1007("PK1007", "hipLaunchKernelGGL -> triple-chevron launch", "rewrite");
-static RegisterRule R4001("PK4001", "HIP warp intrinsics -> CUDA *_sync forms", "rewrite");
-static RegisterRule R4011("PK4011", "HIP code written for 64-lane waves", "diagnostic");
 
 namespace {
 
@@ -98,7 +95,7 @@ void hipLaunches(TargetContext &TC, const std::string &File) {
     for (size_t A = 5; A < Args.size(); ++A)
       S += (A > 5 ? ", " : "") + Text(Args[A]);
     S += ")";
-    TC.edit(File, T[I].Off, T[Close].Off + 1 - T[I].Off, S, "PK1007",
+    TC.edit(File, T[I].Off, T[Close].Off + 1 - T[I].Off, S, RuleId::PK1007,
             "hipLaunchKernelGGL(k, grid, block, shmem, stream, args...) is "
             "k<<<grid, block, shmem, stream>>>(args...) in CUDA");
     I = Close;
@@ -121,13 +118,13 @@ void hipWarpIntrinsics(TargetContext &TC, const std::string &File) {
     if (!IsShfl && N != "__ballot")
       continue;
     std::string New = N.str() + "_sync";
-    TC.edit(File, T[I].Off, T[I].Len + 1, New + "(0xffffffffu, ", "PK4001",
+    TC.edit(File, T[I].Off, T[I].Len + 1, New + "(0xffffffffu, ", RuleId::PK4001,
             llvm::formatv("{0} -> {1} with the full 32-lane mask (the "
                           "non-sync forms are gone from CUDA 9 on for sm_70+)",
                           N, New)
                 .str());
     if (N == "__ballot")
-      TC.finding(File, T[I].Off, "PK4011", Severity::Warning,
+      TC.finding(File, T[I].Off, RuleId::PK4011, Severity::Warning,
                  "HIP's __ballot returns 64 bits for a 64-lane wave; CUDA's "
                  "__ballot_sync returns 32 bits for a 32-lane warp: check code "
                  "that uses the upper half");
@@ -144,6 +141,7 @@ llvm::Error pk::runCudaTarget(TargetContext &TC) {
       hipLaunches(TC, File);
       hipWarpIntrinsics(TC, File);
     }
+    reportUnportedIncludes(TC);
   }
   insertHelpers(TC);
   return TC.takeError();

@@ -20,7 +20,6 @@
 using namespace pk;
 using namespace clang;
 
-static RegisterRule R9901("PK9901", "emulator preparation: launches and __shared__ storage", "rewrite");
 
 namespace {
 
@@ -44,7 +43,7 @@ public:
       if (!isa<CXXDefaultArgExpr>(A))
         S += ", " + TC.text(A);
     S += ")";
-    TC.replace(KC->getSourceRange(), S, "PK9901", "launch on the emulator");
+    TC.replace(KC->getSourceRange(), S, RuleId::PK9901, "launch on the emulator");
     return true;
   }
 
@@ -65,7 +64,7 @@ public:
     // Keep the statement on its line: no trailing newline.
     if (!Out.empty() && Out.back() == ' ')
       Out.pop_back();
-    TC.replace(SourceRange(DS->getBeginLoc(), DS->getEndLoc()), Out, "PK9901",
+    TC.replace(SourceRange(DS->getBeginLoc(), DS->getEndLoc()), Out, RuleId::PK9901,
                "per-block shared memory on the emulator");
     return true;
   }
@@ -107,7 +106,7 @@ public:
     if (EOL != llvm::StringRef::npos &&
         !Buf.slice(Semi + 1, EOL).trim().empty())
       Text += "\n";
-    TC.edit(File, Begin, Semi + 1 - Begin, Text, "PK9901",
+    TC.edit(File, Begin, Semi + 1 - Begin, Text, RuleId::PK9901,
             "per-block shared memory on the emulator");
     return true;
   }
@@ -145,6 +144,6 @@ llvm::Error pk::runEmuPrep(TargetContext &TC) {
   // Reports name the user's file and lines.
   for (const std::string &File : TC.PF.UserFiles)
     TC.edit(File, 0, 0, llvm::formatv("#line 1 \"{0}\"\n", File).str(),
-            "PK9901", "emulator reports name the original file");
+            RuleId::PK9901, "emulator reports name the original file");
   return TC.takeError();
 }

@@ -24,10 +24,6 @@
 using namespace pk;
 using namespace clang;
 
-static RegisterRule R1005("PK1005", "cudaLaunchKernel -> hipLaunchKernel with the kernel address cast", "rewrite");
-static RegisterRule R1006("PK1006", "includes of translated local headers point at the translated names", "rewrite");
-static RegisterRule R1010("PK1010", "CUDA API with no HIP counterpart (left in place)", "diagnostic");
-static RegisterRule R1011("PK1011", "user declaration shadows an API name (left in place)", "diagnostic");
 
 namespace {
 
@@ -65,7 +61,7 @@ private:
         llvm::StringRef(Text).starts_with("reinterpret_cast"))
       return;
     TC.replace(Arg->getSourceRange(),
-               "reinterpret_cast<const void *>(" + Text + ")", "PK1005",
+               "reinterpret_cast<const void *>(" + Text + ")", RuleId::PK1005,
                llvm::formatv("{0} takes the kernel as a template; its HIP "
                              "counterpart takes the kernel's address as "
                              "const void *",
@@ -84,6 +80,7 @@ llvm::Error pk::runHipTarget(TargetContext &TC) {
     // `check`: the hazards of the CUDA source, no rewrites.
     if (CudaInput)
       runWave64Check(TC);
+    reportUnportedIncludes(TC);
     return TC.takeError();
   }
   HipRewriter V(TC);
@@ -94,18 +91,7 @@ llvm::Error pk::runHipTarget(TargetContext &TC) {
     runWave64Rewrites(TC);
   if (llvm::Error E = runMfmaRules(TC))
     return E;
-  // Inline PTX that PK2006 rewrote to HIP lane queries is not left in place.
-  std::set<std::pair<std::string, unsigned>> Rewritten;
-  for (const auto &[File, FE] : TC.Edits.files())
-    for (const Edit &E : FE.edits())
-      if (E.RuleID == "PK2006")
-        Rewritten.insert({File, E.Offset});
-  llvm::erase_if(TC.Findings, [&](const Finding &F) {
-    bool Drop = F.RuleID == "PK3011" && Rewritten.count({F.File, F.Offset});
-    if (Drop && TC.Counts[F.RuleID])
-      --TC.Counts[F.RuleID];
-    return Drop;
-  });
+  reportUnportedIncludes(TC);
   insertHelpers(TC);
   return TC.takeError();
 }

@@ -51,18 +51,6 @@
 using namespace pk;
 using namespace clang;
 
-static RegisterRule R3001("PK3001", "nvcuda::wmma m16n16k16 -> AMD MFMA through generated pk_mfma helpers", "rewrite");
-static RegisterRule R3002("PK3002", "inline PTX mma.sync m16n8k16 (f16 in, f32 accumulate) -> AMD MFMA", "rewrite");
-static RegisterRule R3003("PK3003", "warp-dependent early return before fragment operations -> masked fragment loads and stores", "rewrite");
-static RegisterRule R3005("PK3005", "a logical warp's 2x2 groups of 16x16 fragments -> 32x32 tiles on v_mfma_f32_32x32x8", "rewrite");
-static RegisterRule R3004("PK3004", "fragment operation under control flow that may split a 64-lane wave", "diagnostic");
-static RegisterRule R3010("PK3010", "fragment element accessed by position", "diagnostic");
-static RegisterRule R3011("PK3011", "inline PTX that is not ported", "diagnostic");
-static RegisterRule R3012("PK3012", "bf16 matrix cores need gfx90a or newer", "diagnostic");
-static RegisterRule R3013("PK3013", "block size is not a whole number of 64-lane waves", "diagnostic");
-static RegisterRule R3014("PK3014", "tensor-core kernel ported with native 64-lane warps", "diagnostic");
-static RegisterRule R3015("PK3015", "WMMA configuration that is not ported", "diagnostic");
-static RegisterRule R3016("PK3016", "fragments that are not held as 32x32 tiles", "diagnostic");
 
 namespace {
 
@@ -555,7 +543,7 @@ public:
       if (CE->getArg(4)->isValueDependent() ||
           !CE->getArg(4)->EvaluateAsBooleanCondition(Result, TC.Ctx()) ||
           Result)
-        TC.finding(CE->getArg(4)->getBeginLoc(), "PK3015", Severity::Warning,
+        TC.finding(CE->getArg(4)->getBeginLoc(), RuleId::PK3015, Severity::Warning,
                    "mma_sync saturation (satf) is not applied by the MFMA "
                    "port: results are not clamped to finite values");
     }
@@ -1031,11 +1019,11 @@ private:
         continue; // checked before; kept for safety
       std::string Tail = ", " + llvm::join(Dims, ", ") + "> " +
                          V->getName().str();
-      TC.insert(TB, "pk_mfma::fragment_array<", "PK3005", Why);
+      TC.insert(TB, "pk_mfma::fragment_array<", RuleId::PK3005, Why);
       TC.replace(CharSourceRange::getCharRange(
                      Lexer::getLocForEndOfToken(TE, 0, SM(), LO()),
                      Lexer::getLocForEndOfToken(LastBracket, 0, SM(), LO())),
-                 Tail, "PK3005", Why);
+                 Tail, RuleId::PK3005, Why);
       TileFiles.insert(TC.fileOf(V->getLocation()));
     }
     for (const TileNest &N : Nests) {
@@ -1044,7 +1032,7 @@ private:
                                        N.B->getName(), N.Braced ? ";" : "",
                                        N.Pragmas ? N.Indent : std::string())
                              .str();
-      TC.edit(N.File, N.Begin, N.End - N.Begin, Call, "PK3005",
+      TC.edit(N.File, N.Begin, N.End - N.Begin, Call, RuleId::PK3005,
               "one call multiplies every 32x32 tile of the logical warp "
               "(v_mfma_f32_32x32x8, two per 16-wide k-step and tile) in place "
               "of the loops over its 16x16 fragments");
@@ -1086,7 +1074,7 @@ private:
       std::string What = llvm::join(Names, ", ");
       bool One = Names.size() == 1;
       if (Forced)
-        TC.finding(Ds.front()->getLocation(), "PK3016", Severity::Note,
+        TC.finding(Ds.front()->getLocation(), RuleId::PK3016, Severity::Note,
                    llvm::formatv("{0} {1} not part of a logical warp's 32x32 "
                                  "tile{2}: with --mfma-shape=32x32x8 one "
                                  "v_mfma_f32_32x32x8 computes the 16x16 tiles "
@@ -1097,7 +1085,7 @@ private:
                                  What, One ? "is" : "are", Why)
                        .str());
       else
-        TC.finding(Ds.front()->getLocation(), "PK3016", Severity::Note,
+        TC.finding(Ds.front()->getLocation(), RuleId::PK3016, Severity::Note,
                    llvm::formatv("{0} {1} not held as 32x32 tiles{2}; {3} "
                                  "fragments use v_mfma_f32_16x16x16",
                                  What, One ? "is" : "are", Why,
@@ -1167,9 +1155,9 @@ private:
                             "the WMMA code of this file is left unchanged";
     if (!P.Unsupported.empty() || !IT.Bad.empty()) {
       for (const auto &U : P.Unsupported)
-        TC.finding(U.Loc, "PK3015", Severity::Warning, U.What + Supported);
+        TC.finding(U.Loc, RuleId::PK3015, Severity::Warning, U.What + Supported);
       for (const auto &[L, What] : IT.Bad)
-        TC.finding(L, "PK3015", Severity::Warning,
+        TC.finding(L, RuleId::PK3015, Severity::Warning,
                    What + " is not ported" + Supported);
       return false;
     }
@@ -1194,7 +1182,7 @@ private:
       SourceRange R = Q.getSourceRange();
       if (inRewrittenNest(R.getBegin()))
         continue;
-      if (TC.replace(CharSourceRange::getTokenRange(R), "pk_mfma::", "PK3001",
+      if (TC.replace(CharSourceRange::getTokenRange(R), "pk_mfma::", RuleId::PK3001,
                      Why))
         Files.insert(TC.fileOf(SM().getSpellingLoc(R.getBegin())));
     }
@@ -1204,7 +1192,7 @@ private:
       SourceRange R(A->getQualifierLoc() ? A->getQualifierLoc().getBeginLoc()
                                           : A->getTargetNameLoc(),
                     A->getTargetNameLoc());
-      if (TC.replace(CharSourceRange::getTokenRange(R), "pk_mfma", "PK3001",
+      if (TC.replace(CharSourceRange::getTokenRange(R), "pk_mfma", RuleId::PK3001,
                      Why))
         Files.insert(TC.fileOf(A->getLocation()));
     }
@@ -1242,7 +1230,7 @@ private:
       planPadding();
     removeMmaIncludes();
     if (P.FirstBF16.isValid())
-      TC.finding(P.FirstBF16, "PK3012", Severity::Note,
+      TC.finding(P.FirstBF16, RuleId::PK3012, Severity::Note,
                  llvm::formatv("bf16 fragments use {0}bf16_1k: the output "
                                "runs on gfx90a (MI200), gfx940/941/942 "
                                "(MI300) and newer CDNA GPUs, not on gfx908 "
@@ -1294,7 +1282,7 @@ private:
                              ? U->getQualifierLoc().getBeginLoc()
                              : NameLoc;
       if (TC.replace(CharSourceRange::getTokenRange(B, NameLoc), "pk_mfma",
-                     "PK3001", Why))
+                     RuleId::PK3001, Why))
         Files.insert(F);
       return;
     }
@@ -1314,33 +1302,24 @@ private:
       BO = LS;
       EO = LE == llvm::StringRef::npos ? Buf.size() : LE + 1;
     }
-    TC.edit(F, BO, EO - BO, "", "PK3001",
+    TC.edit(F, BO, EO - BO, "", RuleId::PK3001,
             "namespace nvcuda only holds wmma, which pk_mfma replaces");
     Files.insert(F);
   }
 
-  /// Deletes #include <mma.h> in every user file of the TU and withdraws the
-  /// PK1010 finding the header table made for it.
+  /// Deletes #include <mma.h> in every user file of the TU and marks the
+  /// include handled, so it is not reported as unported (PK1010).
   void removeMmaIncludes() {
     for (const std::string &File : TC.PF.UserFiles)
       forEachDirective(TC.contents(File), [&](const Directive &D) {
         if (D.Header != "mma.h")
           return;
-        TC.edit(File, D.Begin, D.End - D.Begin, "", "PK3001",
+        TC.edit(File, D.Begin, D.End - D.Begin, "", RuleId::PK3001,
                 "<mma.h> declares nvcuda::wmma; the pk_mfma helpers "
                 "generated into the ported files replace it");
-        auto &Fs = TC.Findings;
-        for (auto It = Fs.begin(); It != Fs.end();) {
-          if (It->RuleID == "PK1010" && It->File == File &&
-              It->Offset == D.Begin &&
-              llvm::StringRef(It->Message).contains("mma.h")) {
-            It = Fs.erase(It);
-            if (TC.Counts["PK1010"] > 0)
-              --TC.Counts["PK1010"];
-          } else {
-            ++It;
-          }
-        }
+        for (UnportedInclude &U : TC.Facts.UnportedIncludes)
+          if (U.File == File && U.Begin == D.Begin)
+            U.Handled = true;
       });
   }
 
@@ -1355,7 +1334,7 @@ private:
       const auto *ASE = dyn_cast_or_null<ArraySubscriptExpr>(Parent);
       std::string Frag = TC.text(ME->getBase());
       if (!ASE || ASE->getBase()->IgnoreParenImpCasts() != ME) {
-        TC.finding(ME->getMemberLoc(), "PK3010", Severity::Warning,
+        TC.finding(ME->getMemberLoc(), RuleId::PK3010, Severity::Warning,
                    llvm::formatv("'{0}.x' is used other than as x[i] in a "
                                  "loop over {0}.num_elements; which elements "
                                  "a lane holds differs between NVIDIA and "
@@ -1367,7 +1346,7 @@ private:
       std::string Reason;
       const ForStmt *Loop = nullptr;
       if (!elementWise(ASE, ME, Reason, Loop))
-        TC.finding(ASE->getBeginLoc(), "PK3010", Severity::Warning,
+        TC.finding(ASE->getBeginLoc(), RuleId::PK3010, Severity::Warning,
                    llvm::formatv("'{0}' reads or writes a fragment element by "
                                  "position ({1}); the element-to-lane mapping "
                                  "of the MFMA port differs from NVIDIA's, so "
@@ -1380,7 +1359,7 @@ private:
         ElementLoops.insert(Loop);
     }
     for (const CXXDependentScopeMemberExpr *ME : P.DependentElemRefs)
-      TC.finding(ME->getMemberLoc(), "PK3010", Severity::Warning,
+      TC.finding(ME->getMemberLoc(), RuleId::PK3010, Severity::Warning,
                  "fragment element access in a template: only loops over "
                  "num_elements are layout-independent; check that this one "
                  "is such a loop");
@@ -1593,7 +1572,7 @@ private:
                                (isa<CompoundStmt>(Guard->getThen()) &&
                                 E == *cast<CompoundStmt>(Guard->getThen())->body_begin())))
         continue; // reported by maskGuard
-      TC.finding(E->getBeginLoc(), "PK3004", Severity::Warning,
+      TC.finding(E->getBeginLoc(), RuleId::PK3004, Severity::Warning,
                  llvm::formatv("this exit depends on the warp ('{0}') and "
                                "comes before fragment operations: on a "
                                "64-lane wave the two logical warps must reach "
@@ -1606,7 +1585,7 @@ private:
       if (!C)
         continue;
       bool Loop = isa<ForStmt>(S);
-      TC.finding(S->getBeginLoc(), "PK3004", Severity::Warning,
+      TC.finding(S->getBeginLoc(), RuleId::PK3004, Severity::Warning,
                  llvm::formatv("{0} runs under '{1}', which depends on the "
                                "warp; the MFMA port needs both logical warps "
                                "of a wave (warps 2w and 2w+1) to take the "
@@ -1671,7 +1650,7 @@ private:
   bool maskGuard(const FunctionDecl *FD, const CompoundStmt *Body,
                  const IfStmt *Guard, const std::vector<const Stmt *> &Ops) {
     auto Report = [&](llvm::StringRef Why) {
-      TC.finding(Guard->getBeginLoc(), "PK3004", Severity::Warning,
+      TC.finding(Guard->getBeginLoc(), RuleId::PK3004, Severity::Warning,
                  llvm::formatv("this early return depends on the warp ('{0}') "
                                "and comes before fragment operations; it could "
                                "not be made wave-uniform ({1}): on a 64-lane "
@@ -1719,7 +1698,7 @@ private:
     TC.replace(CharSourceRange::getCharRange(
                    Guard->getBeginLoc(),
                    Guard->getLParenLoc().getLocWithOffset(1)),
-               llvm::formatv("const bool {0} = !(", LiveVar).str(), "PK3003",
+               llvm::formatv("const bool {0} = !(", LiveVar).str(), RuleId::PK3003,
                Why);
     // `) return` / `) { return; }` -> `);\n if (!__any(live)) return`
     const Stmt *Then = Guard->getThen();
@@ -1729,12 +1708,12 @@ private:
                llvm::formatv(");\n{0}if (!__any({1}))\n{0}  return{2}", Indent,
                              LiveVar, Compound ? ";" : "")
                    .str(),
-               "PK3003", Why);
+               RuleId::PK3003, Why);
     for (const FragCall &C : P.Calls)
       if (C.Fn == FD && isAfter(C.CE, Guard) &&
           (C.Name == "load_matrix_sync" || C.Name == "store_matrix_sync"))
         TC.insert(C.CE->getRParenLoc(), llvm::formatv(", {0}", LiveVar).str(),
-                  "PK3003",
+                  RuleId::PK3003,
                   "masked when this lane's logical warp has returned early");
     const char *MaskWhy = "memory traffic after the early return runs only "
                           "for the lanes of a logical warp that has not "
@@ -1743,17 +1722,17 @@ private:
       bool Braces = isa<IfStmt>(S);
       TC.insert(S->getBeginLoc(),
                 llvm::formatv("if ({0}) {1}", LiveVar, Braces ? "{ " : "").str(),
-                "PK3003", MaskWhy);
+                RuleId::PK3003, MaskWhy);
       if (Braces)
         TC.insert(Lexer::getLocForEndOfToken(stmtEnd(S), 0, SM(), LO()), " }",
-                  "PK3003", MaskWhy);
+                  RuleId::PK3003, MaskWhy);
     }
     for (const VarDecl *V : Plan.Inits) {
       const Expr *I = V->getInit();
       TC.insert(I->getBeginLoc(), llvm::formatv("{0} ? (", LiveVar).str(),
-                "PK3003", MaskWhy);
+                RuleId::PK3003, MaskWhy);
       TC.insert(Lexer::getLocForEndOfToken(I->getEndLoc(), 0, SM(), LO()),
-                ") : 0", "PK3003", MaskWhy);
+                ") : 0", RuleId::PK3003, MaskWhy);
     }
     return true;
   }
@@ -1920,7 +1899,8 @@ private:
           WaveOps.push_back(S);
           continue;
         }
-        TC.finding(S->getAsmLoc(), "PK3011", Severity::Warning,
+        if (!TC.editedBy(S->getAsmLoc(), RuleId::PK2006))
+          TC.finding(S->getAsmLoc(), RuleId::PK3011, Severity::Warning,
                    llvm::formatv("inline PTX '{0}' is left in place: {1}",
                                  PtxMmaName, Why)
                        .str());
@@ -1931,7 +1911,10 @@ private:
         Names += (I ? "', '" : "") + Ins[I];
       if (Ins.size() > 4)
         Names += "', ...";
-      TC.finding(S->getAsmLoc(), "PK3011", Severity::Warning,
+      // Lane-register reads (%laneid, ...) that PK2006 rewrote are gone.
+      if (TC.editedBy(S->getAsmLoc(), RuleId::PK2006))
+        continue;
+      TC.finding(S->getAsmLoc(), RuleId::PK3011, Severity::Warning,
                  llvm::formatv("inline PTX '{0}' is left in place: AMD GPUs do "
                                "not run PTX, and only '{1}' is ported",
                                Ins.empty() ? Str.trim().str() : Names,
@@ -2021,7 +2004,7 @@ private:
     std::string Call = std::string(mfma::PtxMmaFn) + "(" + llvm::join(Args, ", ") + ")";
     if (!TC.replace(CharSourceRange::getTokenRange(S->getAsmLoc(),
                                                    S->getRParenLoc()),
-                    Call, "PK3002",
+                    Call, RuleId::PK3002,
                     "PTX mma.sync m16n8k16 (per 32-lane warp) -> "
                     "v_mfma_f32_16x16x16f16 per logical warp, operands moved "
                     "between the PTX and MFMA lane layouts with wave-wide "
@@ -2079,11 +2062,10 @@ private:
       if (!WaveKernels.count(K->getCanonicalDecl()))
         continue;
       // The wave-64 strategy of the kernel (PK2000) must be logical warps.
-      std::string Native = "kernel " + K->getNameAsString() + ": native";
-      for (const Finding &F : std::vector<Finding>(TC.Findings))
-        if (F.RuleID == "PK2000" &&
-            llvm::StringRef(F.Message).starts_with(Native))
-          TC.finding(K->getLocation(), "PK3014", Severity::Warning,
+      auto St = TC.Facts.KernelStrategy.find(K->getCanonicalDecl());
+      if (St != TC.Facts.KernelStrategy.end() &&
+          St->second == Wave64Strategy::Native)
+        TC.finding(K->getLocation(), RuleId::PK3014, Severity::Warning,
                      "this kernel's warp code was ported to native 64-lane "
                      "warps, but its matrix-core code keeps one set of tiles "
                      "per 32-lane logical warp (two per wave): port it with "
@@ -2094,7 +2076,7 @@ private:
         if (M && !M->isValueDependent() && M->EvaluateAsInt(R, TC.Ctx())) {
           uint64_t N = R.Val.getInt().getZExtValue();
           if (N % 64)
-            TC.finding(SM().getExpansionLoc(LB->getLocation()), "PK3013",
+            TC.finding(SM().getExpansionLoc(LB->getLocation()), RuleId::PK3013,
                        Severity::Warning, Msg(N));
         }
       }
@@ -2107,7 +2089,7 @@ private:
       uint64_t N;
       if (Cfg && Cfg->getNumArgs() >= 2 &&
           blockThreads(Cfg->getArg(1), TC.Ctx(), N) && N % 64)
-        TC.finding(Cfg->getArg(1)->getBeginLoc(), "PK3013", Severity::Warning,
+        TC.finding(Cfg->getArg(1)->getBeginLoc(), RuleId::PK3013, Severity::Warning,
                    Msg(N));
     }
   }

@@ -16,12 +16,12 @@ namespace pk {
 namespace mfma {
 
 /// Helper keys (TargetContext::Helpers); they sort in emission order.
-inline constexpr const char *KeyWmmaCore = "PK3001-a-wmma";
-inline constexpr const char *KeyWmmaF16 = "PK3001-b-f16";
-inline constexpr const char *KeyWmmaBF16 = "PK3001-c-bf16";
-inline constexpr const char *KeyWmmaOps = "PK3001-d-ops";
-inline constexpr const char *KeyPtxMma = "PK3002-ptx-mma";
-inline constexpr const char *KeyWarpTiles = "PK3005-warp-tiles";
+inline const HelperKey KeyWmmaCore = HelperKey{RuleId::PK3001, "a-wmma"};
+inline const HelperKey KeyWmmaF16 = HelperKey{RuleId::PK3001, "b-f16"};
+inline const HelperKey KeyWmmaBF16 = HelperKey{RuleId::PK3001, "c-bf16"};
+inline const HelperKey KeyWmmaOps = HelperKey{RuleId::PK3001, "d-ops"};
+inline const HelperKey KeyPtxMma = HelperKey{RuleId::PK3002, "ptx-mma"};
+inline const HelperKey KeyWarpTiles = HelperKey{RuleId::PK3005, "warp-tiles"};
 
 /// Name of the function that replaces the PTX mma.sync statement.
 inline constexpr const char *PtxMmaFn = "__pk_mma_m16n8k16_f16f32";

@@ -29,7 +29,6 @@ using namespace pk;
 using namespace pk::mfma;
 using namespace clang;
 
-static RegisterRule R3017("PK3017", "shared-memory row padding re-planned for the MFMA fragment loads and stores (LDS banks)", "rewrite");
 
 namespace {
 
@@ -231,7 +230,7 @@ private:
       lds::PitchPlan Plan = lds::planPitch(Uses, ES, Ld);
       if (Plan.Pitch == Ld)
         continue;
-      TC.finding(Group.front()->Call->getBeginLoc(), "PK3017", Severity::Note,
+      TC.finding(Group.front()->Call->getBeginLoc(), RuleId::PK3017, Severity::Note,
                  llvm::formatv("the MFMA fragment loads and stores on '{0}' with "
                                "leading dimension {1} ({2}) take {3} LDS cycles; "
                                "with a row pitch and leading dimension of {4} they "
@@ -328,7 +327,7 @@ private:
     const char *Instr = instruction(S.Ops.front()->M);
     const std::string Name = S.V->getName().str();
     auto note = [&](const std::string &Msg) {
-      TC.finding(S.V->getLocation(), "PK3017", Severity::Note, Msg);
+      TC.finding(S.V->getLocation(), RuleId::PK3017, Severity::Note, Msg);
     };
     if (!S.Blocked.empty()) {
       if (S.Tell && Now.Cycles > Now.Ideal)
@@ -405,7 +404,7 @@ private:
       if (!Done.insert({St.File, St.B}).second)
         continue; // one leading dimension reached twice (a template)
       std::string Text = TC.contents(St.File).substr(St.B, St.Len).str();
-      TC.edit(St.File, St.B, St.Len, plus(St.E, Text, Add), "PK3017", Why);
+      TC.edit(St.File, St.B, St.Len, plus(St.E, Text, Add), RuleId::PK3017, Why);
     }
     note(Why + llvm::formatv("; shared memory +{0} bytes", Growth).str());
     SharedBytes += Growth;

@@ -44,33 +44,6 @@
 using namespace pk;
 using namespace clang;
 
-static RegisterRule R2000("PK2000", "strategy chosen for a kernel's warp code (logical 32-lane or native 64-lane warps)", "diagnostic");
-static RegisterRule R2001("PK2001", "warp shuffles keep 32-lane logical warps on 64-lane waves", "rewrite");
-static RegisterRule R2002("PK2002", "warp votes keep 32-lane logical warps on 64-lane waves", "rewrite");
-static RegisterRule R2003("PK2003", "__syncwarp -> wave barrier", "rewrite");
-static RegisterRule R2004("PK2004", "warpSize -> the warp width constant of the kernel's strategy", "rewrite");
-static RegisterRule R2005("PK2005", "cooperative-groups tiles -> the tile helper", "rewrite");
-static RegisterRule R2006("PK2006", "inline PTX lane registers -> HIP lane queries", "rewrite");
-static RegisterRule R2007("PK2007", "volatile warp-synchronous steps -> steps separated by wave barriers", "rewrite");
-static RegisterRule R2010("PK2010", "warp intrinsic mask is not the full warp", "diagnostic");
-static RegisterRule R2011("PK2011", "device property warpSize differs from the logical warp width", "diagnostic");
-static RegisterRule R2012("PK2012", "native 64-lane warps forced where the analysis cannot prove them safe", "diagnostic");
-static RegisterRule R2013("PK2013", "warp construct that neither strategy can express", "diagnostic");
-static RegisterRule R2020("PK2020", "warp shuffles over native 64-lane warps", "rewrite");
-static RegisterRule R2021("PK2021", "warp-width constants widened to native 64-lane warps", "rewrite");
-static RegisterRule R2022("PK2022", "lane masks widened to 64 bits for native warps", "rewrite");
-static RegisterRule R2023("PK2023", "warp votes over native 64-lane warps", "rewrite");
-static RegisterRule R2101("PK2101", "check: 32-bit mask passed to a *_sync intrinsic", "diagnostic");
-static RegisterRule R2102("PK2102", "check: ballot result or lane mask in 32 bits", "diagnostic");
-static RegisterRule R2103("PK2103", "check: lane or warp arithmetic with 32", "diagnostic");
-static RegisterRule R2104("PK2104", "check: shuffle relying on the default width", "diagnostic");
-static RegisterRule R2105("PK2105", "check: per-warp shared array sized or indexed for 32-lane warps", "diagnostic");
-static RegisterRule R2106("PK2106", "check: reduction or scan loop bounded by 32 lanes", "diagnostic");
-static RegisterRule R2107("PK2107", "check: blocks of fewer than 64 threads", "diagnostic");
-static RegisterRule R2108("PK2108", "check: lane-bit trick with 32-bit masks", "diagnostic");
-static RegisterRule R2109("PK2109", "check: implicit warp-synchronous shared memory", "diagnostic");
-static RegisterRule R2110("PK2110", "check: tensor-core fragment layout", "diagnostic");
-static RegisterRule R2111("PK2111", "check: warpSize as a constant expression", "diagnostic");
 
 namespace {
 
@@ -192,16 +165,16 @@ private:
   std::string fileAt(SourceLocation L) {
     return TC.fileOf(SM().getSpellingLoc(L));
   }
-  void need(SourceLocation L, const char *Key, const char *Text) {
+  void need(SourceLocation L, const HelperKey &Key, const char *Text) {
     std::string F = fileAt(L);
     if (TC.isUserFile(F))
       TC.Helpers[F][Key] = Text;
   }
   void needLogical(SourceLocation L) {
-    need(L, "PK2002-logical32", Logical32Helpers);
+    need(L, HelperKey{RuleId::PK2002, "logical32"}, Logical32Helpers);
   }
   void needSync(SourceLocation L) {
-    need(L, "PK2003-syncwarp", SyncwarpHelper);
+    need(L, HelperKey{RuleId::PK2003, "syncwarp"}, SyncwarpHelper);
   }
 
   SourceRange calleeRange(const CallExpr *CE) {
@@ -216,7 +189,7 @@ private:
     return N;
   }
 
-  bool removeLeadingArg(const CallExpr *CE, llvm::StringRef Rule,
+  bool removeLeadingArg(const CallExpr *CE, RuleRef Rule,
                         llvm::StringRef Why) {
     if (CE->getNumArgs() < 2)
       return false;
@@ -233,7 +206,7 @@ private:
       llvm::APSInt V = R.Val.getInt();
       if ((V.getZExtValue() & 0xffffffffull) == 0xffffffffull)
         return;
-      TC.finding(M->getBeginLoc(), "PK2010", Severity::Warning,
+      TC.finding(M->getBeginLoc(), RuleId::PK2010, Severity::Warning,
                  llvm::formatv("{0}: mask {1} is not the full warp; the HIP "
                                "form has no mask, so this is correct only if "
                                "exactly these lanes reach the call",
@@ -241,7 +214,7 @@ private:
                      .str());
       return;
     }
-    TC.finding(M->getBeginLoc(), "PK2010", Severity::Warning,
+    TC.finding(M->getBeginLoc(), RuleId::PK2010, Severity::Warning,
                llvm::formatv("{0}: mask '{1}' is not a constant; the HIP form "
                              "has no mask, so this is correct only if the "
                              "mask names exactly the lanes that reach the call",
@@ -269,7 +242,7 @@ private:
     if (Sync)
       checkMask(CE, Name);
     std::string New = Sync ? Name.drop_back(5).str() : Name.str();
-    const char *Rule = Logical ? "PK2001" : "PK2020";
+    RuleId Rule = Logical ? RuleId::PK2001 : RuleId::PK2020;
     std::string Why =
         Logical ? llvm::formatv("{0}(mask, v, x[, w]) -> {1}(v, x, w): HIP "
                                 "shuffles have no mask and default to the "
@@ -346,7 +319,7 @@ private:
       if (!Sync && Name != "__activemask")
         return; // the HIP form already covers the wave
     }
-    const char *Rule = Logical ? "PK2002" : "PK2023";
+    RuleId Rule = Logical ? RuleId::PK2002 : RuleId::PK2023;
     std::string Why =
         Logical
             ? (Name == "__activemask"
@@ -379,13 +352,13 @@ private:
     const auto *CE = cast<CallExpr>(S.S);
     std::string Why = "__syncwarp -> wave barrier with block-scope fences "
                       "(HIP has no __syncwarp; a wave executes in lockstep)";
-    if (!TC.replace(calleeRange(CE), "__pk_syncwarp", "PK2003", Why))
+    if (!TC.replace(calleeRange(CE), "__pk_syncwarp", RuleId::PK2003, Why))
       return;
     needSync(CE->getBeginLoc());
     if (CE->getNumArgs() == 1) {
       const Expr *M = CE->getArg(0);
       if (!isa<CXXDefaultArgExpr>(M))
-        TC.replace(M->getSourceRange(), "", "PK2003", Why);
+        TC.replace(M->getSourceRange(), "", RuleId::PK2003, Why);
     }
   }
 
@@ -404,7 +377,7 @@ private:
     if (!TC.isUserFile(F))
       return;
     TC.edit(F, SM().getFileOffset(S.Loc), S.Len, "unsigned long long",
-            "PK2022",
+            RuleId::PK2022,
             llvm::formatv("'{0}' holds a lane mask of a 64-lane wave: 64 bits",
                           S.Name)
                 .str());
@@ -445,9 +418,9 @@ private:
                       Logical ? "the lane's position in its 32-lane logical warp"
                               : "the lane's position in the 64-lane wave")
             .str();
-    if (TC.replace(AS->getSourceRange(), Out + " = " + Q, "PK2006", Why) &&
+    if (TC.replace(AS->getSourceRange(), Out + " = " + Q, RuleId::PK2006, Why) &&
         Logical)
-      need(AS->getBeginLoc(), "PK2006-lane32", LaneHelpers);
+      need(AS->getBeginLoc(), HelperKey{RuleId::PK2006, "lane32"}, LaneHelpers);
   }
 
   void tile(const W64Site &S, bool Logical) {
@@ -476,9 +449,9 @@ private:
         Lexer::getLocForEndOfToken(S.End, 0, SM(), LO()));
     if (E <= B)
       return;
-    TC.edit(F, B, E - B, Text, "PK2005", Why);
-    TC.Helpers[F]["PK2005-tile"] = TileHelpers;
-    TC.Helpers[F]["PK2003-syncwarp"] = SyncwarpHelper;
+    TC.edit(F, B, E - B, Text, RuleId::PK2005, Why);
+    TC.Helpers[F][HelperKey{RuleId::PK2005, "tile"}] = TileHelpers;
+    TC.Helpers[F][HelperKey{RuleId::PK2003, "syncwarp"}] = SyncwarpHelper;
   }
 
   void reduce(const W64Site &S) {
@@ -495,44 +468,34 @@ private:
     if (Lt == llvm::StringRef::npos ||
         !(Fn == "plus" || Fn == "less" || Fn == "greater" || Fn == "bit_and" ||
           Fn == "bit_or" || Fn == "bit_xor")) {
-      TC.finding(CE->getBeginLoc(), "PK2013", Severity::Warning,
+      TC.finding(CE->getBeginLoc(), RuleId::PK2013, Severity::Warning,
                  "cg::reduce with this operator has no HIP lowering; left as "
                  "is");
       return;
     }
     std::string Why = "cg::reduce -> __pk_reduce: a butterfly over the tile "
                       "(HIP before ROCm 6 has no cg::reduce)";
-    if (!TC.replace(calleeRange(CE), "__pk_reduce", "PK2005", Why))
+    if (!TC.replace(calleeRange(CE), "__pk_reduce", RuleId::PK2005, Why))
       return;
     TC.replace(CE->getArg(2)->getSourceRange(),
-               ("__pk_" + Fn + O.drop_front(Lt)).str(), "PK2005", Why);
+               ("__pk_" + Fn + O.drop_front(Lt)).str(), RuleId::PK2005, Why);
     std::string F = fileAt(CE->getBeginLoc());
     if (TC.isUserFile(F)) {
-      TC.Helpers[F]["PK2005-tile"] = TileHelpers;
-      TC.Helpers[F]["PK2003-syncwarp"] = SyncwarpHelper;
+      TC.Helpers[F][HelperKey{RuleId::PK2005, "tile"}] = TileHelpers;
+      TC.Helpers[F][HelperKey{RuleId::PK2003, "syncwarp"}] = SyncwarpHelper;
     }
     ReducesLowered = true;
   }
 
   void dropReduceInclude() {
     // <cooperative_groups/reduce.h> is no longer needed.
-    for (auto It = TC.Findings.begin(); It != TC.Findings.end();) {
-      if (It->RuleID == "PK1010" &&
-          llvm::StringRef(It->Message).contains("cooperative_groups/reduce.h")) {
-        std::string File = It->File;
-        unsigned Off = It->Offset;
-        llvm::StringRef Buf = TC.contents(File);
-        size_t EOL = Buf.find('\n', Off);
-        unsigned Len = (EOL == llvm::StringRef::npos ? Buf.size() : EOL + 1) - Off;
-        TC.edit(File, Off, Len, "", "PK2005",
+    for (UnportedInclude &U : TC.Facts.UnportedIncludes)
+      if (!U.Handled && U.Header == "cooperative_groups/reduce.h") {
+        TC.edit(U.File, U.Begin, U.End - U.Begin, "", RuleId::PK2005,
                 "cg::reduce is lowered to __pk_reduce; the header is not "
                 "needed");
-        if (TC.Counts["PK1010"])
-          --TC.Counts["PK1010"];
-        It = TC.Findings.erase(It);
-      } else
-        ++It;
-    }
+        U.Handled = true;
+      }
   }
 
   void volatileStep(const W64Site &S) {
@@ -566,7 +529,7 @@ private:
       Text.pop_back();
       Text += " }";
     }
-    if (TC.replace(Rg, Text, "PK2007",
+    if (TC.replace(Rg, Text, RuleId::PK2007,
                    llvm::formatv("'{0}' reads another lane's slot and writes "
                                  "its own: all lanes read, then all write, "
                                  "with a wave barrier between (warp-"
@@ -655,7 +618,7 @@ private:
     llvm::StringRef Indent = Buf.slice(LS, SB);
     if (!Indent.trim().empty())
       Indent = "";
-    TC.insert(St->getBeginLoc(), Text + ";\n" + Indent.str(), "PK2020",
+    TC.insert(St->getBeginLoc(), Text + ";\n" + Indent.str(), RuleId::PK2020,
               "native 64-lane warps: the unrolled reduction gains the "
               "offset-32 step");
   }
@@ -663,7 +626,7 @@ private:
   void unsupported(const W64Site &S) {
     if (!S.S)
       return;
-    TC.finding(S.S->getBeginLoc(), "PK2013", Severity::Warning,
+    TC.finding(S.S->getBeginLoc(), RuleId::PK2013, Severity::Warning,
                llvm::formatv("{0}: no HIP form on ROCm 5.x through 6.1 and no "
                              "rewrite for 64-lane waves; left as is",
                              S.Name)
@@ -731,20 +694,20 @@ private:
                         : "the device property warpSize is 64 on CDNA GPUs, "
                           "while the kernels of this port keep 32-lane logical "
                           "warps; host code that sizes work by it must use 32";
-          TC.finding(File, Off, "PK2011", Severity::Warning, Msg);
+          TC.finding(File, Off, RuleId::PK2011, Severity::Warning, Msg);
           continue;
         }
         bool Logical = isLogical(A.strategyAtOffset(File, Off));
         if (Logical) {
-          TC.edit(File, Off, 8, "pk_warpSize", "PK2004",
+          TC.edit(File, Off, 8, "pk_warpSize", RuleId::PK2004,
                   "warpSize is 64 on CDNA and not a constant expression from "
                   "ROCm 7; the logical warp width is the constant 32");
-          TC.Helpers[File]["PK2002-logical32"] = Logical32Helpers;
+          TC.Helpers[File][HelperKey{RuleId::PK2002, "logical32"}] = Logical32Helpers;
         } else {
-          TC.edit(File, Off, 8, "pk_waveSize", "PK2004",
+          TC.edit(File, Off, 8, "pk_waveSize", RuleId::PK2004,
                   "warpSize is not a constant expression from ROCm 7; the "
                   "native warp width is the constant 64");
-          TC.Helpers[File]["PK2020-native"] = NativeHelpers;
+          TC.Helpers[File][HelperKey{RuleId::PK2020, "native"}] = NativeHelpers;
         }
       }
     }
@@ -761,6 +724,7 @@ private:
     for (const W64Kernel &K : A.kernels()) {
       if (!K.HasWarpCode)
         continue;
+      TC.Facts.KernelStrategy[K.FD->getCanonicalDecl()] = K.Strategy;
       std::string Msg;
       if (K.Strategy == Wave64Strategy::Native) {
         Msg = K.Forced ? llvm::formatv("kernel {0}: native 64-lane warps "
@@ -785,7 +749,7 @@ private:
                                       SM().getFileLoc(K.ReasonLoc)))
                         .str();
       }
-      TC.finding(noteLoc(K.FD), "PK2000", Severity::Note, Msg);
+      TC.finding(noteLoc(K.FD), RuleId::PK2000, Severity::Note, Msg);
     }
     // Forced native over blockers: say where it may be wrong.
     std::set<std::pair<unsigned, std::string>> Seen;
@@ -793,7 +757,7 @@ private:
       for (const W64Site &S : A.sites()) {
         for (const W64Blocker &B : A.blockersOf(S.Entity))
           if (Seen.insert({B.Loc.getRawEncoding(), B.Msg}).second)
-            TC.finding(B.Loc, "PK2012", Severity::Warning,
+            TC.finding(B.Loc, RuleId::PK2012, Severity::Warning,
                        "--wave64=native: " + B.Msg +
                            "; the widened code may compute something else");
       }
@@ -838,6 +802,6 @@ void pk::runWave64Check(TargetContext &TC) {
     SourceLocation L = FD->getBeginLoc();
     if (const FunctionTemplateDecl *T = FD->getDescribedFunctionTemplate())
       L = T->getBeginLoc();
-    TC.finding(L, "PK2000", Severity::Note, Msg);
+    TC.finding(L, RuleId::PK2000, Severity::Note, Msg);
   }
 }

@@ -44,8 +44,8 @@ enum class W64Class : unsigned {
   WarpSizeConst,  ///< warpSize as a constant expression
 };
 
-/// The check ID of a hazard class: PK2101 + (class - 1).
-std::string w64CheckID(W64Class C);
+/// The check rule of a hazard class (PK2101 ... PK2111).
+RuleId w64CheckID(W64Class C);
 
 struct W64Hazard {
   W64Class Class;
@@ -72,7 +72,8 @@ struct W64Site {
   clang::SourceLocation Loc, End; ///< spelling locations (Token, MaskType, CgTile)
   unsigned Len = 0;               ///< Token/MaskType: characters replaced
   std::string Logical, Native;    ///< replacement text ("" = unchanged)
-  std::string Rule, Why;          ///< Token: rule and reason when edited
+  RuleId Rule = RuleId::PK2021;   ///< Token: rule and reason when edited
+  std::string Why;
   std::string Name;               ///< callee / intrinsic / PTX register
   int Entity = -1;
 };

@@ -17,7 +17,7 @@ struct Edit {
   unsigned Offset = 0;     ///< byte offset in the original text
   unsigned Length = 0;     ///< bytes replaced (0 = insertion)
   std::string Replacement;
-  std::string RuleID;      ///< e.g. "PK1001"
+  std::string RuleID;      ///< e.g. PK1001 (pk::ruleName)
   std::string Why;         ///< one-line explanation
   unsigned Line = 0, Col = 0; ///< 1-based position of Offset (for reports)
 

@@ -3,8 +3,11 @@
 #define PK_RULES_H
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,29 +27,69 @@ struct Finding {
   std::string Message;
 };
 
-/// Metadata of one rule: every rewrite or finding has one.
+/// Every built-in rule, by its ID (lib/Core/include/pk/RuleTable.def).  Code
+/// names a rule as RuleId::PK2001; a misspelt ID does not compile.
+enum class RuleId : unsigned {
+#define PK_RULE(ID, KIND, TARGETS, TITLE) ID,
+#include "pk/RuleTable.def"
+};
+
+enum class RuleKind { Rename, Rewrite, Diagnostic };
+llvm::StringRef ruleKindName(RuleKind K); ///< "rename", "rewrite", "diagnostic"
+
+/// One row of the rule table.
+struct RuleSpec {
+  RuleId Id;
+  const char *Name; ///< RuleId::PK2001
+  RuleKind Kind;
+  const char *Targets; ///< "hip,cuda", "all", "emu", ...
+  const char *Title;
+};
+/// The rule table, in ID order.
+llvm::ArrayRef<RuleSpec> ruleTable();
+const RuleSpec &ruleSpec(RuleId Id);
+/// RuleId::PK2001.
+llvm::StringRef ruleName(RuleId Id);
+/// The built-in rule named \p Name, if any.
+std::optional<RuleId> findRuleId(llvm::StringRef Name);
+
+/// The rule an edit or finding is attributed to: a built-in rule (implicit
+/// from RuleId) or the ID of a user rename table (--rules), which the loader
+/// has checked not to collide with a built-in one.  There is deliberately no
+/// conversion from a string literal.
+class RuleRef {
+public:
+  RuleRef(RuleId Id) : Name(ruleName(Id)) {}
+  /// A rule ID read from a rename table (built-in or --rules).
+  static RuleRef fromTable(llvm::StringRef ID) { return RuleRef(ID); }
+  llvm::StringRef name() const { return Name; }
+  bool operator==(RuleId Id) const { return Name == ruleName(Id); }
+
+private:
+  explicit RuleRef(llvm::StringRef N) : Name(N) {}
+  llvm::StringRef Name;
+};
+
+/// Metadata of one rule as listed by `port-kernel rules`: the rule table's
+/// rows and the tables loaded with --rules.
 struct RuleInfo {
   std::string ID;
   std::string Title;
   std::string Kind; ///< "rename" (YAML data), "rewrite" (C++), "diagnostic"
 };
 
-/// All rules known to the tool.  C++ rules register through registerRule();
-/// YAML tables register their IDs when loaded.
+/// All rules known to the tool: the rule table, plus user rename tables.
 class RuleRegistry {
 public:
   static RuleRegistry &get();
-  void add(RuleInfo R);
+  /// Registers a user table's rule; the ID must not be a built-in one.
+  void addUser(RuleInfo R);
   const RuleInfo *find(llvm::StringRef ID) const;
   std::vector<RuleInfo> all() const; ///< sorted by ID
-private:
-  llvm::StringMap<RuleInfo> Rules;
-};
 
-/// Static registration helper for C++ rules:
-///   static pk::RegisterRule X("PK2001", "title", "rewrite");
-struct RegisterRule {
-  RegisterRule(const char *ID, const char *Title, const char *Kind);
+private:
+  RuleRegistry();
+  llvm::StringMap<RuleInfo> Rules;
 };
 
 /// The documentation page of a rule (docs/rules/<ID>.md), embedded at build
@@ -77,7 +120,9 @@ public:
   /// Loads every *.yaml file in \p Dir (sorted by name); errors carry
   /// file:line.
   llvm::Error loadDirectory(llvm::StringRef Dir);
-  llvm::Error loadFile(llvm::StringRef Path);
+  /// \p BuiltIn: a table of rules/ (its rule must be a Rename row of the rule
+  /// table); otherwise a user table (--rules) whose ID must be new.
+  llvm::Error loadFile(llvm::StringRef Path, bool BuiltIn = false);
 
   /// Identifier lookup. ToHip = CUDA -> HIP, else HIP -> CUDA.
   const RenameEntry *lookup(llvm::StringRef Name, bool ToHip) const;
@@ -89,6 +134,7 @@ public:
 private:
   std::vector<RenameTable> Tables;
   llvm::StringMap<RenameEntry> CudaToHip, HipToCuda, HdrToHip, HdrToCuda;
+  llvm::StringSet<> LoadedRules;
   size_t NumEntries = 0;
 };
 

@@ -18,6 +18,7 @@
 namespace clang {
 class SourceManager;
 class ASTContext;
+class FunctionDecl;
 class Expr;
 } // namespace clang
 
@@ -44,6 +45,39 @@ struct TargetOptions {
 /// foo.cuh -> foo.hpp for HIP; foo.hip -> foo.cu for CUDA).
 std::string outputName(llvm::StringRef Path, Target T);
 
+/// The key of a generated helper block: the rule that needs it and a part
+/// name.  Blocks are inserted in key order (rule name, then part).
+struct HelperKey {
+  RuleId Rule;
+  std::string Part;
+  bool operator<(const HelperKey &O) const {
+    int C = ruleName(Rule).compare(ruleName(O.Rule));
+    return C < 0 || (C == 0 && Part < O.Part);
+  }
+};
+
+/// An #include of a header with no counterpart on the target (the header
+/// table's `unsupported` entries), found by the include pass.  A later pass
+/// that makes the header unnecessary (a lowering that replaces what it
+/// declares) removes the line and sets Handled; the others are reported as
+/// PK1010 by reportUnportedIncludes at the end of the target's passes.
+struct UnportedInclude {
+  std::string File;
+  unsigned Begin = 0, End = 0; ///< the directive's line
+  std::string Header;          ///< as spelled between <> or ""
+  std::string Reason;          ///< the table's reason
+  bool Handled = false;
+};
+
+/// Typed facts that a target's passes produce once and later passes read
+/// (no pass reads another pass's message text).
+struct TargetFacts {
+  /// The warp strategy the wave-64 pass chose for each kernel (canonical
+  /// declarations): logical 32-lane warps or native 64-lane warps.
+  std::map<const clang::FunctionDecl *, Wave64Strategy> KernelStrategy;
+  std::vector<UnportedInclude> UnportedIncludes;
+};
+
 /// Per-TU, per-target state: the parsed file (read-only), the rename tables,
 /// and the edits and findings the target's rules produce.
 class TargetContext {
@@ -62,8 +96,11 @@ public:
   /// Hardware features the output of a user file needs (NeedMfmaF16,
   /// NeedMfmaBF16); the report lists the GPUs that have them.
   std::map<std::string, std::set<std::string>> Needs;
-  /// Helper blocks to insert once per file (key -> text), after includes.
-  std::map<std::string, std::map<std::string, std::string>> Helpers;
+  /// Facts shared between this target's passes.
+  TargetFacts Facts;
+  /// Helper blocks to insert once per file (key -> text), after includes,
+  /// in key order.
+  std::map<std::string, std::map<HelperKey, std::string>> Helpers;
 
   clang::SourceManager &SM() const;
   clang::ASTContext &Ctx() const;
@@ -80,26 +117,31 @@ public:
   /// spelling in the definition.  Returns false (and records nothing) when
   /// the range cannot be edited safely.
   bool replace(clang::CharSourceRange R, llvm::StringRef Text,
-               llvm::StringRef Rule, llvm::StringRef Why);
+               RuleRef Rule, llvm::StringRef Why);
   bool replace(clang::SourceRange TokenRange, llvm::StringRef Text,
-               llvm::StringRef Rule, llvm::StringRef Why) {
+               RuleRef Rule, llvm::StringRef Why) {
     return replace(clang::CharSourceRange::getTokenRange(TokenRange), Text,
                    Rule, Why);
   }
   bool insert(clang::SourceLocation Loc, llvm::StringRef Text,
-              llvm::StringRef Rule, llvm::StringRef Why);
+              RuleRef Rule, llvm::StringRef Why);
   /// Raw edit by file offset.
   void edit(llvm::StringRef File, unsigned Offset, unsigned Length,
-            llvm::StringRef Text, llvm::StringRef Rule, llvm::StringRef Why);
+            llvm::StringRef Text, RuleRef Rule, llvm::StringRef Why);
 
-  void finding(clang::SourceLocation Loc, llvm::StringRef Rule, Severity S,
+  void finding(clang::SourceLocation Loc, RuleRef Rule, Severity S,
                llvm::StringRef Msg);
-  void finding(llvm::StringRef File, unsigned Offset, llvm::StringRef Rule,
+  void finding(llvm::StringRef File, unsigned Offset, RuleRef Rule,
                Severity S, llvm::StringRef Msg);
 
   /// Source text of an expression as the user wrote it (spelling).
   std::string text(const clang::Expr *E) const;
   std::string text(clang::SourceRange R) const;
+
+  /// True when an edit of rule \p R starts at \p Offset of \p File.
+  bool editedBy(llvm::StringRef File, unsigned Offset, RuleId R) const;
+  /// The same at the place a finding at \p Loc would be reported.
+  bool editedBy(clang::SourceLocation Loc, RuleId R) const;
 
   /// The first error (conflicting edits) if any.
   llvm::Error takeError() { return std::move(Err); }
@@ -163,6 +205,8 @@ void runRenamePass(TargetContext &TC, bool ToHip);
 /// Rewrites #include directives: header table entries, and local headers
 /// translated to the target's file names.
 void runIncludePass(TargetContext &TC, bool ToHip);
+/// Reports the UnportedIncludes no pass handled (PK1010).
+void reportUnportedIncludes(TargetContext &TC);
 /// Inserts the registered helper blocks after the includes of each file.
 void insertHelpers(TargetContext &TC);
 /// Applies the edits of \p File and inserts the findings of that file as

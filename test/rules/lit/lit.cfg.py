@@ -1,0 +1,29 @@
+# lit configuration of the focused rule tests: one file per rule ID, named
+# after it (PK2001.cu, PK4001.hip, ...), with RUN lines and FileCheck
+# expectations written inline next to the input.  Each file is one ctest
+# (rule.<ID>); test/rules/check_rule_tests.py checks that every ID of
+# lib/Core/include/pk/RuleTable.def has one.
+#
+# Substitutions:
+#   %pk      the port-kernel binary under test (--param pk=PATH)
+#   %rules   the built-in rename tables (rules/cuda2hip)
+#   %s, %t   lit's: this file, a scratch path for this test
+# FileCheck, not and count come from LLVM 19 (llvm-19-tools).
+import os
+import lit.formats
+
+config.name = 'port-kernel rules'
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = ['.cu', '.cuh', '.hip', '.yaml']
+config.excludes = ['Inputs']
+config.test_source_root = os.path.dirname(__file__)
+
+pk = lit_config.params.get('pk')
+if not pk:
+    lit_config.fatal('run with --param pk=/path/to/port-kernel')
+llvm_bin = lit_config.params.get('llvm_bin', '/usr/lib/llvm-19/bin')
+src = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
+
+config.substitutions.append(('%pk', pk))
+config.substitutions.append(('%rules', os.path.join(src, 'rules', 'cuda2hip')))
+config.environment['PATH'] = os.pathsep.join([llvm_bin, config.environment.get('PATH', '/usr/bin:/bin')])
