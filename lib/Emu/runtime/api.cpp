@@ -1,4 +1,9 @@
+//===- api.cpp - host API and launch validation ---------------------------===//
+// Rules: none (emulator runtime)
+//
 // Host API (memory, streams, events, devices, errors) and launch validation.
+//
+//===----------------------------------------------------------------------===//
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -10,7 +15,6 @@
 
 namespace pkemu {
 namespace detail {
-void run_launch(const LaunchArgs& a, std::uint32_t nthreads);
 
 int launch_kernel(const LaunchArgs& a) {
   (void)config();

@@ -1,7 +1,13 @@
-// ThreadSanitizer instrumentation entry points. Emulated programs are compiled with
-// -fsanitize=thread but linked without the tsan runtime: these definitions receive every
-// instrumented load/store. Fast path: one range check against the current block's shared-memory
-// arena. Inside the arena: out-of-bounds, uninitialised-read and data-race detection.
+//===- hooks.cpp - shared-memory checks in the tsan hooks -----------------===//
+// Rules: none (emulator runtime)
+//
+// ThreadSanitizer instrumentation entry points. Emulated programs are compiled
+// with -fsanitize=thread but linked without the tsan runtime: these definitions
+// receive every instrumented load/store. Fast path: one range check against the
+// current block's shared-memory arena. Inside the arena: out-of-bounds,
+// uninitialised-read and data-race detection.
+//
+//===----------------------------------------------------------------------===//
 #include <cstdio>
 #include <cstring>
 #include <string>

@@ -1,8 +1,19 @@
-// Internal data structures of the pkemu runtime (not installed, not seen by emulated programs).
+//===- internal.h - pkemu runtime internals ---------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
+// Data structures and functions shared by the files of the pkemu runtime (not
+// installed, not seen by emulated programs): fibers, warps, the per-worker
+// block state, the scheduling primitives that run on every barrier and
+// collective (inline, so that the runtime's split into files adds no calls),
+// and the declarations each file provides to the others.
+//
+//===----------------------------------------------------------------------===//
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <boost/context/detail/fcontext.hpp>
 #include <cstdint>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -161,9 +172,111 @@ std::string block_str(uint3 b);
 std::int32_t pc_to_i32(void* pc);
 void* i32_to_pc(std::int32_t v);
 
+std::string loc(const char* file, int line);  // "file:line", or "?"
+std::string hex64(std::uint64_t v);
+// Linear thread ids of the lanes of `m` in warp `wp`.
+std::vector<std::uint32_t> lanes_to_lins(const Warp& wp, std::uint64_t m);
+
 // Current launch, for the watchdog.
 extern std::atomic<LaunchCtx*> g_active_launch;
 extern std::vector<Worker*>& g_workers;
+
+// ---------------------------------------------------------------------------------------------
+// What each file of the runtime provides to the others.
+
+// fibers.cpp: blocks and their fibers.
+void prepare_launch(Worker& w, const LaunchCtx& L);  // size the worker for a launch
+void run_block(Worker& w, const LaunchCtx& L, std::uint64_t b);  // run block b to completion
+void abort_current();  // abort the current block (if any) after a fatal report
+// Record a report and abort the block.
+[[noreturn]] __attribute__((noinline, cold)) void fatal_here(Worker& w, const char* kind, std::string text,
+                                                             const char* file, int line);
+// Every fiber of the block is blocked or exited: explain why and abort the block.
+[[noreturn]] __attribute__((noinline, cold)) void stuck(Worker& w);
+// barriers.cpp
+const char* barrier_name(int kind);
+// collectives.cpp
+// Complete pending non-sync collectives whose missing lanes all wait at a barrier (they diverged);
+// returns whether fibers became ready.
+__attribute__((noinline, cold)) bool complete_divergent(Worker& w);
+// A lane exited: complete the non-sync collectives that now have every live lane.
+void on_lane_exit(Worker& w, Fiber* self);
+// shared_memory.cpp
+void setup_worker_arena(Worker& w);
+void reset_arena(Worker& w, std::size_t dyn);  // start of a block with `dyn` bytes of dynamic shared memory
+// workers.cpp
+void run_launch(const LaunchArgs& a, std::uint32_t nthreads);  // after api.cpp validated the launch
+
+// ---------------------------------------------------------------------------------------------
+// Scheduling primitives. They run on every barrier, collective and yield; they are inline here
+// (internal linkage, as when the runtime was one file) so that no call is added on those paths.
+
+// Save the running context into *save and resume context `to`.
+#ifdef PKEMU_FAST_SWITCH
+static inline void ctx_switch(void** save, void* to) { pkemu_swap_ctx(save, to); }
+#else
+static inline void ctx_switch(void** save, void* to) {
+  bctx::transfer_t t = bctx::jump_fcontext(static_cast<bctx::fcontext_t>(to), save);
+  *static_cast<void**>(t.data) = t.fctx;
+}
+#endif
+
+// Ready queue: a ring of runnable fibers (capacity a power of two above the block size).
+static inline void rq_push(Worker& w, Fiber* f) {
+  w.rq[w.rq_tail & w.rq_mask] = f;
+  ++w.rq_tail;
+}
+static inline Fiber* rq_pop(Worker& w) {
+  if (w.rq_head == w.rq_tail) return nullptr;
+  Fiber* f = w.rq[w.rq_head & w.rq_mask];
+  ++w.rq_head;
+  return f;
+}
+
+// Append n fiber pointers to the ring.
+static inline void rq_push_n(Worker& w, Fiber* const* src, std::uint32_t n) {
+  Fiber** rq = w.rq.data();
+  const std::uint32_t cap = w.rq_mask + 1, t = w.rq_tail & w.rq_mask;
+  const std::uint32_t first = std::min(n, cap - t);
+  std::memcpy(rq + t, src, first * sizeof(Fiber*));
+  std::memcpy(rq, src + first, (n - first) * sizeof(Fiber*));
+  w.rq_tail += n;
+}
+
+// Make `f` the running fiber: its ids become the built-in variables and thread-locals.
+static inline void set_cur(Worker& w, Fiber* f) {
+  w.cur = f;
+  w.cur_pub.store(f, std::memory_order_relaxed);
+  threadIdx = f->tid;
+  pkemu_t_lin = f->lin;
+  pkemu_t_lane = f->lane;
+  pkemu_t_atomics = 0;
+}
+
+// Switch away from `self` (already queued or blocked) to the next runnable fiber.
+// With hundreds of fibers per block, their stacks and Fiber lines do not stay in L1: while
+// switching to `next`, prefetch the saved frames of the fiber after it and the Fiber line of the
+// one after that, so that those misses overlap with running `next`.
+// kQueued: `self` may be in the ring itself (yield); otherwise it is blocked and cannot be.
+template <bool kQueued = true>
+static inline void switch_from(Worker& w, Fiber* self) {
+  std::uint32_t h = w.rq_head;
+  if (__builtin_expect(h == w.rq_tail, 0) && !complete_divergent(w)) stuck(w);
+  const std::uint32_t t = w.rq_tail;
+  Fiber* next = w.rq[h & w.rq_mask];
+  w.rq_head = ++h;
+  if (kQueued && next == self) return;
+  if (h != t) {
+    Fiber* const* rq = w.rq.data();
+    const char* sp = static_cast<const char*>(rq[h & w.rq_mask]->ctx);
+    __builtin_prefetch(sp);
+    __builtin_prefetch(sp + 64);
+    __builtin_prefetch(sp + 128);
+    if (h + 1 != t) __builtin_prefetch(rq[(h + 1) & w.rq_mask]);
+  }
+  set_cur(w, next);
+  ctx_switch(&self->ctx, next->ctx);
+}
 
 }  // namespace detail
 }  // namespace pkemu

@@ -1,5 +1,11 @@
-// Error reports: collection, de-duplication, symbolization (llvm-symbolizer / addr2line) and
-// the exit status contract (86 when the emulator detected an error).
+//===- report.cpp - reports, symbolization, exit status -------------------===//
+// Rules: none (emulator runtime)
+//
+// Error reports: collection, de-duplication, symbolization (llvm-symbolizer /
+// addr2line) and the exit status contract (86 when the emulator detected an
+// error).
+//
+//===----------------------------------------------------------------------===//
 #include <link.h>
 #include <unistd.h>
 
@@ -218,6 +224,30 @@ std::string describe_threads(const std::vector<std::uint32_t>& lins0) {
   return s;
 }
 
+std::string block_str(uint3 b) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "(%u,%u,%u)", b.x, b.y, b.z);
+  return buf;
+}
+
+std::string loc(const char* file, int line) {
+  if (!file) return "?";
+  return std::string(file) + ":" + std::to_string(line);
+}
+
+std::string hex64(std::uint64_t v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "0x%llx", (unsigned long long)v);
+  return buf;
+}
+
+std::vector<std::uint32_t> lanes_to_lins(const Warp& wp, std::uint64_t m) {
+  std::vector<std::uint32_t> v;
+  for (int l = 0; l < 64; ++l)
+    if ((m >> l) & 1 && wp.lanes[l]) v.push_back(wp.lanes[l]->lin);
+  return v;
+}
+
 void add_report(Report r) {
   std::lock_guard<std::mutex> lk(g_rep_mu);
   g_any_error = true;
@@ -297,8 +327,6 @@ void error(const char* kind, const char* msg, const char* file, int line) {
   r.line = line;
   add_report(std::move(r));
 }
-
-void abort_current();  // core.cpp
 
 void fatal(const char* kind, const char* msg, const char* file, int line) {
   error(kind, msg, file, line);
