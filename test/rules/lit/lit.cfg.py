@@ -24,6 +24,11 @@ if not pk:
 llvm_bin = lit_config.params.get('llvm_bin', '/usr/lib/llvm-19/bin')
 src = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
 
+# Scratch files (%t) go to the build tree of the binary under test
+# (BUILD/bin/port-kernel -> BUILD/test/rules/lit), not into the sources.
+config.test_exec_root = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(pk))), 'test', 'rules', 'lit')
+
 config.substitutions.append(('%pk', pk))
 config.substitutions.append(('%rules', os.path.join(src, 'rules', 'cuda2hip')))
 config.environment['PATH'] = os.pathsep.join([llvm_bin, config.environment.get('PATH', '/usr/bin:/bin')])
