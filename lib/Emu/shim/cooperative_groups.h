@@ -1,6 +1,11 @@
+//===- cooperative_groups.h - cooperative groups ----------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu: cooperative groups (thread_block, thread_block_tile<N>, tiled_partition, reduce).
+//
+//===----------------------------------------------------------------------===//
 #pragma once
-#include <pkemu/prelude.h>
+#include "pkemu/prelude.h"
 
 namespace cooperative_groups {
 

@@ -1,3 +1,8 @@
+//===- device_functions.h - emulator shim -----------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu shim header (see lib/Emu/shim/pkemu/prelude.h).
+//
+//===----------------------------------------------------------------------===//
 #pragma once
-#include <pkemu/prelude.h>
+#include "pkemu/prelude.h"

@@ -1,12 +1,17 @@
+//===- mma.h - nvcuda::wmma (m16n16k16) -------------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu: nvcuda::wmma for m16n16k16 with the element-to-lane mapping observed on sm_90
 // (test/emu/data/wmma_m16n16k16_sm90_observed.txt). g = lane >> 2, t = lane % 4, j = i & 7:
 //   A: x[i] = A[g + 8*((j>>1)&1)][2t + (j&1) + 8*(j>>2)]       (x[8..15] duplicate x[0..7])
 //   B: x[i] = B[2t + (j&1) + 8*((j>>1)&1)][g + 8*(j>>2)]       (x[8..15] duplicate x[0..7])
 //   C: x[i] = C[g + 8*((i>>1)&1)][2t + (i&1) + 8*(i>>2)]       (8 elements)
 // mma_sync is a collective over the 32 lanes of a warp; WMMA at warp width 64 is an error.
+//
+//===----------------------------------------------------------------------===//
 #pragma once
-#include <pkemu/fp16.h>
-#include <pkemu/prelude.h>
+#include "pkemu/fp16.h"
+#include "pkemu/prelude.h"
 
 namespace nvcuda {
 namespace wmma {

@@ -1,5 +1,10 @@
+//===- host_api.h - pkemu host API ------------------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu host API: language-neutral implementation behind the cuda* and hip* shims.
 // Error codes use the CUDA runtime numbering (HIP uses the same numbers for these codes).
+//
+//===----------------------------------------------------------------------===//
 #pragma once
 #include <cstddef>
 #include <cstdint>

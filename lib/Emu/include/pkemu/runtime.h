@@ -1,5 +1,10 @@
+//===- runtime.h - pkemu runtime API for the shims --------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu runtime API: the interface between host-compiled CUDA/HIP programs (through the shim
 // headers) and libpkemu.a. Everything the shims need from the runtime is declared here.
+//
+//===----------------------------------------------------------------------===//
 #pragma once
 #include <cstddef>
 #include <cstdint>

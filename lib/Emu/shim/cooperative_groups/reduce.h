@@ -1,6 +1,11 @@
+//===- reduce.h - cooperative_groups::reduce --------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu: cooperative_groups::reduce.
+//
+//===----------------------------------------------------------------------===//
 #pragma once
-#include <cooperative_groups.h>
+#include "../cooperative_groups.h"
 
 namespace cooperative_groups {
 // Butterfly reduction over the tile: every thread receives the result.

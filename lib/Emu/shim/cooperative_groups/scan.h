@@ -1,6 +1,11 @@
+//===- scan.h - cooperative_groups scans ------------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu: cooperative_groups scans.
+//
+//===----------------------------------------------------------------------===//
 #pragma once
-#include <cooperative_groups.h>
+#include "../cooperative_groups.h"
 
 namespace cooperative_groups {
 template <unsigned N, class T, class Op>

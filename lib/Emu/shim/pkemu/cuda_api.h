@@ -1,4 +1,9 @@
+//===- cuda_api.h - CUDA runtime API ----------------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu: the CUDA runtime API (cuda_runtime.h) on top of the emulator.
+//
+//===----------------------------------------------------------------------===//
 #pragma once
 #include <cstddef>
 #include <cstring>

@@ -1,5 +1,10 @@
+//===- device.h - device-side API -------------------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu: the CUDA/HIP device-side API for host-compiled kernels (barriers, warp collectives,
 // atomics, integer and float intrinsics, math). Included by pkemu/prelude.h.
+//
+//===----------------------------------------------------------------------===//
 #pragma once
 #include <math.h>
 

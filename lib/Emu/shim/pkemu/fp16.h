@@ -1,11 +1,16 @@
+//===- fp16.h - half and bfloat16 types -------------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu: __half / __half2 (cuda_fp16.h, hip_fp16.h) and __nv_bfloat16 / __nv_bfloat162 /
 // hip_bfloat16 (cuda_bf16.h, hip_bf16.h). Arithmetic is done in float and rounded to nearest even.
+//
+//===----------------------------------------------------------------------===//
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
-#include "vector_types.h"
+#include "vector_types.h"  // pkemu/vector_types.h next to this file (quoted: looked up here first)
 
 namespace pkemu {
 namespace detail {

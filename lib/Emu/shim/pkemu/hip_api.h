@@ -1,4 +1,9 @@
+//===- hip_api.h - HIP runtime API ------------------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu: the HIP runtime API (hip/hip_runtime.h) on top of the emulator.
+//
+//===----------------------------------------------------------------------===//
 #pragma once
 #include <cstddef>
 #include <cstring>

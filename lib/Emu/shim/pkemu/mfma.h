@@ -1,8 +1,13 @@
+//===- mfma.h - AMD MFMA builtins -------------------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu: AMD MFMA builtins (__builtin_amdgcn_mfma_*) as 64-lane wave collectives, with the lane
 // layouts of docs (test/emu/data/layout_v_mfma_*.csv). For shape MxMxK with KE input elements
 // per lane (4 for f16/bf16, 1 for f32):
 //   A[i][k]: lane = i + M*(k/KE), element k%KE       B[k][j]: lane = j + M*(k/KE), element k%KE
 //   C/D register r of lane L holds [8*(r/4) + 4*(L/M) + r%4][L%M]
+//
+//===----------------------------------------------------------------------===//
 #pragma once
 #include <cstdio>
 

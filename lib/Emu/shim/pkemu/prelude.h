@@ -1,3 +1,6 @@
+//===- prelude.h - force-included prelude -----------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu prelude: force-included (-include pkemu/prelude.h) into every CUDA/HIP source compiled
 // for the emulator. Provides the kernel language (qualifiers, built-in variables, device API)
 // and the runtime API that nvcc/hipcc make available without an #include.
@@ -6,6 +9,8 @@
 //   default        host C++ for the emulator (clang++ -x c++), linked with libpkemu.a
 //   PKEMU_PARSE    clang in CUDA/HIP mode (-x cuda -nocudainc / -x hip -nogpuinc), parse only
 // Language: -DPKEMU_LANG_CUDA (default) or -DPKEMU_LANG_HIP.
+//
+//===----------------------------------------------------------------------===//
 #ifndef PKEMU_PRELUDE_H
 #define PKEMU_PRELUDE_H
 

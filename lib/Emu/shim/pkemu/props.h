@@ -1,4 +1,9 @@
+//===- props.h - device properties ------------------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu: device properties shared by the CUDA and HIP shims.
+//
+//===----------------------------------------------------------------------===//
 #pragma once
 #include <cstring>
 

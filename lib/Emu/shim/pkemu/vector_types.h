@@ -1,4 +1,9 @@
+//===- vector_types.h - built-in vector types -------------------*- C++ -*-===//
+// Rules: none (emulator runtime)
+//
 // pkemu: CUDA/HIP built-in vector types (char1..double4, dim3) for host-compiled kernels.
+//
+//===----------------------------------------------------------------------===//
 #pragma once
 #include <cstddef>
 
