@@ -1,0 +1,43 @@
+// PK1010: a CUDA name or header that a mapping table marks `unsupported` (no
+// HIP 5.2.3 counterpart) is left in place and reported with the table's
+// reason, so the HIP compiler rejects it loudly instead of a guess.  Not
+// reported for the CUDA target.
+// RUN: rm -rf %t && %pk port -q --to hip -o %t %s 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DIAG
+// RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK1010.hip
+// RUN: %pk port -q --to cuda -o %t/c %s 2>&1 | count 0
+#include <cuda_runtime.h>
+// DIAG: PK1010.cu:[[@LINE+1]]:1: warning: header <curand_kernel.h> has no HIP counterpart: hipRAND (hiprand/hiprand_kernel.h) is a separate library, not part of the HIP 5.2.3 runtime headers [PK1010]
+#include <curand_kernel.h>
+// CHECK: // port-kernel: warning: header <curand_kernel.h> has no HIP counterpart: hipRAND (hiprand/hiprand_kernel.h) is a separate library, not part of the HIP 5.2.3 runtime headers [PK1010]
+// CHECK-NEXT: #include <curand_kernel.h>
+
+__global__ void backoff(int *flag, unsigned *out) {
+  unsigned ns = 8;
+  while (atomicCAS(flag, 0, 1) != 0) {
+// DIAG: PK1010.cu:[[@LINE+1]]:5: warning: '__nanosleep' has no HIP counterpart: HIP 5.2.3 has no timed sleep; __builtin_amdgcn_s_sleep takes a coarse cycle count instead [PK1010]
+    __nanosleep(ns);
+// CHECK: // port-kernel: warning: '__nanosleep' has no HIP counterpart: HIP 5.2.3 has no timed sleep; __builtin_amdgcn_s_sleep takes a coarse cycle count instead [PK1010]
+// CHECK-NEXT: __nanosleep(ns);
+    ns = ns < 256 ? ns * 2 : ns;
+  }
+// DIAG: PK1010.cu:[[@LINE+1]]:21: warning: '__vadd4' has no HIP counterpart: SIMD-in-a-word intrinsics are not in HIP 5.2.3 [PK1010]
+  out[blockIdx.x] = __vadd4(out[blockIdx.x], 0x01010101u);
+// CHECK:  out[blockIdx.x] = __vadd4(out[blockIdx.x], 0x01010101u);
+  atomicExch(flag, 0);
+}
+
+void setup(cudaStream_t stream, cudaEvent_t ev) {
+// DIAG: PK1010.cu:[[@LINE+2]]:3: warning: 'cudaDeviceSetLimit' has no HIP counterpart: HIP 5.2.3 declares no hipDeviceSetLimit; stack and heap limits are not settable through the runtime [PK1010]
+// DIAG: PK1010.cu:[[@LINE+1]]:22: warning: 'cudaLimitStackSize' has no HIP counterpart: HIP 5.2.3 has no stack-size limit enumerator [PK1010]
+  cudaDeviceSetLimit(cudaLimitStackSize, 4096);
+// CHECK: // port-kernel: warning: 'cudaDeviceSetLimit' has no HIP counterpart: HIP 5.2.3 declares no hipDeviceSetLimit; stack and heap limits are not settable through the runtime [PK1010]
+// CHECK-NEXT: // port-kernel: warning: 'cudaLimitStackSize' has no HIP counterpart: HIP 5.2.3 has no stack-size limit enumerator [PK1010]
+// CHECK-NEXT: cudaDeviceSetLimit(cudaLimitStackSize, 4096);
+// DIAG: PK1010.cu:[[@LINE+1]]:3: warning: 'cudaEventRecordWithFlags' has no HIP counterpart: HIP 5.2.3 has no hipEventRecordWithFlags [PK1010]
+  cudaEventRecordWithFlags(ev, stream, cudaEventRecordExternal);
+// CHECK: cudaEventRecordWithFlags(ev, stream, cudaEventRecordExternal);
+  cudaMalloc(nullptr, 0);
+// CHECK: hipMalloc(nullptr, 0);
+}
+// DIAG-NOT: warning
