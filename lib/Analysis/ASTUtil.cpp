@@ -1,4 +1,5 @@
 //===- ASTUtil.cpp - small AST queries shared by the analyses and targets -===//
+// Rules: none (shared infrastructure)
 #include "pk/ASTUtil.h"
 
 #include "clang/AST/Expr.h"

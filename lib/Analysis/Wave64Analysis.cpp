@@ -1,4 +1,5 @@
 //===- Wave64Analysis.cpp - warp-32 assumptions in CUDA device code --------===//
+// Rules: PK2000, PK2101-PK2111
 //
 // How it works
 //
@@ -226,7 +227,7 @@ bool tileOf(const Expr *Obj, unsigned &N) {
 // ---- the analysis ------------------------------------------------------------
 
 struct Wave64Analysis::Impl {
-  TargetContext &TC;
+  const UserSource &Src;
   Wave64Analysis &A;
   SourceManager &SM;
   const LangOptions &LO;
@@ -259,8 +260,9 @@ struct Wave64Analysis::Impl {
   /// Shared arrays (and the dimension) indexed by a warp id: per-warp slots.
   std::set<std::pair<const VarDecl *, unsigned>> PerWarp;
 
-  Impl(TargetContext &TC, Wave64Analysis &A)
-      : TC(TC), A(A), SM(TC.SM()), LO(TC.Ctx().getLangOpts()), Ctx(TC.Ctx()) {}
+  Impl(const UserSource &Src, Wave64Analysis &A)
+      : Src(Src), A(A), SM(Src.SM()), LO(Src.Ctx().getLangOpts()),
+        Ctx(Src.Ctx()) {}
 
   /// Source text of a range as written at its use (macro expansions show
   /// the macro as written, not its body).
@@ -339,10 +341,10 @@ struct Wave64Analysis::Impl {
                 std::string *Name = nullptr) {
     if (L.isInvalid() || !L.isFileID())
       return false;
-    File = TC.fileOf(L);
+    File = Src.fileOf(L);
     if (File.empty())
       return false;
-    llvm::StringRef Buf = TC.contents(File);
+    llvm::StringRef Buf = Src.contents(File);
     unsigned O = SM.getFileOffset(L);
     if (O > Buf.size())
       return false;
@@ -453,7 +455,7 @@ struct Wave64Analysis::Impl {
     SourceLocation F = SM.getFileLoc(Loc);
     if (Loc.isMacroID() && SM.isMacroArgExpansion(Loc))
       F = SM.getSpellingLoc(Loc);
-    if (!TC.isUserLoc(F))
+    if (!Src.isUserLoc(F))
       return;
     if (!HazardAt.insert({F.getRawEncoding(), (unsigned)C}).second)
       return;
@@ -500,9 +502,9 @@ struct Wave64Analysis::Impl {
     if (!Record || !Tok)
       return;
     SourceLocation L = SM.getSpellingLoc(Tok->getBeginLoc());
-    if (!TC.isUserLoc(L))
+    if (!Src.isUserLoc(L))
       return;
-    std::string File = TC.fileOf(L);
+    std::string File = Src.fileOf(L);
     unsigned Off = SM.getFileOffset(L);
     int Ent = entityFor(L, FnEnt);
     if (!TokenAt.insert({File, Off}).second) {
@@ -616,7 +618,7 @@ struct Wave64Analysis::Impl {
     unsigned Off;
     if (!defineAt(Spell, File, Off, &Name) || !warpName(Name))
       return false;
-    llvm::StringRef Buf = TC.contents(File);
+    llvm::StringRef Buf = Src.contents(File);
     llvm::StringRef Line = Buf.drop_front(Off);
     Line = Line.take_until([](char C) { return C == '\n'; });
     // "#define NAME <ws> [(] literal [)]"
@@ -688,7 +690,7 @@ public:
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit())
       return true;
-    if (!I.TC.isUserLoc(FD->getLocation()))
+    if (!I.Src.isUserLoc(FD->getLocation()))
       return true;
     if (FD->isTemplateInstantiation())
       return true;
@@ -706,7 +708,7 @@ public:
     SourceRange R = FD->getSourceRange();
     SourceLocation B = I.SM.getExpansionLoc(R.getBegin());
     SourceLocation E = I.SM.getExpansionLoc(R.getEnd());
-    F.File = I.TC.fileOf(B);
+    F.File = I.Src.fileOf(B);
     F.Begin = I.SM.getFileOffset(B);
     F.End = I.SM.getFileOffset(E) + 1;
     return true;
@@ -1255,7 +1257,7 @@ private:
     const auto *VD = dyn_cast<VarDecl>(D);
     if (!VD)
       return {};
-    if (VD->getName() == "warpSize" && !I.TC.isUserLoc(VD->getLocation())) {
+    if (VD->getName() == "warpSize" && !I.Src.isUserLoc(VD->getLocation())) {
       Val V = konst(32);
       V.Kind |= K_W;
       V.Dep |= D_W;
@@ -1799,7 +1801,7 @@ Val Walker::call(const CallExpr *CE) {
       if (Name == "__clz") {
         // close the parenthesis: (__clzll(x) - 32)
         SourceLocation RP = SM().getSpellingLoc(CE->getRParenLoc());
-        if (I.TC.isUserLoc(RP)) {
+        if (I.Src.isUserLoc(RP)) {
           W64Site &S = I.site(W64Site::Token, nullptr,
                               I.entityFor(RP, Ent));
           S.Loc = RP.getLocWithOffset(1);
@@ -2396,9 +2398,9 @@ void Walker::tileDecl(const DeclaratorDecl *D) {
   SourceRange R = TL.getSourceRange();
   SourceLocation B = SM().getSpellingLoc(R.getBegin());
   SourceLocation E = SM().getSpellingLoc(R.getEnd());
-  if (!I.TC.isUserLoc(B) || SM().getFileID(B) != SM().getFileID(E))
+  if (!I.Src.isUserLoc(B) || SM().getFileID(B) != SM().getFileID(E))
     return;
-  std::string File = I.TC.fileOf(B);
+  std::string File = I.Src.fileOf(B);
   if (!I.TokenAt.insert({File, SM().getFileOffset(B)}).second)
     return;
   W64Site &S = I.site(W64Site::CgTile, nullptr, I.entityFor(B, Ent));
@@ -2722,13 +2724,13 @@ void Wave64Analysis::Impl::maskTypeSite(const DeclaratorDecl *D, TypeLoc TL,
   SourceRange R = TL.getSourceRange();
   SourceLocation B = SM.getSpellingLoc(R.getBegin());
   SourceLocation E = SM.getSpellingLoc(R.getEnd());
-  if (!TC.isUserLoc(B) || SM.getFileID(B) != SM.getFileID(E))
+  if (!Src.isUserLoc(B) || SM.getFileID(B) != SM.getFileID(E))
     return;
   unsigned BO = SM.getFileOffset(B);
   unsigned EO = SM.getFileOffset(E) + Lexer::MeasureTokenLength(E, SM, LO);
   if (EO <= BO)
     return;
-  std::string File = TC.fileOf(B);
+  std::string File = Src.fileOf(B);
   if (!TokenAt.insert({File, BO}).second)
     return;
   int Ent = entityFor(B, FnEnt);
@@ -2817,7 +2819,7 @@ void Wave64Analysis::Impl::launchChecks() {
       return false;
     }
     bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *KC) {
-      if (!I.TC.isUserLoc(KC->getBeginLoc()))
+      if (!I.Src.isUserLoc(KC->getBeginLoc()))
         return true;
       const FunctionDecl *K = canonFn(KC->getDirectCallee());
       if (!K) {
@@ -2897,7 +2899,7 @@ void Wave64Analysis::Impl::warpSizeUses() {
       if (DRE->getDecl()->getName() != "warpSize")
         return true;
       SourceLocation Spell = I.SM.getSpellingLoc(DRE->getLocation());
-      if (!I.TC.isUserLoc(Spell))
+      if (!I.Src.isUserLoc(Spell))
         return true;
       // Enclosing function and constant context.
       const FunctionDecl *Fn = nullptr;
@@ -2931,7 +2933,7 @@ void Wave64Analysis::Impl::warpSizeUses() {
         if (It != I.Fns.end())
           Ent = It->second.Entity;
       }
-      std::string File = I.TC.fileOf(Spell);
+      std::string File = I.Src.fileOf(Spell);
       unsigned Off = I.SM.getFileOffset(Spell);
       int E = Ent >= 0 ? I.entityFor(Spell, Ent) : -1;
       if (E < 0) {
@@ -2985,7 +2987,7 @@ void Wave64Analysis::Impl::decide() {
       N = Ps[0];
     }
     if (const auto *PE = N.get<Expr>())
-      Ctx2 = TC.text(PE);
+      Ctx2 = Src.text(PE);
     blocker(Ent, X->getBeginLoc(),
             llvm::formatv("the warp width {0} is used in '{1}', which is not "
                           "one of the idioms native warps widen",
@@ -2998,15 +3000,15 @@ void Wave64Analysis::Impl::decide() {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
         if (const Expr *Init = VD->getAnyInitializer()) {
           SourceLocation L = SM.getSpellingLoc(Init->IgnoreParenImpCasts()->getBeginLoc());
-          auto It = TokenEnt.find({TC.fileOf(L), SM.getFileOffset(L)});
+          auto It = TokenEnt.find({Src.fileOf(L), SM.getFileOffset(L)});
           if (It != TokenEnt.end())
             unite(It->second, Ent);
         }
   }
 }
 
-Wave64Analysis::Wave64Analysis(TargetContext &TC)
-    : TC(TC), P(std::make_unique<Impl>(TC, *this)) {}
+Wave64Analysis::Wave64Analysis(const UserSource &Src)
+    : P(std::make_unique<Impl>(Src, *this)) {}
 Wave64Analysis::~Wave64Analysis() = default;
 
 void Wave64Analysis::run(Wave64Strategy Requested) {
@@ -3113,7 +3115,7 @@ Wave64Strategy Wave64Analysis::strategyAtOffset(llvm::StringRef File,
   // A macro body or a function body by position.
   for (const auto &[K, E] : P->MacroEnts)
     if (K.first == File && K.second <= Offset) {
-      llvm::StringRef Buf = P->TC.contents(File);
+      llvm::StringRef Buf = P->Src.contents(File);
       llvm::StringRef Line = Buf.drop_front(K.second);
       size_t End = 0;
       while (true) {

@@ -1,4 +1,5 @@
 //===- Wave64Rewrite.cpp - warp-32 code on 64-lane waves -------------------===//
+// Rules: PK2000-PK2013, PK2020-PK2023, PK2101-PK2111
 //
 // Applies the rewrites of the two wave-64 strategies to the sites found by
 // the analysis (lib/Analysis/Wave64Analysis.cpp), each with the strategy of
@@ -143,7 +144,7 @@ bool isLogical(Wave64Strategy S) { return S != Wave64Strategy::Native; }
 
 class Rewriter {
 public:
-  Rewriter(TargetContext &TC, Wave64Analysis &A) : TC(TC), A(A) {}
+  Rewriter(TargetContext &TC, const Wave64Analysis &A) : TC(TC), A(A) {}
 
   void run() {
     for (const W64Site &S : A.sites())
@@ -156,7 +157,7 @@ public:
 
 private:
   TargetContext &TC;
-  Wave64Analysis &A;
+  const Wave64Analysis &A;
   bool ReducesLowered = false;
 
   SourceManager &SM() { return TC.SM(); }
@@ -767,14 +768,16 @@ private:
 } // namespace
 
 void pk::runWave64Rewrites(TargetContext &TC) {
-  Wave64Analysis A(TC);
+  UserSource Src(TC.PF);
+  Wave64Analysis A(Src);
   A.run(TC.Opts.Wave64);
   Rewriter R(TC, A);
   R.run();
 }
 
 void pk::runWave64Check(TargetContext &TC) {
-  Wave64Analysis A(TC);
+  UserSource Src(TC.PF);
+  Wave64Analysis A(Src);
   A.run(TC.Opts.Wave64);
   for (const W64Hazard &H : A.hazards())
     TC.finding(H.Loc, w64CheckID(H.Class), Severity::Warning, H.Msg);

@@ -1,4 +1,5 @@
 //===- ASTUtil.h - small AST queries shared by the analyses and targets ---===//
+// Rules: none (shared infrastructure)
 #ifndef PK_ANALYSIS_ASTUTIL_H
 #define PK_ANALYSIS_ASTUTIL_H
 

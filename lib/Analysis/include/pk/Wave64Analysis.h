@@ -1,4 +1,5 @@
-//===- Wave64Analysis.h - warp-32 assumptions in CUDA device code ----------===//
+//===- Wave64Analysis.h - warp-32 assumptions in CUDA device code ---------===//
+// Rules: PK2000, PK2101-PK2111
 //
 // One pass over the AST of a translation unit finds every construct that
 // assumes 32-lane warps (the hazard classes 1-11 of docs/wave64.md), tracks
@@ -7,13 +8,16 @@
 // be widened to native 64-lane warps or must keep 32-lane logical warps.
 //
 // The result is used by `check` (hazard findings PK2101-PK2111) and by the
-// HIP target (the rewrites of both strategies, HIP/Wave64Rewrite.cpp).
+// HIP target (the rewrites of both strategies, lib/Targets/HIP/Wave64*.cpp).
+// It reads the parsed file only (pk/UserSource.h) and depends on no target.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PK_WAVE64ANALYSIS_H
 #define PK_WAVE64ANALYSIS_H
 
-#include "pk/TargetContext.h"
+#include "pk/Rules.h"
+#include "pk/UserSource.h"
+#include "pk/Wave64Strategy.h"
 #include "clang/Basic/SourceLocation.h"
 #include <map>
 #include <memory>
@@ -69,7 +73,8 @@ struct W64Site {
     Unsupported,  ///< no strategy can express it (finding only)
   } Kind;
   const clang::Stmt *S = nullptr;
-  clang::SourceLocation Loc, End; ///< spelling locations (Token, MaskType, CgTile)
+  /// Spelling locations (Token, MaskType, CgTile).
+  clang::SourceLocation Loc, End;
   unsigned Len = 0;               ///< Token/MaskType: characters replaced
   std::string Logical, Native;    ///< replacement text ("" = unchanged)
   RuleId Rule = RuleId::PK2021;   ///< Token: rule and reason when edited
@@ -101,7 +106,7 @@ struct W64Blocker {
 
 class Wave64Analysis {
 public:
-  explicit Wave64Analysis(TargetContext &TC);
+  explicit Wave64Analysis(const UserSource &Src);
   ~Wave64Analysis();
 
   /// Runs the analysis and decides strategies for \p Requested
@@ -129,7 +134,6 @@ public:
   struct Impl;
 
 private:
-  TargetContext &TC;
   std::unique_ptr<Impl> P;
   std::vector<W64Hazard> Hazards;
   std::vector<W64Site> Sites;

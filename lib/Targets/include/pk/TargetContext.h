@@ -6,6 +6,7 @@
 #include "pk/Frontend.h"
 #include "pk/PortService.h"
 #include "pk/Rules.h"
+#include "pk/Wave64Strategy.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -23,8 +24,6 @@ class Expr;
 } // namespace clang
 
 namespace pk {
-
-enum class Wave64Strategy { Auto, Logical32, Native };
 
 enum class MfmaShape { Auto, M16N16K16, M32N32K8 };
 

@@ -1,0 +1,68 @@
+//===- UserSource.cpp - the user's files of a parsed translation unit -----===//
+// Rules: none (shared infrastructure)
+#include "pk/UserSource.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/ASTUnit.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace pk;
+using namespace clang;
+
+UserSource::UserSource(const ParsedFile &PF) : PF(PF) {
+  for (const auto &F : PF.UserFiles)
+    UserFiles.insert(F);
+}
+
+SourceManager &UserSource::SM() const { return PF.AST->getSourceManager(); }
+ASTContext &UserSource::Ctx() const { return PF.AST->getASTContext(); }
+
+std::string UserSource::fileOf(SourceLocation Loc) const {
+  SourceManager &S = SM();
+  FileID FID = S.getFileID(S.getSpellingLoc(Loc));
+  OptionalFileEntryRef FE = S.getFileEntryRefForID(FID);
+  if (!FE)
+    return "";
+  llvm::SmallString<256> P(FE->getName());
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, true);
+  return P.str().str();
+}
+
+bool UserSource::isUserLoc(SourceLocation Loc) const {
+  if (Loc.isInvalid())
+    return false;
+  return isUserFile(fileOf(SM().getFileLoc(Loc)));
+}
+
+llvm::StringRef UserSource::contents(llvm::StringRef File) const {
+  auto It = Cache.find(File);
+  if (It != Cache.end())
+    return It->second;
+  auto FE = SM().getFileManager().getFileRef(File);
+  std::string Text;
+  if (FE) {
+    if (auto Buf = SM().getMemoryBufferForFileOrNone(*FE))
+      Text = Buf->getBuffer().str();
+  }
+  return Cache[File] = Text;
+}
+
+std::string UserSource::text(SourceRange R) const {
+  SourceManager &S = SM();
+  const LangOptions &LO = Ctx().getLangOpts();
+  CharSourceRange FR =
+      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), S, LO);
+  if (FR.isInvalid())
+    FR = CharSourceRange::getTokenRange(S.getSpellingLoc(R.getBegin()),
+                                        S.getSpellingLoc(R.getEnd()));
+  return Lexer::getSourceText(FR, S, LO).str();
+}
+
+std::string UserSource::text(const Expr *E) const {
+  return text(E->getSourceRange());
+}

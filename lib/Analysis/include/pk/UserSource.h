@@ -1,0 +1,55 @@
+//===- UserSource.h - the user's files of a parsed translation unit -------===//
+// Rules: none (shared infrastructure)
+//
+// What an analysis reads of a translation unit besides the AST: its
+// SourceManager and ASTContext, which files are the user's (the main file and
+// its local headers; system headers are never analysed or edited), and their
+// text as written.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PK_USERSOURCE_H
+#define PK_USERSOURCE_H
+
+#include "pk/Frontend.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include <string>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class SourceManager;
+} // namespace clang
+
+namespace pk {
+
+class UserSource {
+public:
+  explicit UserSource(const ParsedFile &PF);
+
+  clang::SourceManager &SM() const;
+  clang::ASTContext &Ctx() const;
+
+  /// True when \p Loc's spelling lies in one of the user's files (the
+  /// expansion site for macros).
+  bool isUserLoc(clang::SourceLocation Loc) const;
+  bool isUserFile(llvm::StringRef AbsPath) const {
+    return UserFiles.count(AbsPath);
+  }
+  /// Absolute path of the file \p Loc is spelled in ("" when none).
+  std::string fileOf(clang::SourceLocation Loc) const;
+  /// Original contents of a user file.
+  llvm::StringRef contents(llvm::StringRef File) const;
+  /// Source text of a range or an expression as the user wrote it.
+  std::string text(clang::SourceRange R) const;
+  std::string text(const clang::Expr *E) const;
+
+private:
+  const ParsedFile &PF;
+  llvm::StringSet<> UserFiles;
+  mutable llvm::StringMap<std::string> Cache;
+};
+
+} // namespace pk
+#endif
