@@ -80,22 +80,36 @@ llvm::StringRef pk::severityName(Severity S) {
   return "warning";
 }
 
-llvm::StringRef pk::targetName(Target T) {
-  switch (T) {
-  case Target::CUDA: return "cuda";
-  case Target::HIP: return "hip";
-  case Target::NKI: return "nki";
-  }
-  return "?";
-}
+namespace {
+struct TargetRow {
+  Target T;
+  const char *Name;
+  EmuLanguage Emu;
+};
+const TargetRow Targets[] = {
+#define PK_TARGET(ID, NAME, EMU, FACTORY)                                      \
+  {Target::ID, NAME, EmuLanguage::EMU},
+#include "pk/TargetList.def"
+};
+} // namespace
 
-llvm::StringRef pk::targetExtension(Target T) {
-  switch (T) {
-  case Target::CUDA: return ".cu";
-  case Target::HIP: return ".hip";
-  case Target::NKI: return ".py";
-  }
-  return "";
+llvm::StringRef pk::targetName(Target T) {
+  return Targets[static_cast<unsigned>(T)].Name;
+}
+EmuLanguage pk::targetEmuLanguage(Target T) {
+  return Targets[static_cast<unsigned>(T)].Emu;
+}
+std::optional<Target> pk::findTarget(llvm::StringRef Name) {
+  for (const TargetRow &R : Targets)
+    if (Name == R.Name)
+      return R.T;
+  return std::nullopt;
+}
+std::vector<Target> pk::allTargets() {
+  std::vector<Target> V;
+  for (const TargetRow &R : Targets)
+    V.push_back(R.T);
+  return V;
 }
 
 namespace {
@@ -230,7 +244,7 @@ llvm::Error RenameDB::loadFile(llvm::StringRef Path, bool BuiltIn) {
                   " ('" + ruleSpec(*Known).Title + "')");
     T.Title = ruleSpec(*Known).Title;
   } else {
-    if (Known || RuleRegistry::get().find(T.Rule))
+    if (Known)
       return Fail("rule ID " + T.Rule +
                   " is already used by a built-in rule; give the table an "
                   "ID of its own (see `port-kernel rules`)");

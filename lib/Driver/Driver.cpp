@@ -1,5 +1,6 @@
 //===- Driver.cpp - files in, translated files out -------------------------===//
 #include "pk/Driver.h"
+#include "pk/Target.h"
 
 #include "clang/Frontend/ASTUnit.h"
 #include "llvm/ADT/StringExtras.h"
@@ -165,28 +166,10 @@ llvm::Error Driver::init() {
   return llvm::Error::success();
 }
 
-static llvm::Error runTarget(TargetContext &TC) {
-  switch (TC.T) {
-  case Target::HIP:
-    return runHipTarget(TC);
-  case Target::CUDA:
-    return runCudaTarget(TC);
-  case Target::NKI:
-    break;
-  }
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "target nki is not implemented");
-}
-
 llvm::Expected<std::vector<TargetOutput>>
 Driver::translate(llvm::ArrayRef<std::string> Paths,
-                  llvm::ArrayRef<Target> Targets, llvm::StringRef OutRoot) {
-  for (Target T : Targets)
-    if (T == Target::NKI)
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          "error: target 'nki' is not implemented yet; no output was "
-          "written (implemented targets: hip, cuda)");
+                  llvm::ArrayRef<Target> Targets, llvm::StringRef OutRoot,
+                  RunMode Mode) {
   std::vector<InputFile> Inputs;
   if (llvm::Error E = collect(Paths, Inputs))
     return std::move(E);
@@ -212,7 +195,10 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
     R.UserFiles = (*PF)->UserFiles;
     for (Target T : Targets) {
       TargetContext TC(**PF, DB, T, O.TO);
-      if (llvm::Error E = runTarget(TC)) {
+      const TargetBackend &B = targetBackend(T);
+      if (llvm::Error E =
+              runPasses(TC, Mode == RunMode::Check ? B.checkPasses()
+                                                   : B.portPasses())) {
         R.Error = llvm::toString(std::move(E));
         return R;
       }
@@ -321,7 +307,8 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
             "%s: error: two inputs translate to the same output %s",
             F.c_str(), OutPath.c_str());
       std::string Text =
-          IsSource ? renderFile(F, (*Buf)->getBuffer(), All.find(F), Finds)
+          IsSource ? renderFile(F, (*Buf)->getBuffer(), All.find(F), Finds,
+                                targetBackend(TO.T).commentPrefix())
                    : (*Buf)->getBuffer().str();
       TO.Files[OutPath] = std::move(Text);
       TO.OutputOf[F] = OutPath;
@@ -525,8 +512,7 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
 }
 
 int Driver::check(llvm::ArrayRef<std::string> Paths) {
-  O.TO.CheckOnly = true;
-  auto Res = translate(Paths, O.Targets, "");
+  auto Res = translate(Paths, O.Targets, "", RunMode::Check);
   if (!Res) {
     Diag << llvm::toString(Res.takeError()) << "\n";
     return 1;

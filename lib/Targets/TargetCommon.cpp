@@ -1,5 +1,7 @@
 //===- TargetCommon.cpp - edits, findings and the shared rule passes -------===//
+// Rules: PK1001, PK1002, PK1003, PK1004 (rename tables), PK1006, PK1010, PK1011
 #include "pk/TargetContext.h"
+#include "pk/Target.h"
 #include <algorithm>
 #include "llvm/ADT/StringExtras.h"
 
@@ -18,22 +20,7 @@ using namespace pk;
 using namespace clang;
 
 std::string pk::outputName(llvm::StringRef Path, Target T) {
-  llvm::StringRef Ext = llvm::sys::path::extension(Path);
-  llvm::SmallString<256> P(Path);
-  if (T == Target::HIP) {
-    if (Ext == ".cu")
-      llvm::sys::path::replace_extension(P, ".hip");
-    else if (Ext == ".cuh")
-      llvm::sys::path::replace_extension(P, ".hpp");
-  } else if (T == Target::CUDA) {
-    if (Ext == ".hip")
-      llvm::sys::path::replace_extension(P, ".cu");
-    else if (Ext == ".hiph")
-      llvm::sys::path::replace_extension(P, ".cuh");
-  } else if (T == Target::NKI) {
-    llvm::sys::path::replace_extension(P, ".py");
-  }
-  return P.str().str();
+  return targetBackend(T).outputName(Path);
 }
 
 TargetContext::TargetContext(ParsedFile &PF, const RenameDB &DB, Target T,

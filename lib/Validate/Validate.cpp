@@ -34,14 +34,7 @@ namespace {
 constexpr int EmuErrorExit = 86;
 
 StringRef variantName(std::optional<Target> T) {
-  if (!T)
-    return "original";
-  switch (*T) {
-  case Target::CUDA: return "cuda";
-  case Target::HIP: return "hip";
-  case Target::NKI: return "nki";
-  }
-  return "?";
+  return T ? targetName(*T) : StringRef("original");
 }
 
 enum class CellStatus { Pass, Fail, Skip };
@@ -174,16 +167,18 @@ public:
         return std::nullopt;
       }
       Input = Outs.front();
-      if (*T == Target::NKI) {
+      if (targetEmuLanguage(*T) == EmuLanguage::None) {
         C.Status = CellStatus::Skip;
         C.Kind = "skip";
-        C.Reason = "ported to " + Input + "; NKI output is not run by the emulator";
+        C.Reason = "ported to " + Input + "; " + targetName(*T).str() +
+                   " output is not run by the emulator";
         return std::nullopt;
       }
     }
     Expected<std::string> Prepared = [&] {
       std::lock_guard<std::mutex> L(ServiceMutex);
-      return PS.emuPrepare(Input, T && *T == Target::HIP, joinPath(Dir, "prep"));
+      return PS.emuPrepare(Input, T && targetEmuLanguage(*T) == EmuLanguage::HIP,
+                           joinPath(Dir, "prep"));
     }();
     if (!Prepared) {
       C.Kind = "prepare";
@@ -313,7 +308,7 @@ public:
       C.Reason = "cannot create " + C.Dir + ": " + EC.message();
       return Done();
     }
-    const bool Hip = T && *T == Target::HIP;
+    const bool Hip = T && targetEmuLanguage(*T) == EmuLanguage::HIP;
     std::optional<std::string> Prepared = portAndPrepare(Spec.sourcePath(), T, C.Dir, C);
     if (!Prepared)
       return Done();
@@ -398,7 +393,7 @@ public:
       C.Reason = "cannot create " + C.Dir + ": " + EC.message();
       return Done();
     }
-    const bool Hip = T && *T == Target::HIP;
+    const bool Hip = T && targetEmuLanguage(*T) == EmuLanguage::HIP;
     std::optional<std::string> Prepared = portAndPrepare(File, T, C.Dir, C);
     if (!Prepared)
       return Done();

@@ -135,7 +135,7 @@ TEST(RenameDB, ErrorsCarryFileAndLine) {
 TEST(RenameDB, UserTablesAreCheckedAgainstTheRuleTable) {
   auto Err = [](llvm::StringRef Text, bool BuiltIn = false) {
     RenameDB DB;
-    llvm::Error E = DB.loadFile(writeTemp(Text), BuiltIn);
+    llvm::Error E = DB.loadFile(writeTemp(Text.str()), BuiltIn);
     return E ? llvm::toString(std::move(E)) : std::string();
   };
   // A user table may not claim a built-in rule's ID.

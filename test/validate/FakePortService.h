@@ -122,9 +122,6 @@ public:
   llvm::Error portFiles(llvm::ArrayRef<std::string> Inputs, Target T,
                         llvm::StringRef OutDir,
                         std::vector<std::string> &OutPaths) override {
-    if (T == Target::NKI)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "error: target 'nki' is not implemented");
     if (T == Target::HIP && !AllowHip)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "error: target 'hip' is not implemented");

@@ -1,7 +1,7 @@
 //===- pkv-dev.cpp - run validate with the stand-in translator ------------===//
 //
 // Development driver for lib/Validate before the translator exists:
-//   pkv-dev [--to cuda|hip|nki|none] [--json] [--jobs N] [--keep-work]
+//   pkv-dev [--to cuda|hip|none] [--json] [--jobs N] [--keep-work]
 //           [--work DIR] [--lanes N] [--cxx-flag F]... [--link-flag F]...
 //           [--mock] PATH...
 // --mock builds against test/validate/mock_emu instead of the emulator.
@@ -31,7 +31,6 @@ int main(int argc, char **argv) {
       std::string T = Next();
       if (T == "cuda") O.Targets.push_back(pk::Target::CUDA);
       else if (T == "hip") O.Targets.push_back(pk::Target::HIP);
-      else if (T == "nki") O.Targets.push_back(pk::Target::NKI);
     } else if (A == "--json") O.Json = true;
     else if (A == "--jobs") O.Jobs = std::atoi(Next().c_str());
     else if (A == "--keep-work") O.KeepWork = true;

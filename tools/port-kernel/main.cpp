@@ -36,7 +36,7 @@ cl::SubCommand ValidateCmd("validate", "Port corpus cases or programs and run th
 
 cl::OptionCategory Cat("port-kernel options");
 
-cl::opt<std::string> To("to", cl::desc("Targets, comma separated: hip, cuda, nki (validate also accepts none)"),
+cl::opt<std::string> To("to", cl::desc("Targets, comma separated: hip, cuda (validate also accepts none)"),
                         cl::value_desc("targets"), cl::init("hip"), cl::cat(Cat),
                         cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
 cl::opt<std::string> OutDir("o", cl::desc("Output directory (outputs go to DIR/<target>/)"),
@@ -111,18 +111,18 @@ bool parseTargets(llvm::StringRef S, std::vector<pk::Target> &Out,
   S.split(Parts, ',', -1, false);
   for (StringRef P : Parts) {
     P = P.trim();
-    if (P == "hip")
-      Out.push_back(pk::Target::HIP);
-    else if (P == "cuda")
-      Out.push_back(pk::Target::CUDA);
-    else if (P == "nki")
-      Out.push_back(pk::Target::NKI);
+    if (std::optional<pk::Target> T = pk::findTarget(P))
+      Out.push_back(*T);
     else if (P == "none" && AllowNone)
       continue;
     else {
-      errs() << "port-kernel: error: unknown target '" << P
-             << "' (expected hip, cuda, nki" << (AllowNone ? ", none" : "")
-             << ")\n";
+      std::vector<std::string> Names;
+      for (pk::Target T : pk::allTargets())
+        Names.push_back(pk::targetName(T).str());
+      if (AllowNone)
+        Names.push_back("none");
+      errs() << "port-kernel: error: unknown target '" << P << "' (targets: "
+             << llvm::join(Names, ", ") << ")\n";
       return false;
     }
   }

@@ -1,4 +1,5 @@
 //===- CUDATarget.cpp - CUDA/HIP -> modern CUDA ----------------------------===//
+// Rules: PK1007, PK4001, PK4011
 //
 // HIP input: API renames and includes back to CUDA (tables reversed), HIP
 // launches and warp intrinsics to their CUDA forms.  CUDA input: already
@@ -9,7 +10,10 @@
 //   PK4011  HIP code that assumes 64-lane waves (ballot as 64 bits)
 //
 //===----------------------------------------------------------------------===//
-#include "pk/TargetContext.h"
+#include "pk/Target.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -133,16 +137,58 @@ void hipWarpIntrinsics(TargetContext &TC, const std::string &File) {
 
 } // namespace
 
-llvm::Error pk::runCudaTarget(TargetContext &TC) {
-  if (TC.PF.Language == Lang::HIP) {
-    runIncludePass(TC, /*ToHip=*/false);
-    runRenamePass(TC, /*ToHip=*/false);
-    for (const std::string &File : TC.PF.UserFiles) {
-      hipLaunches(TC, File);
-      hipWarpIntrinsics(TC, File);
-    }
-    reportUnportedIncludes(TC);
+namespace {
+
+bool hipInput(const TargetContext &TC) { return TC.PF.Language == Lang::HIP; }
+
+/// HIP launches and warp intrinsics in every user file of a HIP TU.
+void hipToCuda(TargetContext &TC) {
+  if (!hipInput(TC))
+    return;
+  for (const std::string &File : TC.PF.UserFiles) {
+    hipLaunches(TC, File);
+    hipWarpIntrinsics(TC, File);
   }
-  insertHelpers(TC);
-  return TC.takeError();
+}
+
+class CudaTarget : public TargetBackend {
+public:
+  Target id() const override { return Target::CUDA; }
+
+  std::string outputName(llvm::StringRef Path) const override {
+    llvm::StringRef Ext = llvm::sys::path::extension(Path);
+    llvm::SmallString<256> P(Path);
+    if (Ext == ".hip")
+      llvm::sys::path::replace_extension(P, ".cu");
+    else if (Ext == ".hiph")
+      llvm::sys::path::replace_extension(P, ".cuh");
+    return P.str().str();
+  }
+
+  /// HIP input: tables reversed, then HIP launches and intrinsics; CUDA
+  /// input: kept as written unless a rule applies.
+  std::vector<TargetPass> portPasses() const override {
+    return {pass("includes",
+                 [](TargetContext &TC) {
+                   if (hipInput(TC))
+                     runIncludePass(TC, /*ToHip=*/false);
+                 }),
+            pass("renames",
+                 [](TargetContext &TC) {
+                   if (hipInput(TC))
+                     runRenamePass(TC, /*ToHip=*/false);
+                 }),
+            pass("hip-to-cuda", hipToCuda),
+            pass("unported-includes", reportUnportedIncludes),
+            pass("helpers", insertHelpers)};
+  }
+
+  /// No hazard passes yet: CUDA output of CUDA input is the input.
+  std::vector<TargetPass> checkPasses() const override { return {}; }
+};
+
+} // namespace
+
+std::unique_ptr<TargetBackend> pk::createCudaTarget() {
+  return std::make_unique<CudaTarget>();
 }

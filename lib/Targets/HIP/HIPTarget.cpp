@@ -1,97 +1,73 @@
-//===- HIPTarget.cpp - CUDA -> HIP ----------------------------------------===//
+//===- HIPTarget.cpp - the HIP target: CUDA -> HIP for AMD GPUs ------------===//
+// Rules: none (the target's pass list; the rules live in the files it names)
 //
-// API renames and includes come from the YAML tables (TargetCommon.cpp).
-// This file holds the semantic rewrites a rename cannot express:
-//   PK1005  cudaLaunchKernel -> hipLaunchKernel with the kernel address cast
-//   PK20xx  warp-32 code on 64-lane waves: HIP/Wave64Rewrite.cpp, driven by
-//           the analysis of lib/Analysis/Wave64Analysis.cpp (logical32 and
-//           native strategies, chosen per kernel by --wave64)
+// The passes of `port --to hip`, in order:
+//   includes, renames     YAML tables (TargetCommon.cpp): PK1001-PK1004,
+//                         PK1006, PK1011
+//   launch-casts          PK1005 (LaunchCasts.cpp)
+//   wave64                warp-32 code on 64-lane waves, per kernel strategy:
+//                         PK2000-PK2023 (Wave64*.cpp over lib/Analysis)
+//   mfma                  tensor cores -> MFMA: PK3001-PK3017 (Mfma*.cpp)
+//   unported-includes     PK1010 for headers no pass made unnecessary
+//   helpers               generated helper blocks after the includes
+// `check --to hip` runs includes, renames, the wave-64 hazard report
+// (PK2101-PK2111) and unported-includes.
 //
 //===----------------------------------------------------------------------===//
-#include "pk/ASTUtil.h"
-#include "pk/TargetContext.h"
+#include "HipPasses.h"
+#include "pk/Target.h"
 
-#include "clang/AST/ASTContext.h"
-#include "clang/AST/Expr.h"
-#include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Basic/SourceManager.h"
-#include "clang/Frontend/ASTUnit.h"
-#include "clang/Lex/Lexer.h"
-#include "llvm/Support/FormatVariadic.h"
-#include <set>
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/Path.h"
 
 using namespace pk;
-using namespace clang;
-
 
 namespace {
 
-class HipRewriter : public RecursiveASTVisitor<HipRewriter> {
-public:
-  explicit HipRewriter(TargetContext &TC) : TC(TC) {}
+bool cudaInput(const TargetContext &TC) { return TC.PF.Language != Lang::HIP; }
 
-  bool VisitCallExpr(CallExpr *CE) {
-    if (!TC.isUserLoc(CE->getBeginLoc()))
-      return true;
-    llvm::StringRef Name = calleeName(CE);
-    if (Name.empty())
-      return true;
-    if (Name == "cudaLaunchKernel" || Name == "cudaLaunchCooperativeKernel" ||
-        Name == "cudaFuncSetAttribute" || Name == "cudaFuncSetCacheConfig" ||
-        Name == "cudaFuncSetSharedMemConfig")
-      launchKernel(CE, Name, 0);
-    else if (Name == "cudaFuncGetAttributes")
-      launchKernel(CE, Name, 1);
-    return true;
+class HipTarget : public TargetBackend {
+public:
+  Target id() const override { return Target::HIP; }
+
+  std::string outputName(llvm::StringRef Path) const override {
+    llvm::StringRef Ext = llvm::sys::path::extension(Path);
+    llvm::SmallString<256> P(Path);
+    if (Ext == ".cu")
+      llvm::sys::path::replace_extension(P, ".hip");
+    else if (Ext == ".cuh")
+      llvm::sys::path::replace_extension(P, ".hpp");
+    return P.str().str();
   }
 
-private:
-  TargetContext &TC;
+  std::vector<TargetPass> portPasses() const override {
+    return {pass("includes", [](TargetContext &TC) { runIncludePass(TC, true); }),
+            pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
+            pass("launch-casts", hip::runLaunchCasts),
+            pass("wave64",
+                 [](TargetContext &TC) {
+                   if (cudaInput(TC))
+                     runWave64Rewrites(TC);
+                 }),
+            {"mfma", runMfmaRules},
+            pass("unported-includes", reportUnportedIncludes),
+            pass("helpers", insertHelpers)};
+  }
 
-  void launchKernel(const CallExpr *CE, llvm::StringRef Name, unsigned I) {
-    if (CE->getNumArgs() <= I)
-      return;
-    const Expr *Arg = CE->getArg(I);
-    const Expr *F = Arg->IgnoreParenImpCasts();
-    if (F->getType()->isVoidPointerType())
-      return;
-    std::string Text = TC.text(Arg);
-    if (llvm::StringRef(Text).starts_with("(const void") ||
-        llvm::StringRef(Text).starts_with("reinterpret_cast"))
-      return;
-    TC.replace(Arg->getSourceRange(),
-               "reinterpret_cast<const void *>(" + Text + ")", RuleId::PK1005,
-               llvm::formatv("{0} takes the kernel as a template; its HIP "
-                             "counterpart takes the kernel's address as "
-                             "const void *",
-                             Name)
-                   .str());
+  std::vector<TargetPass> checkPasses() const override {
+    return {pass("includes", [](TargetContext &TC) { runIncludePass(TC, true); }),
+            pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
+            pass("wave64-check",
+                 [](TargetContext &TC) {
+                   if (cudaInput(TC))
+                     runWave64Check(TC);
+                 }),
+            pass("unported-includes", reportUnportedIncludes)};
   }
 };
 
 } // namespace
 
-llvm::Error pk::runHipTarget(TargetContext &TC) {
-  runIncludePass(TC, /*ToHip=*/true);
-  runRenamePass(TC, /*ToHip=*/true);
-  bool CudaInput = TC.PF.Language != Lang::HIP;
-  if (TC.Opts.CheckOnly) {
-    // `check`: the hazards of the CUDA source, no rewrites.
-    if (CudaInput)
-      runWave64Check(TC);
-    reportUnportedIncludes(TC);
-    return TC.takeError();
-  }
-  HipRewriter V(TC);
-  V.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
-  // Warp-32 code on 64-lane waves: shuffles, votes, lane/warp arithmetic,
-  // masks, warpSize, tiles (both strategies, per kernel).
-  if (CudaInput)
-    runWave64Rewrites(TC);
-  if (llvm::Error E = runMfmaRules(TC))
-    return E;
-  reportUnportedIncludes(TC);
-  insertHelpers(TC);
-  return TC.takeError();
+std::unique_ptr<TargetBackend> pk::createHipTarget() {
+  return std::make_unique<HipTarget>();
 }

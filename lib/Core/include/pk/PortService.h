@@ -10,17 +10,28 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace pk {
 
-enum class Target { CUDA, HIP, NKI };
+/// The output targets (pk/TargetList.def).
+enum class Target {
+#define PK_TARGET(ID, NAME, EMU, FACTORY) ID,
+#include "pk/TargetList.def"
+};
 
-/// "cuda", "hip", "nki".
+/// How `validate` runs a target's output.
+enum class EmuLanguage { None, CUDA, HIP };
+
+/// "cuda", "hip", ... (the name of --to and of the output folder).
 llvm::StringRef targetName(Target T);
-/// File extension of a target's main output (".cu", ".hip", ".py").
-llvm::StringRef targetExtension(Target T);
+EmuLanguage targetEmuLanguage(Target T);
+/// The target named \p Name, if there is one.
+std::optional<Target> findTarget(llvm::StringRef Name);
+/// Every target, in TargetList.def order.
+std::vector<Target> allTargets();
 
 class PortService {
 public:

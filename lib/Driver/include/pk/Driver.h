@@ -49,10 +49,12 @@ public:
   /// `check`: findings only, nothing written.
   int check(llvm::ArrayRef<std::string> Paths);
 
+  /// Which passes of the targets run: those of `port` or of `check`.
+  enum class RunMode { Port, Check };
   /// Ports in memory (nothing written).
   llvm::Expected<std::vector<TargetOutput>>
   translate(llvm::ArrayRef<std::string> Paths, llvm::ArrayRef<Target> Targets,
-            llvm::StringRef OutRoot);
+            llvm::StringRef OutRoot, RunMode Mode = RunMode::Port);
 
   // PortService
   llvm::Error portFiles(llvm::ArrayRef<std::string> Inputs, Target T,

@@ -36,12 +36,11 @@ struct TargetOptions {
   Wave64Strategy Wave64 = Wave64Strategy::Auto;
   MfmaShape Mfma = MfmaShape::Auto; ///< --mfma-shape
   LdsPadding Padding = LdsPadding::Auto; ///< --lds-padding
-  /// `check`: report hazards (the wave-64 analysis) instead of rewriting.
-  bool CheckOnly = false;
 };
 
 /// Output name of a translated file for a target (foo.cu -> foo.hip,
-/// foo.cuh -> foo.hpp for HIP; foo.hip -> foo.cu for CUDA).
+/// foo.cuh -> foo.hpp for HIP; foo.hip -> foo.cu for CUDA): the target's
+/// TargetBackend::outputName.
 std::string outputName(llvm::StringRef Path, Target T);
 
 /// The key of a generated helper block: the rule that needs it and a part
@@ -177,10 +176,6 @@ inline constexpr const char *NeedMfmaF16 = "mfma-f16";   ///< v_mfma_f32_*f16
 inline constexpr const char *NeedMfmaBF16 = "mfma-bf16"; ///< v_mfma_f32_*bf16_1k
 /// The AMD GPUs (gfx names) that have every feature in \p Needs.
 std::vector<std::string> gpusWith(const std::set<std::string> &Needs);
-
-/// Runs a target's rules over a parsed TU.
-llvm::Error runHipTarget(TargetContext &TC);
-llvm::Error runCudaTarget(TargetContext &TC);
 
 /// Tensor-core rules of the HIP target (WMMA and inline-PTX mma.sync ->
 /// MFMA, fragment-layout findings); HIP/Mfma.cpp.

@@ -1,0 +1,40 @@
+//===- TargetTest.cpp - the target list and the target interface ----------===//
+#include "pk/Target.h"
+
+#include "gtest/gtest.h"
+
+using namespace pk;
+
+TEST(Targets, ListNamesAndLookups) {
+  std::vector<Target> All = allTargets();
+  ASSERT_FALSE(All.empty());
+  for (Target T : All) {
+    EXPECT_EQ(findTarget(targetName(T)), T);
+    const TargetBackend &B = targetBackend(T);
+    EXPECT_EQ(B.id(), T);
+    EXPECT_EQ(B.name().str(), targetName(T).str());
+    EXPECT_FALSE(B.portPasses().empty()) << targetName(T).str();
+    for (const TargetPass &P : B.portPasses())
+      EXPECT_TRUE(P.Name && *P.Name && P.Run) << targetName(T).str();
+  }
+  EXPECT_FALSE(findTarget("nki").has_value());
+  EXPECT_FALSE(findTarget("").has_value());
+  EXPECT_EQ(targetEmuLanguage(Target::HIP), EmuLanguage::HIP);
+  EXPECT_EQ(targetEmuLanguage(Target::CUDA), EmuLanguage::CUDA);
+}
+
+TEST(Targets, HipPassOrder) {
+  // The HIP passes run in a documented order (HIPTarget.cpp): tables, then
+  // the semantic rules, then what depends on all of them.
+  std::vector<std::string> Names;
+  for (const TargetPass &P : targetBackend(Target::HIP).portPasses())
+    Names.push_back(P.Name);
+  std::vector<std::string> Want = {"includes", "renames", "launch-casts", "wave64",
+                                   "mfma", "unported-includes", "helpers"};
+  EXPECT_EQ(Names, Want);
+  std::vector<std::string> Check;
+  for (const TargetPass &P : targetBackend(Target::HIP).checkPasses())
+    Check.push_back(P.Name);
+  EXPECT_EQ(Check, (std::vector<std::string>{"includes", "renames", "wave64-check",
+                                             "unported-includes"}));
+}
