@@ -1,0 +1,7 @@
+// Input of the PK9001 test: a file that parses, for the output-location errors.
+#include <cuda_runtime.h>
+
+__global__ void saxpy(float a, const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
