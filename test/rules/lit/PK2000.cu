@@ -1,0 +1,86 @@
+// PK2000: every kernel whose code depends on the warp width gets one note
+// with the strategy of its port to 64-lane waves: native 64-lane warps (only
+// where nothing it computes depends on the warp width), or logical 32-lane
+// warps naming the first construct that rules native out, or that a kernel
+// sharing its warp code needs them, or that --wave64 asked for it.  `check`
+// prints the same decision.
+// RUN: rm -rf %t
+// RUN: %pk port -q --to hip --wave64=logical32 -o %t/log %s 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=LOG
+// RUN: %pk port -q --to hip --wave64=native -o %t/nat %s 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NAT
+// RUN: not %pk check --to hip %s 2>&1 | FileCheck %s --check-prefix=CHK
+// RUN: %pk port -q --to hip -o %t/auto %s 2> %t/auto.err
+// RUN: FileCheck %s --match-full-lines --input-file=%t/auto/hip/PK2000.hip
+// RUN: FileCheck %s --check-prefix=DIAG --input-file=%t/auto.err
+// LOG-NOT: kernel saxpy
+// NAT-NOT: kernel saxpy
+// CHK-NOT: kernel saxpy
+// DIAG-NOT: kernel saxpy
+#include <cuda_runtime.h>
+
+__device__ float warp_sum(float v) {
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_down_sync(0xffffffff, v, o);
+  return v;
+}
+
+// No warp code: no note.
+__global__ void saxpy(float a, const float *x, float *y, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+// Every warp adds its sum: native warps give the same total.
+// LOG: PK2000.cu:[[@LINE+5]]:1: note: kernel block_total: logical 32-lane warps inside 64-lane waves (--wave64=logical32) [PK2000]
+// NAT: PK2000.cu:[[@LINE+4]]:1: note: kernel block_total: native 64-lane warps (--wave64=native) [PK2000]
+// CHK: PK2000.cu:[[@LINE+3]]:1: note: kernel block_total: the HIP port can use native 64-lane warps [PK2000]
+// DIAG: PK2000.cu:[[@LINE+2]]:1: note: kernel block_total: native 64-lane warps (its warp code does not depend on the data layout of 32-lane warps) [PK2000]
+// CHECK: // port-kernel: note: kernel block_total: native 64-lane warps (its warp code does not depend on the data layout of 32-lane warps) [PK2000]
+__global__ void block_total(const float *x, float *out, int n) {
+// CHECK-NEXT: __global__ void block_total(const float *x, float *out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? x[i] : 0.f;
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_xor_sync(0xffffffff, v, o);
+  if ((threadIdx.x & 31) == 0)
+    atomicAdd(out, v);
+}
+
+// One row per warp: the grid assumes 32-lane warps.
+// LOG: PK2000.cu:[[@LINE+4]]:1: note: kernel row_sums: logical 32-lane warps inside 64-lane waves (--wave64=logical32) [PK2000]
+// NAT: PK2000.cu:[[@LINE+3]]:1: note: kernel row_sums: native 64-lane warps (--wave64=native) [PK2000]
+// CHK: PK2000.cu:[[@LINE+2]]:1: note: kernel row_sums: the HIP port keeps logical 32-lane warps because 'row >= rows' depends on the 32-lane warp numbering (line [[#@LINE+5]]) [PK2000]
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel row_sums: logical 32-lane warps inside 64-lane waves because 'row >= rows' depends on the 32-lane warp numbering (line [[#@LINE+4]]) [PK2000]
+__global__ void row_sums(const float *x, float *out, int rows, int cols) {
+  const int lane = threadIdx.x & 31;
+  const int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+  if (row >= rows)
+    return;
+  float s = 0.f;
+  for (int c = lane; c < cols; c += 32)
+    s += x[row * cols + c];
+  s = warp_sum(s);
+  if (lane == 0)
+    out[row] = s;
+}
+
+// Column sums of 32-column tiles: nothing here needs 32-lane warps, but
+// warp_sum is shared with row_sums.
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel tile_totals: logical 32-lane warps inside 64-lane waves because it shares warp code with kernel row_sums, where 'row >= rows' depends on the 32-lane warp numbering (line [[#@LINE-12]]) [PK2000]
+__global__ void tile_totals(const float *x, float *out) {
+  const float s = warp_sum(x[blockIdx.x * blockDim.x + threadIdx.x]);
+  if ((threadIdx.x & 31) == 0)
+    atomicAdd(&out[blockIdx.x], s);
+}
+
+// Thread 0 writes the sum of the first warp of its block: with 64-lane
+// warps it would add 64 values, so this kernel needs logical warps.
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel first_warp_total: logical 32-lane warps inside 64-lane waves because {{.*}} [PK2000]
+__global__ void first_warp_total(const float *x, float *out) {
+  float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_down_sync(0xffffffff, v, o);
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = v;
+}
