@@ -1,4 +1,5 @@
 //===- LdsBanks.cpp - LDS bank model for MFMA fragment traffic -------------===//
+// Rules: PK3017
 //
 // The access lists below follow the generated helpers (MfmaHelpers.cpp) line
 // by line; the layouts they implement are in docs/mfma.md.

@@ -1,4 +1,5 @@
 //===- MfmaHelpers.cpp - helper code generated into MFMA ports ------------===//
+// Rules: PK3001, PK3002, PK3005
 //
 // Lane layouts (matrix-cores reference; L = lane 0..63 of the wave):
 //   v_mfma_f32_16x16x16: A[i][k] in lane i + 16 (k / 4), element k % 4;

@@ -1,4 +1,5 @@
 //===- MfmaHelpers.h - helper code generated into MFMA ports --------------===//
+// Rules: PK3001, PK3002, PK3005
 //
 // The text of the helpers that the PK30xx rules generate into each ported
 // file (TargetContext::Helpers): the pk_mfma namespace that replaces

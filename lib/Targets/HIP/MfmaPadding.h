@@ -1,4 +1,5 @@
 //===- MfmaPadding.h - LDS row pitch of MFMA staging arrays (PK3017) ------===//
+// Rules: PK3017
 //
 // Shared-memory tiles that fragments are loaded from or stored to are padded
 // by CUDA kernels for NVIDIA's 32-lane shared-memory access; the MFMA helpers
