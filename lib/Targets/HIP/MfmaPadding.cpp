@@ -1,4 +1,5 @@
 //===- MfmaPadding.cpp - LDS row pitch of MFMA staging arrays (PK3017) ----===//
+// Rules: PK3017
 //
 // An array's row pitch can change when its elements are only reached by
 // full subscripts (`S[i][j]`, any number of dimensions) and by the pointer
@@ -11,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MfmaPadding.h"
+#include "MfmaRules.h"
 #include "pk/ASTUtil.h"
 #include "pk/Rules.h"
 
@@ -450,4 +452,55 @@ private:
 
 void mfma::planLdsPadding(TargetContext &TC, const std::vector<StagingOp> &Ops) {
   Planner(TC, Ops).run();
+}
+
+/// mem_row_major (true) or mem_col_major (false) as a constant argument.
+static std::optional<bool> memRowMajor(const Expr *E) {
+  const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *EC = DR ? dyn_cast<EnumConstantDecl>(DR->getDecl()) : nullptr;
+  if (EC && EC->getName() == "mem_row_major")
+    return true;
+  if (EC && EC->getName() == "mem_col_major")
+    return false;
+  return std::nullopt;
+}
+
+void mfma::planStagingPadding(TargetContext &TC, const FragmentPlan &P,
+                              const WarpTiles &Tiles, MfmaShape Shape) {
+  std::vector<StagingOp> Ops;
+  for (const FragCall &C : P.Calls) {
+    const bool Load = C.Name == "load_matrix_sync";
+    if ((!Load && C.Name != "store_matrix_sync") || C.CE->getNumArgs() < 3)
+      continue;
+    const Expr *Frag = C.CE->getArg(Load ? 0 : 1);
+    auto FT = fragType(Frag->getType());
+    if (!FT || FT->Dependent || !FT->supported())
+      continue;
+    StagingOp Op;
+    Op.Call = C.CE;
+    Op.Ptr = C.CE->getArg(Load ? 1 : 0);
+    Op.Ld = C.CE->getArg(2);
+    // The helper mapping the call gets: a tile's, the diagonal blocks of
+    // one 32x32x8 (--mfma-shape=32x32x8), or a 16x16x16 per logical warp.
+    const VarDecl *Arr = subscriptBase(Frag);
+    Op.M = Arr && Tiles.Fused.count(Arr)     ? lds::Mapping::Tile32
+           : Shape == MfmaShape::M32N32K8 ? lds::Mapping::Diagonal32
+                                          : lds::Mapping::Pair16;
+    if (FT->U == Use::Acc) {
+      std::optional<bool> Row = C.CE->getNumArgs() > 3
+                                    ? memRowMajor(C.CE->getArg(3))
+                                    : std::nullopt;
+      if (!Row || *Row)
+        Op.Traffic.push_back(lds::Traffic::AccRowMajor);
+      if (!Row || !*Row)
+        Op.Traffic.push_back(Load ? lds::Traffic::AccColMajorLoad
+                                  : lds::Traffic::AccColMajorStore);
+    } else if (FT->RowMajor) {
+      Op.Traffic.push_back((FT->U == Use::A) == *FT->RowMajor
+                               ? lds::Traffic::OperandContiguous
+                               : lds::Traffic::OperandStrided);
+    }
+    Ops.push_back(std::move(Op));
+  }
+  planLdsPadding(TC, Ops);
 }
