@@ -2,6 +2,7 @@
 // Rules: PK9001, PK9002
 #include "pk/Driver.h"
 #include "pk/Inputs.h"
+#include "pk/OutputTransaction.h"
 #include "pk/Target.h"
 
 #include "clang/Frontend/ASTUnit.h"
@@ -15,6 +16,8 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <algorithm>
+#include <csignal>
+#include <cstdlib>
 #include <mutex>
 #include <set>
 
@@ -38,8 +41,10 @@ struct TUResult {
 
 } // namespace
 
-llvm::Error pk::writeFileAtomically(llvm::StringRef Path,
+llvm::Error pk::writeFileAtomically(llvm::StringRef Path0,
                                     llvm::StringRef Contents) {
+  std::string Abs = absPath(Path0);
+  llvm::StringRef Path = Abs;
   if (std::error_code EC = fs::create_directories(path::parent_path(Path)))
     return llvm::createStringError(EC, "%s: error: cannot create directory: %s",
                                    Path.str().c_str(), EC.message().c_str());
@@ -149,6 +154,13 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
       Lone.push_back(H);
   for (TUResult &R : RunAll(Lone))
     Results.push_back(std::move(R));
+
+  // Every file this run reads: no output may land on one of them.
+  ReadFiles.clear();
+  for (const InputFile &F : Inputs)
+    ReadFiles.insert(F.Path);
+  for (const TUResult &R : Results)
+    ReadFiles.insert(R.UserFiles.begin(), R.UserFiles.end());
 
   std::string Errors;
   for (const TUResult &R : Results)
@@ -285,7 +297,26 @@ static llvm::json::Value reportJson(const std::vector<TargetOutput> &Outs) {
                             {"targets", std::move(Targets)}};
 }
 
+/// Where a write to \p P would land: the real path of its deepest existing
+/// ancestor followed by the rest (symlinks in the existing part resolved).
+static std::string landingPath(llvm::StringRef P) {
+  llvm::SmallString<256> Real;
+  if (!fs::real_path(P, Real))
+    return Real.str().str();
+  llvm::StringRef Parent = path::parent_path(P);
+  if (Parent.empty() || Parent == P)
+    return P.str();
+  llvm::SmallString<256> R(landingPath(Parent));
+  path::append(R, path::filename(P));
+  return R.str().str();
+}
+
 int Driver::port(llvm::ArrayRef<std::string> Paths) {
+  if (O.InPlace && !O.OutDir.empty()) {
+    Diag << "port-kernel: error: --in-place and -o exclude each other: "
+            "either rewrite the inputs or write to DIR\n";
+    return 2;
+  }
   if (O.InPlace && O.Targets.size() != 1) {
     Diag << "port-kernel: error: --in-place needs exactly one target\n";
     return 2;
@@ -300,13 +331,22 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
     std::vector<InputFile> Ins;
     if (llvm::Error E = collectInputs(Paths, Ins)) {
       Diag << llvm::toString(std::move(E)) << "\n";
-      return 1;
+      return 2;
     }
-    for (const InputFile &F : Ins)
+    for (const InputFile &F : Ins) {
       if (fs::exists(F.Path + ".orig")) {
         Diag << llvm::formatv("port-kernel: error: backup {0}.orig already "
                               "exists; refusing to overwrite it [PK9001]\n",
                               F.Path);
+        return 2;
+      }
+    }
+    for (const auto &P : Paths)
+      if (fs::is_symlink_file(P)) {
+        Diag << llvm::formatv("{0}: error: is a symbolic link; --in-place "
+                              "would replace the link by a file: give the "
+                              "file it points to [PK9001]\n",
+                              absPath(P));
         return 2;
       }
   }
@@ -314,8 +354,8 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
     // Never write into the input tree.
     for (const auto &P : Paths) {
       std::string A = absPath(P);
-      std::string Dir = fs::is_directory(A) ? A : path::parent_path(A).str();
-      if (fs::is_directory(A) && isUnder(Out, Dir)) {
+      if (fs::is_directory(A) && (isUnder(Out, A) ||
+                                  isUnder(landingPath(Out), landingPath(A)))) {
         Diag << llvm::formatv("port-kernel: error: output directory {0} is "
                               "inside the input {1}; choose another -o or use "
                               "--in-place [PK9001]\n",
@@ -328,63 +368,112 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
   if (!Res) {
     Diag << llvm::toString(Res.takeError()) << "\n";
     Diag << "port-kernel: no output written\n";
-    return 1;
+    return 2;
   }
-  if (!O.InPlace)
-    for (const TargetOutput &TO : *Res)
-      for (const auto &[OutPath, Text] : TO.Files)
-        for (const auto &P : Paths)
-          if (absPath(P) == OutPath) {
-            Diag << llvm::formatv("port-kernel: error: output {0} would "
-                                  "overwrite an input [PK9001]\n", OutPath);
-            return 2;
-          }
-  // Backups for in-place first: nothing the user wrote is ever lost.
-  if (O.InPlace) {
-    for (const TargetOutput &TO : *Res)
-      for (const auto &[OutPath, Text] : TO.Files)
-        if (fs::exists(OutPath + ".orig")) {
-          Diag << llvm::formatv("port-kernel: error: backup {0}.orig already "
-                                "exists; refusing to overwrite it [PK9001]\n",
-                                OutPath);
-          return 2;
-        }
-    for (const TargetOutput &TO : *Res)
-      for (const auto &[OutPath, Text] : TO.Files) {
-        auto Buf = llvm::MemoryBuffer::getFile(OutPath);
-        if (!Buf || (*Buf)->getBuffer() == Text)
-          continue;
-        if (llvm::Error E = writeFileAtomically(OutPath + ".orig", (*Buf)->getBuffer())) {
-          Diag << llvm::toString(std::move(E)) << "\n";
-          return 1;
-        }
-      }
-  }
-  unsigned NumFiles = 0;
-  for (const TargetOutput &TO : *Res) {
-    printFindings(TO.Findings);
+
+  // The write plan: every output, then the report.
+  struct Write {
+    std::string Path, Text;
+    std::optional<unsigned> Mode;
+    std::string Backup;
+  };
+  std::vector<Write> Plan;
+  std::vector<std::string> Roots;
+  for (const auto &P : Paths)
+    Roots.push_back(fs::is_directory(P) ? absPath(P) : absPath(P));
+  for (const TargetOutput &TO : *Res)
     for (const auto &[OutPath, Text] : TO.Files) {
-      if (O.InPlace) {
-        auto Buf = llvm::MemoryBuffer::getFile(OutPath);
-        if (Buf && (*Buf)->getBuffer() == Text)
-          continue;
+      if (!O.InPlace) {
+        Plan.push_back({OutPath, Text, std::nullopt, ""});
+        continue;
       }
-      if (llvm::Error E = writeFileAtomically(OutPath, Text)) {
-        Diag << llvm::toString(std::move(E)) << "\n";
-        return 1;
+      auto Buf = llvm::MemoryBuffer::getFile(OutPath);
+      if (Buf && (*Buf)->getBuffer() == Text)
+        continue; // unchanged: not touched
+      // In place, only files inside the given paths are rewritten.
+      bool Inside = llvm::any_of(Roots, [&](const std::string &R) {
+        return isUnder(OutPath, R);
+      });
+      if (!Inside) {
+        Diag << llvm::formatv("{0}: error: needs edits but is outside the "
+                              "inputs given to --in-place; add it to the "
+                              "inputs or port with -o [PK9001]\n",
+                              OutPath);
+        Diag << "port-kernel: no output written\n";
+        return 2;
       }
-      ++NumFiles;
+      fs::file_status St;
+      std::optional<unsigned> Mode;
+      if (!fs::status(OutPath, St))
+        Mode = St.permissions();
+      Plan.push_back({OutPath, Text, Mode, OutPath + ".orig"});
     }
-  }
   if (!O.ReportJson.empty()) {
     std::string S;
     llvm::raw_string_ostream OS(S);
     OS << llvm::formatv("{0:2}", reportJson(*Res)) << "\n";
-    if (llvm::Error E = writeFileAtomically(O.ReportJson, S)) {
-      Diag << llvm::toString(std::move(E)) << "\n";
-      return 1;
+    Plan.push_back({absPath(O.ReportJson), std::move(S), std::nullopt, ""});
+  }
+
+  // No write may land on a file this run reads (inputs, the headers they
+  // include, rule files, the compilation database), compared by real path.
+  std::set<std::string> Reads;
+  for (const std::string &F : ReadFiles)
+    Reads.insert(landingPath(F));
+  for (const std::string &F : O.RuleFiles)
+    Reads.insert(landingPath(absPath(F)));
+  if (!O.FE.CompDbDir.empty())
+    Reads.insert(landingPath(absPath(O.FE.CompDbDir + "/compile_commands.json")));
+  for (size_t I = 0; I < Plan.size(); ++I) {
+    const Write &W = Plan[I];
+    bool IsReport = !O.ReportJson.empty() && I + 1 == Plan.size();
+    if (O.InPlace && !IsReport)
+      continue; // rewriting the inputs is what --in-place means
+    std::string L = landingPath(W.Path);
+    if (Reads.count(L)) {
+      Diag << llvm::formatv("{0}: error: {1} would overwrite {2}, which this "
+                            "run reads; choose another {3} [PK9001]\n",
+                            W.Path, IsReport ? "the report" : "this output", L,
+                            IsReport ? "--report path" : "-o");
+      Diag << "port-kernel: no output written\n";
+      return 2;
     }
   }
+
+  for (const TargetOutput &TO : *Res)
+    printFindings(TO.Findings);
+
+  // All or nothing: stage everything next to its destination, then commit.
+  {
+    InterruptGuard Guard;
+    OutputTransaction Tx;
+    llvm::Error Err = llvm::Error::success();
+    // Fault injection for the reliability tests: a real SIGINT after N
+    // staged files (docs/reliability.md).
+    long InterruptAfter = -1;
+    if (const char *V = std::getenv("PK_TEST_INTERRUPT_AFTER"))
+      InterruptAfter = std::atol(V);
+    for (const Write &W : Plan) {
+      if ((Err = Tx.stage(W.Path, W.Text, W.Mode, W.Backup)))
+        break;
+      if (InterruptAfter >= 0 && (long)Tx.size() == InterruptAfter)
+        std::raise(SIGINT);
+    }
+    if (!Err)
+      Err = Tx.commit();
+    if (Err) {
+      Tx.rollback();
+      bool Int = InterruptGuard::interrupted();
+      if (Int)
+        llvm::consumeError(std::move(Err));
+      else
+        Diag << llvm::toString(std::move(Err)) << "\n";
+      Diag << (Int ? "port-kernel: interrupted; no output written\n"
+                   : "port-kernel: no output written\n");
+      return Int ? 130 : 2;
+    }
+  }
+
   if (!O.Quiet)
     for (const TargetOutput &TO : *Res) {
       unsigned NE = 0, NW = 0, NErr = 0;
@@ -421,7 +510,6 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
   for (const TargetOutput &TO : *Res)
     for (const Finding &F : TO.Findings)
       AnyError |= F.Sev == Severity::Error;
-  (void)NumFiles;
   return AnyError ? 3 : 0;
 }
 
@@ -429,7 +517,7 @@ int Driver::check(llvm::ArrayRef<std::string> Paths) {
   auto Res = translate(Paths, O.Targets, "", RunMode::Check);
   if (!Res) {
     Diag << llvm::toString(Res.takeError()) << "\n";
-    return 1;
+    return 2; // input error, not findings
   }
   unsigned N = 0;
   for (const TargetOutput &TO : *Res) {

@@ -407,7 +407,8 @@ void pk::runIncludePass(TargetContext &TC, bool ToHip) {
           for (const auto &U : TC.PF.UserFiles)
             if (llvm::StringRef(U).ends_with(("/" + Name).str()))
               Local = true;
-        std::string New = outputName(Name, TC.T);
+        std::string New =
+            TC.Opts.KeepNames ? Name.str() : outputName(Name, TC.T);
         if (Local && New != Name)
           TC.edit(File, NameOff, Name.size(), New, RuleId::PK1006,
                   llvm::formatv("local header {0} is translated to {1}", Name,

@@ -65,27 +65,29 @@ out-through-symlink-into-input)
   expect_rc 2; expect_err "inside the input"
   [ "$(snapshot "$TMP/t")" = "$before" ] || fail "input tree changed" ;;
 out-equals-input-dir)
-  # Outputs go to OUT/hip/...: with OUT the input's own directory, a translated
-  # header would land on the input header of the same name.
-  mkdir -p "$TMP/t/hip"; cp "$GOLD/launch/input.cu" "$TMP/t/hip/x.cu"
-  printf '#pragma once\n#define N 4\n' > "$TMP/t/hip/x.h"
-  printf '#include "hip/x.h"\n__global__ void k(int *p) { p[0] = N; }\n' > "$TMP/t/a.cu"
+  # Outputs go to OUT/hip/...: with OUT the parent of an input in a folder
+  # named hip/, the header the input includes would be overwritten by its
+  # translation.
+  mkdir -p "$TMP/t/hip"
+  printf '#pragma once\n#include <cuda_runtime.h>\ninline void s() { cudaDeviceSynchronize(); }\n' > "$TMP/t/hip/x.h"
+  printf '#include "x.h"\n__global__ void k(int *p) { p[0] = 1; }\n' > "$TMP/t/hip/a.cu"
   before=$(snapshot "$TMP/t")
-  run port -q --to hip -o "$TMP/t" "$TMP/t/a.cu"
+  run port -q --to hip -o "$TMP/t" "$TMP/t/hip/a.cu"
   expect_rc 2; expect_err "which this run reads"
   [ "$(snapshot "$TMP/t")" = "$before" ] || fail "input tree changed" ;;
 readonly-subdir)
+  # Part of the output tree cannot take files (a file where a directory must
+  # go; permissions do not stop root): the outputs staged before are removed.
   mk_tree "$TMP/t"
-  mkdir -p "$TMP/o/hip/inc"; chmod 555 "$TMP/o/hip/inc"
+  mkdir -p "$TMP/o/hip"; printf 'x' > "$TMP/o/hip/inc"
   run port -q --to hip -o "$TMP/o" "$TMP/t"
-  expect_rc 2; expect_err "no output written"
-  chmod 755 "$TMP/o/hip/inc"
-  [ -z "$(find "$TMP/o" -type f)" ] || fail "partial output: $(find "$TMP/o" -type f)"
+  expect_rc 2; expect_err "no output written"; expect_err "is not a directory"
+  [ "$(find "$TMP/o" -type f)" = "$TMP/o/hip/inc" ] || fail "partial output: $(find "$TMP/o" -type f)"
   no_leftovers "$TMP/o" ;;
 output-is-a-file)
   mk_tree "$TMP/t"; printf 'x' > "$TMP/o"
   run port -q --to hip -o "$TMP/o" "$TMP/t"
-  expect_rc 2; expect_err "not a directory"; expect_err "no output written"
+  expect_rc 2; expect_err "is not a directory"; expect_err "no output written"
   [ "$(cat "$TMP/o")" = x ] || fail "file replaced" ;;
 output-exists-as-dir)
   mk_tree "$TMP/t"; mkdir -p "$TMP/o/hip/m.hip"
@@ -105,7 +107,7 @@ report-relative-name)
   [ -s "$TMP/w/r.json" ] || fail "report not written"
   [ -f "$TMP/w/o/hip/m.hip" ] || fail "outputs not written" ;;
 report-unwritable)
-  mk_tree "$TMP/t"; mkdir "$TMP/ro"; chmod 555 "$TMP/ro"
+  mk_tree "$TMP/t"; printf 'x' > "$TMP/ro"
   run port -q --to hip --report "$TMP/ro/r.json" -o "$TMP/o" "$TMP/t"
   expect_rc 2; expect_err "no output written"
   [ ! -e "$TMP/o" ] || fail "outputs written though the report failed" ;;
@@ -145,14 +147,22 @@ in-place-keeps-names-and-modes)
   [ -f "$TMP/t/m.cu.orig" ] || fail "no backup"
   no_leftovers "$TMP/t" ;;
 in-place-rollback)
-  # The second file cannot be replaced: the first must be restored.
+  # Replacing the second file fails: the first is restored, no backup left.
   mk_tree "$TMP/t"; before=$(snapshot "$TMP/t")
-  chmod 555 "$TMP/t/inc"
-  run port -q --to hip --in-place "$TMP/t"
-  chmod 755 "$TMP/t/inc"
-  expect_rc 2; expect_err "no output written"
+  PK_TEST_FAIL_COMMIT_AT=1 timeout 120 "$BIN" port -q --to hip --in-place "$TMP/t" 2>"$TMP/err"; rc=$?
+  expect_rc 2; expect_err "no output written"; expect_err "injected failure"
   [ "$(snapshot "$TMP/t")" = "$before" ] || fail "tree half-ported"
   no_leftovers "$TMP/t" ;;
+commit-failure-restores-outputs)
+  # A re-run whose commit fails half-way leaves the previous outputs intact.
+  mk_tree "$TMP/t"
+  run port -q --to hip,cuda -o "$TMP/o" "$TMP/t"; expect_rc 0
+  first=$(snapshot "$TMP/o")
+  printf '// changed\n' >> "$TMP/t/m.cu"
+  PK_TEST_FAIL_COMMIT_AT=3 timeout 120 "$BIN" port -q --to hip,cuda -o "$TMP/o" "$TMP/t" 2>"$TMP/err"; rc=$?
+  expect_rc 2
+  [ "$(snapshot "$TMP/o")" = "$first" ] || fail "previous outputs changed"
+  no_leftovers "$TMP/o" ;;
 in-place-symlink)
   mk_tree "$TMP/t"; ln -s "$TMP/t/m.cu" "$TMP/l.cu"; before=$(snapshot "$TMP/t")
   run port -q --to hip --in-place "$TMP/l.cu"

@@ -182,6 +182,7 @@ int main(int argc, char **argv) {
   O.FE.Verbose = Verbose;
   O.OutDir = OutDir;
   O.InPlace = InPlace;
+  O.TO.KeepNames = InPlace;
   O.Jobs = std::max(1u, (unsigned)Jobs);
   O.RuleFiles = RuleFiles;
   O.RulesDir = PK_RULES_DIR;

@@ -69,6 +69,8 @@ private:
   DriverOptions O;
   llvm::raw_ostream &Diag;
   RenameDB DB;
+  /// Absolute paths of every file the last translate() read.
+  std::set<std::string> ReadFiles;
   void printFindings(const std::vector<Finding> &F);
 };
 

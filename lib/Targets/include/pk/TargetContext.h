@@ -36,6 +36,9 @@ struct TargetOptions {
   Wave64Strategy Wave64 = Wave64Strategy::Auto;
   MfmaShape Mfma = MfmaShape::Auto; ///< --mfma-shape
   LdsPadding Padding = LdsPadding::Auto; ///< --lds-padding
+  /// --in-place: files keep their names, so includes of local headers keep
+  /// theirs too (PK1006 does not apply).
+  bool KeepNames = false;
 };
 
 /// Output name of a translated file for a target (foo.cu -> foo.hip,
