@@ -1,3 +1,4 @@
+// Rules: none (embedded docs/rules pages)
 #include "pk/Rules.h"
 
 namespace {

@@ -1,3 +1,4 @@
+// Rules: none (the rule table, its registry and the rename-table loader)
 #include "pk/Rules.h"
 #include "pk/PortService.h"
 #include "llvm/Support/FileSystem.h"

@@ -1,4 +1,5 @@
 //===- CaseSpec.cpp - case.yaml parsing with LLVM YAML I/O ----------------===//
+// Rules: none (validation harness)
 
 #include "pk/ValidateCase.h"
 #include "llvm/ADT/STLExtras.h"

@@ -1,4 +1,5 @@
 //===- DriverGen.cpp - the per-case driver program ------------------------===//
+// Rules: none (validation harness)
 
 #include "pk/ValidateCase.h"
 #include "llvm/ADT/StringExtras.h"

@@ -1,4 +1,5 @@
 //===- Validate.cpp - port, build, run and compare ------------------------===//
+// Rules: none (validation harness)
 
 #include "pk/Validate.h"
 #include "pk/ValidateCase.h"

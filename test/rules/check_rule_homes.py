@@ -9,6 +9,7 @@ Checks, for every PK_RULE row of lib/Core/include/pk/RuleTable.def:
     files) or its "rule:" key (YAML rename tables);
   - the Test path is test/rules/lit/<ID>.<ext> and exists;
   - some file under lib/ (or rules/) names <ID>.
+No "PKnnnn" string literal appears in lib/ or tools/ outside the table.
 And every .cpp/.h under lib/ (bundled CUDA declarations and emulator shims
 aside) has a "// Rules:" line among its first lines, naming only known IDs.
 Exit status 1 with one line per problem.
@@ -73,6 +74,22 @@ def main():
             m = re.search(r'^rule:\s*(PK\d{4})', open(os.path.join(src, rel), encoding='utf-8').read(), re.M)
             if m:
                 implemented.setdefault(m.group(1), []).append(rel)
+
+    # Code names rules by RuleId::PKnnnn: no "PKnnnn" string literal (or one
+    # built with a format) outside the rule table.
+    literal = re.compile(r'"PK\d{4}|"PK\d{0,3}\{')
+    for sub in ('lib', 'tools'):
+        for root, dirs, files in os.walk(os.path.join(src, sub)):
+            rel_root = os.path.relpath(root, src)
+            if rel_root.startswith(EXEMPT_DIRS):
+                continue
+            for fn in sorted(files):
+                if not fn.endswith(('.cpp', '.h', '.inc')):
+                    continue
+                rel = os.path.join(rel_root, fn)
+                for n, line in enumerate(open(os.path.join(src, rel), encoding='utf-8', errors='replace'), 1):
+                    if literal.search(line):
+                        errors.append(f'{rel}:{n}: rule ID as a string literal; use RuleId::PKnnnn')
 
     for rid, row in sorted(rules.items()):
         if rid not in implemented:

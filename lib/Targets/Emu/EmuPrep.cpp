@@ -1,4 +1,5 @@
 //===- EmuPrep.cpp - prepare a CUDA/HIP source for the SIMT emulator -------===//
+// Rules: PK9901
 //
 // An internal target: the emulator compiles kernels as host C++, so launches
 // become pkemu::launch calls and __shared__ variables become per-block

@@ -1,4 +1,5 @@
 //===- PortService.h - what the validation harness needs from the translator -===//
+// Rules: none (interface)
 //
 // The harness (lib/Validate) ports sources and prepares them for the SIMT
 // emulator through this interface; the translator (lib/Driver) implements it.

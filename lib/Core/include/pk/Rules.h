@@ -1,4 +1,5 @@
 //===- Rules.h - rule metadata, rename tables, findings --------------------===//
+// Rules: none (rule metadata)
 #ifndef PK_RULES_H
 #define PK_RULES_H
 

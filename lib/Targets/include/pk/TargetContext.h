@@ -1,4 +1,5 @@
 //===- TargetContext.h - what a target's rules see and produce -------------===//
+// Rules: none (what a pass sees and records)
 #ifndef PK_TARGETCONTEXT_H
 #define PK_TARGETCONTEXT_H
 

@@ -1,4 +1,5 @@
 //===- Validate.h - run kernels and programs under the SIMT emulator ------===//
+// Rules: none (validation harness)
 //
 // `port-kernel validate`: ports corpus cases (kernel + spec + CPU reference)
 // or whole programs to each target, builds them against the emulator, runs

@@ -1,4 +1,5 @@
 //===- ValidateCase.h - case specs, driver generation, result parsing -----===//
+// Rules: none (validation harness)
 //
 // The pieces of `validate` below runValidate(), exposed for unit tests.
 //
