@@ -1,5 +1,5 @@
 //===- Wave64Analysis.h - warp-32 assumptions in CUDA device code ---------===//
-// Rules: PK2000, PK2101-PK2111
+// Rules: none (the analysis interface; see lib/Analysis/Wave64Analysis.cpp)
 //
 // One pass over the AST of a translation unit finds every construct that
 // assumes 32-lane warps (the hazard classes 1-11 of docs/wave64.md), tracks

@@ -1,0 +1,229 @@
+//===- Wave64Decide.cpp - the strategy of each kernel ---------------------===//
+// Rules: PK2000
+//
+// Functions and macros whose edits must agree are unified: a caller and the
+// warp code it calls, every user of a macro or named constant that holds an
+// edit.  A group goes native under --wave64=auto only when it holds a kernel
+// and no blocker; a kernel that keeps logical warps gets the reason (its own
+// earliest blocker, launch shapes first, or the kernel it shares warp code
+// with), which the PK2000 note reports.
+//
+//===----------------------------------------------------------------------===//
+#include "Wave64Internal.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace pk;
+using namespace pk::w64;
+using namespace clang;
+
+void Wave64Analysis::Impl::decide() {
+  // Call edges into warp code unify caller and callee.
+  for (const FunctionDecl *FD : FnOrder) {
+    FnInfo &F = Fns[FD];
+    for (const FunctionDecl *G : F.Callees) {
+      FnInfo &GI = Fns[G];
+      if (GI.Relevant && F.Relevant)
+        unite(F.Entity, GI.Entity);
+    }
+  }
+  // Uses of W constants nobody claimed: native cannot widen them safely.
+  for (auto &[E, Ent] : WUses) {
+    if (Claimed.count(E))
+      continue;
+    const Expr *X = E;
+    std::string Name;
+    if (const auto *IL = dyn_cast<IntegerLiteral>(X))
+      inWarpMacro(IL, &Name);
+    else if (const auto *DRE = dyn_cast<DeclRefExpr>(X))
+      Name = DRE->getDecl()->getNameAsString();
+    // The enclosing expression, for the message.
+    std::string Ctx2 = Name;
+    DynTypedNode N = DynTypedNode::create(*X);
+    for (int G = 0; G < 3; ++G) {
+      auto Ps = Ctx.getParents(N);
+      if (Ps.empty() || !Ps[0].get<Expr>())
+        break;
+      N = Ps[0];
+    }
+    if (const auto *PE = N.get<Expr>())
+      Ctx2 = Src.text(PE);
+    blocker(Ent, X->getBeginLoc(),
+            llvm::formatv("the warp width {0} is used in '{1}', which is not "
+                          "one of the idioms native warps widen",
+                          Name, Ctx2)
+                .str());
+    // Keep every user of the macro (or named constant) together.
+    SourceLocation Spell = SM.getSpellingLoc(X->getBeginLoc());
+    entityFor(Spell, Ent);
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(X))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (const Expr *Init = VD->getAnyInitializer()) {
+          SourceLocation L =
+              SM.getSpellingLoc(Init->IgnoreParenImpCasts()->getBeginLoc());
+          auto It = TokenEnt.find({Src.fileOf(L), SM.getFileOffset(L)});
+          if (It != TokenEnt.end())
+            unite(It->second, Ent);
+        }
+  }
+}
+
+void Wave64Analysis::Impl::chooseStrategies() {
+  // Group facts.
+  std::map<int, bool> GroupSites;
+  std::map<int, std::vector<W64Blocker>> GroupBlockers;
+  for (size_t E = 0; E < Ents.size(); ++E) {
+    int R = find((int)E);
+    GroupSites[R] |= Ents[E].HasSites;
+    for (const W64Blocker &B : Ents[E].Blockers)
+      GroupBlockers[R].push_back(B);
+  }
+  for (const FunctionDecl *FD : FnOrder) {
+    FnInfo &F = Fns[FD];
+    if (!FD->hasAttr<CUDAGlobalAttr>())
+      continue;
+    W64Kernel K;
+    K.FD = FD;
+    K.Name = FD->getNameAsString();
+    int R = find(F.Entity);
+    K.HasWarpCode = F.Relevant && GroupSites[R];
+    const std::vector<W64Blocker> &Bs = GroupBlockers[R];
+    if (!Bs.empty())
+      explainBlockers(K, Bs, R);
+    if (Requested == Wave64Strategy::Auto)
+      K.Strategy =
+          Bs.empty() ? Wave64Strategy::Native : Wave64Strategy::Logical32;
+    else {
+      K.Strategy = Requested;
+      K.Forced = true;
+    }
+    A.Kernels.push_back(K);
+  }
+}
+
+void Wave64Analysis::Impl::explainBlockers(W64Kernel &K,
+                                           const std::vector<W64Blocker> &Bs,
+                                           int Group) {
+  // Its own blockers first (in the functions it calls), earliest first;
+  // else the kernel it shares warp code with.
+  std::set<int> OwnEnts;
+  for (const FunctionDecl *G : callClosure(K.FD))
+    OwnEnts.insert(Fns[G].Entity);
+  // Launch shapes first: they decide before any line of the kernel.
+  const W64Blocker *Best = nullptr;
+  for (const W64Blocker &B : Bs)
+    if (OwnEnts.count(B.Ent) &&
+        (!Best || (B.Launch && !Best->Launch) ||
+         (B.Launch == Best->Launch &&
+          SM.isBeforeInTranslationUnit(B.Loc, Best->Loc))))
+      Best = &B;
+  if (Best) {
+    K.Reason = Best->Msg;
+    K.ReasonLoc = Best->Loc;
+    return;
+  }
+  Best = &Bs.front();
+  for (const W64Blocker &B : Bs)
+    if (SM.isBeforeInTranslationUnit(B.Loc, Best->Loc))
+      Best = &B;
+  std::string Other = Best->Ent >= 0 ? Ents[Best->Ent].Name : "";
+  for (const FunctionDecl *G : FnOrder) {
+    if (!G->hasAttr<CUDAGlobalAttr>() || G == K.FD ||
+        find(Fns[G].Entity) != Group)
+      continue;
+    for (const FunctionDecl *H : callClosure(G))
+      if (Fns[H].Entity == Best->Ent) {
+        Other = "kernel " + G->getNameAsString();
+        break;
+      }
+  }
+  K.Reason = "it shares warp code with " + Other + ", where " + Best->Msg;
+  K.ReasonLoc = Best->Loc;
+}
+
+// ---- queries of the rewrites ------------------------------------------------
+
+Wave64Strategy Wave64Analysis::strategyOfEntity(int E) const {
+  if (E < 0 || E >= (int)P->Ents.size())
+    return Wave64Strategy::Logical32;
+  if (P->Requested != Wave64Strategy::Auto)
+    return P->Requested;
+  int R = P->find(E);
+  bool Kernel = false, Blocked = false;
+  for (size_t X = 0; X < P->Ents.size(); ++X)
+    if (P->find((int)X) == R) {
+      Kernel |= P->Ents[X].IsKernel;
+      Blocked |= !P->Ents[X].Blockers.empty();
+    }
+  return Kernel && !Blocked ? Wave64Strategy::Native
+                            : Wave64Strategy::Logical32;
+}
+
+Wave64Strategy Wave64Analysis::strategyOf(const W64Site &S) const {
+  return strategyOfEntity(S.Entity);
+}
+
+Wave64Strategy Wave64Analysis::strategyAtOffset(llvm::StringRef File,
+                                                unsigned Offset) const {
+  auto It = P->WarpSizeEnt.find({File.str(), Offset});
+  if (It != P->WarpSizeEnt.end())
+    return strategyOfEntity(It->second);
+  // A macro body or a function body by position.
+  for (const auto &[K, E] : P->MacroEnts)
+    if (K.first == File && K.second <= Offset) {
+      llvm::StringRef Buf = P->Src.contents(File);
+      llvm::StringRef Line = Buf.drop_front(K.second);
+      // The end of the #define (continued lines included).
+      size_t End = 0;
+      while (true) {
+        size_t NL = Line.find('\n', End);
+        if (NL == llvm::StringRef::npos) {
+          End = Line.size();
+          break;
+        }
+        if (NL > 0 && Line[NL - 1] == '\\') {
+          End = NL + 1;
+          continue;
+        }
+        End = NL;
+        break;
+      }
+      if (Offset < K.second + End)
+        return strategyOfEntity(E);
+    }
+  for (const auto &[FD, F] : P->Fns)
+    if (F.File == File && F.Begin <= Offset && Offset < F.End)
+      return strategyOfEntity(F.Entity);
+  return P->Requested == Wave64Strategy::Native ? Wave64Strategy::Native
+                                                : Wave64Strategy::Logical32;
+}
+
+std::vector<W64Blocker> Wave64Analysis::blockersOf(int E) const {
+  std::vector<W64Blocker> R;
+  if (E < 0)
+    return R;
+  int G = P->find(E);
+  for (size_t X = 0; X < P->Ents.size(); ++X)
+    if (P->find((int)X) == G)
+      for (const W64Blocker &B : P->Ents[X].Blockers)
+        R.push_back(B);
+  return R;
+}
+
+bool Wave64Analysis::anyLogical() const {
+  for (const W64Kernel &K : Kernels)
+    if (K.HasWarpCode && K.Strategy == Wave64Strategy::Logical32)
+      return true;
+  return false;
+}
+
+bool Wave64Analysis::anyNative() const {
+  for (const W64Kernel &K : Kernels)
+    if (K.HasWarpCode && K.Strategy == Wave64Strategy::Native)
+      return true;
+  return false;
+}

@@ -1,0 +1,150 @@
+//===- Wave64Record.cpp - what the record phase produces ------------------===//
+// Rules: PK2021
+//
+// The record phase (the last walk) produces hazards (the findings of
+// `check`, PK2101-PK2111), blockers (reasons a group cannot go native),
+// sites (constructs whose HIP spelling depends on the strategy) and claims:
+// warp-width constants an accepted idiom consumes, widened by the native
+// strategy (PK2021).
+//
+//===----------------------------------------------------------------------===//
+#include "Wave64Internal.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace pk;
+using namespace pk::w64;
+using namespace clang;
+
+void Wave64Analysis::Impl::hazard(W64Class C, SourceLocation Loc,
+                                  std::string Msg) {
+  if (!Record || Loc.isInvalid())
+    return;
+  SourceLocation F = SM.getFileLoc(Loc);
+  if (Loc.isMacroID() && SM.isMacroArgExpansion(Loc))
+    F = SM.getSpellingLoc(Loc);
+  if (!Src.isUserLoc(F))
+    return;
+  if (!HazardAt.insert({F.getRawEncoding(), (unsigned)C}).second)
+    return;
+  A.Hazards.push_back({C, Loc, std::move(Msg)});
+}
+
+void Wave64Analysis::Impl::blocker(int Ent, SourceLocation Loc,
+                                   std::string Msg, bool Launch) {
+  if (!Record || Ent < 0)
+    return;
+  for (const W64Blocker &B : Ents[Ent].Blockers)
+    if (B.Loc == Loc && B.Msg == Msg)
+      return;
+  Ents[Ent].Blockers.push_back({Loc, std::move(Msg), Ent, Launch});
+}
+
+W64Site &Wave64Analysis::Impl::site(W64Site::KindT K, const Stmt *S,
+                                    int Ent) {
+  A.Sites.push_back({});
+  W64Site &X = A.Sites.back();
+  X.Kind = K;
+  X.S = S;
+  X.Entity = Ent;
+  if (Ent >= 0)
+    Ents[Ent].HasSites = true;
+  return X;
+}
+
+void Wave64Analysis::Impl::tokenSite(const Expr *Tok, int FnEnt,
+                                     std::string Native, RuleId Rule,
+                                     llvm::StringRef Why,
+                                     std::string Logical) {
+  if (!Record || !Tok)
+    return;
+  SourceLocation L = SM.getSpellingLoc(Tok->getBeginLoc());
+  if (!Src.isUserLoc(L))
+    return;
+  std::string File = Src.fileOf(L);
+  unsigned Off = SM.getFileOffset(L);
+  int Ent = entityFor(L, FnEnt);
+  if (!TokenAt.insert({File, Off}).second) {
+    // Edited already: every user of the token shares its strategy.
+    auto It = TokenEnt.find({File, Off});
+    if (It != TokenEnt.end())
+      unite(It->second, Ent);
+    if (Ent >= 0)
+      Ents[Ent].HasSites = true;
+    return;
+  }
+  TokenEnt[{File, Off}] = Ent;
+  unsigned Len = Lexer::MeasureTokenLength(L, SM, LO);
+  W64Site &X = site(W64Site::Token, nullptr, Ent);
+  X.Loc = L;
+  X.Len = Len;
+  X.Native = std::move(Native);
+  X.Logical = std::move(Logical);
+  X.Rule = Rule;
+  X.Why = Why.str();
+}
+
+std::string Wave64Analysis::Impl::relit(const Expr *Tok, uint64_t V) {
+  std::string T = tokText(SM.getSpellingLoc(Tok->getBeginLoc()));
+  llvm::StringRef S(T);
+  bool Hex = S.starts_with_insensitive("0x");
+  size_t SufPos =
+      S.find_first_not_of(Hex ? "0123456789abcdefABCDEFxX" : "0123456789");
+  llvm::StringRef Suffix =
+      SufPos == llvm::StringRef::npos ? "" : S.drop_front(SufPos);
+  std::string Num = Hex ? llvm::formatv("{0:x}", V).str() : std::to_string(V);
+  if (Hex) {
+    bool Upper = S.size() > 2 &&
+                 llvm::any_of(S.drop_front(2).take_front(SufPos - 2),
+                              [](char C) { return C >= 'A' && C <= 'F'; });
+    Num =
+        (S.take_front(2) + (Upper ? llvm::StringRef(Num).upper() : Num)).str();
+  }
+  return Num + Suffix.str();
+}
+
+void Wave64Analysis::Impl::claim(const Val &V, int FnEnt, uint64_t Native,
+                                 llvm::StringRef What) {
+  if (!Record || !V.Tok)
+    return;
+  const Expr *T = V.Tok->IgnoreParenImpCasts();
+  Claimed.insert(T);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(T)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || VD->getName() == "warpSize")
+      return; // the warpSize pass renames it
+    // A named constant: widen its initialiser.
+    if (const Expr *Init = VD->getAnyInitializer()) {
+      const Expr *L = Init->IgnoreParenImpCasts();
+      if (isa<IntegerLiteral>(L)) {
+        uint64_t Old = cast<IntegerLiteral>(L)->getValue().getZExtValue();
+        uint64_t New = Old == 32 ? 64 : Old == 31 ? 63 : Old;
+        tokenSite(L, FnEnt, relit(L, New), RuleId::PK2021,
+                  llvm::formatv("{0}: the warp width constant {1} is the "
+                                "64-lane wave under native warps",
+                                VD->getName(), Old)
+                      .str());
+      }
+    }
+    return;
+  }
+  if (isa<CallExpr>(T) || isa<CXXMemberCallExpr>(T))
+    return; // tile.size(): the tile type is widened
+  if (const auto *IL = dyn_cast<IntegerLiteral>(T)) {
+    uint64_t Old = IL->getValue().getZExtValue();
+    uint64_t New = Native;
+    if (Old == 32 && Native == 63)
+      New = 64; // W - 1 spelled as 32 - 1
+    else if (Old == 32 && Native == 32)
+      New = 64; // W / 2 spelled as 32 / 2
+    tokenSite(IL, FnEnt, relit(IL, New), RuleId::PK2021,
+              llvm::formatv("{0}: {1} -> {2} for 64-lane warps", What, Old,
+                            New)
+                  .str());
+  }
+}
