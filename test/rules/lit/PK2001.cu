@@ -1,9 +1,12 @@
 // PK2001: with logical 32-lane warps, *_sync shuffles lose their mask and
 // keep an explicit width of 32 (or the one written), so each half of a
 // 64-lane wave shuffles within itself as a CUDA warp does.
-// RUN: rm -rf %t && %pk port -q --to hip --wave64=logical32 -o %t %s 2>&1 \
+// RUN: rm -rf %t && %pk port -q --to hip --wave64=logical32 --report %t.json -o %t %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIAG
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK2001.hip
+// RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.json
+// REPORT: "replacement": "__shfl_xor",
+// REPORT-NEXT: "rule": "PK2001",
 
 // DIAG: PK2001.cu:[[@LINE+1]]:1: note: kernel warpSum: logical 32-lane warps inside 64-lane waves (--wave64=logical32) [PK2000]
 __global__ void warpSum(const float *in, float *out) {
