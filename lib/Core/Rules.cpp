@@ -1,11 +1,13 @@
 // Rules: none (the rule table, its registry and the rename-table loader)
 #include "pk/Rules.h"
 #include "pk/PortService.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
 #include "llvm/Support/YAMLTraits.h"
 #include <algorithm>
 
@@ -174,7 +176,8 @@ llvm::Error RenameDB::loadDirectory(llvm::StringRef Dir) {
     if (llvm::sys::path::extension(It->path()) == ".yaml")
       Files.push_back(It->path());
   if (EC)
-    return llvm::createStringError(EC, "%s: cannot read rule directory: %s",
+    return llvm::createStringError(EC,
+                                   "%s: error: cannot read rule directory: %s",
                                    Dir.str().c_str(), EC.message().c_str());
   std::sort(Files.begin(), Files.end());
   for (const auto &F : Files)
@@ -210,12 +213,114 @@ static bool isCxxKeyword(llvm::StringRef S) {
   return llvm::is_contained(Words, S);
 }
 
+/// "PATH:LINE:COL: error: MSG" for the byte at \p Offset of \p Text.
+static std::string errorAt(llvm::StringRef Path, llvm::StringRef Text,
+                           size_t Offset, const llvm::Twine &Msg) {
+  llvm::StringRef Before = Text.take_front(Offset);
+  size_t Line = Before.count('\n') + 1;
+  size_t LineStart = Before.rfind('\n');
+  size_t Col =
+      Offset - (LineStart == llvm::StringRef::npos ? 0 : LineStart + 1) + 1;
+  return llvm::formatv("{0}:{1}:{2}: error: {3}", Path, Line, Col, Msg.str())
+      .str();
+}
+
+/// Checks what the YAML reader cannot be trusted with: that \p Text is
+/// UTF-8, holds one document, and that the document is a mapping whose
+/// 'entries' are a sequence of mappings.  Returns the first problem as
+/// "PATH:LINE:COL: error: ..." (or "" when there is none); syntax errors are
+/// left to the reader.
+static std::string checkRuleFileShape(llvm::StringRef Path,
+                                      llvm::StringRef Text) {
+  const auto *Begin = reinterpret_cast<const llvm::UTF8 *>(Text.begin());
+  const auto *End = reinterpret_cast<const llvm::UTF8 *>(Text.end());
+  const llvm::UTF8 *P = Begin;
+  if (!llvm::isLegalUTF8String(&P, End))
+    return errorAt(Path, Text, P - Begin,
+                   "invalid UTF-8; a rule file is UTF-8 text");
+
+  llvm::SourceMgr SM;
+  std::string SyntaxError;
+  SM.setDiagHandler(
+      [](const llvm::SMDiagnostic &, void *Ctx) {
+        *static_cast<std::string *>(Ctx) = "syntax";
+      },
+      &SyntaxError);
+  llvm::yaml::Stream S(Text, SM);
+  auto Where = [&](llvm::yaml::Node *N) -> size_t {
+    const char *At = N->getSourceRange().Start.getPointer();
+    return At && At >= Text.begin() && At <= Text.end() ? At - Text.begin() : 0;
+  };
+  auto What = [](llvm::yaml::Node *N) {
+    if (llvm::isa<llvm::yaml::SequenceNode>(N))
+      return "a sequence";
+    if (llvm::isa<llvm::yaml::MappingNode>(N))
+      return "a mapping";
+    return "a scalar";
+  };
+  auto Doc = S.begin();
+  llvm::yaml::Node *Root = Doc == S.end() ? nullptr : Doc->getRoot();
+  if (!SyntaxError.empty())
+    return ""; // the reader reports it, with its position
+  if (!Root || llvm::isa<llvm::yaml::NullNode>(Root))
+    return errorAt(Path, Text, 0,
+                   "the rule file is empty; expected a mapping with 'rule', "
+                   "'title' and 'entries'");
+  auto *Map = llvm::dyn_cast<llvm::yaml::MappingNode>(Root);
+  if (!Map)
+    return errorAt(Path, Text, Where(Root),
+                   llvm::Twine("expected a mapping with 'rule', 'title' and "
+                               "'entries', found ") +
+                       What(Root));
+  for (llvm::yaml::KeyValueNode &KV : *Map) {
+    auto *Key = llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(KV.getKey());
+    llvm::SmallString<16> KeyBuf;
+    if (!Key || Key->getValue(KeyBuf) != "entries" || !KV.getValue())
+      continue;
+    auto *Seq = llvm::dyn_cast<llvm::yaml::SequenceNode>(KV.getValue());
+    if (!Seq) {
+      if (llvm::isa<llvm::yaml::NullNode>(KV.getValue()))
+        continue; // "entries:" with nothing: an empty table
+      return errorAt(Path, Text, Where(KV.getValue()),
+                     llvm::Twine("'entries' must be a sequence of mappings, "
+                                 "found ") +
+                         What(KV.getValue()));
+    }
+    for (llvm::yaml::Node &E : *Seq)
+      if (!llvm::isa<llvm::yaml::MappingNode>(&E))
+        return errorAt(Path, Text, Where(&E),
+                       llvm::Twine("an entry must be a mapping with 'cuda' "
+                                   "and 'hip' (or 'unsupported'), found ") +
+                           What(&E));
+  }
+  if (!SyntaxError.empty())
+    return "";
+  ++Doc;
+  if (Doc != S.end()) {
+    llvm::yaml::Node *Next = Doc->getRoot();
+    if (SyntaxError.empty() && Next && !llvm::isa<llvm::yaml::NullNode>(Next))
+      return errorAt(Path, Text, Where(Next),
+                     "a rule file holds one table; a second document starts "
+                     "here");
+  }
+  return "";
+}
+
 llvm::Error RenameDB::loadFile(llvm::StringRef Path, bool BuiltIn) {
+  if (llvm::sys::fs::is_directory(Path))
+    return llvm::createStringError(
+        std::make_error_code(std::errc::is_a_directory),
+        "%s:1:1: error: cannot read rule file: it is a directory, not a YAML "
+        "rename table",
+        Path.str().c_str());
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf)
-    return llvm::createStringError(Buf.getError(), "%s: cannot read: %s",
-                                   Path.str().c_str(),
-                                   Buf.getError().message().c_str());
+    return llvm::createStringError(
+        Buf.getError(), "%s: error: cannot read rule file: %s",
+        Path.str().c_str(), Buf.getError().message().c_str());
+  std::string Shape = checkRuleFileShape(Path, (*Buf)->getBuffer());
+  if (!Shape.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), Shape);
   std::string Diag;
   auto Handler = [](const llvm::SMDiagnostic &D, void *Ctx) {
     auto *Out = static_cast<std::string *>(Ctx);

@@ -1,20 +1,34 @@
 //===- Frontend.cpp - parse a CUDA/HIP file once ---------------------------===//
+// Rules: PK9001
+//
+// Classifies sources, turns compilation-database commands (nvcc or clang)
+// into clang flags and parses each translation unit once.
+//
+//===----------------------------------------------------------------------===//
 #include "pk/Frontend.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Driver/Options.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/TextDiagnostic.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include <mutex>
+#include <optional>
 
 using namespace pk;
 using namespace clang;
@@ -51,6 +65,82 @@ std::string pk::detectCudaToolkit(const FrontendOptions &O) {
   return Usable("/usr/local/cuda") ? "/usr/local/cuda" : "";
 }
 
+namespace {
+
+/// \p Content with comments blanked (and, when \p Strings, string and
+/// character literals too), lengths and line breaks kept, so what a file
+/// says in a comment does not count as what it uses.
+std::string blankComments(llvm::StringRef Content, bool Strings) {
+  std::string S = Content.str();
+  enum { Code, Line, Block, Str, Chr } State = Code;
+  for (size_t I = 0; I < S.size(); ++I) {
+    char C = S[I], N = I + 1 < S.size() ? S[I + 1] : '\0';
+    switch (State) {
+    case Code:
+      if (C == '/' && N == '/')
+        State = Line;
+      else if (C == '/' && N == '*')
+        State = Block;
+      else if (C == '"')
+        State = Str;
+      else if (C == '\'' && !(I && isalnum((unsigned char)S[I - 1])))
+        State = Chr; // not a digit separator (1'000)
+      else
+        continue;
+      if (State == Line || State == Block) {
+        S[I] = S[I + 1] = ' ';
+        ++I;
+      }
+      continue;
+    case Line:
+      if (C == '\n')
+        State = Code;
+      else
+        S[I] = ' ';
+      continue;
+    case Block:
+      if (C == '*' && N == '/') {
+        S[I] = S[I + 1] = ' ';
+        ++I;
+        State = Code;
+      } else if (C != '\n') {
+        S[I] = ' ';
+      }
+      continue;
+    case Str:
+    case Chr:
+      if (C == '\\' && N != '\n') {
+        if (Strings)
+          S[I] = S[I + 1] = ' ';
+        ++I;
+      } else if (C == (State == Str ? '"' : '\'') || C == '\n') {
+        State = Code;
+      } else if (Strings) {
+        S[I] = ' ';
+      }
+      continue;
+    }
+  }
+  return S;
+}
+
+/// Number of matches of \p Re in \p S.
+unsigned
+countMatches(const llvm::Regex &Re, llvm::StringRef S,
+             llvm::function_ref<bool(llvm::StringRef)> Accept = nullptr) {
+  unsigned N = 0;
+  llvm::SmallVector<llvm::StringRef, 3> M;
+  while (Re.match(S, &M)) {
+    if (!Accept || Accept(M.size() > 1 ? M[1] : M[0]))
+      ++N;
+    size_t Next = M[0].data() - S.data() + std::max<size_t>(M[0].size(), 1);
+    S = S.substr(Next);
+  }
+  return N;
+}
+
+} // namespace
+
 FileKind pk::classifyFile(llvm::StringRef Path, llvm::StringRef Content) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
   if (Ext == ".hip" || Ext == ".hiph")
@@ -60,16 +150,40 @@ FileKind pk::classifyFile(llvm::StringRef Path, llvm::StringRef Content) {
   bool CudaExt = Ext == ".cu" || Ext == ".cuh";
   if (!CudaExt && llvm::find(Exts, Ext) == std::end(Exts))
     return FileKind::Other;
-  static const llvm::Regex HipRe(
-      "(#[[:space:]]*include[[:space:]]*[<\"]hip/|hipLaunchKernelGGL|"
-      "\\<hip(Malloc|Memcpy|Stream|Event|Device|Free)[A-Za-z]*\\()");
-  static const llvm::Regex CudaRe(
-      "(__global__|__device__|__shared__|<<<|#[[:space:]]*include[[:space:]]*"
-      "[<\"](cuda|cooperative_groups|mma\\.h|device_launch)|\\<cuda[A-Z][A-Za-z]*"
-      "\\()");
-  if (HipRe.match(Content))
+  std::string NoComments = blankComments(Content, /*Strings=*/false);
+  std::string CodeOnly = blankComments(Content, /*Strings=*/true);
+  // Includes (comments blanked, header names kept).
+  static const llvm::Regex HipSysInc("#[[:space:]]*include[[:space:]]*<hip/",
+                                     llvm::Regex::Newline);
+  static const llvm::Regex HipLocalInc(
+      "#[[:space:]]*include[[:space:]]*\"(hip/hip_[^\"]*)\"",
+      llvm::Regex::Newline);
+  static const llvm::Regex CudaInc(
+      "#[[:space:]]*include[[:space:]]*[<\"](cuda|cooperative_groups|mma\\.h|"
+      "device_launch)",
+      llvm::Regex::Newline);
+  // API uses (comments and literals blanked).
+  static const llvm::Regex HipCall("[[:<:]](hipLaunchKernelGGL[[:>:]]|"
+                                   "hip[A-Z][A-Za-z0-9_]*[[:space:]]*\\()");
+  static const llvm::Regex CudaCall(
+      "[[:<:]]cuda[A-Z][A-Za-z0-9_]*[[:space:]]*\\(");
+  static const llvm::Regex GpuCode("(__global__|__device__|__shared__|<<<)");
+
+  // HIP's own headers are hip/hip_*.h; a quoted one counts unless the file
+  // next to the source exists (then it is the project's own header, as is
+  // any other "hip/x.h", e.g. a portability layer of a CUDA code base).
+  llvm::StringRef Dir = llvm::sys::path::parent_path(Path);
+  auto NotLocal = [&](llvm::StringRef Header) {
+    return Dir.empty() || !llvm::sys::fs::exists(Dir + "/" + Header);
+  };
+  unsigned Hip = countMatches(HipSysInc, NoComments) +
+                 countMatches(HipLocalInc, NoComments, NotLocal) +
+                 countMatches(HipCall, CodeOnly);
+  unsigned Cuda =
+      countMatches(CudaInc, NoComments) + countMatches(CudaCall, CodeOnly);
+  if (Hip > Cuda || (Hip && Hip == Cuda && !CudaExt))
     return FileKind::HIP;
-  if (CudaExt || CudaRe.match(Content))
+  if (CudaExt || Cuda || GpuCode.match(CodeOnly))
     return FileKind::CUDA;
   return FileKind::PlainCXX;
 }
@@ -100,50 +214,310 @@ public:
   }
 };
 
-/// Turns an nvcc command line from a compilation database into clang
-/// arguments: keeps include paths, macros, forced includes and -std.
-std::vector<std::string> fromNvcc(const std::vector<std::string> &In) {
-  std::vector<std::string> Out{In.empty() ? "clang++" : "clang++"};
-  for (size_t I = 1; I < In.size(); ++I) {
-    llvm::StringRef A = In[I];
-    auto TakesValue = [&](llvm::StringRef Flag) {
-      if (A == Flag && I + 1 < In.size()) {
-        Out.push_back(A.str());
-        Out.push_back(In[++I]);
-        return true;
-      }
-      if (A.starts_with(Flag) && A.size() > Flag.size()) {
-        Out.push_back(A.str());
-        return true;
-      }
-      return false;
-    };
-    if (TakesValue("-I") || TakesValue("-D") || TakesValue("-U") ||
-        TakesValue("-isystem") || TakesValue("-include"))
-      continue;
-    if (A.starts_with("-std="))
-      Out.push_back(A.str());
-    else if (A == "-c" || A == "-o") {
-      if (A == "-o")
-        ++I;
-    } else if (!A.starts_with("-")) {
-      Out.push_back(A.str()); // the source file
-    } else {
-      // nvcc flags that take a separate value; everything else is dropped.
-      static const char *WithValue[] = {"-x", "-ccbin", "-arch", "-gencode",
-                                        "-Xcompiler", "--compiler-options",
-                                        "-Xptxas", "--generate-code",
-                                        "-maxrregcount", "-rdc", "-Xcudafe"};
-      if (llvm::is_contained(WithValue, A) && I + 1 < In.size())
-        ++I;
-    }
-  }
-  return Out;
-}
-
 std::once_flag LLVMInitOnce;
 
 } // namespace
+
+// ---- compilation-database commands ----------------------------------------
+
+namespace {
+
+/// What the reduction does with an nvcc option.
+enum class NvccAct {
+  Include,       ///< -I DIR -> -IDIR (a comma-separated list in nvcc)
+  SystemInclude, ///< -isystem DIR (list)
+  Define,        ///< -D X -> -DX
+  Undefine,      ///< -U X -> -UX
+  PreInclude,    ///< -include FILE
+  Std,           ///< -std c++17 -> -std=c++17
+  HostFlags,     ///< -Xcompiler a,b: the host compiler's flags
+  OptionsFile,   ///< --options-file FILE: more options, read and reduced
+  Drop,          ///< an nvcc-only option: dropped with its value
+};
+
+/// One nvcc option that takes a value (in nvcc every option can be written
+/// `-name value`, `-name=value` or `--long-name[=]value`).
+struct NvccOption {
+  llvm::StringLiteral Short, Long;
+  NvccAct Act;
+  bool Joined;         ///< the value may follow the short name: -IDIR
+  bool ValueMayBeFlag; ///< the value may start with '-' (-Xcompiler -fPIC)
+};
+
+const NvccOption NvccOptions[] = {
+    {"-I", "--include-path", NvccAct::Include, true, false},
+    {"-isystem", "--system-include", NvccAct::SystemInclude, true, false},
+    {"-D", "--define-macro", NvccAct::Define, true, false},
+    {"-U", "--undefine-macro", NvccAct::Undefine, true, false},
+    {"-include", "--pre-include", NvccAct::PreInclude, false, false},
+    {"-std", "--std", NvccAct::Std, false, false},
+    {"-Xcompiler", "--compiler-options", NvccAct::HostFlags, false, true},
+    {"-optf", "--options-file", NvccAct::OptionsFile, false, false},
+    // nvcc-only options whose values mean nothing to a host-side parse.
+    {"-o", "--output-file", NvccAct::Drop, false, false},
+    {"-x", "--x", NvccAct::Drop, false, false},
+    {"-ccbin", "--compiler-bindir", NvccAct::Drop, false, false},
+    {"-arch", "--gpu-architecture", NvccAct::Drop, false, false},
+    {"-code", "--gpu-code", NvccAct::Drop, false, false},
+    {"-gencode", "--generate-code", NvccAct::Drop, false, false},
+    {"-rdc", "--relocatable-device-code", NvccAct::Drop, false, false},
+    {"-MF", "--dependency-output", NvccAct::Drop, false, false},
+    {"-MT", "--dependency-target-name", NvccAct::Drop, false, false},
+    {"-odir", "--output-directory", NvccAct::Drop, false, false},
+    {"-Xptxas", "--ptxas-options", NvccAct::Drop, false, true},
+    {"-Xlinker", "--linker-options", NvccAct::Drop, false, true},
+    {"-Xnvlink", "--nvlink-options", NvccAct::Drop, false, true},
+    {"-Xarchive", "--archive-options", NvccAct::Drop, false, true},
+    {"-Xfatbin", "--fatbin-options", NvccAct::Drop, false, true},
+    {"-Xcudafe", "--cudafe-options", NvccAct::Drop, false, true},
+    {"-maxrregcount", "--maxrregcount", NvccAct::Drop, false, false},
+    {"-l", "--library", NvccAct::Drop, true, false},
+    {"-L", "--library-path", NvccAct::Drop, true, false},
+    {"-O", "--optimize", NvccAct::Drop, true, false},
+    {"-m", "--machine", NvccAct::Drop, true, false},
+    {"-t", "--threads", NvccAct::Drop, false, false},
+    {"-Werror", "--Werror", NvccAct::Drop, false, false},
+    {"-ftz", "--ftz", NvccAct::Drop, false, false},
+    {"-prec-div", "--prec-div", NvccAct::Drop, false, false},
+    {"-prec-sqrt", "--prec-sqrt", NvccAct::Drop, false, false},
+    {"-fmad", "--fmad", NvccAct::Drop, false, false},
+    {"-diag-suppress", "--diag-suppress", NvccAct::Drop, false, false},
+    {"-diag-warn", "--diag-warn", NvccAct::Drop, false, false},
+    {"-diag-error", "--diag-error", NvccAct::Drop, false, false},
+    {"-cudart", "--cudart", NvccAct::Drop, false, false},
+    {"-cudadevrt", "--cudadevrt", NvccAct::Drop, false, false},
+    {"-default-stream", "--default-stream", NvccAct::Drop, false, false},
+    {"-keep-dir", "--keep-dir", NvccAct::Drop, false, false},
+    {"-split-compile", "--split-compile", NvccAct::Drop, false, false},
+    {"-time", "--time", NvccAct::Drop, false, false},
+    {"-dopt", "--dopt", NvccAct::Drop, false, false},
+};
+
+/// The option \p A names and its value, if any is attached (-IDIR,
+/// -I=DIR, --include-path=DIR).  The longest matching name wins.
+const NvccOption *findNvccOption(llvm::StringRef A,
+                                 std::optional<llvm::StringRef> &Attached) {
+  const NvccOption *Best = nullptr;
+  size_t BestLen = 0;
+  for (const NvccOption &O : NvccOptions)
+    for (llvm::StringRef Name : {O.Short, O.Long}) {
+      if (Name.empty() || !A.starts_with(Name) || Name.size() < BestLen)
+        continue;
+      llvm::StringRef Rest = A.drop_front(Name.size());
+      std::optional<llvm::StringRef> Value;
+      if (Rest.empty())
+        Value = std::nullopt;
+      else if (Rest.front() == '=')
+        Value = Rest.drop_front();
+      else if (O.Joined && Name == O.Short)
+        Value = Rest;
+      else
+        continue;
+      if (Name.size() == BestLen && Best)
+        continue;
+      Best = &O;
+      BestLen = Name.size();
+      Attached = Value;
+    }
+  return Best;
+}
+
+/// True when clang's driver knows \p Flag as a complete option.
+bool clangKnows(const std::string &Flag) {
+  const llvm::opt::OptTable &T = clang::driver::getDriverOptTable();
+  const char *Argv[] = {Flag.c_str()};
+  unsigned MissingIndex = 0, MissingCount = 0;
+  llvm::opt::InputArgList Args =
+      T.ParseArgs(Argv, MissingIndex, MissingCount,
+                  llvm::opt::Visibility(clang::driver::options::ClangOption));
+  if (MissingCount)
+    return false;
+  for (const llvm::opt::Arg *A : Args)
+    if (A->getOption().getID() == clang::driver::options::OPT_UNKNOWN ||
+        A->getOption().getKind() == llvm::opt::Option::InputClass)
+      return false;
+  return true;
+}
+
+/// Appends the host-compiler flags of one -Xcompiler value (already split
+/// at commas) that matter to a parse and that clang understands.
+void reduceHostFlags(llvm::ArrayRef<std::string> Pieces,
+                     std::vector<std::string> &Out) {
+  for (size_t I = 0; I < Pieces.size(); ++I) {
+    llvm::StringRef P = Pieces[I];
+    // Flags whose value may be the next piece.
+    if (llvm::is_contained({"-I", "-D", "-U"}, P)) {
+      if (I + 1 < Pieces.size())
+        Out.push_back(P.str() + Pieces[++I]);
+      continue;
+    }
+    if (llvm::is_contained({"-isystem", "-include", "-iquote", "-idirafter"},
+                           P)) {
+      if (I + 1 < Pieces.size()) {
+        Out.push_back(P.str());
+        Out.push_back(Pieces[++I]);
+      }
+      continue;
+    }
+    bool Joined = P.size() > 2 && (P.starts_with("-I") || P.starts_with("-D") ||
+                                   P.starts_with("-U"));
+    // -Wl,/-Wa,/-Wp, pass options to other tools (split at the comma by now).
+    bool OtherTool = llvm::is_contained({"-Wl", "-Wa", "-Wp"}, P) ||
+                     P.starts_with("-Wl,") || P.starts_with("-Wa,") ||
+                     P.starts_with("-Wp,");
+    bool Parse = P.starts_with("-std=") || P.starts_with("-f") ||
+                 P.starts_with("-m") || P.starts_with("-O") ||
+                 (P.starts_with("-W") && !OtherTool) ||
+                 P.starts_with("-isystem") || P == "-pthread" || P == "-ansi" ||
+                 P == "-pedantic";
+    if (Joined || (Parse && clangKnows(P.str())))
+      Out.push_back(P.str());
+  }
+}
+
+std::vector<std::string> splitList(llvm::StringRef V) {
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  V.split(Parts, ',', -1, /*KeepEmpty=*/false);
+  return std::vector<std::string>(Parts.begin(), Parts.end());
+}
+
+llvm::Error reduceNvcc(llvm::ArrayRef<std::string> In, llvm::StringRef Dir,
+                       unsigned Depth, bool ForwardUnknown,
+                       std::vector<std::string> &Out) {
+  for (size_t I = 0; I < In.size(); ++I) {
+    llvm::StringRef A = In[I];
+    if (!A.starts_with("-") || A == "-")
+      continue; // the source file, or the value of a dropped option
+    std::optional<llvm::StringRef> Attached;
+    const NvccOption *O = findNvccOption(A, Attached);
+    if (!O) {
+      // A flag nvcc takes without a value (-c, -MD, -G, -lineinfo, ...):
+      // nvcc's own, or the host compiler's when nvcc forwards those.
+      if (ForwardUnknown)
+        reduceHostFlags({A.str()}, Out);
+      continue;
+    }
+    std::string Value;
+    if (Attached) {
+      Value = Attached->str();
+    } else if (I + 1 < In.size() &&
+               (O->ValueMayBeFlag ||
+                !llvm::StringRef(In[I + 1]).starts_with("-"))) {
+      Value = In[++I];
+    } else {
+      continue; // no value: nothing to keep
+    }
+    switch (O->Act) {
+    case NvccAct::Include:
+      for (const std::string &D : splitList(Value))
+        Out.push_back("-I" + D);
+      break;
+    case NvccAct::SystemInclude:
+      for (const std::string &D : splitList(Value)) {
+        Out.push_back("-isystem");
+        Out.push_back(D);
+      }
+      break;
+    case NvccAct::Define:
+      Out.push_back("-D" + Value);
+      break;
+    case NvccAct::Undefine:
+      Out.push_back("-U" + Value);
+      break;
+    case NvccAct::PreInclude:
+      for (const std::string &F : splitList(Value)) {
+        Out.push_back("-include");
+        Out.push_back(F);
+      }
+      break;
+    case NvccAct::Std:
+      Out.push_back("-std=" + Value);
+      break;
+    case NvccAct::HostFlags:
+      reduceHostFlags(splitList(Value), Out);
+      break;
+    case NvccAct::OptionsFile:
+      for (const std::string &F : splitList(Value)) {
+        llvm::SmallString<256> P(F);
+        llvm::sys::fs::make_absolute(Dir, P);
+        if (Depth >= 8)
+          return llvm::createStringError(
+              llvm::inconvertibleErrorCode(),
+              "options file %s: options files nested too deeply", P.c_str());
+        auto Buf = llvm::MemoryBuffer::getFile(P, /*IsText=*/true);
+        if (!Buf)
+          return llvm::createStringError(
+              Buf.getError(), "cannot read options file %s: %s", P.c_str(),
+              Buf.getError().message().c_str());
+        llvm::BumpPtrAllocator Alloc;
+        llvm::StringSaver Saver(Alloc);
+        llvm::SmallVector<const char *, 32> Toks;
+        llvm::cl::TokenizeGNUCommandLine((*Buf)->getBuffer(), Saver, Toks);
+        std::vector<std::string> Args(Toks.begin(), Toks.end());
+        if (llvm::Error E =
+                reduceNvcc(Args, Dir, Depth + 1, ForwardUnknown, Out))
+          return E;
+      }
+      break;
+    case NvccAct::Drop:
+      break;
+    }
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<std::vector<std::string>>
+pk::nvccToClangFlags(llvm::ArrayRef<std::string> Nvcc,
+                     llvm::StringRef Directory) {
+  std::vector<std::string> Out;
+  if (Nvcc.empty())
+    return Out;
+  bool ForwardUnknown = llvm::any_of(Nvcc, [](llvm::StringRef A) {
+    return A == "-forward-unknown-to-host-compiler" ||
+           A == "--forward-unknown-to-host-compiler";
+  });
+  if (llvm::Error E =
+          reduceNvcc(Nvcc.drop_front(), Directory, 0, ForwardUnknown, Out))
+    return std::move(E);
+  return Out;
+}
+
+std::vector<std::string> pk::clangCompileFlags(llvm::ArrayRef<std::string> Cmd,
+                                               llvm::StringRef Directory,
+                                               llvm::StringRef File,
+                                               llvm::StringRef AbsFile) {
+  auto IsSource = [&](llvm::StringRef A) {
+    if (A == File || A == AbsFile)
+      return true;
+    if (A.starts_with("-"))
+      return false;
+    llvm::SmallString<256> P(A);
+    llvm::sys::fs::make_absolute(Directory, P);
+    llvm::sys::path::remove_dots(P, true);
+    return P == AbsFile;
+  };
+  std::vector<std::string> Out;
+  for (size_t I = 1; I < Cmd.size(); ++I) {
+    llvm::StringRef A = Cmd[I];
+    // Options with a separate value that name outputs or the language.
+    if (llvm::is_contained({"-o", "-x", "-MF", "-MT", "-MQ", "-MJ"}, A)) {
+      ++I;
+      continue;
+    }
+    if (A == "-c" || IsSource(A))
+      continue;
+    if (A.starts_with("-x"))
+      continue; // -xcuda
+    // Dependency files: -M, -MM, -MD, -MMD, -MP, -MG, -MV and -MF/-MT/-MQ/-MJ
+    // with a joined value.
+    if (A.starts_with("-M"))
+      continue;
+    Out.push_back(A.str());
+  }
+  return Out;
+}
 
 llvm::Expected<std::unique_ptr<ParsedFile>>
 pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
@@ -176,18 +550,32 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
                                      O.CompDbDir.c_str(), Err.c_str());
     auto Cmds = Loaded->getCompileCommands(Path);
     if (!Cmds.empty()) {
-      std::vector<std::string> C = Cmds.front().CommandLine;
-      if (!C.empty() && llvm::StringRef(C[0]).ends_with("nvcc"))
-        C = fromNvcc(C);
-      // Keep only flags: drop argv[0], the file and -c/-o.
-      for (size_t I = 1; I < C.size(); ++I) {
-        llvm::StringRef A = C[I];
-        if (A == "-o") { ++I; continue; }
-        if (A == "-c" || A == Path || A == Cmds.front().Filename) continue;
-        if (A.starts_with("-x")) { if (A == "-x") ++I; continue; }
-        UserArgs.push_back(A.str());
+      const tooling::CompileCommand &Cmd = Cmds.front();
+      std::string DbFile = O.CompDbDir + "/compile_commands.json";
+      auto Fail = [&](const llvm::Twine &Why) {
+        return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                       (DbFile + ": error: the entry for " +
+                                        Result->Path + ": " + Why + " [PK9001]")
+                                           .str());
+      };
+      if (!llvm::sys::fs::is_directory(Cmd.Directory))
+        return Fail("its directory '" + Cmd.Directory +
+                    "' does not exist or is not a directory");
+      std::vector<std::string> C = Cmd.CommandLine;
+      // A compiler launcher in front of the compiler (ccache nvcc ...).
+      while (C.size() > 1 && llvm::is_contained({"ccache", "sccache", "distcc"},
+                                                llvm::sys::path::stem(C[0])))
+        C.erase(C.begin());
+      if (!C.empty() && llvm::sys::path::stem(C[0]).ends_with("nvcc")) {
+        auto Flags = nvccToClangFlags(C, Cmd.Directory);
+        if (!Flags)
+          return Fail(llvm::toString(Flags.takeError()));
+        UserArgs = std::move(*Flags);
+      } else {
+        UserArgs =
+            clangCompileFlags(C, Cmd.Directory, Cmd.Filename, Result->Path);
       }
-      Dir = Cmds.front().Directory;
+      Dir = Cmd.Directory;
     }
   }
 
@@ -236,7 +624,13 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
     Args.push_back(A);
 
   tooling::FixedCompilationDatabase Fixed(Dir, Args);
-  tooling::ClangTool Tool(Fixed, {Result->Path});
+  // A file system of this parse's own: ClangTool changes the working
+  // directory of its file system to the command's directory, which on the
+  // process's real file system would be a chdir() racing with the parses of
+  // other threads.
+  tooling::ClangTool Tool(Fixed, {Result->Path},
+                          std::make_shared<PCHContainerOperations>(),
+                          llvm::vfs::createPhysicalFileSystem());
   CollectingConsumer Diags;
   Tool.setDiagnosticConsumer(&Diags);
   Tool.appendArgumentsAdjuster(tooling::getClangStripOutputAdjuster());

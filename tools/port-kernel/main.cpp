@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pk/Driver.h"
+#include "pk/Inputs.h"
 #include "pk/Rules.h"
 #ifdef PK_HAVE_VALIDATE
 #include "pk/Validate.h"
@@ -23,6 +24,7 @@ static EmuToolchain emuToolchain() {
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
+#include <limits>
 
 using namespace llvm;
 
@@ -41,7 +43,8 @@ cl::opt<std::string> To("to", cl::desc("Targets, comma separated: hip, cuda (val
                         cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
 cl::opt<std::string> OutDir("o", cl::desc("Output directory (outputs go to DIR/<target>/)"),
                             cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd));
-cl::opt<unsigned> Jobs("j", cl::desc("Files (or cases) in parallel"), cl::init(1), cl::cat(Cat),
+cl::opt<unsigned> Jobs("j", cl::desc("Files (or cases) in parallel (default: one per core, fewer when memory is short)"),
+                       cl::init(0), cl::cat(Cat),
                        cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
 cl::opt<bool> InPlace("in-place", cl::desc("Rewrite the inputs in place, keeping FILE.orig backups"),
                       cl::cat(Cat), cl::sub(PortCmd));
@@ -183,7 +186,10 @@ int main(int argc, char **argv) {
   O.OutDir = OutDir;
   O.InPlace = InPlace;
   O.TO.KeepNames = InPlace;
-  O.Jobs = std::max(1u, (unsigned)Jobs);
+  // 0 (the default): one per core.  Never more than the free memory allows
+  // (pk::ParseBytesEstimate per parse); the driver also caps it by the number
+  // of files.
+  O.Jobs = pk::effectiveJobs(Jobs, std::numeric_limits<size_t>::max());
   O.RuleFiles = RuleFiles;
   O.RulesDir = PK_RULES_DIR;
   O.ReportJson = Report;

@@ -6,6 +6,7 @@
 #include "pk/Frontend.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,34 @@ struct InputFile {
 /// Collects the files under \p Paths (directories recursively, hidden
 /// entries skipped), sorted and without duplicates, classified by
 /// extension and content.
+///
+/// The walk stays inside each directory given: a symbolic link whose target
+/// lies outside that directory is not followed, nor is a link to a directory
+/// the walk reads anyway (which includes every link loop); a linked file
+/// inside the tree is read once, at its own path.  Entries that cannot be
+/// read as sources (an unreadable subdirectory, a FIFO, a socket, a device,
+/// a dangling link) are left out too.  Each entry left out adds one line
+/// `PATH: note: ... [PK9001]` to \p Skipped (when given), in walk order, for
+/// the driver to print.  Paths given explicitly that do not exist or are not
+/// regular files or directories are errors.
 llvm::Error collectInputs(llvm::ArrayRef<std::string> Paths,
-                          std::vector<InputFile> &Out);
+                          std::vector<InputFile> &Out,
+                          std::vector<std::string> *Skipped = nullptr);
+
+/// How many translation units to parse at once.  \p Requested is the `-j`
+/// value (0: one per core); the result never exceeds what the available
+/// memory allows (about ParseBytesEstimate per parse) nor \p NumTUs, and is
+/// at least 1.
+unsigned effectiveJobs(unsigned Requested, size_t NumTUs);
+/// The same computation for a given machine: \p Cores hardware threads and
+/// \p AvailableBytes of free memory (0: unknown, no memory cap).
+unsigned effectiveJobs(unsigned Requested, size_t NumTUs, unsigned Cores,
+                       uint64_t AvailableBytes);
+/// Memory one parse of a translation unit is assumed to need.
+constexpr uint64_t ParseBytesEstimate = 400ull << 20;
+/// Memory available to this process now (the smaller of the system's
+/// available memory and the cgroup's remaining limit); 0 when unknown.
+uint64_t availableMemoryBytes();
 
 /// Absolute, dot-free form of \p P.
 std::string absPath(llvm::StringRef P);

@@ -1,7 +1,9 @@
 //===- Frontend.h - parse a CUDA/HIP file once -----------------------------===//
+// Rules: PK9001
 #ifndef PK_FRONTEND_H
 #define PK_FRONTEND_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <memory>
@@ -32,11 +34,42 @@ struct FrontendOptions {
 /// bundled declarations are used then).
 std::string detectCudaToolkit(const FrontendOptions &O);
 
-/// Language of a source by extension and content: .hip/.hiph -> HIP;
-/// .cu/.cuh -> CUDA; .cpp/.h/... -> HIP when it includes hip headers or uses
-/// hip* APIs, CUDA when it uses CUDA constructs, otherwise not a GPU source.
+/// Language of a source by extension and by what the file itself uses
+/// (comments and string literals do not count): .hip/.hiph -> HIP; a
+/// .cu/.cuh/.cpp/.h/... file is HIP when it uses more HIP API (hip* calls,
+/// hipLaunchKernelGGL, system includes of <hip/...>) than CUDA API (cuda*
+/// calls, CUDA headers), and CUDA when it uses CUDA API, has a CUDA
+/// extension or uses __global__/__device__/__shared__/<<<; a tie goes to the
+/// extension.  A quoted "hip/hip_*.h" counts as HIP unless it exists next to
+/// the file; any other quoted "hip/x.h" is the project's own header, not
+/// evidence of HIP.  Anything else with a C/C++ extension is PlainCXX; other
+/// extensions are Other.
 enum class FileKind { CUDA, HIP, PlainCXX, Other };
 FileKind classifyFile(llvm::StringRef Path, llvm::StringRef Content);
+
+/// Reduces an nvcc command line from a compilation database (\p Nvcc, with
+/// argv[0]) to the clang flags that matter for parsing the source: include
+/// paths (-I, --include-path, -isystem, --system-include), macros (-D,
+/// --define-macro, -U, --undefine-macro), forced includes (-include,
+/// --pre-include), the language standard (-std, --std) and the host
+/// compiler's flags of -Xcompiler/--compiler-options that clang understands
+/// (-D, -U, -I, -isystem, -include, -std=, -f..., -m..., -W..., -O...).
+/// nvcc-only options and their values (-x, -ccbin, -arch, -gencode, -rdc,
+/// -MF/-MT, -o, ...) are dropped, as are positional arguments (the source).
+/// --options-file/-optf files are read (paths relative to \p Directory) and
+/// reduced in place.  Fails only when an options file cannot be read.
+llvm::Expected<std::vector<std::string>>
+nvccToClangFlags(llvm::ArrayRef<std::string> Nvcc, llvm::StringRef Directory);
+
+/// Reduces a clang/gcc command line from a compilation database (with
+/// argv[0]) to its flags: drops argv[0], the source (\p File as written in
+/// the entry, or any spelling that names \p AbsFile from \p Directory), -c,
+/// -o FILE, -x LANG and the dependency-file options (-M, -MD, -MMD,
+/// -MF/-MT/-MQ FILE, -MP, ...), which would write files.
+std::vector<std::string> clangCompileFlags(llvm::ArrayRef<std::string> Cmd,
+                                           llvm::StringRef Directory,
+                                           llvm::StringRef File,
+                                           llvm::StringRef AbsFile);
 
 /// A parsed translation unit: the AST every target consumes.
 struct ParsedFile {
@@ -51,7 +84,10 @@ struct ParsedFile {
 };
 
 /// Parses \p Path once.  Any clang error fails the parse (the AST of a TU
-/// with errors is never trusted); the message lists clang's diagnostics.
+/// with errors is never trusted); the message lists clang's diagnostics.  A
+/// compilation database that cannot be loaded, or whose entry for the file
+/// names a directory that does not exist, fails it too (PK9001).  Safe to
+/// call from several threads: the parse's working directory is its own.
 llvm::Expected<std::unique_ptr<ParsedFile>>
 parseFile(llvm::StringRef Path, Lang L, const FrontendOptions &O);
 
