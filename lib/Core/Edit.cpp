@@ -1,51 +1,82 @@
+//===- Edit.cpp - provenance-carrying source edits ------------------------===//
+// Rules: PK9002
+//
+// The edits of a file are kept ordered by offset and never overlap, so a new
+// edit can only conflict with its neighbours: the last replacement that
+// starts before it and the edits that start inside it.  Adding n edits costs
+// O(n log n), whatever order the passes produce them in.
+//
+//===----------------------------------------------------------------------===//
 #include "pk/Edit.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
 
 using namespace pk;
 
+static bool overlaps(const Edit &E, const Edit &O) {
+  unsigned B = E.Offset, End = E.Offset + E.Length;
+  unsigned OB = O.Offset, OE = O.Offset + O.Length;
+  if (E.Length == 0 && O.Length == 0)
+    return false; // two insertions at one point: both kept, in order
+  if (E.Length == 0)
+    return B > OB && B < OE;
+  if (O.Length == 0)
+    return OB > B && OB < End;
+  return B < OE && OB < End;
+}
+
+static llvm::Error conflict(const Edit &E, const Edit &O) {
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      llvm::formatv("{0}:{1}:{2}: error: conflicting edits [PK9002]: [{3}] "
+                    "replaces {4} bytes with '{5}' but [{6}] already replaces "
+                    "{7} bytes at {8}:{9} with '{10}'",
+                    E.File, E.Line, E.Col, E.RuleID, E.Length, E.Replacement,
+                    O.RuleID, O.Length, O.Line, O.Col, O.Replacement)
+          .str());
+}
+
+FileEdits::Range FileEdits::startingIn(unsigned Lo, unsigned Hi) const {
+  if (Hi <= Lo)
+    return Range(Edits.end(), Edits.end());
+  return Range(Edits.lower_bound({Lo, false}), Edits.lower_bound({Hi, false}));
+}
+
 llvm::Error FileEdits::add(Edit E) {
   unsigned B = E.Offset, End = E.Offset + E.Length;
-  for (const Edit &O : Edits) {
+  // The same edit reached twice (e.g. via two TUs) merges.  Edits held never
+  // overlap each other, so an identical one means there is no conflict.
+  for (const Edit &O : at(B))
     if (O == E)
-      return llvm::Error::success(); // same edit reached twice (e.g. via two TUs)
-    unsigned OB = O.Offset, OE = O.Offset + O.Length;
-    bool Overlap;
-    if (E.Length == 0 && O.Length == 0)
-      Overlap = false; // two insertions at one point: both kept, in order
-    else if (E.Length == 0)
-      Overlap = B > OB && B < OE;
-    else if (O.Length == 0)
-      Overlap = OB > B && OB < End;
-    else
-      Overlap = B < OE && OB < End;
-    if (Overlap)
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          llvm::formatv("{0}:{1}:{2}: error: conflicting edits [PK9002]: [{3}] replaces {4} "
-                        "bytes with '{5}' but [{6}] already replaces {7} bytes "
-                        "at {8}:{9} with '{10}'",
-                        E.File, E.Line, E.Col, E.RuleID, E.Length,
-                        E.Replacement, O.RuleID, O.Length, O.Line, O.Col,
-                        O.Replacement)
-              .str());
+      return llvm::Error::success();
+  // Conflicts, reported against the first overlapping edit in offset order:
+  // the replacement that starts before B and reaches past it, then the edits
+  // that start inside [B, End).
+  auto S = Spans.lower_bound(B);
+  if (S != Spans.begin() && std::prev(S)->second > B) {
+    const Edit &O = Edits.lower_bound({std::prev(S)->first, true})->second;
+    if (overlaps(E, O))
+      return conflict(E, O);
   }
-  auto It = std::upper_bound(Edits.begin(), Edits.end(), E,
-                             [](const Edit &A, const Edit &B) {
-                               if (A.Offset != B.Offset)
-                                 return A.Offset < B.Offset;
-                               // insertions before a replacement at the same offset
-                               return A.Length == 0 && B.Length != 0;
-                             });
-  Edits.insert(It, std::move(E));
+  if (E.Length != 0)
+    for (const Edit &O : startingIn(B, End))
+      if (overlaps(E, O))
+        return conflict(E, O);
+  if (E.Length != 0)
+    Spans.emplace(B, End);
+  Key K{B, E.Length != 0};
+  Edits.emplace(K, std::move(E)); // after the equal keys: insertion order
   return llvm::Error::success();
 }
 
 std::string FileEdits::apply(llvm::StringRef Original) const {
+  size_t Extra = 0;
+  for (const Edit &E : edits())
+    Extra += E.Replacement.size();
   std::string Out;
-  Out.reserve(Original.size() + 64);
+  Out.reserve(Original.size() + Extra);
   unsigned Pos = 0;
-  for (const Edit &E : Edits) {
+  for (const Edit &E : edits()) {
     if (E.Offset < Pos || E.Offset + E.Length > Original.size())
       continue; // cannot happen: add() rejects overlaps
     Out.append(Original.data() + Pos, E.Offset - Pos);
