@@ -65,112 +65,6 @@ llvm::StringRef TargetContext::contents(llvm::StringRef File) const {
   return Cache[File] = Text;
 }
 
-void TargetContext::lineCol(llvm::StringRef File, unsigned Offset,
-                            unsigned &Line, unsigned &Col) const {
-  llvm::StringRef C = contents(File);
-  Offset = std::min<unsigned>(Offset, C.size());
-  Line = 1 + C.take_front(Offset).count('\n');
-  size_t NL = C.take_front(Offset).rfind('\n');
-  Col = NL == llvm::StringRef::npos ? Offset + 1 : Offset - NL;
-}
-
-void TargetContext::edit(llvm::StringRef File, unsigned Offset,
-                         unsigned Length, llvm::StringRef Text,
-                         RuleRef Rule, llvm::StringRef Why) {
-  Edit E;
-  E.File = File.str();
-  E.Offset = Offset;
-  E.Length = Length;
-  E.Replacement = Text.str();
-  E.RuleID = Rule.name().str();
-  E.Why = Why.str();
-  lineCol(File, Offset, E.Line, E.Col);
-  if (llvm::Error X = Edits.add(std::move(E))) {
-    if (!Err)
-      Err = std::move(X);
-    else
-      llvm::consumeError(std::move(X));
-    return;
-  }
-  ++Counts[Rule.name()];
-}
-
-/// Climbs \p L through macro expansions (argument expansions climb to the
-/// parameter's position in the body) until it lies in \p Target.
-static SourceLocation climbTo(const SourceManager &S, SourceLocation L,
-                              FileID Target) {
-  for (int Guard = 0; Guard < 64 && L.isMacroID(); ++Guard) {
-    if (S.getFileID(L) == Target)
-      return L;
-    L = S.getImmediateExpansionRange(L).getBegin();
-  }
-  return S.getFileID(L) == Target ? L : SourceLocation();
-}
-
-static llvm::SmallVector<FileID, 8> expansionChain(const SourceManager &S,
-                                                   SourceLocation L) {
-  llvm::SmallVector<FileID, 8> V;
-  for (int Guard = 0; Guard < 64; ++Guard) {
-    V.push_back(S.getFileID(L));
-    if (!L.isMacroID())
-      break;
-    L = S.getImmediateExpansionRange(L).getBegin();
-  }
-  return V;
-}
-
-bool TargetContext::replace(CharSourceRange R, llvm::StringRef Text,
-                            RuleRef Rule, llvm::StringRef Why) {
-  SourceManager &S = SM();
-  const LangOptions &LO = Ctx().getLangOpts();
-  CharSourceRange FR = Lexer::makeFileCharRange(R, S, LO);
-  if (FR.isInvalid()) {
-    // Both ends inside one macro body (possibly through argument or nested
-    // expansions): edit the body where it is written.
-    auto CB = expansionChain(S, R.getBegin());
-    auto CE = expansionChain(S, R.getEnd());
-    FileID Common;
-    for (FileID F : CB)
-      if (llvm::is_contained(CE, F)) {
-        Common = F;
-        break;
-      }
-    if (Common.isInvalid())
-      return false;
-    SourceLocation B = climbTo(S, R.getBegin(), Common);
-    SourceLocation E = climbTo(S, R.getEnd(), Common);
-    if (B.isInvalid() || E.isInvalid())
-      return false;
-    B = S.getSpellingLoc(B);
-    E = S.getSpellingLoc(E);
-    if (S.getFileID(B) != S.getFileID(E))
-      return false;
-    FR = Lexer::makeFileCharRange(
-        CharSourceRange(SourceRange(B, E), R.isTokenRange()), S, LO);
-    if (FR.isInvalid())
-      return false;
-  }
-  if (!isUserLoc(FR.getBegin()))
-    return false;
-  std::string File = fileOf(FR.getBegin());
-  unsigned B = S.getFileOffset(FR.getBegin());
-  unsigned E = S.getFileOffset(FR.getEnd());
-  if (E < B)
-    return false;
-  edit(File, B, E - B, Text, Rule, Why);
-  return true;
-}
-
-bool TargetContext::insert(SourceLocation Loc, llvm::StringRef Text,
-                           RuleRef Rule, llvm::StringRef Why) {
-  SourceManager &S = SM();
-  SourceLocation L = Loc.isMacroID() ? S.getSpellingLoc(Loc) : Loc;
-  if (!isUserLoc(L))
-    return false;
-  edit(fileOf(L), S.getFileOffset(L), 0, Text, Rule, Why);
-  return true;
-}
-
 /// Where a finding at \p Loc is reported: the file location, or the
 /// spelling of a macro argument.
 static SourceLocation findingLoc(const SourceManager &S, SourceLocation Loc) {
@@ -199,11 +93,9 @@ void TargetContext::finding(llvm::StringRef File, unsigned Offset,
   F.File = File.str();
   F.Offset = Offset;
   F.Message = Msg.str();
+  if (!FindingKeys.emplace(F.File, F.Offset, F.RuleID, F.Message).second)
+    return; // the same finding reached twice
   lineCol(File, Offset, F.Line, F.Col);
-  for (const Finding &O : Findings)
-    if (O.File == F.File && O.Offset == F.Offset && O.RuleID == F.RuleID &&
-        O.Message == F.Message)
-      return;
   ++Counts[Rule.name()];
   Findings.push_back(std::move(F));
 }
@@ -369,11 +261,11 @@ void pk::reportUnportedIncludes(TargetContext &TC) {
 
 bool TargetContext::editedBy(llvm::StringRef File, unsigned Offset,
                              RuleId R) const {
-  auto It = Edits.files().find(File.str());
-  if (It == Edits.files().end())
+  const FileEdits *FE = Edits.find(File);
+  if (!FE)
     return false;
-  for (const Edit &E : It->second.edits())
-    if (E.Offset == Offset && E.RuleID == ruleName(R))
+  for (const Edit &E : FE->at(Offset))
+    if (E.RuleID == ruleName(R))
       return true;
   return false;
 }
@@ -443,49 +335,4 @@ void pk::insertHelpers(TargetContext &TC) {
     TC.edit(File, At, 0, Text, Blocks.begin()->first.Rule,
             "helpers used by the rewrites in this file");
   }
-}
-
-std::string pk::renderFile(llvm::StringRef File, llvm::StringRef Original,
-                           const FileEdits *Edits,
-                           const std::vector<Finding> &Findings,
-                           llvm::StringRef CommentPrefix) {
-  FileEdits All;
-  if (Edits)
-    for (const Edit &E : Edits->edits())
-      llvm::consumeError(All.add(E));
-  std::set<std::pair<unsigned, std::string>> Placed;
-  for (const Finding &F : Findings) {
-    if (F.File != File)
-      continue;
-    unsigned Off = std::min<unsigned>(F.Offset, Original.size());
-    size_t LS = Original.take_front(Off).rfind('\n');
-    unsigned LineStart = LS == llvm::StringRef::npos ? 0 : LS + 1;
-    // Inside a multi-line macro: place the comment above the #define.
-    while (LineStart > 1 && Original[LineStart - 1] == '\n') {
-      size_t PS = Original.take_front(LineStart - 1).rfind('\n');
-      unsigned PrevStart = PS == llvm::StringRef::npos ? 0 : PS + 1;
-      llvm::StringRef Prev = Original.slice(PrevStart, LineStart - 1);
-      if (!Prev.rtrim("\r").ends_with("\\"))
-        break;
-      LineStart = PrevStart;
-    }
-    llvm::StringRef Line = Original.drop_front(LineStart);
-    llvm::StringRef Indent = Line.take_while([](char C) {
-      return C == ' ' || C == '\t';
-    });
-    std::string Msg = llvm::formatv("{0}{1} port-kernel: {2}: {3} [{4}]\n",
-                                    Indent, CommentPrefix,
-                                    severityName(F.Sev), F.Message, F.RuleID)
-                          .str();
-    if (!Placed.insert({LineStart, Msg}).second)
-      continue;
-    Edit E;
-    E.File = File.str();
-    E.Offset = LineStart;
-    E.Replacement = Msg;
-    E.RuleID = F.RuleID;
-    E.Why = "diagnostic";
-    llvm::consumeError(All.add(std::move(E)));
-  }
-  return All.apply(Original);
 }

@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace clang {
@@ -115,9 +116,12 @@ public:
   std::string fileOf(clang::SourceLocation Loc) const;
 
   /// Replaces the characters of \p R (file locations, or macro argument
-  /// spellings) with \p Text.  Ranges inside macro bodies are edited at their
-  /// spelling in the definition.  Returns false (and records nothing) when
-  /// the range cannot be edited safely.
+  /// spellings) with \p Text.  A range strictly inside one macro's body is
+  /// edited in the definition; a range that is a whole nested expansion
+  /// (FULL in `#define B() __syncwarp(FULL)`) is edited where that macro is
+  /// named, so other expansions of it never change (TargetEdits.cpp).
+  /// Returns false (and records nothing) when the range cannot be edited
+  /// safely.
   bool replace(clang::CharSourceRange R, llvm::StringRef Text,
                RuleRef Rule, llvm::StringRef Why);
   bool replace(clang::SourceRange TokenRange, llvm::StringRef Text,
@@ -157,6 +161,11 @@ private:
   void lineCol(llvm::StringRef File, unsigned Offset, unsigned &Line,
                unsigned &Col) const;
   mutable llvm::StringMap<std::string> Cache;
+  /// Offsets of the line starts of each file, built once (lineCol).
+  mutable llvm::StringMap<std::vector<unsigned>> LineStarts;
+  /// (file, offset, rule, message) of every finding, for de-duplication.
+  std::set<std::tuple<std::string, unsigned, std::string, std::string>>
+      FindingKeys;
 };
 
 /// A preprocessor directive line of a file's text.
