@@ -36,7 +36,8 @@ __global__ void partial_sums(const float *in, float *out, int n) {
 // RUN: not %pk port -q --to hip -o %t/ow/o %t/ow/saxpy.cu %t/ow/o/hip/saxpy.hip 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OVERWRITE
 // RUN: diff %S/Inputs/PK9001/saxpy.hip %t/ow/o/hip/saxpy.hip
-// OVERWRITE: port-kernel: error: output {{.*}}/ow/o/hip/saxpy.hip would overwrite an input [PK9001]
+// OVERWRITE: ow/o/hip/saxpy.hip: error: this output would overwrite {{.*}}/ow/o/hip/saxpy.hip, which this run reads; choose another -o [PK9001]
+// OVERWRITE-NEXT: port-kernel: no output written
 //
 // --in-place never overwrites an existing backup.
 // RUN: mkdir -p %t/ip && cp %S/Inputs/PK9001/saxpy.cu %t/ip/
