@@ -90,8 +90,11 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
                   llvm::ArrayRef<Target> Targets, llvm::StringRef OutRoot,
                   RunMode Mode) {
   std::vector<InputFile> Inputs;
-  if (llvm::Error E = collectInputs(Paths, Inputs))
+  std::vector<std::string> Skipped;
+  if (llvm::Error E = collectInputs(Paths, Inputs, &Skipped))
     return std::move(E);
+  for (const std::string &S : Skipped)
+    Diag << S << "\n"; // what the walk left out, and why
 
   // Translation units first; headers reached through them are handled in
   // their context; headers no TU includes are parsed on their own.
@@ -131,11 +134,12 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
 
   auto RunAll = [&](const std::vector<const InputFile *> &List) {
     std::vector<TUResult> Res(List.size());
-    if (O.Jobs <= 1 || List.size() <= 1) {
+    unsigned J = effectiveJobs(O.Jobs, List.size());
+    if (J <= 1) {
       for (size_t I = 0; I < List.size(); ++I)
         Res[I] = RunOne(List[I]);
     } else {
-      llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(O.Jobs));
+      llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(J));
       for (size_t I = 0; I < List.size(); ++I)
         Pool.async([&, I] { Res[I] = RunOne(List[I]); });
       Pool.wait();

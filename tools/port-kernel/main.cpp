@@ -202,7 +202,7 @@ int main(int argc, char **argv) {
     pk::Driver D(O, errs());
     if (Error E = D.init()) {
       errs() << toString(std::move(E)) << "\n";
-      return 1;
+      return 2;
     }
     for (const pk::RuleInfo &R : pk::RuleRegistry::get().all())
       outs() << formatv("{0}  {1,-10}  {2}\n", R.ID, R.Kind, R.Title);
@@ -227,7 +227,7 @@ int main(int argc, char **argv) {
   pk::Driver D(O, errs());
   if (Error E = D.init()) {
     errs() << toString(std::move(E)) << "\n";
-    return 1;
+    return 2; // a rule file that cannot be used is an input error
   }
 
   if (ValidateCmd) {
