@@ -25,45 +25,7 @@ std::string pk::outputName(llvm::StringRef Path, Target T) {
 
 TargetContext::TargetContext(ParsedFile &PF, const RenameDB &DB, Target T,
                              const TargetOptions &Opts)
-    : PF(PF), DB(DB), T(T), Opts(Opts) {
-  for (const auto &F : PF.UserFiles)
-    UserFiles.insert(F);
-}
-
-SourceManager &TargetContext::SM() const { return PF.AST->getSourceManager(); }
-ASTContext &TargetContext::Ctx() const { return PF.AST->getASTContext(); }
-
-std::string TargetContext::fileOf(SourceLocation Loc) const {
-  SourceManager &S = SM();
-  FileID FID = S.getFileID(S.getSpellingLoc(Loc));
-  OptionalFileEntryRef FE = S.getFileEntryRefForID(FID);
-  if (!FE)
-    return "";
-  llvm::SmallString<256> P(FE->getName());
-  llvm::sys::fs::make_absolute(P);
-  llvm::sys::path::remove_dots(P, true);
-  return P.str().str();
-}
-
-bool TargetContext::isUserLoc(SourceLocation Loc) const {
-  if (Loc.isInvalid())
-    return false;
-  // Where the code is in the user's files (the expansion site for macros).
-  return isUserFile(fileOf(SM().getFileLoc(Loc)));
-}
-
-llvm::StringRef TargetContext::contents(llvm::StringRef File) const {
-  auto It = Cache.find(File);
-  if (It != Cache.end())
-    return It->second;
-  auto FE = SM().getFileManager().getFileRef(File);
-  std::string Text;
-  if (FE) {
-    if (auto Buf = SM().getMemoryBufferForFileOrNone(*FE))
-      Text = Buf->getBuffer().str();
-  }
-  return Cache[File] = Text;
-}
+    : UserSource(PF), PF(PF), DB(DB), T(T), Opts(Opts) {}
 
 /// Where a finding at \p Loc is reported: the file location, or the
 /// spelling of a macro argument.
@@ -98,22 +60,6 @@ void TargetContext::finding(llvm::StringRef File, unsigned Offset,
   lineCol(File, Offset, F.Line, F.Col);
   ++Counts[Rule.name()];
   Findings.push_back(std::move(F));
-}
-
-std::string TargetContext::text(SourceRange R) const {
-  SourceManager &S = SM();
-  const LangOptions &LO = Ctx().getLangOpts();
-  CharSourceRange FR =
-      Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), S, LO);
-  if (FR.isInvalid()) {
-    FR = CharSourceRange::getTokenRange(S.getSpellingLoc(R.getBegin()),
-                                        S.getSpellingLoc(R.getEnd()));
-  }
-  return Lexer::getSourceText(FR, S, LO).str();
-}
-
-std::string TargetContext::text(const Expr *E) const {
-  return text(E->getSourceRange());
 }
 
 std::vector<std::string> pk::gpusWith(const std::set<std::string> &Needs) {

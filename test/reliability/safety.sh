@@ -5,22 +5,7 @@
 # Every case checks the exit status, the message, that the inputs are byte for
 # byte what they were, and that a failed run leaves no output and no
 # temporary file behind.
-set -uo pipefail
-BIN="$1"; SRC="$2"; TEST="$3"
-TMP="$(mktemp -d)"; trap 'chmod -R u+rwx "$TMP" 2>/dev/null; rm -rf "$TMP"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-GOLD="$SRC/test/golden"
-
-snapshot() {
-  (cd "$1" && find . -printf '%y %m %p -> %l\n' | sort &&
-   find . -type f -readable -exec md5sum {} + | sort)
-}
-run() { timeout 120 "$BIN" "$@" 2>"$TMP/err" >"$TMP/out"; rc=$?; }
-expect_rc() {
-  [ "$rc" != 124 ] || fail "did not finish in 120 s"
-  case " $* " in *" $rc "*) ;; *) fail "exit status $rc, expected $*: $(cat "$TMP/err")" ;; esac
-}
-expect_err() { grep -qF -- "$1" "$TMP/err" || fail "no message '$1': $(cat "$TMP/err")"; }
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 no_leftovers() {
   local l; l=$(find "$1" -name '.pk-tmp-*' -o -name '.pk-bak-*' -o -name '*.pk-tmp-*' 2>/dev/null)
   [ -z "$l" ] || fail "leftover temporary files: $l"

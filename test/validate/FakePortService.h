@@ -124,7 +124,7 @@ public:
                         std::vector<std::string> &OutPaths) override {
     if (T == Target::HIP && !AllowHip)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "error: target 'hip' is not implemented");
+                                     "error: this stand-in does not port to hip");
     for (const std::string &In : Inputs) {
       auto Out = copyTree(In, OutDir, T == Target::HIP ? ".hip" : ".cu", false);
       if (!Out)

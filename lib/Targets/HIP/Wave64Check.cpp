@@ -17,7 +17,7 @@ using namespace pk::hip;
 using namespace clang;
 
 void pk::runWave64Check(TargetContext &TC) {
-  UserSource Src(TC.PF);
+  const UserSource &Src = TC;
   Wave64Analysis A(Src);
   A.run(TC.Opts.Wave64);
   for (const W64Hazard &H : A.hazards())

@@ -46,7 +46,7 @@ using namespace pk::hip;
 using namespace clang;
 
 void pk::runWave64Rewrites(TargetContext &TC) {
-  UserSource Src(TC.PF);
+  const UserSource &Src = TC;
   Wave64Analysis A(Src);
   A.run(TC.Opts.Wave64);
   Wave64Rewriter R(TC, A);

@@ -7,6 +7,7 @@
 #include "pk/Frontend.h"
 #include "pk/PortService.h"
 #include "pk/Rules.h"
+#include "pk/UserSource.h"
 #include "pk/Wave64Strategy.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -83,7 +84,9 @@ struct TargetFacts {
 
 /// Per-TU, per-target state: the parsed file (read-only), the rename tables,
 /// and the edits and findings the target's rules produce.
-class TargetContext {
+/// A TargetContext is a UserSource (the user's files of the TU: SM(), Ctx(),
+/// isUserLoc(), fileOf(), contents(), text()) plus what the passes record.
+class TargetContext : public UserSource {
 public:
   TargetContext(ParsedFile &PF, const RenameDB &DB, Target T,
                 const TargetOptions &Opts);
@@ -104,16 +107,6 @@ public:
   /// Helper blocks to insert once per file (key -> text), after includes,
   /// in key order.
   std::map<std::string, std::map<HelperKey, std::string>> Helpers;
-
-  clang::SourceManager &SM() const;
-  clang::ASTContext &Ctx() const;
-
-  /// True when \p Loc's spelling lies in one of the user's files.
-  bool isUserLoc(clang::SourceLocation Loc) const;
-  bool isUserFile(llvm::StringRef AbsPath) const {
-    return UserFiles.count(AbsPath);
-  }
-  std::string fileOf(clang::SourceLocation Loc) const;
 
   /// Replaces the characters of \p R (file locations, or macro argument
   /// spellings) with \p Text.  A range strictly inside one macro's body is
@@ -140,10 +133,6 @@ public:
   void finding(llvm::StringRef File, unsigned Offset, RuleRef Rule,
                Severity S, llvm::StringRef Msg);
 
-  /// Source text of an expression as the user wrote it (spelling).
-  std::string text(const clang::Expr *E) const;
-  std::string text(clang::SourceRange R) const;
-
   /// True when an edit of rule \p R starts at \p Offset of \p File.
   bool editedBy(llvm::StringRef File, unsigned Offset, RuleId R) const;
   /// The same at the place a finding at \p Loc would be reported.
@@ -152,15 +141,10 @@ public:
   /// The first error (conflicting edits) if any.
   llvm::Error takeError() { return std::move(Err); }
 
-  /// Original contents of a user file.
-  llvm::StringRef contents(llvm::StringRef File) const;
-
 private:
-  llvm::StringSet<> UserFiles;
   llvm::Error Err = llvm::Error::success();
   void lineCol(llvm::StringRef File, unsigned Offset, unsigned &Line,
                unsigned &Col) const;
-  mutable llvm::StringMap<std::string> Cache;
   /// Offsets of the line starts of each file, built once (lineCol).
   mutable llvm::StringMap<std::vector<unsigned>> LineStarts;
   /// (file, offset, rule, message) of every finding, for de-duplication.
