@@ -42,17 +42,28 @@ using namespace pk;
 
 RuleId pk::w64CheckID(W64Class C) {
   switch (C) {
-  case W64Class::Mask: return RuleId::PK2101;
-  case W64Class::Ballot: return RuleId::PK2102;
-  case W64Class::LaneArith: return RuleId::PK2103;
-  case W64Class::ShflWidth: return RuleId::PK2104;
-  case W64Class::PerWarpArray: return RuleId::PK2105;
-  case W64Class::LoopBound: return RuleId::PK2106;
-  case W64Class::Block32: return RuleId::PK2107;
-  case W64Class::LaneBits: return RuleId::PK2108;
-  case W64Class::WarpSync: return RuleId::PK2109;
-  case W64Class::TensorFrag: return RuleId::PK2110;
-  case W64Class::WarpSizeConst: return RuleId::PK2111;
+  case W64Class::Mask:
+    return RuleId::PK2101;
+  case W64Class::Ballot:
+    return RuleId::PK2102;
+  case W64Class::LaneArith:
+    return RuleId::PK2103;
+  case W64Class::ShflWidth:
+    return RuleId::PK2104;
+  case W64Class::PerWarpArray:
+    return RuleId::PK2105;
+  case W64Class::LoopBound:
+    return RuleId::PK2106;
+  case W64Class::Block32:
+    return RuleId::PK2107;
+  case W64Class::LaneBits:
+    return RuleId::PK2108;
+  case W64Class::WarpSync:
+    return RuleId::PK2109;
+  case W64Class::TensorFrag:
+    return RuleId::PK2110;
+  case W64Class::WarpSizeConst:
+    return RuleId::PK2111;
   }
   llvm_unreachable("hazard class without a check rule");
 }

@@ -196,8 +196,7 @@ void Walker::shrOp(const BinaryOperator *BO, const Val &L, const Val &R,
                    Val &V) {
   if (tidish(L) && (R.Kind & K_LIT5))
     warpId(BO, V, R, 6);
-  else if ((R.Kind & K_LIT5) &&
-           !(L.Dep & (D_TID | D_LANE | D_WARP | D_MASK)) &&
+  else if ((R.Kind & K_LIT5) && !(L.Dep & (D_TID | D_LANE | D_WARP | D_MASK)) &&
            (L.Kind & (K_BDIM | K_RUP)))
     warpCount(BO, L, R, V, 6);
   else
@@ -304,8 +303,7 @@ bool Walker::compare(const BinaryOperator *BO, const Val &L0, const Val &R0) {
   // (nwarps compared with a constant depends on the warp count.)
   if (!Good)
     block(BO->getOperatorLoc(),
-          llvm::formatv("'{0}' depends on the 32-lane warp numbering",
-                        text(BO))
+          llvm::formatv("'{0}' depends on the 32-lane warp numbering", text(BO))
               .str());
   return Good;
 }
@@ -331,6 +329,7 @@ void Walker::warpBoundCompare(const BinaryOperator *BO, const Val &L,
     }
   }
   if ((O->Kind & K_TID) || Tree)
-    claim(*W, 64, Tree ? "bound of a shared-memory tree down to one warp"
-                       : "threads of the first warp");
+    claim(*W, 64,
+          Tree ? "bound of a shared-memory tree down to one warp"
+               : "threads of the first warp");
 }

@@ -123,8 +123,7 @@ Val Walker::vote(const CallExpr *CE, llvm::StringRef Name,
   if (Sync && !Args.empty())
     checkMaskArg(CE, Name, Args[0]);
   Val V;
-  if (Name == "__ballot_sync" || Name == "__ballot" ||
-      Name == "__activemask") {
+  if (Name == "__ballot_sync" || Name == "__ballot" || Name == "__activemask") {
     V.Dep = D_MASK;
     V.Kind = K_MASK;
   }
@@ -159,8 +158,7 @@ void Walker::tiledPartition(const CallExpr *CE) {
   unsigned N = 0;
   if (const auto *FD2 = CE->getDirectCallee())
     if (const TemplateArgumentList *TA = FD2->getTemplateSpecializationArgs())
-      if (TA->size() >= 1 &&
-          TA->get(0).getKind() == TemplateArgument::Integral)
+      if (TA->size() >= 1 && TA->get(0).getKind() == TemplateArgument::Integral)
         N = TA->get(0).getAsIntegral().getZExtValue();
   if (!N)
     return;

@@ -59,8 +59,7 @@ std::string Wave64Analysis::Impl::exprText(SourceRange R) {
         !SM.isBeforeInTranslationUnit(E, B))
       FR = CharSourceRange::getTokenRange(B, E);
     else
-      FR = CharSourceRange::getTokenRange(
-          SM.getExpansionRange(R).getAsRange());
+      FR = CharSourceRange::getTokenRange(SM.getExpansionRange(R).getAsRange());
   }
   std::string T = Lexer::getSourceText(FR, SM, LO).str();
   if (T.find('\n') != std::string::npos && T.size() > 60) {

@@ -382,8 +382,8 @@ private:
   void maskOrXor(const clang::BinaryOperator *BO, const Val &L, const Val &R,
                  Val &V);
   void maskShr(const clang::BinaryOperator *BO, const Val &L, const Val &R);
-  void laneBitShl(const clang::BinaryOperator *BO, const Val &L,
-                  const Val &R, Val &V);
+  void laneBitShl(const clang::BinaryOperator *BO, const Val &L, const Val &R,
+                  Val &V);
   /// The mask forms of `a - b`; false when it is none of them.
   bool maskSub(const clang::BinaryOperator *BO, const Val &L, const Val &R,
                Val &V);
@@ -422,8 +422,8 @@ private:
                       llvm::StringRef Op, unsigned Arg, const Val &O,
                       bool HasWidth, bool SubWarp);
   /// tile.shfl*(v, x) on a tile of \p N threads.
-  void tileShuffle(const clang::CallExpr *CE, llvm::StringRef Name,
-                   unsigned N, const std::vector<Val> &Args);
+  void tileShuffle(const clang::CallExpr *CE, llvm::StringRef Name, unsigned N,
+                   const std::vector<Val> &Args);
 
   // ---- loops (Wave64LoopBounds.cpp) ----
   void forStmt(const clang::ForStmt *FS);
@@ -432,8 +432,8 @@ private:
   unsigned loopKind(const clang::ForStmt *FS, const clang::VarDecl *V,
                     const clang::Expr *InitE);
   /// Whether the step of \p FS halves or doubles \p V.
-  void loopStep(const clang::ForStmt *FS, const clang::VarDecl *V,
-                bool &Halve, bool &Double);
+  void loopStep(const clang::ForStmt *FS, const clang::VarDecl *V, bool &Halve,
+                bool &Double);
   /// v += __shfl_down_sync(m, v, 16); ... (8, 4, 2, 1) in a block.
   void unrolledChains(const clang::CompoundStmt *CS);
 
@@ -453,13 +453,11 @@ private:
   void access(const clang::Expr *Whole, const clang::Expr *B, const Val &BaseV,
               const clang::Expr *IdxE, const Val &Idx, const Val *Stored);
   void globalAccess(const clang::Expr *Whole, const Val &BaseV,
-                    const clang::Expr *IdxE, const Val &Idx,
-                    const Val *Stored);
+                    const clang::Expr *IdxE, const Val &Idx, const Val *Stored);
   /// A read of a per-warp shared slot (indexed by a warp id) inside \p E.
   bool readsPerWarpSlot(const clang::Expr *E);
   void sharedAccess(const clang::Expr *Whole, const clang::Expr *B,
-                    const clang::Expr *IdxE, const Val &Idx,
-                    const Val *Stored);
+                    const clang::Expr *IdxE, const Val &Idx, const Val *Stored);
   /// `s[tid + W]`: the first warp folds the second warp's values in; true
   /// when the access is that idiom.
   bool foldsNextWarp(const clang::Expr *Whole, const clang::VarDecl *VD,

@@ -39,8 +39,7 @@ void Walker::forStmt(const ForStmt *FS) {
         V = VD;
         InitE = VD->getInit();
       }
-  } else if (const auto *BO =
-                 dyn_cast_or_null<BinaryOperator>(FS->getInit())) {
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(FS->getInit())) {
     if (BO->getOpcode() == BO_Assign)
       if (const auto *DRE =
               dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts())) {
@@ -147,10 +146,10 @@ unsigned Walker::loopKind(const ForStmt *FS, const VarDecl *V,
        (Op == BO_LE && (O.Kind & (K_LIT16 | K_HALFW))))) {
     Kind = K_SCAN;
     claim(O, Op == BO_LT ? 64 : 32, "bound of a full-warp scan");
-    hazard(W64Class::LoopBound, FS->getBeginLoc(),
-           llvm::formatv("scan loop bounded by '{0}' covers 32 lanes",
-                         text(Other))
-               .str());
+    hazard(
+        W64Class::LoopBound, FS->getBeginLoc(),
+        llvm::formatv("scan loop bounded by '{0}' covers 32 lanes", text(Other))
+            .str());
   }
   if (!Kind && (O.Kind & K_NWARPS) && IV.HasC && IV.C >= 0 && IV.C <= 1)
     Kind = K_WIDX;

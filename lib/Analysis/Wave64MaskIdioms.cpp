@@ -156,8 +156,8 @@ void Walker::laneBitShl(const BinaryOperator *BO, const Val &L, const Val &R,
     V.Kind = K_MASK | ((L.Kind & K_ONE) ? K_LANEBIT : 0);
     if (L.Tok && Rec) {
       std::string T = I.tokText(SM().getSpellingLoc(L.Tok->getBeginLoc()));
-      bool Upper = llvm::StringRef(T).contains('U') ||
-                   llvm::StringRef(T).contains('L');
+      bool Upper =
+          llvm::StringRef(T).contains('U') || llvm::StringRef(T).contains('L');
       std::string New = (L.Kind & K_ONE) ? (Upper ? "1ULL" : "1ull")
                                          : "0xffffffffffffffffull";
       if (Rel)

@@ -25,8 +25,7 @@ bool isShuffleName(llvm::StringRef N) {
 
 bool isVoteName(llvm::StringRef N) {
   return N == "__ballot_sync" || N == "__any_sync" || N == "__all_sync" ||
-         N == "__activemask" || N == "__ballot" || N == "__any" ||
-         N == "__all";
+         N == "__activemask" || N == "__ballot" || N == "__any" || N == "__all";
 }
 
 bool isWmmaCall(const CallExpr *CE) {

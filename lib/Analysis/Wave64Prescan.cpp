@@ -93,8 +93,7 @@ void scan(Wave64Analysis::Impl &I, FnInfo &F, const Stmt *S) {
   if (const auto *AS = dyn_cast<GCCAsmStmt>(S)) {
     llvm::StringRef T = AS->getAsmString()->getString();
     if (T.contains("%laneid") || T.contains("%lanemask") ||
-        T.contains("%warpid") || T.contains("shfl.sync") ||
-        T.contains("vote."))
+        T.contains("%warpid") || T.contains("shfl.sync") || T.contains("vote."))
       F.Direct = true;
   }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))

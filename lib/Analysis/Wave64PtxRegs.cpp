@@ -80,8 +80,8 @@ void Walker::warpInstruction(const GCCAsmStmt *AS) {
   bool Warp = T.contains("%warpid") || T.contains("shfl.sync") ||
               T.contains("vote.") || T.contains("bar.warp") ||
               T.contains("redux.sync") || T.contains("match.");
-  bool Mma = T.contains("mma.sync") || T.contains("ldmatrix") ||
-             T.contains("wmma.");
+  bool Mma =
+      T.contains("mma.sync") || T.contains("ldmatrix") || T.contains("wmma.");
   if (!Rec || !(Warp || Mma))
     return;
   if (Warp && !I.SiteStmts.count(AS)) {

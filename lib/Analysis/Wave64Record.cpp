@@ -35,8 +35,8 @@ void Wave64Analysis::Impl::hazard(W64Class C, SourceLocation Loc,
   A.Hazards.push_back({C, Loc, std::move(Msg)});
 }
 
-void Wave64Analysis::Impl::blocker(int Ent, SourceLocation Loc,
-                                   std::string Msg, bool Launch) {
+void Wave64Analysis::Impl::blocker(int Ent, SourceLocation Loc, std::string Msg,
+                                   bool Launch) {
   if (!Record || Ent < 0)
     return;
   for (const W64Blocker &B : Ents[Ent].Blockers)
@@ -45,8 +45,7 @@ void Wave64Analysis::Impl::blocker(int Ent, SourceLocation Loc,
   Ents[Ent].Blockers.push_back({Loc, std::move(Msg), Ent, Launch});
 }
 
-W64Site &Wave64Analysis::Impl::site(W64Site::KindT K, const Stmt *S,
-                                    int Ent) {
+W64Site &Wave64Analysis::Impl::site(W64Site::KindT K, const Stmt *S, int Ent) {
   A.Sites.push_back({});
   W64Site &X = A.Sites.back();
   X.Kind = K;
@@ -59,8 +58,7 @@ W64Site &Wave64Analysis::Impl::site(W64Site::KindT K, const Stmt *S,
 
 void Wave64Analysis::Impl::tokenSite(const Expr *Tok, int FnEnt,
                                      std::string Native, RuleId Rule,
-                                     llvm::StringRef Why,
-                                     std::string Logical) {
+                                     llvm::StringRef Why, std::string Logical) {
   if (!Record || !Tok)
     return;
   SourceLocation L = SM.getSpellingLoc(Tok->getBeginLoc());
@@ -143,8 +141,7 @@ void Wave64Analysis::Impl::claim(const Val &V, int FnEnt, uint64_t Native,
     else if (Old == 32 && Native == 32)
       New = 64; // W / 2 spelled as 32 / 2
     tokenSite(IL, FnEnt, relit(IL, New), RuleId::PK2021,
-              llvm::formatv("{0}: {1} -> {2} for 64-lane warps", What, Old,
-                            New)
+              llvm::formatv("{0}: {1} -> {2} for 64-lane warps", What, Old, New)
                   .str());
   }
 }

@@ -110,8 +110,7 @@ bool Walker::arrayDim(const VarDecl *VD, unsigned Dim, uint64_t &N,
   for (unsigned D = 0;; ++D) {
     const auto *CAT = I.Ctx.getAsConstantArrayType(T);
     if (!CAT) {
-      if (const auto *DAT =
-              dyn_cast<DependentSizedArrayType>(T.getTypePtr())) {
+      if (const auto *DAT = dyn_cast<DependentSizedArrayType>(T.getTypePtr())) {
         if (D == Dim) {
           SizeE = DAT->getSizeExpr();
           return false;
@@ -209,9 +208,8 @@ bool Walker::readsPerWarpSlot(const Expr *E) {
   return false;
 }
 
-void Walker::globalAccess(const Expr *Whole, const Val &BaseV,
-                          const Expr *IdxE, const Val &Idx,
-                          const Val *Stored) {
+void Walker::globalAccess(const Expr *Whole, const Val &BaseV, const Expr *IdxE,
+                          const Val &Idx, const Val *Stored) {
   unsigned Dep = (BaseV.Dep | Idx.Dep);
   if (Dep & D_UNSAFE) {
     // rank + the warp's exclusive offset: a block-level rank.
@@ -243,8 +241,7 @@ void Walker::sharedAccess(const Expr *Whole, const Expr *B, const Expr *IdxE,
                           const Val &Idx, const Val *Stored) {
   if (Stored && (Stored->Dep & (D_MASK)))
     block(Whole->getBeginLoc(),
-          llvm::formatv("'{0}' keeps a lane mask in shared memory",
-                        text(Whole))
+          llvm::formatv("'{0}' keeps a lane mask in shared memory", text(Whole))
               .str());
   else if (Stored && (Stored->Dep & (D_LANE | D_WARP | D_NWARPS | D_W)))
     // Read back, it would lose what it is; keep the layout instead.

@@ -19,8 +19,7 @@ using namespace pk::w64;
 using namespace clang;
 
 void Walker::fragmentElement(const ArraySubscriptExpr *ASE, const Val &X) {
-  const auto *ME =
-      dyn_cast<MemberExpr>(ASE->getBase()->IgnoreParenImpCasts());
+  const auto *ME = dyn_cast<MemberExpr>(ASE->getBase()->IgnoreParenImpCasts());
   if (!ME)
     return;
   QualType BT = ME->getBase()->IgnoreImpCasts()->getType();

@@ -46,8 +46,8 @@ Val Wave64Analysis::Impl::merged(VarInfo &VI) {
     }
   }
   if (VI.Sources.size() > 1)
-    M.Kind &= ~(K_LIT32 | K_LIT31 | K_LIT16 | K_LIT5 | K_ZERO | K_ONE |
-                K_FULL | K_W | K_HALFW | K_W1);
+    M.Kind &= ~(K_LIT32 | K_LIT31 | K_LIT16 | K_LIT5 | K_ZERO | K_ONE | K_FULL |
+                K_W | K_HALFW | K_W1);
   VI.Merged = M;
   VI.Dirty = false;
   return M;
@@ -83,8 +83,8 @@ void Walker::assignTo(const Expr *LHS, const void *Key, const Val &V,
       VarInfo &VI = I.Vars[VD];
       if (!VI.LoopKind)
         I.addSource(VI, Key, V);
-      if (RHS && (VD->getType()->isPointerType() ||
-                  VD->getType()->isReferenceType()))
+      if (RHS &&
+          (VD->getType()->isPointerType() || VD->getType()->isReferenceType()))
         I.addSpace(VI, spaceOf(RHS));
     }
   }

@@ -76,9 +76,12 @@ template <> struct MappingTraits<YTable> {
 
 llvm::StringRef pk::severityName(Severity S) {
   switch (S) {
-  case Severity::Note: return "note";
-  case Severity::Warning: return "warning";
-  case Severity::Error: return "error";
+  case Severity::Note:
+    return "note";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Error:
+    return "error";
   }
   return "warning";
 }
@@ -90,8 +93,7 @@ struct TargetRow {
   EmuLanguage Emu;
 };
 const TargetRow Targets[] = {
-#define PK_TARGET(ID, NAME, EMU, FACTORY)                                      \
-  {Target::ID, NAME, EmuLanguage::EMU},
+#define PK_TARGET(ID, NAME, EMU, FACTORY) {Target::ID, NAME, EmuLanguage::EMU},
 #include "pk/TargetList.def"
 };
 } // namespace
@@ -125,9 +127,12 @@ const RuleSpec Table[] = {
 
 llvm::StringRef pk::ruleKindName(RuleKind K) {
   switch (K) {
-  case RuleKind::Rename: return "rename";
-  case RuleKind::Rewrite: return "rewrite";
-  case RuleKind::Diagnostic: return "diagnostic";
+  case RuleKind::Rename:
+    return "rename";
+  case RuleKind::Rewrite:
+    return "rewrite";
+  case RuleKind::Diagnostic:
+    return "diagnostic";
   }
   return "?";
 }
@@ -189,27 +194,45 @@ llvm::Error RenameDB::loadDirectory(llvm::StringRef Dir) {
 static bool isIdentifier(llvm::StringRef S) {
   if (S.empty() || !(isalpha((unsigned char)S[0]) || S[0] == '_'))
     return false;
-  return llvm::all_of(S, [](char C) { return isalnum((unsigned char)C) || C == '_'; });
+  return llvm::all_of(
+      S, [](char C) { return isalnum((unsigned char)C) || C == '_'; });
 }
 
 /// C++ keywords (and the alternative tokens) a rename table must not map:
 /// renaming them would rewrite the language, not an API.
 static bool isCxxKeyword(llvm::StringRef S) {
   static const char *const Words[] = {
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor",
-      "bool", "break", "case", "catch", "char", "char8_t", "char16_t",
-      "char32_t", "class", "compl", "concept", "const", "consteval",
-      "constexpr", "constinit", "const_cast", "continue", "co_await",
-      "co_return", "co_yield", "decltype", "default", "delete", "do",
-      "double", "dynamic_cast", "else", "enum", "explicit", "export",
-      "extern", "false", "float", "for", "friend", "goto", "if", "inline",
-      "int", "long", "mutable", "namespace", "new", "noexcept", "not",
-      "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected",
-      "public", "register", "reinterpret_cast", "requires", "return",
-      "short", "signed", "sizeof", "static", "static_assert", "static_cast",
-      "struct", "switch", "template", "this", "thread_local", "throw", "true",
-      "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
-      "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+      "alignas",       "alignof",     "and",
+      "and_eq",        "asm",         "auto",
+      "bitand",        "bitor",       "bool",
+      "break",         "case",        "catch",
+      "char",          "char8_t",     "char16_t",
+      "char32_t",      "class",       "compl",
+      "concept",       "const",       "consteval",
+      "constexpr",     "constinit",   "const_cast",
+      "continue",      "co_await",    "co_return",
+      "co_yield",      "decltype",    "default",
+      "delete",        "do",          "double",
+      "dynamic_cast",  "else",        "enum",
+      "explicit",      "export",      "extern",
+      "false",         "float",       "for",
+      "friend",        "goto",        "if",
+      "inline",        "int",         "long",
+      "mutable",       "namespace",   "new",
+      "noexcept",      "not",         "not_eq",
+      "nullptr",       "operator",    "or",
+      "or_eq",         "private",     "protected",
+      "public",        "register",    "reinterpret_cast",
+      "requires",      "return",      "short",
+      "signed",        "sizeof",      "static",
+      "static_assert", "static_cast", "struct",
+      "switch",        "template",    "this",
+      "thread_local",  "throw",       "true",
+      "try",           "typedef",     "typeid",
+      "typename",      "union",       "unsigned",
+      "using",         "virtual",     "void",
+      "volatile",      "wchar_t",     "while",
+      "xor",           "xor_eq"};
   return llvm::is_contained(Words, S);
 }
 
@@ -358,7 +381,8 @@ llvm::Error RenameDB::loadFile(llvm::StringRef Path, bool BuiltIn) {
       return Fail("a rule file needs a 'title'");
   }
   if (!LoadedRules.insert(T.Rule).second)
-    return Fail("rule " + T.Rule + " is declared by another loaded table; "
+    return Fail("rule " + T.Rule +
+                " is declared by another loaded table; "
                 "each rule ID has one table");
   bool IsHeaderTable = T.Kind == "header";
   for (const YEntry &Y : T.Entries) {
@@ -369,11 +393,13 @@ llvm::Error RenameDB::loadFile(llvm::StringRef Path, bool BuiltIn) {
       Names.push_back(Y.Hip);
     for (llvm::StringRef N : Names) {
       if (!isIdentifier(N))
-        return Fail("'" + N + "' in entry '" + Y.Cuda +
-                    "' is not an identifier; a rename maps one name to another");
+        return Fail(
+            "'" + N + "' in entry '" + Y.Cuda +
+            "' is not an identifier; a rename maps one name to another");
       if (isCxxKeyword(N))
         return Fail("'" + N + "' in entry '" + Y.Cuda +
-                    "' is a C++ keyword; rename tables map API names, not the language");
+                    "' is a C++ keyword; rename tables map API names, not the "
+                    "language");
     }
   }
   if (!BuiltIn)
@@ -396,10 +422,10 @@ llvm::Error RenameDB::loadFile(llvm::StringRef Path, bool BuiltIn) {
     auto &Fwd = IsHeader ? HdrToHip : CudaToHip;
     auto &Bwd = IsHeader ? HdrToCuda : HipToCuda;
     if (Fwd.count(E.Cuda))
-      return llvm::createStringError(
-          llvm::inconvertibleErrorCode(),
-          "%s: error: '%s' is already mapped by %s", Path.str().c_str(),
-          E.Cuda.c_str(), Fwd[E.Cuda].File.c_str());
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "%s: error: '%s' is already mapped by %s",
+                                     Path.str().c_str(), E.Cuda.c_str(),
+                                     Fwd[E.Cuda].File.c_str());
     Fwd[E.Cuda] = E;
     if (E.Unsupported.empty() && E.Reverse && !E.Hip.empty() &&
         !Bwd.count(E.Hip)) {

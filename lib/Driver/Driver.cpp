@@ -1,4 +1,5 @@
-//===- Driver.cpp - files in, translated files out -------------------------===//
+//===- Driver.cpp - files in, translated files out
+//-------------------------===//
 // Rules: PK9001, PK9002
 #include "pk/Driver.h"
 #include "pk/Inputs.h"
@@ -25,7 +26,6 @@ using namespace pk;
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
-
 namespace {
 
 /// Results of one TU for every target.
@@ -50,7 +50,8 @@ llvm::Error pk::writeFileAtomically(llvm::StringRef Path0,
                                    Path.str().c_str(), EC.message().c_str());
   llvm::SmallString<256> Tmp;
   int FD;
-  if (std::error_code EC = fs::createUniqueFile(Path + ".pk-tmp-%%%%%%", FD, Tmp))
+  if (std::error_code EC =
+          fs::createUniqueFile(Path + ".pk-tmp-%%%%%%", FD, Tmp))
     return llvm::createStringError(EC, "%s: error: cannot write: %s",
                                    Path.str().c_str(), EC.message().c_str());
   {
@@ -118,9 +119,8 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
     for (Target T : Targets) {
       TargetContext TC(**PF, DB, T, O.TO);
       const TargetBackend &B = targetBackend(T);
-      if (llvm::Error E =
-              runPasses(TC, Mode == RunMode::Check ? B.checkPasses()
-                                                   : B.portPasses())) {
+      if (llvm::Error E = runPasses(
+              TC, Mode == RunMode::Check ? B.checkPasses() : B.portPasses())) {
         R.Error = llvm::toString(std::move(E));
         return R;
       }
@@ -216,11 +216,13 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
       for (const auto &U : R.UserFiles)
         Translated.insert(U);
     }
-    std::sort(Finds.begin(), Finds.end(), [](const Finding &A, const Finding &B) {
-      return std::tie(A.File, A.Offset, A.RuleID, A.Message) <
-             std::tie(B.File, B.Offset, B.RuleID, B.Message);
-    });
-    std::string Base = OutRoot.empty() ? "" : (OutRoot + "/" + targetName(TO.T)).str();
+    std::sort(Finds.begin(), Finds.end(),
+              [](const Finding &A, const Finding &B) {
+                return std::tie(A.File, A.Offset, A.RuleID, A.Message) <
+                       std::tie(B.File, B.Offset, B.RuleID, B.Message);
+              });
+    std::string Base =
+        OutRoot.empty() ? "" : (OutRoot + "/" + targetName(TO.T)).str();
     for (const std::string &F : Files) {
       auto Buf = llvm::MemoryBuffer::getFile(F);
       if (!Buf)
@@ -234,8 +236,8 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
       if (TO.Files.count(OutPath))
         return llvm::createStringError(
             llvm::inconvertibleErrorCode(),
-            "%s: error: two inputs translate to the same output %s",
-            F.c_str(), OutPath.c_str());
+            "%s: error: two inputs translate to the same output %s", F.c_str(),
+            OutPath.c_str());
       std::string Text =
           IsSource ? renderFile(F, (*Buf)->getBuffer(), All.find(F), Finds,
                                 targetBackend(TO.T).commentPrefix())
@@ -358,8 +360,8 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
     // Never write into the input tree.
     for (const auto &P : Paths) {
       std::string A = absPath(P);
-      if (fs::is_directory(A) && (isUnder(Out, A) ||
-                                  isUnder(landingPath(Out), landingPath(A)))) {
+      if (fs::is_directory(A) &&
+          (isUnder(Out, A) || isUnder(landingPath(Out), landingPath(A)))) {
         Diag << llvm::formatv("port-kernel: error: output directory {0} is "
                               "inside the input {1}; choose another -o or use "
                               "--in-place [PK9001]\n",
@@ -395,9 +397,8 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
       if (Buf && (*Buf)->getBuffer() == Text)
         continue; // unchanged: not touched
       // In place, only files inside the given paths are rewritten.
-      bool Inside = llvm::any_of(Roots, [&](const std::string &R) {
-        return isUnder(OutPath, R);
-      });
+      bool Inside = llvm::any_of(
+          Roots, [&](const std::string &R) { return isUnder(OutPath, R); });
       if (!Inside) {
         Diag << llvm::formatv("{0}: error: needs edits but is outside the "
                               "inputs given to --in-place; add it to the "
@@ -427,7 +428,8 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
   for (const std::string &F : O.RuleFiles)
     Reads.insert(landingPath(absPath(F)));
   if (!O.FE.CompDbDir.empty())
-    Reads.insert(landingPath(absPath(O.FE.CompDbDir + "/compile_commands.json")));
+    Reads.insert(
+        landingPath(absPath(O.FE.CompDbDir + "/compile_commands.json")));
   for (size_t I = 0; I < Plan.size(); ++I) {
     const Write &W = Plan[I];
     bool IsReport = !O.ReportJson.empty() && I + 1 == Plan.size();
@@ -489,7 +491,9 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
         else if (F.Sev == Severity::Warning)
           ++NW;
       }
-      unsigned NUnsup = TO.Counts.count(ruleName(RuleId::PK1010).str()) ? TO.Counts.at(ruleName(RuleId::PK1010).str()) : 0;
+      unsigned NUnsup = TO.Counts.count(ruleName(RuleId::PK1010).str())
+                            ? TO.Counts.at(ruleName(RuleId::PK1010).str())
+                            : 0;
       Diag << llvm::formatv("port-kernel: {0}: {1} files, {2} edits, {3} "
                             "warnings ({6} API uses without a counterpart "
                             "[PK1010]), {4} errors{5}\n",
@@ -504,11 +508,12 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
         if (!N.empty() && TO.OutputOf.count(In))
           ++ByNeeds[N];
       for (const auto &[N, Count] : ByNeeds)
-        Diag << llvm::formatv("port-kernel: {0}: {1} file{2} need{3} {4} ({5})\n",
-                              targetName(TO.T), Count, Count == 1 ? "" : "s",
-                              Count == 1 ? "s" : "",
-                              llvm::join(std::vector<std::string>(N.begin(), N.end()), " and "),
-                              llvm::join(gpusWith(N), ", "));
+        Diag << llvm::formatv(
+            "port-kernel: {0}: {1} file{2} need{3} {4} ({5})\n",
+            targetName(TO.T), Count, Count == 1 ? "" : "s",
+            Count == 1 ? "s" : "",
+            llvm::join(std::vector<std::string>(N.begin(), N.end()), " and "),
+            llvm::join(gpusWith(N), ", "));
     }
   bool AnyError = false;
   for (const TargetOutput &TO : *Res)

@@ -34,8 +34,9 @@ bool InterruptGuard::interrupted() { return Interrupted.load(); }
 // ---- transaction ------------------------------------------------------------
 
 static llvm::Error fail(llvm::StringRef Path, const llvm::Twine &What) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 (Path + ": error: " + What + " [PK9001]").str());
+  return llvm::createStringError(
+      llvm::inconvertibleErrorCode(),
+      (Path + ": error: " + What + " [PK9001]").str());
 }
 
 OutputTransaction::~OutputTransaction() {
@@ -74,7 +75,8 @@ llvm::Error OutputTransaction::makeParents(llvm::StringRef Dir) {
     D = Parent;
   }
   for (auto It = Missing.rbegin(); It != Missing.rend(); ++It) {
-    if (std::error_code EC = fs::create_directory(*It, /*IgnoreExisting=*/false))
+    if (std::error_code EC =
+            fs::create_directory(*It, /*IgnoreExisting=*/false))
       return fail(*It, "cannot create directory: " + EC.message());
     CreatedDirs.push_back(*It);
   }
@@ -94,7 +96,8 @@ llvm::Error OutputTransaction::stage(llvm::StringRef Path,
   if (!fs::status(Path, St) && St.type() == fs::file_type::directory_file)
     return fail(Path, "cannot write: a directory has this name");
   if (!KeepBackupAs.empty() && fs::exists(KeepBackupAs))
-    return fail(KeepBackupAs, "backup already exists; refusing to overwrite it");
+    return fail(KeepBackupAs,
+                "backup already exists; refusing to overwrite it");
   if (llvm::Error E = makeParents(path::parent_path(Path)))
     return E;
 
@@ -105,7 +108,8 @@ llvm::Error OutputTransaction::stage(llvm::StringRef Path,
   llvm::SmallString<256> Temp;
   int FD = -1;
   unsigned Perm = Mode.value_or(fs::all_read | fs::all_write);
-  if (std::error_code EC = fs::createUniqueFile(Model, FD, Temp, fs::OF_None, Perm))
+  if (std::error_code EC =
+          fs::createUniqueFile(Model, FD, Temp, fs::OF_None, Perm))
     return fail(Path, "cannot write: " + EC.message());
   llvm::sys::RemoveFileOnSignal(Temp);
   Entry E;
@@ -125,7 +129,8 @@ llvm::Error OutputTransaction::stage(llvm::StringRef Path,
   }
   // An explicit mode (a replaced file's) is kept exactly, whatever the umask.
   if (Mode)
-    if (std::error_code EC = fs::setPermissions(Temp, static_cast<fs::perms>(*Mode)))
+    if (std::error_code EC =
+            fs::setPermissions(Temp, static_cast<fs::perms>(*Mode)))
       return fail(Path, "cannot set permissions: " + EC.message());
   if (InterruptGuard::interrupted())
     return fail(Path, "interrupted");

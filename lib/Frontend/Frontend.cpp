@@ -1,4 +1,5 @@
-//===- Frontend.cpp - parse a CUDA/HIP file once ---------------------------===//
+//===- Frontend.cpp - parse a CUDA/HIP file once
+//---------------------------===//
 // Rules: PK9001
 //
 // Classifies sources, turns compilation-database commands (nvcc or clang)
@@ -44,7 +45,9 @@ std::string FrontendPaths::bundledDeclsDir() {
 std::string FrontendPaths::cuda13ShimDir() {
   return PK_SOURCE_DIR "/lib/Frontend/cuda13-shim";
 }
-std::string FrontendPaths::emuShimDir() { return PK_SOURCE_DIR "/lib/Emu/shim"; }
+std::string FrontendPaths::emuShimDir() {
+  return PK_SOURCE_DIR "/lib/Emu/shim";
+}
 std::string FrontendPaths::hipIncludeDir() { return "/usr/include"; }
 
 ParsedFile::~ParsedFile() = default;
@@ -145,7 +148,7 @@ FileKind pk::classifyFile(llvm::StringRef Path, llvm::StringRef Content) {
   llvm::StringRef Ext = llvm::sys::path::extension(Path);
   if (Ext == ".hip" || Ext == ".hiph")
     return FileKind::HIP;
-  static const char *Exts[] = {".cpp", ".cc", ".cxx", ".c",   ".h",
+  static const char *Exts[] = {".cpp", ".cc",  ".cxx", ".c",   ".h",
                                ".hh",  ".hpp", ".hxx", ".inl", ".ipp"};
   bool CudaExt = Ext == ".cu" || Ext == ".cuh";
   if (!CudaExt && llvm::find(Exts, Ext) == std::end(Exts))
@@ -587,9 +590,10 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
     Args.insert(Args.end(), {"-x", "cuda", "--cuda-host-only", "-nocudalib",
                              "--cuda-gpu-arch=sm_90", "-std=c++17"});
     if (O.EmuParse) {
-      Args.insert(Args.end(), {"-nocudainc", "-DPKEMU_PARSE", "-DPKEMU_LANG_CUDA",
-                               "-isystem", FrontendPaths::emuShimDir(),
-                               "-include", "pkemu/prelude.h"});
+      Args.insert(Args.end(),
+                  {"-nocudainc", "-DPKEMU_PARSE", "-DPKEMU_LANG_CUDA",
+                   "-isystem", FrontendPaths::emuShimDir(), "-include",
+                   "pkemu/prelude.h"});
     } else if (std::string Cuda = detectCudaToolkit(O); !Cuda.empty()) {
       Args.push_back("--cuda-path=" + Cuda);
       Args.push_back("-Wno-unknown-cuda-version");
@@ -602,18 +606,17 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
       }
     } else {
       Result->BundledDecls = true;
-      Args.insert(Args.end(),
-                  {"-nocudainc", "--cuda-path=/nonexistent",
-                   "-isystem", FrontendPaths::bundledDeclsDir(), "-include",
-                   "__pk_cuda_prelude.h"});
+      Args.insert(Args.end(), {"-nocudainc", "--cuda-path=/nonexistent",
+                               "-isystem", FrontendPaths::bundledDeclsDir(),
+                               "-include", "__pk_cuda_prelude.h"});
     }
   } else {
-    Args.insert(Args.end(), {"-x", "hip", "--cuda-host-only", "-nogpulib",
-                             "-std=c++17"});
+    Args.insert(Args.end(),
+                {"-x", "hip", "--cuda-host-only", "-nogpulib", "-std=c++17"});
     if (O.EmuParse)
-      Args.insert(Args.end(), {"-nogpuinc", "-DPKEMU_PARSE", "-DPKEMU_LANG_HIP",
-                               "-isystem", FrontendPaths::emuShimDir(),
-                               "-include", "pkemu/prelude.h"});
+      Args.insert(Args.end(),
+                  {"-nogpuinc", "-DPKEMU_PARSE", "-DPKEMU_LANG_HIP", "-isystem",
+                   FrontendPaths::emuShimDir(), "-include", "pkemu/prelude.h"});
     else
       Args.push_back("--rocm-path=/usr");
   }
@@ -640,14 +643,13 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
   int RC = Tool.buildASTs(ASTs);
   if (!Diags.Errors.empty() || RC != 0 || ASTs.size() != 1) {
-    std::string Msg = llvm::formatv("{0}: error: cannot parse as {1}{2} [PK9001]",
-                                    Result->Path,
-                                    L == Lang::CUDA ? "CUDA" : "HIP",
-                                    Result->BundledDecls
-                                        ? " (bundled CUDA declarations; no "
-                                          "toolkit found)"
-                                        : "")
-                          .str();
+    std::string Msg =
+        llvm::formatv("{0}: error: cannot parse as {1}{2} [PK9001]",
+                      Result->Path, L == Lang::CUDA ? "CUDA" : "HIP",
+                      Result->BundledDecls ? " (bundled CUDA declarations; no "
+                                             "toolkit found)"
+                                           : "")
+            .str();
     for (const auto &E : Diags.Errors)
       Msg += "\n  " + E;
     return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);

@@ -1,9 +1,10 @@
-//===- TargetCommon.cpp - edits, findings and the shared rule passes -------===//
+//===- TargetCommon.cpp - edits, findings and the shared rule passes
+//-------===//
 // Rules: PK1001, PK1002, PK1003, PK1004 (rename tables), PK1006, PK1010, PK1011
-#include "pk/TargetContext.h"
 #include "pk/Target.h"
-#include <algorithm>
+#include "pk/TargetContext.h"
 #include "llvm/ADT/StringExtras.h"
+#include <algorithm>
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -35,8 +36,8 @@ static SourceLocation findingLoc(const SourceManager &S, SourceLocation Loc) {
   return S.getFileLoc(Loc);
 }
 
-void TargetContext::finding(SourceLocation Loc, RuleRef Rule,
-                            Severity Sev, llvm::StringRef Msg) {
+void TargetContext::finding(SourceLocation Loc, RuleRef Rule, Severity Sev,
+                            llvm::StringRef Msg) {
   SourceLocation L = findingLoc(SM(), Loc);
   finding(fileOf(L), SM().getFileOffset(L), Rule, Sev, Msg);
 }
@@ -46,9 +47,8 @@ bool TargetContext::editedBy(SourceLocation Loc, RuleId R) const {
   return editedBy(fileOf(L), SM().getFileOffset(L), R);
 }
 
-void TargetContext::finding(llvm::StringRef File, unsigned Offset,
-                            RuleRef Rule, Severity Sev,
-                            llvm::StringRef Msg) {
+void TargetContext::finding(llvm::StringRef File, unsigned Offset, RuleRef Rule,
+                            Severity Sev, llvm::StringRef Msg) {
   Finding F;
   F.RuleID = Rule.name().str();
   F.Sev = Sev;
@@ -158,7 +158,8 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
       std::string Why = llvm::formatv("{0} -> {1}", E->Cuda, E->Hip).str();
       if (!E->Note.empty())
         Why += " (" + E->Note + ")";
-      TC.edit(File, Off, Name.size(), E->Hip, RuleRef::fromTable(E->RuleID), Why);
+      TC.edit(File, Off, Name.size(), E->Hip, RuleRef::fromTable(E->RuleID),
+              Why);
     }
   }
 }
@@ -178,7 +179,8 @@ void pk::forEachDirective(llvm::StringRef Text,
       D.Begin = Pos;
       D.End = EOL < Text.size() ? EOL + 1 : EOL;
       T = T.ltrim();
-      D.Keyword = T.take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
+      D.Keyword =
+          T.take_while([](char C) { return llvm::isAlnum(C) || C == '_'; });
       D.Rest = T.drop_front(D.Keyword.size()).ltrim();
       if (D.Keyword == "include" && !D.Rest.empty()) {
         char Open = D.Rest.front();
@@ -228,11 +230,12 @@ void pk::runIncludePass(TargetContext &TC, bool ToHip) {
           TC.Facts.UnportedIncludes.push_back(
               {File, D.Begin, D.End, Name.str(), E->Unsupported});
         } else if (E->Hip.empty()) {
-          TC.edit(File, D.Begin, D.End - D.Begin, "", RuleRef::fromTable(E->RuleID),
-                  llvm::formatv("<{0}> is not needed on the target", Name)
-                      .str());
+          TC.edit(
+              File, D.Begin, D.End - D.Begin, "", RuleRef::fromTable(E->RuleID),
+              llvm::formatv("<{0}> is not needed on the target", Name).str());
         } else {
-          TC.edit(File, NameOff, Name.size(), E->Hip, RuleRef::fromTable(E->RuleID),
+          TC.edit(File, NameOff, Name.size(), E->Hip,
+                  RuleRef::fromTable(E->RuleID),
                   llvm::formatv("<{0}> -> <{1}>", Name, E->Hip).str());
         }
       } else if (!D.Angled) {
@@ -248,10 +251,10 @@ void pk::runIncludePass(TargetContext &TC, bool ToHip) {
         std::string New =
             TC.Opts.KeepNames ? Name.str() : outputName(Name, TC.T);
         if (Local && New != Name)
-          TC.edit(File, NameOff, Name.size(), New, RuleId::PK1006,
-                  llvm::formatv("local header {0} is translated to {1}", Name,
-                                New)
-                      .str());
+          TC.edit(
+              File, NameOff, Name.size(), New, RuleId::PK1006,
+              llvm::formatv("local header {0} is translated to {1}", Name, New)
+                  .str());
       }
     });
   }

@@ -25,23 +25,37 @@ namespace validate {
 
 StringRef elemTypeName(ElemType T) {
   switch (T) {
-  case ElemType::Float: return "float";
-  case ElemType::Double: return "double";
-  case ElemType::Int: return "int";
-  case ElemType::Unsigned: return "unsigned";
-  case ElemType::Half: return "half";
-  case ElemType::BF16: return "bf16";
-  case ElemType::UInt8: return "uint8";
+  case ElemType::Float:
+    return "float";
+  case ElemType::Double:
+    return "double";
+  case ElemType::Int:
+    return "int";
+  case ElemType::Unsigned:
+    return "unsigned";
+  case ElemType::Half:
+    return "half";
+  case ElemType::BF16:
+    return "bf16";
+  case ElemType::UInt8:
+    return "uint8";
   }
   return "?";
 }
 
 unsigned elemTypeSize(ElemType T) {
   switch (T) {
-  case ElemType::Float: case ElemType::Int: case ElemType::Unsigned: return 4;
-  case ElemType::Double: return 8;
-  case ElemType::Half: case ElemType::BF16: return 2;
-  case ElemType::UInt8: return 1;
+  case ElemType::Float:
+  case ElemType::Int:
+  case ElemType::Unsigned:
+    return 4;
+  case ElemType::Double:
+    return 8;
+  case ElemType::Half:
+  case ElemType::BF16:
+    return 2;
+  case ElemType::UInt8:
+    return 1;
   }
   return 0;
 }
@@ -52,10 +66,14 @@ bool elemTypeIsInteger(ElemType T) {
 
 StringRef initKindName(InitKind K) {
   switch (K) {
-  case InitKind::Zero: return "zero";
-  case InitKind::Uniform: return "uniform";
-  case InitKind::Iota: return "iota";
-  case InitKind::Const: return "const";
+  case InitKind::Zero:
+    return "zero";
+  case InitKind::Uniform:
+    return "uniform";
+  case InitKind::Iota:
+    return "iota";
+  case InitKind::Const:
+    return "const";
   }
   return "?";
 }
@@ -79,7 +97,7 @@ namespace {
 
 /// State shared by the YAML traits while one spec is read.
 struct ParseContext {
-  StringRef Text;     ///< the whole document (to turn locations into lines)
+  StringRef Text; ///< the whole document (to turn locations into lines)
   std::string CaseDir;
   bool CheckFiles = true;
   std::string SourceText; ///< the kernel source, once `source` was read
@@ -99,26 +117,45 @@ struct ParseContext {
 
 // Wrapper scalar types: their input() checks run with the scalar's location,
 // so errors point at the offending value.
-struct SourceFileName { std::string V; };
-struct RefFileName { std::string V; };
-struct EntryName { std::string V; };
-struct RefFuncName { std::string V; };
-struct CaseName { std::string V; };
-struct DimValue { unsigned V = 1; };
-struct Dims { std::vector<DimValue> V; };
-struct Tolerance { double Abs = 1e-5, Rel = 1e-4; };
+struct SourceFileName {
+  std::string V;
+};
+struct RefFileName {
+  std::string V;
+};
+struct EntryName {
+  std::string V;
+};
+struct RefFuncName {
+  std::string V;
+};
+struct CaseName {
+  std::string V;
+};
+struct DimValue {
+  unsigned V = 1;
+};
+struct Dims {
+  std::vector<DimValue> V;
+};
+struct Tolerance {
+  double Abs = 1e-5, Rel = 1e-4;
+};
 
 bool isIdentifier(StringRef S) {
   if (S.empty() || !(std::isalpha((unsigned char)S[0]) || S[0] == '_'))
     return false;
-  return llvm::all_of(S, [](char C) { return std::isalnum((unsigned char)C) || C == '_'; });
+  return llvm::all_of(
+      S, [](char C) { return std::isalnum((unsigned char)C) || C == '_'; });
 }
 
 /// True when \p Ident occurs in \p Text as a whole word.
 bool mentionsWord(StringRef Text, StringRef Ident) {
   size_t Pos = 0;
   while ((Pos = Text.find(Ident, Pos)) != StringRef::npos) {
-    auto IsWordChar = [](char C) { return std::isalnum((unsigned char)C) || C == '_'; };
+    auto IsWordChar = [](char C) {
+      return std::isalnum((unsigned char)C) || C == '_';
+    };
     bool Before = Pos == 0 || !IsWordChar(Text[Pos - 1]);
     size_t End = Pos + Ident.size();
     bool After = End >= Text.size() || !IsWordChar(Text[End]);
@@ -143,8 +180,9 @@ StringRef readLocalFile(ParseContext &C, StringRef Name, std::string &Into,
   sys::path::append(P, Name);
   auto Buf = MemoryBuffer::getFile(P);
   if (!Buf) {
-    Err = ("cannot read '" + Name + "' in the case directory: " +
-           Buf.getError().message()).str();
+    Err = ("cannot read '" + Name +
+           "' in the case directory: " + Buf.getError().message())
+              .str();
     return Err;
   }
   Into = (*Buf)->getBuffer().str();
@@ -152,7 +190,8 @@ StringRef readLocalFile(ParseContext &C, StringRef Name, std::string &Into,
   return {};
 }
 
-thread_local std::string ScalarErr; // storage for messages returned as StringRef
+thread_local std::string
+    ScalarErr; // storage for messages returned as StringRef
 
 } // namespace
 
@@ -160,7 +199,9 @@ namespace llvm {
 namespace yaml {
 
 template <> struct ScalarTraits<ElemType> {
-  static void output(const ElemType &T, void *, raw_ostream &OS) { OS << elemTypeName(T); }
+  static void output(const ElemType &T, void *, raw_ostream &OS) {
+    OS << elemTypeName(T);
+  }
   static StringRef input(StringRef S, void *, ElemType &T) {
     static const std::pair<const char *, ElemType> Names[] = {
         {"float", ElemType::Float}, {"double", ElemType::Double},
@@ -172,22 +213,32 @@ template <> struct ScalarTraits<ElemType> {
         T = N.second;
         return {};
       }
-    ScalarErr = ("unknown type '" + S +
-                 "' (expected float, double, int, unsigned, half, bf16 or uint8)").str();
+    ScalarErr =
+        ("unknown type '" + S +
+         "' (expected float, double, int, unsigned, half, bf16 or uint8)")
+            .str();
     return ScalarErr;
   }
   static QuotingType mustQuote(StringRef) { return QuotingType::None; }
 };
 
 template <> struct ScalarTraits<InitKind> {
-  static void output(const InitKind &K, void *, raw_ostream &OS) { OS << initKindName(K); }
+  static void output(const InitKind &K, void *, raw_ostream &OS) {
+    OS << initKindName(K);
+  }
   static StringRef input(StringRef S, void *, InitKind &K) {
-    if (S == "zero") K = InitKind::Zero;
-    else if (S == "uniform") K = InitKind::Uniform;
-    else if (S == "iota") K = InitKind::Iota;
-    else if (S == "const") K = InitKind::Const;
+    if (S == "zero")
+      K = InitKind::Zero;
+    else if (S == "uniform")
+      K = InitKind::Uniform;
+    else if (S == "iota")
+      K = InitKind::Iota;
+    else if (S == "const")
+      K = InitKind::Const;
     else {
-      ScalarErr = ("unknown init '" + S + "' (expected zero, uniform, iota or const)").str();
+      ScalarErr =
+          ("unknown init '" + S + "' (expected zero, uniform, iota or const)")
+              .str();
       return ScalarErr;
     }
     return {};
@@ -198,11 +249,16 @@ template <> struct ScalarTraits<InitKind> {
 template <> struct ScalarTraits<CaseName> {
   static void output(const CaseName &N, void *, raw_ostream &OS) { OS << N.V; }
   static StringRef input(StringRef S, void *, CaseName &N) {
-    if (S.empty() || !llvm::all_of(S, [](char C) {
-          return std::isalnum((unsigned char)C) || C == '_' || C == '-' || C == '.';
-        }) || S[0] == '.') {
+    if (S.empty() ||
+        !llvm::all_of(S,
+                      [](char C) {
+                        return std::isalnum((unsigned char)C) || C == '_' ||
+                               C == '-' || C == '.';
+                      }) ||
+        S[0] == '.') {
       ScalarErr = ("invalid case name '" + S +
-                   "' (use letters, digits, '_', '-' and '.')").str();
+                   "' (use letters, digits, '_', '-' and '.')")
+                      .str();
       return ScalarErr;
     }
     N.V = S.str();
@@ -212,7 +268,9 @@ template <> struct ScalarTraits<CaseName> {
 };
 
 template <> struct ScalarTraits<SourceFileName> {
-  static void output(const SourceFileName &N, void *, raw_ostream &OS) { OS << N.V; }
+  static void output(const SourceFileName &N, void *, raw_ostream &OS) {
+    OS << N.V;
+  }
   static StringRef input(StringRef S, void *Ctx, SourceFileName &N) {
     auto &C = *static_cast<ParseContext *>(Ctx);
     N.V = S.str();
@@ -223,7 +281,9 @@ template <> struct ScalarTraits<SourceFileName> {
 };
 
 template <> struct ScalarTraits<RefFileName> {
-  static void output(const RefFileName &N, void *, raw_ostream &OS) { OS << N.V; }
+  static void output(const RefFileName &N, void *, raw_ostream &OS) {
+    OS << N.V;
+  }
   static StringRef input(StringRef S, void *Ctx, RefFileName &N) {
     auto &C = *static_cast<ParseContext *>(Ctx);
     N.V = S.str();
@@ -238,14 +298,18 @@ template <> struct ScalarTraits<EntryName> {
   static StringRef input(StringRef S, void *Ctx, EntryName &N) {
     auto &C = *static_cast<ParseContext *>(Ctx);
     StringRef Base = S.take_until([](char Ch) { return Ch == '<'; }).rtrim();
-    StringRef Rest = S.drop_front(S.take_until([](char Ch) { return Ch == '<'; }).size());
+    StringRef Rest =
+        S.drop_front(S.take_until([](char Ch) { return Ch == '<'; }).size());
     if (!isIdentifier(Base) || (!Rest.empty() && !Rest.ends_with(">"))) {
-      ScalarErr = ("invalid entry '" + S +
-                   "' (expected a kernel name, optionally with template arguments)").str();
+      ScalarErr =
+          ("invalid entry '" + S +
+           "' (expected a kernel name, optionally with template arguments)")
+              .str();
       return ScalarErr;
     }
     if (C.HaveSource && !mentionsWord(C.SourceText, Base)) {
-      ScalarErr = ("entry '" + Base + "' does not appear in the kernel source").str();
+      ScalarErr =
+          ("entry '" + Base + "' does not appear in the kernel source").str();
       return ScalarErr;
     }
     N.V = S.str();
@@ -255,20 +319,26 @@ template <> struct ScalarTraits<EntryName> {
 };
 
 template <> struct ScalarTraits<RefFuncName> {
-  static void output(const RefFuncName &N, void *, raw_ostream &OS) { OS << N.V; }
+  static void output(const RefFuncName &N, void *, raw_ostream &OS) {
+    OS << N.V;
+  }
   static StringRef input(StringRef S, void *Ctx, RefFuncName &N) {
     auto &C = *static_cast<ParseContext *>(Ctx);
     if (!isIdentifier(S)) {
-      ScalarErr = ("invalid reference '" + S + "' (expected a function name)").str();
+      ScalarErr =
+          ("invalid reference '" + S + "' (expected a function name)").str();
       return ScalarErr;
     }
     if (!C.HaveRef && C.CheckFiles) {
-      StringRef E = readLocalFile(C, C.RefFile, C.RefText, C.HaveRef, ScalarErr);
+      StringRef E =
+          readLocalFile(C, C.RefFile, C.RefText, C.HaveRef, ScalarErr);
       if (!E.empty())
         return E;
     }
     if (C.HaveRef && !mentionsWord(C.RefText, S)) {
-      ScalarErr = ("reference '" + S + "' does not appear in the reference source").str();
+      ScalarErr =
+          ("reference '" + S + "' does not appear in the reference source")
+              .str();
       return ScalarErr;
     }
     N.V = S.str();
@@ -348,8 +418,9 @@ template <> struct MappingTraits<ArgSpec> {
         if (V.getAsInteger(0, I))
           return Who + ": value '" + *A.Value + "' is not an integer";
         long long Min = A.Type == ElemType::Int ? INT32_MIN : 0;
-        long long Max = A.Type == ElemType::Int ? INT32_MAX
-                        : A.Type == ElemType::UInt8 ? 255 : (long long)UINT32_MAX;
+        long long Max = A.Type == ElemType::Int     ? INT32_MAX
+                        : A.Type == ElemType::UInt8 ? 255
+                                                    : (long long)UINT32_MAX;
         if (I < Min || I > Max)
           return Who + ": value " + *A.Value + " is out of range for " +
                  elemTypeName(A.Type).str();
@@ -388,12 +459,15 @@ template <> struct MappingTraits<ArgSpec> {
         return Who + ": lo must not exceed hi";
       if (elemTypeIsInteger(A.Type)) {
         if (A.lo() != std::floor(A.lo()) || A.hi() != std::floor(A.hi()))
-          return Who + ": lo and hi must be integers for " + elemTypeName(A.Type).str();
+          return Who + ": lo and hi must be integers for " +
+                 elemTypeName(A.Type).str();
         double Min = A.Type == ElemType::Int ? (double)INT32_MIN : 0.0;
-        double Max = A.Type == ElemType::Int ? (double)INT32_MAX
-                     : A.Type == ElemType::UInt8 ? 255.0 : (double)UINT32_MAX;
+        double Max = A.Type == ElemType::Int     ? (double)INT32_MAX
+                     : A.Type == ElemType::UInt8 ? 255.0
+                                                 : (double)UINT32_MAX;
         if (A.lo() < Min || A.hi() > Max)
-          return Who + ": lo..hi is out of range for " + elemTypeName(A.Type).str();
+          return Who + ": lo..hi is out of range for " +
+                 elemTypeName(A.Type).str();
       }
       break;
     case InitKind::Zero:
@@ -471,7 +545,8 @@ unsigned keyLine(StringRef Text, StringRef Key) {
   unsigned Line = 1;
   for (StringRef Rest = Text; !Rest.empty(); ++Line) {
     auto [L, Tail] = Rest.split('\n');
-    if (L.starts_with(Key) && L.drop_front(Key.size()).ltrim(" \t").starts_with(":"))
+    if (L.starts_with(Key) &&
+        L.drop_front(Key.size()).ltrim(" \t").starts_with(":"))
       return Line;
     Rest = Tail;
   }
@@ -486,8 +561,9 @@ namespace validate {
 Expected<CaseSpec> parseCaseSpecText(StringRef Text, StringRef FileName,
                                      StringRef CaseDir, bool CheckFiles) {
   auto Fail = [&](unsigned Line, const Twine &Msg) -> Error {
-    return createStringError(inconvertibleErrorCode(),
-                             FileName + ":" + Twine(Line) + ":1: error: " + Msg);
+    return createStringError(inconvertibleErrorCode(), FileName + ":" +
+                                                           Twine(Line) +
+                                                           ":1: error: " + Msg);
   };
   if (Text.trim().empty())
     return Fail(1, "empty case spec");
@@ -504,9 +580,11 @@ Expected<CaseSpec> parseCaseSpecText(StringRef Text, StringRef FileName,
     In >> Raw;
     if (In.error()) {
       if (Diags.Messages.empty())
-        return Fail(1, "invalid case spec (expected a mapping with name, source, "
-                       "entry, reference, grid, block and args)");
-      return createStringError(inconvertibleErrorCode(), Diags.Messages.front());
+        return Fail(1,
+                    "invalid case spec (expected a mapping with name, source, "
+                    "entry, reference, grid, block and args)");
+      return createStringError(inconvertibleErrorCode(),
+                               Diags.Messages.front());
     }
   }
 
@@ -524,8 +602,9 @@ Expected<CaseSpec> parseCaseSpecText(StringRef Text, StringRef FileName,
   S.SpecPath = FileName.str();
   S.Dir = CaseDir.str();
 
-  for (auto [Key, D, Out] : {std::tuple<const char *, Dims *, unsigned *>{"grid", &Raw.Grid, S.Grid},
-                             {"block", &Raw.Block, S.Block}}) {
+  for (auto [Key, D, Out] :
+       {std::tuple<const char *, Dims *, unsigned *>{"grid", &Raw.Grid, S.Grid},
+        {"block", &Raw.Block, S.Block}}) {
     if (D->V.empty())
       return Fail(keyLine(Text, Key), Twine(Key) + " needs 1 to 3 dimensions");
     for (size_t I = 0; I < 3; ++I)
@@ -534,7 +613,8 @@ Expected<CaseSpec> parseCaseSpecText(StringRef Text, StringRef FileName,
   uint64_t Threads = (uint64_t)S.Block[0] * S.Block[1] * S.Block[2];
   if (Threads > 1024)
     return Fail(keyLine(Text, "block"),
-                "a block has at most 1024 threads (this one has " + Twine(Threads) + ")");
+                "a block has at most 1024 threads (this one has " +
+                    Twine(Threads) + ")");
   if (S.Block[2] > 64)
     return Fail(keyLine(Text, "block"), "block z is at most 64");
   if (S.Grid[1] > 65535 || S.Grid[2] > 65535)
@@ -542,7 +622,8 @@ Expected<CaseSpec> parseCaseSpecText(StringRef Text, StringRef FileName,
   if (S.SharedBytes > 228 * 1024)
     return Fail(keyLine(Text, "shared_bytes"), "shared_bytes exceeds 228 KiB");
   if (S.Args.empty())
-    return Fail(keyLine(Text, "args"), "args must list the kernel's parameters");
+    return Fail(keyLine(Text, "args"),
+                "args must list the kernel's parameters");
   if (llvm::none_of(S.Args, [](const ArgSpec &A) { return A.isOutput(); }))
     return Fail(keyLine(Text, "args"), "no argument has output: true");
   return S;
@@ -555,12 +636,14 @@ Expected<CaseSpec> parseCaseSpecFile(StringRef Path) {
   sys::path::remove_dots(Abs, true);
   auto Buf = MemoryBuffer::getFile(Abs);
   if (!Buf)
-    return createStringError(Buf.getError(),
-                             Path + ": error: cannot read: " + Buf.getError().message());
-  return parseCaseSpecText((*Buf)->getBuffer(), Path, sys::path::parent_path(Abs));
+    return createStringError(Buf.getError(), Path + ": error: cannot read: " +
+                                                 Buf.getError().message());
+  return parseCaseSpecText((*Buf)->getBuffer(), Path,
+                           sys::path::parent_path(Abs));
 }
 
-Expected<std::vector<std::string>> findCaseSpecs(const std::vector<std::string> &Paths) {
+Expected<std::vector<std::string>>
+findCaseSpecs(const std::vector<std::string> &Paths) {
   std::set<std::string> Found;
   for (const std::string &P : Paths) {
     sys::fs::file_status St;

@@ -23,36 +23,54 @@ StringRef driverRuntimeHeader() {
 
 StringRef elemTypeCxx(ElemType T, Lang L) {
   switch (T) {
-  case ElemType::Float: return "float";
-  case ElemType::Double: return "double";
-  case ElemType::Int: return "int";
-  case ElemType::Unsigned: return "unsigned int";
-  case ElemType::UInt8: return "unsigned char";
-  case ElemType::Half: return "__half";
-  case ElemType::BF16: return L == Lang::HIP ? "__hip_bfloat16" : "__nv_bfloat16";
+  case ElemType::Float:
+    return "float";
+  case ElemType::Double:
+    return "double";
+  case ElemType::Int:
+    return "int";
+  case ElemType::Unsigned:
+    return "unsigned int";
+  case ElemType::UInt8:
+    return "unsigned char";
+  case ElemType::Half:
+    return "__half";
+  case ElemType::BF16:
+    return L == Lang::HIP ? "__hip_bfloat16" : "__nv_bfloat16";
   }
   return "?";
 }
 
 static StringRef rtType(ElemType T) {
   switch (T) {
-  case ElemType::Float: return "pkv::T_F32";
-  case ElemType::Double: return "pkv::T_F64";
-  case ElemType::Int: return "pkv::T_I32";
-  case ElemType::Unsigned: return "pkv::T_U32";
-  case ElemType::UInt8: return "pkv::T_U8";
-  case ElemType::Half: return "pkv::T_F16";
-  case ElemType::BF16: return "pkv::T_BF16";
+  case ElemType::Float:
+    return "pkv::T_F32";
+  case ElemType::Double:
+    return "pkv::T_F64";
+  case ElemType::Int:
+    return "pkv::T_I32";
+  case ElemType::Unsigned:
+    return "pkv::T_U32";
+  case ElemType::UInt8:
+    return "pkv::T_U8";
+  case ElemType::Half:
+    return "pkv::T_F16";
+  case ElemType::BF16:
+    return "pkv::T_BF16";
   }
   return "?";
 }
 
 static StringRef rtInit(InitKind K) {
   switch (K) {
-  case InitKind::Zero: return "pkv::I_ZERO";
-  case InitKind::Uniform: return "pkv::I_UNIFORM";
-  case InitKind::Iota: return "pkv::I_IOTA";
-  case InitKind::Const: return "pkv::I_CONST";
+  case InitKind::Zero:
+    return "pkv::I_ZERO";
+  case InitKind::Uniform:
+    return "pkv::I_UNIFORM";
+  case InitKind::Iota:
+    return "pkv::I_IOTA";
+  case InitKind::Const:
+    return "pkv::I_CONST";
   }
   return "?";
 }
@@ -85,13 +103,20 @@ static std::string cxxString(StringRef S) {
 
 static std::string scalarInit(const ArgSpec &A) {
   switch (A.Type) {
-  case ElemType::Float: return "(float)" + doubleLiteral(A.Number);
-  case ElemType::Double: return doubleLiteral(A.Number);
-  case ElemType::Int: return "(int)" + std::to_string((long long)A.Number);
-  case ElemType::Unsigned: return std::to_string((unsigned long long)A.Number) + "u";
-  case ElemType::UInt8: return "(unsigned char)" + std::to_string((long long)A.Number);
-  case ElemType::Half: return "pk_float_to_half((float)" + doubleLiteral(A.Number) + ")";
-  case ElemType::BF16: return "pk_float_to_bf16((float)" + doubleLiteral(A.Number) + ")";
+  case ElemType::Float:
+    return "(float)" + doubleLiteral(A.Number);
+  case ElemType::Double:
+    return doubleLiteral(A.Number);
+  case ElemType::Int:
+    return "(int)" + std::to_string((long long)A.Number);
+  case ElemType::Unsigned:
+    return std::to_string((unsigned long long)A.Number) + "u";
+  case ElemType::UInt8:
+    return "(unsigned char)" + std::to_string((long long)A.Number);
+  case ElemType::Half:
+    return "pk_float_to_half((float)" + doubleLiteral(A.Number) + ")";
+  case ElemType::BF16:
+    return "pk_float_to_bf16((float)" + doubleLiteral(A.Number) + ")";
   }
   return "0";
 }
@@ -114,7 +139,8 @@ std::string generateDriver(const CaseSpec &Spec, const DriverConfig &Cfg) {
     OS << "#include <cuda_runtime.h>\n"
           "namespace pkemu {\n"
           "template <typename K, typename... A>\n"
-          "void launch(K k, dim3 g, dim3 b, size_t s, cudaStream_t st, A... a) {\n"
+          "void launch(K k, dim3 g, dim3 b, size_t s, cudaStream_t st, A... a) "
+          "{\n"
           "  k<<<g, b, s, st>>>(a...);\n"
           "}\n"
           "} // namespace pkemu\n";
@@ -129,7 +155,8 @@ std::string generateDriver(const CaseSpec &Spec, const DriverConfig &Cfg) {
      << "template <class F> struct pkv_sig;\n"
      << "template <class R, class... P> struct pkv_sig<R (*)(P...)> {\n"
      << "  static constexpr size_t arity = sizeof...(P);\n"
-     << "  template <size_t I> using arg = std::tuple_element_t<I, std::tuple<P...>>;\n"
+     << "  template <size_t I> using arg = std::tuple_element_t<I, "
+        "std::tuple<P...>>;\n"
      << "  template <size_t I> using elem =\n"
      << "      std::remove_cv_t<std::remove_pointer_t<std::decay_t<arg<I>>>>;\n"
      << "};\n"
@@ -144,20 +171,26 @@ std::string generateDriver(const CaseSpec &Spec, const DriverConfig &Cfg) {
     return -1;
   };
   if (UsesHalf) {
-    OS << "typedef pkv_kernel_sig::elem<" << FirstOf(ElemType::Half) << "> pk_half;\n"
+    OS << "typedef pkv_kernel_sig::elem<" << FirstOf(ElemType::Half)
+       << "> pk_half;\n"
        << "static_assert(sizeof(pk_half) == 2, \"half must be 2 bytes\");\n"
        << "inline float pk_half_to_float(pk_half h) {\n"
-       << "  unsigned short b; std::memcpy(&b, &h, 2); return pkv::halfBitsToFloat(b);\n}\n"
+       << "  unsigned short b; std::memcpy(&b, &h, 2); return "
+          "pkv::halfBitsToFloat(b);\n}\n"
        << "inline pk_half pk_float_to_half(float f) {\n"
-       << "  unsigned short b = pkv::floatToHalfBits(f); pk_half h; std::memcpy(&h, &b, 2); return h;\n}\n";
+       << "  unsigned short b = pkv::floatToHalfBits(f); pk_half h; "
+          "std::memcpy(&h, &b, 2); return h;\n}\n";
   }
   if (UsesBF16) {
-    OS << "typedef pkv_kernel_sig::elem<" << FirstOf(ElemType::BF16) << "> pk_bf16;\n"
+    OS << "typedef pkv_kernel_sig::elem<" << FirstOf(ElemType::BF16)
+       << "> pk_bf16;\n"
        << "static_assert(sizeof(pk_bf16) == 2, \"bf16 must be 2 bytes\");\n"
        << "inline float pk_bf16_to_float(pk_bf16 h) {\n"
-       << "  unsigned short b; std::memcpy(&b, &h, 2); return pkv::bf16BitsToFloat(b);\n}\n"
+       << "  unsigned short b; std::memcpy(&b, &h, 2); return "
+          "pkv::bf16BitsToFloat(b);\n}\n"
        << "inline pk_bf16 pk_float_to_bf16(float f) {\n"
-       << "  unsigned short b = pkv::floatToBf16Bits(f); pk_bf16 h; std::memcpy(&h, &b, 2); return h;\n}\n";
+       << "  unsigned short b = pkv::floatToBf16Bits(f); pk_bf16 h; "
+          "std::memcpy(&h, &b, 2); return h;\n}\n";
   }
   OS << "\n// The CPU reference.\n";
   OS << "#include " << cxxString(Cfg.ReferenceSource) << "\n\n";
@@ -185,41 +218,44 @@ std::string generateDriver(const CaseSpec &Spec, const DriverConfig &Cfg) {
     if (!A.isBuffer()) {
       OS << "  // " << A.Name << ": " << elemTypeName(A.Type) << " = "
          << A.Value.value_or("") << "\n";
-      OS << "  static_assert(!std::is_pointer<std::decay_t<pkv_kernel_sig::arg<" << I
-         << ">>>::value, \"'" << A.Name
+      OS << "  static_assert(!std::is_pointer<std::decay_t<pkv_kernel_sig::arg<"
+         << I << ">>>::value, \"'" << A.Name
          << "' is a scalar in case.yaml but the kernel takes a pointer\");\n";
-      OS << "  " << Ty << " pkv_a" << I << " = " << Ty << "(" << scalarInit(A) << ");\n";
+      OS << "  " << Ty << " pkv_a" << I << " = " << Ty << "(" << scalarInit(A)
+         << ");\n";
       continue;
     }
     OS << "  // " << A.Name << ": " << elemTypeName(A.Type) << "[" << *A.Count
        << "], init " << initKindName(A.init());
     if (A.init() == InitKind::Uniform)
-      OS << " [" << format("%g", A.lo()) << ", " << format("%g", A.hi()) << "] seed "
-         << A.seed();
+      OS << " [" << format("%g", A.lo()) << ", " << format("%g", A.hi())
+         << "] seed " << A.seed();
     if (A.init() == InitKind::Const)
       OS << " " << A.Value.value_or("");
     if (A.isOutput())
       OS << ", output";
     OS << "\n";
-    OS << "  static_assert(std::is_pointer<std::decay_t<pkv_kernel_sig::arg<" << I
-       << ">>>::value, \"'" << A.Name
-       << "' is a buffer in case.yaml but the kernel does not take a pointer\");\n";
-    OS << "  static_assert(sizeof(" << Ty << ") == " << elemTypeSize(A.Type) << ", \"'"
-       << A.Name << "' is " << elemTypeName(A.Type)
+    OS << "  static_assert(std::is_pointer<std::decay_t<pkv_kernel_sig::arg<"
+       << I << ">>>::value, \"'" << A.Name
+       << "' is a buffer in case.yaml but the kernel does not take a "
+          "pointer\");\n";
+    OS << "  static_assert(sizeof(" << Ty << ") == " << elemTypeSize(A.Type)
+       << ", \"'" << A.Name << "' is " << elemTypeName(A.Type)
        << " in case.yaml but the kernel's element type has another size\");\n";
     OS << "  const size_t pkv_n" << I << " = " << *A.Count << ";\n";
     OS << "  std::vector<unsigned char> pkv_h" << I << "(pkv_n" << I << " * "
        << elemTypeSize(A.Type) << ");\n";
-    OS << "  pkv::fill(pkv_h" << I << ".data(), " << rtType(A.Type) << ", pkv_n" << I
-       << ", " << rtInit(A.init()) << ", " << doubleLiteral(A.lo()) << ", "
+    OS << "  pkv::fill(pkv_h" << I << ".data(), " << rtType(A.Type) << ", pkv_n"
+       << I << ", " << rtInit(A.init()) << ", " << doubleLiteral(A.lo()) << ", "
        << doubleLiteral(A.hi()) << ", " << A.seed() << "ull, "
        << doubleLiteral(A.Number) << ");\n";
     OS << "  std::vector<unsigned char> pkv_r" << I << " = pkv_h" << I << ";\n";
     OS << "  " << Ty << " *pkv_a" << I << " = nullptr;\n";
-    OS << "  PKV_CHECK(" << Api << "Malloc((void **)&pkv_a" << I << ", pkv_h" << I
-       << ".size()));\n";
+    OS << "  PKV_CHECK(" << Api << "Malloc((void **)&pkv_a" << I << ", pkv_h"
+       << I << ".size()));\n";
     OS << "  PKV_CHECK(" << Api << "Memcpy(pkv_a" << I << ", pkv_h" << I
-       << ".data(), pkv_h" << I << ".size(), " << Api << "MemcpyHostToDevice));\n";
+       << ".data(), pkv_h" << I << ".size(), " << Api
+       << "MemcpyHostToDevice));\n";
   }
 
   auto ArgList = [&](bool Host) {
@@ -228,8 +264,8 @@ std::string generateDriver(const CaseSpec &Spec, const DriverConfig &Cfg) {
       const ArgSpec &A = Spec.Args[I];
       L += ", ";
       if (Host && A.isBuffer())
-        L += "(pkv_ref_sig::arg<" + std::to_string(I) + ">)pkv_r" + std::to_string(I) +
-             ".data()";
+        L += "(pkv_ref_sig::arg<" + std::to_string(I) + ">)pkv_r" +
+             std::to_string(I) + ".data()";
       else
         L += "pkv_a" + std::to_string(I);
     }
@@ -237,26 +273,28 @@ std::string generateDriver(const CaseSpec &Spec, const DriverConfig &Cfg) {
   };
 
   OS << "\n  pkemu::launch(" << Spec.Entry << ", dim3(" << Spec.Grid[0] << ", "
-     << Spec.Grid[1] << ", " << Spec.Grid[2] << "), dim3(" << Spec.Block[0] << ", "
-     << Spec.Block[1] << ", " << Spec.Block[2] << "), " << Spec.SharedBytes << ", 0"
-     << ArgList(false) << ");\n";
+     << Spec.Grid[1] << ", " << Spec.Grid[2] << "), dim3(" << Spec.Block[0]
+     << ", " << Spec.Block[1] << ", " << Spec.Block[2] << "), "
+     << Spec.SharedBytes << ", 0" << ArgList(false) << ");\n";
   OS << "  PKV_CHECK(" << Api << "GetLastError());\n";
   OS << "  PKV_CHECK(" << Api << "DeviceSynchronize());\n";
   for (size_t I = 0; I < Spec.Args.size(); ++I) {
     const ArgSpec &A = Spec.Args[I];
     if (A.isBuffer() && A.isOutput())
-      OS << "  PKV_CHECK(" << Api << "Memcpy(pkv_h" << I << ".data(), pkv_a" << I
-         << ", pkv_h" << I << ".size(), " << Api << "MemcpyDeviceToHost));\n";
+      OS << "  PKV_CHECK(" << Api << "Memcpy(pkv_h" << I << ".data(), pkv_a"
+         << I << ", pkv_h" << I << ".size(), " << Api
+         << "MemcpyDeviceToHost));\n";
   }
 
-  OS << "\n  " << Spec.Reference << "(" << StringRef(ArgList(true)).drop_front(2)
-     << ");\n\n";
+  OS << "\n  " << Spec.Reference << "("
+     << StringRef(ArgList(true)).drop_front(2) << ");\n\n";
   for (size_t I = 0; I < Spec.Args.size(); ++I) {
     const ArgSpec &A = Spec.Args[I];
     if (A.isBuffer() && A.isOutput())
-      OS << "  pkvReport.compare(" << cxxString(A.Name) << ", " << rtType(A.Type)
-         << ", pkv_h" << I << ".data(), pkv_r" << I << ".data(), pkv_n" << I << ", "
-         << doubleLiteral(Spec.AbsTol) << ", " << doubleLiteral(Spec.RelTol) << ");\n";
+      OS << "  pkvReport.compare(" << cxxString(A.Name) << ", "
+         << rtType(A.Type) << ", pkv_h" << I << ".data(), pkv_r" << I
+         << ".data(), pkv_n" << I << ", " << doubleLiteral(Spec.AbsTol) << ", "
+         << doubleLiteral(Spec.RelTol) << ");\n";
   }
   for (size_t I = 0; I < Spec.Args.size(); ++I)
     if (Spec.Args[I].isBuffer())
@@ -275,13 +313,15 @@ Expected<DriverResult> parseDriverResult(StringRef Stdout) {
     Rest = Tail;
   }
   if (Line.empty())
-    return createStringError(inconvertibleErrorCode(), "the driver printed no result line");
+    return createStringError(inconvertibleErrorCode(),
+                             "the driver printed no result line");
   Expected<json::Value> V = json::parse(Line);
   if (!V)
     return V.takeError();
   const json::Object *O = V->getAsObject();
   if (!O)
-    return createStringError(inconvertibleErrorCode(), "result line is not an object");
+    return createStringError(inconvertibleErrorCode(),
+                             "result line is not an object");
   DriverResult R;
   auto Num = [](const json::Object &Obj, StringRef K) -> double {
     const json::Value *X = Obj.get(K);
@@ -355,7 +395,8 @@ std::string compileErrorSummary(StringRef Log, unsigned MaxLines) {
         break;
     }
   if (R.empty()) // no recognisable diagnostic: show the tail
-    for (size_t I = Lines.size() > MaxLines ? Lines.size() - MaxLines : 0; I < Lines.size(); ++I)
+    for (size_t I = Lines.size() > MaxLines ? Lines.size() - MaxLines : 0;
+         I < Lines.size(); ++I)
       if (!Lines[I].trim().empty())
         R += Lines[I].rtrim().str() + "\n";
   return StringRef(R).rtrim().str();

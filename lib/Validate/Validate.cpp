@@ -43,7 +43,8 @@ enum class CellStatus { Pass, Fail, Skip };
 struct Cell {
   std::string Variant;
   CellStatus Status = CellStatus::Fail;
-  std::string Kind;   ///< failure class: port, prepare, compile, emulator, mismatch, timeout, crash, run, spec
+  std::string Kind;   ///< failure class: port, prepare, compile, emulator,
+                      ///< mismatch, timeout, crash, run, spec
   std::string Reason; ///< one line
   std::string Detail; ///< further lines (diagnostics)
   bool HaveErrors = false;
@@ -62,7 +63,8 @@ struct Row {
   std::vector<Cell> Cells;
 };
 
-std::string joinPath(StringRef A, StringRef B, StringRef C = "", StringRef D = "") {
+std::string joinPath(StringRef A, StringRef B, StringRef C = "",
+                     StringRef D = "") {
   SmallString<256> P(A);
   for (StringRef X : {B, C, D})
     if (!X.empty())
@@ -88,7 +90,8 @@ std::string lastLines(StringRef Text, unsigned N) {
   SmallVector<StringRef, 64> Lines;
   Text.rtrim().split(Lines, '\n');
   std::string R;
-  for (size_t I = Lines.size() > N ? Lines.size() - N : 0; I < Lines.size(); ++I)
+  for (size_t I = Lines.size() > N ? Lines.size() - N : 0; I < Lines.size();
+       ++I)
     R += Lines[I].rtrim().str() + "\n";
   return StringRef(R).rtrim().str();
 }
@@ -104,13 +107,15 @@ struct ProcResult {
 };
 
 ProcResult runProcess(StringRef Program, ArrayRef<std::string> Args,
-                      std::optional<ArrayRef<StringRef>> Env, StringRef StdoutPath,
-                      StringRef StderrPath, unsigned Timeout) {
+                      std::optional<ArrayRef<StringRef>> Env,
+                      StringRef StdoutPath, StringRef StderrPath,
+                      unsigned Timeout) {
   SmallVector<StringRef, 32> ArgRefs;
   ArgRefs.push_back(Program);
   for (const std::string &A : Args)
     ArgRefs.push_back(A);
-  std::optional<StringRef> Redirects[3] = {StringRef(""), StdoutPath, StderrPath};
+  std::optional<StringRef> Redirects[3] = {StringRef(""), StdoutPath,
+                                           StderrPath};
   ProcResult R;
   bool ExecFailed = false;
   R.Code = sys::ExecuteAndWait(Program, ArgRefs, Env, Redirects, Timeout, 0,
@@ -145,7 +150,8 @@ public:
 
   /// Ports (targets) and prepares \p Source; returns the prepared main file.
   /// On failure fills \p C and returns std::nullopt.
-  std::optional<std::string> portAndPrepare(StringRef Source, std::optional<Target> T,
+  std::optional<std::string> portAndPrepare(StringRef Source,
+                                            std::optional<Target> T,
                                             StringRef Dir, Cell &C) {
     std::string Input = Source.str();
     if (T) {
@@ -178,7 +184,8 @@ public:
     }
     Expected<std::string> Prepared = [&] {
       std::lock_guard<std::mutex> L(ServiceMutex);
-      return PS.emuPrepare(Input, T && targetEmuLanguage(*T) == EmuLanguage::HIP,
+      return PS.emuPrepare(Input,
+                           T && targetEmuLanguage(*T) == EmuLanguage::HIP,
                            joinPath(Dir, "prep"));
     }();
     if (!Prepared) {
@@ -197,7 +204,8 @@ public:
   /// linking are separate steps: the compile flags carry sanitizer
   /// instrumentation whose callbacks the emulator runtime implements, so the
   /// sanitizer's own runtime must not be linked in.
-  bool compile(StringRef Main, StringRef Exe, bool Hip, StringRef Dir, Cell &C) {
+  bool compile(StringRef Main, StringRef Exe, bool Hip, StringRef Dir,
+               Cell &C) {
     std::vector<std::string> Args = TC.CompileFlags;
     bool HasOpt = false, HasStd = false;
     for (const std::string &F : Args) {
@@ -225,19 +233,21 @@ public:
         Cmd += " " + X;
       return Cmd + "\n";
     };
-    (void)writeFile(joinPath(Dir, "compile.cmd"), CmdLine(Args) + CmdLine(LinkArgs));
+    (void)writeFile(joinPath(Dir, "compile.cmd"),
+                    CmdLine(Args) + CmdLine(LinkArgs));
 
     for (bool Link : {false, true}) {
       std::string Log = joinPath(Dir, Link ? "link.log" : "compile.log");
-      ProcResult R = runProcess(TC.ClangXX, Link ? LinkArgs : Args, std::nullopt, Log, Log,
-                                Opts.CompileTimeoutSec);
+      ProcResult R = runProcess(TC.ClangXX, Link ? LinkArgs : Args,
+                                std::nullopt, Log, Log, Opts.CompileTimeoutSec);
       if (R.Code == 0 && !R.ExecFailed)
         continue;
       C.Kind = Link ? "link" : "compile";
       if (R.ExecFailed)
         C.Reason = "cannot run " + TC.ClangXX + ": " + R.ErrMsg;
       else if (R.TimedOut)
-        C.Reason = C.Kind + " timed out after " + std::to_string(Opts.CompileTimeoutSec) + " s";
+        C.Reason = C.Kind + " timed out after " +
+                   std::to_string(Opts.CompileTimeoutSec) + " s";
       else {
         C.Detail = compileErrorSummary(readFileOr(Log));
         C.Reason = C.Kind + " error: " + firstLine(C.Detail);
@@ -251,9 +261,10 @@ public:
   /// completion.  \p Stdout receives its output.
   bool run(StringRef Exe, ArrayRef<std::string> Args, StringRef Dir, Cell &C,
            std::string &Stdout) {
-    std::string OutP = joinPath(Dir, "run.out"), ErrP = joinPath(Dir, "run.err");
-    ProcResult R = runProcess(Exe, Args, ArrayRef<StringRef>(EnvRefs), OutP, ErrP,
-                              Opts.RunTimeoutSec);
+    std::string OutP = joinPath(Dir, "run.out"),
+                ErrP = joinPath(Dir, "run.err");
+    ProcResult R = runProcess(Exe, Args, ArrayRef<StringRef>(EnvRefs), OutP,
+                              ErrP, Opts.RunTimeoutSec);
     Stdout = readFileOr(OutP);
     std::string Stderr = readFileOr(ErrP);
     C.ExitCode = R.Code;
@@ -301,7 +312,9 @@ public:
     C.Dir = joinPath(Work, Spec.Name, C.Variant);
     auto Start = std::chrono::steady_clock::now();
     auto Done = [&]() -> Cell {
-      C.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+      C.Seconds = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - Start)
+                      .count();
       return C;
     };
     if (std::error_code EC = sys::fs::create_directories(C.Dir)) {
@@ -310,7 +323,8 @@ public:
       return Done();
     }
     const bool Hip = T && targetEmuLanguage(*T) == EmuLanguage::HIP;
-    std::optional<std::string> Prepared = portAndPrepare(Spec.sourcePath(), T, C.Dir, C);
+    std::optional<std::string> Prepared =
+        portAndPrepare(Spec.sourcePath(), T, C.Dir, C);
     if (!Prepared)
       return Done();
 
@@ -360,8 +374,8 @@ public:
         if (!Parts.empty())
           Parts += "; ";
         Parts += formatv("{0}[{1}] = {2} (want {3}); {4} of {5} differ", O.Name,
-                         O.FirstBad, format("%.7g", O.Got), format("%.7g", O.Want),
-                         O.Mismatches, O.Count)
+                         O.FirstBad, format("%.7g", O.Got),
+                         format("%.7g", O.Want), O.Mismatches, O.Count)
                      .str();
         if (O.NanMismatches)
           Parts += formatv(" ({0} NaN)", O.NanMismatches).str();
@@ -371,7 +385,8 @@ public:
     }
     if (C.ExitCode != 0) {
       C.Kind = "run";
-      C.Reason = "exit status " + std::to_string(C.ExitCode) + " after a passing comparison";
+      C.Reason = "exit status " + std::to_string(C.ExitCode) +
+                 " after a passing comparison";
       return Done();
     }
     C.Status = CellStatus::Pass;
@@ -386,7 +401,9 @@ public:
     C.Dir = joinPath(Work, sys::path::stem(File), C.Variant);
     auto Start = std::chrono::steady_clock::now();
     auto Done = [&]() -> Cell {
-      C.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+      C.Seconds = std::chrono::duration<double>(
+                      std::chrono::steady_clock::now() - Start)
+                      .count();
       return C;
     };
     if (std::error_code EC = sys::fs::create_directories(C.Dir)) {
@@ -398,7 +415,8 @@ public:
     std::optional<std::string> Prepared = portAndPrepare(File, T, C.Dir, C);
     if (!Prepared)
       return Done();
-    // A wrapper so that the prepared file compiles as C++ whatever its extension.
+    // A wrapper so that the prepared file compiles as C++ whatever its
+    // extension.
     std::string Main = joinPath(C.Dir, "main.cpp");
     if (Error E = writeFile(Main, "#include \"" + *Prepared + "\"\n")) {
       C.Kind = "run";
@@ -430,9 +448,11 @@ public:
   void progress(const Row &R, const Cell &C, unsigned Done, unsigned Total,
                 raw_ostream &Err) {
     std::lock_guard<std::mutex> L(PrintMutex);
-    Err << "[" << Done << "/" << Total << "] " << R.Name << " (" << C.Variant << "): "
-        << (C.Status == CellStatus::Pass ? "PASS"
-            : C.Status == CellStatus::Skip ? "SKIP" : "FAIL")
+    Err << "[" << Done << "/" << Total << "] " << R.Name << " (" << C.Variant
+        << "): "
+        << (C.Status == CellStatus::Pass   ? "PASS"
+            : C.Status == CellStatus::Skip ? "SKIP"
+                                           : "FAIL")
         << format(" %.1fs", C.Seconds) << "\n";
   }
 
@@ -453,7 +473,9 @@ std::string errCell(const Cell &C) {
   if (C.Status == CellStatus::Pass) {
     if (!C.HaveErrors)
       return "PASS";
-    return formatv("PASS {0}/{1}", format("%.1e", C.MaxAbs), format("%.1e", C.MaxRel)).str();
+    return formatv("PASS {0}/{1}", format("%.1e", C.MaxAbs),
+                   format("%.1e", C.MaxRel))
+        .str();
   }
   return "FAIL " + C.Kind;
 }
@@ -483,7 +505,8 @@ void printTable(const std::vector<Row> &Rows, ArrayRef<std::string> Variants,
       continue;
     }
     for (const std::string &V : Variants) {
-      auto It = llvm::find_if(R.Cells, [&](const Cell &C) { return C.Variant == V; });
+      auto It =
+          llvm::find_if(R.Cells, [&](const Cell &C) { return C.Variant == V; });
       Out << left_justify(It == R.Cells.end() ? "-" : errCell(*It), CellW);
     }
     Out << "\n";
@@ -495,8 +518,9 @@ void printTable(const std::vector<Row> &Rows, ArrayRef<std::string> Variants,
 json::Value cellJson(const Cell &C) {
   json::Object O;
   O["variant"] = C.Variant;
-  O["status"] = C.Status == CellStatus::Pass ? "pass"
-                : C.Status == CellStatus::Skip ? "skip" : "fail";
+  O["status"] = C.Status == CellStatus::Pass   ? "pass"
+                : C.Status == CellStatus::Skip ? "skip"
+                                               : "fail";
   if (!C.Kind.empty())
     O["kind"] = C.Kind;
   if (!C.Reason.empty())
@@ -530,8 +554,8 @@ json::Value cellJson(const Cell &C) {
 
 } // namespace
 
-int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC, PortService &PS,
-                raw_ostream &Out, raw_ostream &Err) {
+int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
+                PortService &PS, raw_ostream &Out, raw_ostream &Err) {
   if (TC.ClangXX.empty()) {
     Err << "error: no C++ compiler configured for the emulator\n";
     return 2;
@@ -587,7 +611,8 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC, PortService
       } else {
         R.Name = S->Name;
         if (!Names.insert(S->Name).second) {
-          R.SpecError = P + ":1:1: error: case name '" + S->Name + "' is used twice";
+          R.SpecError =
+              P + ":1:1: error: case name '" + S->Name + "' is used twice";
         } else
           R.Spec = std::move(*S);
       }
@@ -600,8 +625,10 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC, PortService
   bool RemoveWork = false;
   if (Work.empty()) {
     SmallString<256> Tmp;
-    if (std::error_code EC = sys::fs::createUniqueDirectory("pk-validate", Tmp)) {
-      Err << "error: cannot create a scratch directory: " << EC.message() << "\n";
+    if (std::error_code EC =
+            sys::fs::createUniqueDirectory("pk-validate", Tmp)) {
+      Err << "error: cannot create a scratch directory: " << EC.message()
+          << "\n";
       return 2;
     }
     Work = std::string(Tmp);
@@ -623,7 +650,9 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC, PortService
   }
 
   // One task per (row, variant).
-  struct Task { size_t Row, Variant; };
+  struct Task {
+    size_t Row, Variant;
+  };
   std::vector<Task> Tasks;
   for (size_t R = 0; R < Rows.size(); ++R) {
     if (!Rows[R].SpecError.empty())
@@ -655,8 +684,9 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC, PortService
     if (!R.SpecError.empty())
       ++Failed;
     for (const Cell &C : R.Cells)
-      (C.Status == CellStatus::Pass ? Passed
-       : C.Status == CellStatus::Skip ? Skipped : Failed)++;
+      (C.Status == CellStatus::Pass   ? Passed
+       : C.Status == CellStatus::Skip ? Skipped
+                                      : Failed)++;
   }
 
   if (Opts.Json) {
@@ -667,7 +697,9 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC, PortService
         O["status"] = "fail";
         O["error"] = R.SpecError;
       } else {
-        bool AllOk = llvm::all_of(R.Cells, [](const Cell &C) { return C.Status != CellStatus::Fail; });
+        bool AllOk = llvm::all_of(R.Cells, [](const Cell &C) {
+          return C.Status != CellStatus::Fail;
+        });
         O["status"] = AllOk ? "pass" : "fail";
       }
       json::Array Cells;
@@ -712,7 +744,8 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC, PortService
           continue;
         if (C.Status == CellStatus::Skip) {
           Section();
-          Out << "  " << R.Name << " [" << C.Variant << "] skipped: " << C.Reason << "\n";
+          Out << "  " << R.Name << " [" << C.Variant
+              << "] skipped: " << C.Reason << "\n";
           continue;
         }
         Section();
@@ -737,8 +770,8 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC, PortService
     if (Skipped)
       Out << ", " << Skipped << " skipped";
     Out << " (" << Rows.size() << (Opts.Program ? " program" : " case")
-        << (Rows.size() == 1 ? "" : "s") << " x " << Variants.size() << " variant"
-        << (Variants.size() == 1 ? "" : "s") << ")\n";
+        << (Rows.size() == 1 ? "" : "s") << " x " << Variants.size()
+        << " variant" << (Variants.size() == 1 ? "" : "s") << ")\n";
     if (Failed && RemoveWork)
       Out << "(rerun with --keep-work to inspect the generated files)\n";
   }

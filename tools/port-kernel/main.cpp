@@ -1,4 +1,5 @@
-//===- main.cpp - the port-kernel command line -----------------------------===//
+//===- main.cpp - the port-kernel command line
+//-----------------------------===//
 //
 // Subcommand dispatch and option parsing only; the work lives in lib/.
 //
@@ -30,71 +31,126 @@ using namespace llvm;
 
 namespace {
 
-cl::SubCommand PortCmd("port", "Translate files or directories to one or more targets");
-cl::SubCommand CheckCmd("check", "Report portability hazards without translating");
-cl::SubCommand ExplainCmd("explain", "Print the documentation of a rule or diagnostic ID");
+cl::SubCommand PortCmd("port",
+                       "Translate files or directories to one or more targets");
+cl::SubCommand CheckCmd("check",
+                        "Report portability hazards without translating");
+cl::SubCommand ExplainCmd("explain",
+                          "Print the documentation of a rule or diagnostic ID");
 cl::SubCommand RulesCmd("rules", "List every rule and diagnostic ID");
-cl::SubCommand ValidateCmd("validate", "Port corpus cases or programs and run them on the SIMT emulator");
+cl::SubCommand ValidateCmd(
+    "validate",
+    "Port corpus cases or programs and run them on the SIMT emulator");
 
 cl::OptionCategory Cat("port-kernel options");
 
-cl::opt<std::string> To("to", cl::desc("Targets, comma separated: hip, cuda (validate also accepts none)"),
-                        cl::value_desc("targets"), cl::init("hip"), cl::cat(Cat),
-                        cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
-cl::opt<std::string> OutDir("o", cl::desc("Output directory (outputs go to DIR/<target>/)"),
-                            cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd));
-cl::opt<unsigned> Jobs("j", cl::desc("Files (or cases) in parallel (default: one per core, fewer when memory is short)"),
-                       cl::init(0), cl::cat(Cat),
-                       cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
-cl::opt<bool> InPlace("in-place", cl::desc("Rewrite the inputs in place, keeping FILE.orig backups"),
-                      cl::cat(Cat), cl::sub(PortCmd));
-cl::opt<std::string> CompDb("p", cl::desc("Build directory with compile_commands.json"),
-                            cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd),
-                            cl::sub(CheckCmd), cl::sub(ValidateCmd));
-cl::list<std::string> ExtraArg("extra-arg", cl::desc("Extra argument to append to the compiler command line"),
-                               cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
-cl::list<std::string> ExtraArgBefore("extra-arg-before", cl::desc("Extra argument to prepend to the compiler command line"),
-                                     cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
-cl::opt<std::string> CudaPath("cuda-path", cl::desc("CUDA toolkit to parse against; 'none' uses the bundled declarations"),
-                              cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd),
-                              cl::sub(CheckCmd), cl::sub(ValidateCmd));
-cl::list<std::string> RuleFiles("rules", cl::desc("Additional YAML rename table (same format as rules/cuda2hip/*.yaml)"),
-                                cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
-cl::opt<std::string> Report("report", cl::desc("Write a JSON report of every edit (with its rule and reason) and finding"),
-                            cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd));
-cl::opt<pk::Wave64Strategy> Wave64("wave64", cl::desc("Warp-32 to wave-64 strategy"),
-                                   cl::values(clEnumValN(pk::Wave64Strategy::Auto, "auto", "per kernel: native unless something needs 32-lane warps"),
-                                              clEnumValN(pk::Wave64Strategy::Logical32, "logical32", "two logical 32-lane warps per 64-lane wave"),
-                                              clEnumValN(pk::Wave64Strategy::Native, "native", "64-lane warps")),
-                                   cl::init(pk::Wave64Strategy::Auto), cl::cat(Cat), cl::sub(PortCmd),
-                                   cl::sub(CheckCmd), cl::sub(ValidateCmd));
-cl::opt<pk::MfmaShape> MfmaShapeOpt("mfma-shape", cl::desc("MFMA shape for ported tensor-core code"),
-                                    cl::values(clEnumValN(pk::MfmaShape::Auto, "auto", "32x32x8 for a warp's 2x2 fragment groups, 16x16x16 otherwise"),
-                                               clEnumValN(pk::MfmaShape::M16N16K16, "16x16x16", "v_mfma_f32_16x16x16 everywhere"),
-                                               clEnumValN(pk::MfmaShape::M32N32K8, "32x32x8", "v_mfma_f32_32x32x8 everywhere")),
-                                    cl::init(pk::MfmaShape::Auto), cl::cat(Cat), cl::sub(PortCmd),
-                                    cl::sub(CheckCmd), cl::sub(ValidateCmd));
-cl::opt<pk::LdsPadding> LdsPadding("lds-padding", cl::desc("Row padding of shared-memory tiles that ported fragments load or store (PK3017)"),
-                                   cl::values(clEnumValN(pk::LdsPadding::Auto, "auto", "re-planned for the LDS banks unless fewer workgroups would fit in a CU"),
-                                              clEnumValN(pk::LdsPadding::Always, "always", "re-planned even then"),
-                                              clEnumValN(pk::LdsPadding::Keep, "keep", "as written")),
-                                   cl::init(pk::LdsPadding::Auto), cl::cat(Cat), cl::sub(PortCmd),
-                                   cl::sub(CheckCmd), cl::sub(ValidateCmd));
-cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
-cl::opt<bool> Verbose("v", cl::desc("Say which CUDA declarations are used"), cl::cat(Cat),
-                      cl::sub(PortCmd), cl::sub(CheckCmd));
-cl::list<std::string> Paths(cl::Positional, cl::desc("<file or directory>..."), cl::sub(PortCmd),
-                            cl::sub(CheckCmd), cl::sub(ValidateCmd));
-cl::opt<std::string> ExplainID(cl::Positional, cl::desc("<rule ID>"), cl::sub(ExplainCmd));
+cl::opt<std::string>
+    To("to",
+       cl::desc(
+           "Targets, comma separated: hip, cuda (validate also accepts none)"),
+       cl::value_desc("targets"), cl::init("hip"), cl::cat(Cat),
+       cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<std::string>
+    OutDir("o", cl::desc("Output directory (outputs go to DIR/<target>/)"),
+           cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd));
+cl::opt<unsigned> Jobs("j",
+                       cl::desc("Files (or cases) in parallel (default: one "
+                                "per core, fewer when memory is short)"),
+                       cl::init(0), cl::cat(Cat), cl::sub(PortCmd),
+                       cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<bool>
+    InPlace("in-place",
+            cl::desc("Rewrite the inputs in place, keeping FILE.orig backups"),
+            cl::cat(Cat), cl::sub(PortCmd));
+cl::opt<std::string>
+    CompDb("p", cl::desc("Build directory with compile_commands.json"),
+           cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd),
+           cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::list<std::string>
+    ExtraArg("extra-arg",
+             cl::desc("Extra argument to append to the compiler command line"),
+             cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
+             cl::sub(ValidateCmd));
+cl::list<std::string> ExtraArgBefore(
+    "extra-arg-before",
+    cl::desc("Extra argument to prepend to the compiler command line"),
+    cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<std::string> CudaPath(
+    "cuda-path",
+    cl::desc(
+        "CUDA toolkit to parse against; 'none' uses the bundled declarations"),
+    cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
+    cl::sub(ValidateCmd));
+cl::list<std::string> RuleFiles(
+    "rules",
+    cl::desc(
+        "Additional YAML rename table (same format as rules/cuda2hip/*.yaml)"),
+    cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::opt<std::string> Report("report",
+                            cl::desc("Write a JSON report of every edit (with "
+                                     "its rule and reason) and finding"),
+                            cl::value_desc("FILE"), cl::cat(Cat),
+                            cl::sub(PortCmd));
+cl::opt<pk::Wave64Strategy> Wave64(
+    "wave64", cl::desc("Warp-32 to wave-64 strategy"),
+    cl::values(
+        clEnumValN(pk::Wave64Strategy::Auto, "auto",
+                   "per kernel: native unless something needs 32-lane warps"),
+        clEnumValN(pk::Wave64Strategy::Logical32, "logical32",
+                   "two logical 32-lane warps per 64-lane wave"),
+        clEnumValN(pk::Wave64Strategy::Native, "native", "64-lane warps")),
+    cl::init(pk::Wave64Strategy::Auto), cl::cat(Cat), cl::sub(PortCmd),
+    cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<pk::MfmaShape> MfmaShapeOpt(
+    "mfma-shape", cl::desc("MFMA shape for ported tensor-core code"),
+    cl::values(
+        clEnumValN(
+            pk::MfmaShape::Auto, "auto",
+            "32x32x8 for a warp's 2x2 fragment groups, 16x16x16 otherwise"),
+        clEnumValN(pk::MfmaShape::M16N16K16, "16x16x16",
+                   "v_mfma_f32_16x16x16 everywhere"),
+        clEnumValN(pk::MfmaShape::M32N32K8, "32x32x8",
+                   "v_mfma_f32_32x32x8 everywhere")),
+    cl::init(pk::MfmaShape::Auto), cl::cat(Cat), cl::sub(PortCmd),
+    cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<pk::LdsPadding> LdsPadding(
+    "lds-padding",
+    cl::desc("Row padding of shared-memory tiles that ported fragments load or "
+             "store (PK3017)"),
+    cl::values(clEnumValN(pk::LdsPadding::Auto, "auto",
+                          "re-planned for the LDS banks unless fewer "
+                          "workgroups would fit in a CU"),
+               clEnumValN(pk::LdsPadding::Always, "always",
+                          "re-planned even then"),
+               clEnumValN(pk::LdsPadding::Keep, "keep", "as written")),
+    cl::init(pk::LdsPadding::Auto), cl::cat(Cat), cl::sub(PortCmd),
+    cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat),
+                    cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::opt<bool> Verbose("v", cl::desc("Say which CUDA declarations are used"),
+                      cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::list<std::string> Paths(cl::Positional, cl::desc("<file or directory>..."),
+                            cl::sub(PortCmd), cl::sub(CheckCmd),
+                            cl::sub(ValidateCmd));
+cl::opt<std::string> ExplainID(cl::Positional, cl::desc("<rule ID>"),
+                               cl::sub(ExplainCmd));
 
 // validate
-cl::opt<std::string> Program("program", cl::desc("Validate a self-checking program (a main that exits non-zero on a wrong answer)"),
-                             cl::value_desc("FILE.cu"), cl::cat(Cat), cl::sub(ValidateCmd));
-cl::opt<unsigned> Lanes("lanes", cl::desc("Force the emulated warp width of every run (32 or 64)"),
-                        cl::init(0), cl::cat(Cat), cl::sub(ValidateCmd));
-cl::opt<bool> Json("json", cl::desc("Machine-readable results"), cl::cat(Cat), cl::sub(ValidateCmd));
-cl::opt<bool> KeepWork("keep-work", cl::desc("Keep the scratch directory"), cl::cat(Cat), cl::sub(ValidateCmd));
-cl::opt<std::string> WorkDir("work-dir", cl::desc("Scratch directory"), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<std::string>
+    Program("program",
+            cl::desc("Validate a self-checking program (a main that exits "
+                     "non-zero on a wrong answer)"),
+            cl::value_desc("FILE.cu"), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<unsigned>
+    Lanes("lanes",
+          cl::desc("Force the emulated warp width of every run (32 or 64)"),
+          cl::init(0), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<bool> Json("json", cl::desc("Machine-readable results"), cl::cat(Cat),
+                   cl::sub(ValidateCmd));
+cl::opt<bool> KeepWork("keep-work", cl::desc("Keep the scratch directory"),
+                       cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<std::string> WorkDir("work-dir", cl::desc("Scratch directory"),
+                             cl::cat(Cat), cl::sub(ValidateCmd));
 
 const char *Examples = R"(
 EXAMPLES:
@@ -124,8 +180,8 @@ bool parseTargets(llvm::StringRef S, std::vector<pk::Target> &Out,
         Names.push_back(pk::targetName(T).str());
       if (AllowNone)
         Names.push_back("none");
-      errs() << "port-kernel: error: unknown target '" << P << "' (targets: "
-             << llvm::join(Names, ", ") << ")\n";
+      errs() << "port-kernel: error: unknown target '" << P
+             << "' (targets: " << llvm::join(Names, ", ") << ")\n";
       return false;
     }
   }
@@ -219,8 +275,10 @@ int main(int argc, char **argv) {
   if (Verbose) {
     std::string Cuda = pk::detectCudaToolkit(O.FE);
     errs() << "port-kernel: parsing CUDA with "
-           << (Cuda.empty() ? std::string("the bundled CUDA declarations (no toolkit found)")
-                            : "the CUDA toolkit at " + Cuda)
+           << (Cuda.empty()
+                   ? std::string(
+                         "the bundled CUDA declarations (no toolkit found)")
+                   : "the CUDA toolkit at " + Cuda)
            << "\n";
   }
 
@@ -248,7 +306,8 @@ int main(int argc, char **argv) {
       return 2;
     }
     if (!V.Program && V.Paths.empty()) {
-      errs() << "port-kernel: error: validate needs case directories or --program FILE\n";
+      errs() << "port-kernel: error: validate needs case directories or "
+                "--program FILE\n";
       return 2;
     }
     return pk::runValidate(V, pk::emuToolchain(), D, outs(), errs());

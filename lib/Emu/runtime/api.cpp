@@ -16,27 +16,30 @@
 namespace pkemu {
 namespace detail {
 
-int launch_kernel(const LaunchArgs& a) {
+int launch_kernel(const LaunchArgs &a) {
   (void)config();
   const dim3 b = a.block, g = a.grid;
   std::uint64_t nt = (std::uint64_t)b.x * b.y * b.z;
-  if (nt == 0 || nt > 1024 || b.x > 1024 || b.y > 1024 || b.z > 64 || g.x == 0 || g.y == 0 || g.z == 0 ||
-      g.y > 65535 || g.z > 65535 || g.x > 0x7fffffffu)
+  if (nt == 0 || nt > 1024 || b.x > 1024 || b.y > 1024 || b.z > 64 ||
+      g.x == 0 || g.y == 0 || g.z == 0 || g.y > 65535 || g.z > 65535 ||
+      g.x > 0x7fffffffu)
     return api::set_error(api::kInvalidConfiguration);
-  std::size_t limit = std::max<std::size_t>(api::kSharedPerBlock, (std::size_t)api::func_max_dynamic_shared(a.fn));
-  if (a.shmem > limit) return api::set_error(api::kInvalidValue);
+  std::size_t limit = std::max<std::size_t>(
+      api::kSharedPerBlock, (std::size_t)api::func_max_dynamic_shared(a.fn));
+  if (a.shmem > limit)
+    return api::set_error(api::kInvalidValue);
   run_launch(a, (std::uint32_t)nt);
   return 0;
 }
-}  // namespace detail
+} // namespace detail
 
 namespace api {
 
 namespace {
 thread_local int t_last_error = 0;
 std::mutex g_mu;
-std::unordered_map<void*, std::size_t> g_dev_allocs;
-std::unordered_map<const void*, int> g_func_smem;
+std::unordered_map<void *, std::size_t> g_dev_allocs;
+std::unordered_map<const void *, int> g_func_smem;
 int g_device = 0;
 
 struct Event {
@@ -49,12 +52,14 @@ struct Stream {
 
 std::uint64_t now_ns() {
   return (std::uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch()).count();
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
 }
-}  // namespace
+} // namespace
 
 int set_error(int e) {
-  if (e) t_last_error = e;
+  if (e)
+    t_last_error = e;
   return e;
 }
 int get_last_error() {
@@ -64,53 +69,93 @@ int get_last_error() {
 }
 int peek_last_error() { return t_last_error; }
 
-const char* error_name(int e, bool hip) {
+const char *error_name(int e, bool hip) {
   switch (e) {
-    case kSuccess: return hip ? "hipSuccess" : "cudaSuccess";
-    case kInvalidValue: return hip ? "hipErrorInvalidValue" : "cudaErrorInvalidValue";
-    case kMemoryAllocation: return hip ? "hipErrorOutOfMemory" : "cudaErrorMemoryAllocation";
-    case kInitializationError: return hip ? "hipErrorNotInitialized" : "cudaErrorInitializationError";
-    case kInvalidConfiguration: return hip ? "hipErrorInvalidConfiguration" : "cudaErrorInvalidConfiguration";
-    case kInvalidSymbol: return hip ? "hipErrorInvalidSymbol" : "cudaErrorInvalidSymbol";
-    case kInvalidDevicePointer: return hip ? "hipErrorInvalidDevicePointer" : "cudaErrorInvalidDevicePointer";
-    case kInvalidMemcpyDirection: return hip ? "hipErrorInvalidMemcpyDirection" : "cudaErrorInvalidMemcpyDirection";
-    case kInvalidDeviceFunction: return hip ? "hipErrorInvalidDeviceFunction" : "cudaErrorInvalidDeviceFunction";
-    case kNoDevice: return hip ? "hipErrorNoDevice" : "cudaErrorNoDevice";
-    case kInvalidDevice: return hip ? "hipErrorInvalidDevice" : "cudaErrorInvalidDevice";
-    case kInvalidResourceHandle: return hip ? "hipErrorInvalidHandle" : "cudaErrorInvalidResourceHandle";
-    case kNotReady: return hip ? "hipErrorNotReady" : "cudaErrorNotReady";
-    case kLaunchOutOfResources: return hip ? "hipErrorLaunchOutOfResources" : "cudaErrorLaunchOutOfResources";
-    case kLaunchFailure: return hip ? "hipErrorLaunchFailure" : "cudaErrorLaunchFailure";
-    case kNotSupported: return hip ? "hipErrorNotSupported" : "cudaErrorNotSupported";
-    default: return hip ? "hipErrorUnknown" : "cudaErrorUnknown";
+  case kSuccess:
+    return hip ? "hipSuccess" : "cudaSuccess";
+  case kInvalidValue:
+    return hip ? "hipErrorInvalidValue" : "cudaErrorInvalidValue";
+  case kMemoryAllocation:
+    return hip ? "hipErrorOutOfMemory" : "cudaErrorMemoryAllocation";
+  case kInitializationError:
+    return hip ? "hipErrorNotInitialized" : "cudaErrorInitializationError";
+  case kInvalidConfiguration:
+    return hip ? "hipErrorInvalidConfiguration"
+               : "cudaErrorInvalidConfiguration";
+  case kInvalidSymbol:
+    return hip ? "hipErrorInvalidSymbol" : "cudaErrorInvalidSymbol";
+  case kInvalidDevicePointer:
+    return hip ? "hipErrorInvalidDevicePointer"
+               : "cudaErrorInvalidDevicePointer";
+  case kInvalidMemcpyDirection:
+    return hip ? "hipErrorInvalidMemcpyDirection"
+               : "cudaErrorInvalidMemcpyDirection";
+  case kInvalidDeviceFunction:
+    return hip ? "hipErrorInvalidDeviceFunction"
+               : "cudaErrorInvalidDeviceFunction";
+  case kNoDevice:
+    return hip ? "hipErrorNoDevice" : "cudaErrorNoDevice";
+  case kInvalidDevice:
+    return hip ? "hipErrorInvalidDevice" : "cudaErrorInvalidDevice";
+  case kInvalidResourceHandle:
+    return hip ? "hipErrorInvalidHandle" : "cudaErrorInvalidResourceHandle";
+  case kNotReady:
+    return hip ? "hipErrorNotReady" : "cudaErrorNotReady";
+  case kLaunchOutOfResources:
+    return hip ? "hipErrorLaunchOutOfResources"
+               : "cudaErrorLaunchOutOfResources";
+  case kLaunchFailure:
+    return hip ? "hipErrorLaunchFailure" : "cudaErrorLaunchFailure";
+  case kNotSupported:
+    return hip ? "hipErrorNotSupported" : "cudaErrorNotSupported";
+  default:
+    return hip ? "hipErrorUnknown" : "cudaErrorUnknown";
   }
 }
 
-const char* error_string(int e) {
+const char *error_string(int e) {
   switch (e) {
-    case kSuccess: return "no error";
-    case kInvalidValue: return "invalid argument";
-    case kMemoryAllocation: return "out of memory";
-    case kInitializationError: return "initialization error";
-    case kInvalidConfiguration: return "invalid configuration argument";
-    case kInvalidSymbol: return "invalid device symbol";
-    case kInvalidDevicePointer: return "invalid device pointer";
-    case kInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case kInvalidDeviceFunction: return "invalid device function";
-    case kNoDevice: return "no CUDA-capable device is detected";
-    case kInvalidDevice: return "invalid device ordinal";
-    case kInvalidResourceHandle: return "invalid resource handle";
-    case kNotReady: return "device not ready";
-    case kLaunchOutOfResources: return "too many resources requested for launch";
-    case kLaunchFailure: return "unspecified launch failure";
-    case kNotSupported: return "operation not supported";
-    default: return "unknown error";
+  case kSuccess:
+    return "no error";
+  case kInvalidValue:
+    return "invalid argument";
+  case kMemoryAllocation:
+    return "out of memory";
+  case kInitializationError:
+    return "initialization error";
+  case kInvalidConfiguration:
+    return "invalid configuration argument";
+  case kInvalidSymbol:
+    return "invalid device symbol";
+  case kInvalidDevicePointer:
+    return "invalid device pointer";
+  case kInvalidMemcpyDirection:
+    return "invalid copy direction for memcpy";
+  case kInvalidDeviceFunction:
+    return "invalid device function";
+  case kNoDevice:
+    return "no CUDA-capable device is detected";
+  case kInvalidDevice:
+    return "invalid device ordinal";
+  case kInvalidResourceHandle:
+    return "invalid resource handle";
+  case kNotReady:
+    return "device not ready";
+  case kLaunchOutOfResources:
+    return "too many resources requested for launch";
+  case kLaunchFailure:
+    return "unspecified launch failure";
+  case kNotSupported:
+    return "operation not supported";
+  default:
+    return "unknown error";
   }
 }
 
-int dev_malloc(void** p, std::size_t n) {
-  if (!p) return set_error(kInvalidValue);
-  void* m = nullptr;
+int dev_malloc(void **p, std::size_t n) {
+  if (!p)
+    return set_error(kInvalidValue);
+  void *m = nullptr;
   if (posix_memalign(&m, 256, n ? n : 1) != 0) {
     *p = nullptr;
     return set_error(kMemoryAllocation);
@@ -121,132 +166,160 @@ int dev_malloc(void** p, std::size_t n) {
   return 0;
 }
 
-int dev_free(void* p) {
-  if (!p) return 0;
+int dev_free(void *p) {
+  if (!p)
+    return 0;
   {
     std::lock_guard<std::mutex> lk(g_mu);
     auto it = g_dev_allocs.find(p);
-    if (it == g_dev_allocs.end()) return set_error(kInvalidValue);
+    if (it == g_dev_allocs.end())
+      return set_error(kInvalidValue);
     g_dev_allocs.erase(it);
   }
   std::free(p);
   return 0;
 }
 
-int host_malloc(void** p, std::size_t n) {
-  if (!p) return set_error(kInvalidValue);
-  void* m = nullptr;
-  if (posix_memalign(&m, 256, n ? n : 1) != 0) return set_error(kMemoryAllocation);
+int host_malloc(void **p, std::size_t n) {
+  if (!p)
+    return set_error(kInvalidValue);
+  void *m = nullptr;
+  if (posix_memalign(&m, 256, n ? n : 1) != 0)
+    return set_error(kMemoryAllocation);
   *p = m;
   return 0;
 }
-int host_free(void* p) {
+int host_free(void *p) {
   std::free(p);
   return 0;
 }
 
-int memcpy(void* d, const void* s, std::size_t n) {
-  if (n && (!d || !s)) return set_error(kInvalidValue);
-  if (n) std::memmove(d, s, n);
+int memcpy(void *d, const void *s, std::size_t n) {
+  if (n && (!d || !s))
+    return set_error(kInvalidValue);
+  if (n)
+    std::memmove(d, s, n);
   return 0;
 }
-int memset(void* d, int v, std::size_t n) {
-  if (n && !d) return set_error(kInvalidValue);
-  if (n) std::memset(d, v, n);
+int memset(void *d, int v, std::size_t n) {
+  if (n && !d)
+    return set_error(kInvalidValue);
+  if (n)
+    std::memset(d, v, n);
   return 0;
 }
-int memcpy2d(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t w, std::size_t h) {
-  if (w > dpitch || w > spitch) return set_error(kInvalidValue);
+int memcpy2d(void *dst, std::size_t dpitch, const void *src, std::size_t spitch,
+             std::size_t w, std::size_t h) {
+  if (w > dpitch || w > spitch)
+    return set_error(kInvalidValue);
   for (std::size_t r = 0; r < h; ++r)
-    std::memmove(static_cast<char*>(dst) + r * dpitch, static_cast<const char*>(src) + r * spitch, w);
+    std::memmove(static_cast<char *>(dst) + r * dpitch,
+                 static_cast<const char *>(src) + r * spitch, w);
   return 0;
 }
-int memset2d(void* dst, std::size_t pitch, int v, std::size_t w, std::size_t h) {
-  for (std::size_t r = 0; r < h; ++r) std::memset(static_cast<char*>(dst) + r * pitch, v, w);
+int memset2d(void *dst, std::size_t pitch, int v, std::size_t w,
+             std::size_t h) {
+  for (std::size_t r = 0; r < h; ++r)
+    std::memset(static_cast<char *>(dst) + r * pitch, v, w);
   return 0;
 }
-int malloc_pitch(void** p, std::size_t* pitch, std::size_t w, std::size_t h) {
+int malloc_pitch(void **p, std::size_t *pitch, std::size_t w, std::size_t h) {
   std::size_t pt = (w + 255) & ~std::size_t(255);
-  if (!pitch) return set_error(kInvalidValue);
+  if (!pitch)
+    return set_error(kInvalidValue);
   *pitch = pt;
   return dev_malloc(p, pt * h);
 }
-int mem_get_info(std::size_t* free_b, std::size_t* total_b) {
-  if (free_b) *free_b = kTotalGlobalMem / 2;
-  if (total_b) *total_b = kTotalGlobalMem;
+int mem_get_info(std::size_t *free_b, std::size_t *total_b) {
+  if (free_b)
+    *free_b = kTotalGlobalMem / 2;
+  if (total_b)
+    *total_b = kTotalGlobalMem;
   return 0;
 }
 int device_synchronize() { return 0; }
 int device_reset() { return 0; }
 
-// Work is executed synchronously, in issue order, so streams only need identity.
-int stream_create(void** s) {
-  if (!s) return set_error(kInvalidValue);
+// Work is executed synchronously, in issue order, so streams only need
+// identity.
+int stream_create(void **s) {
+  if (!s)
+    return set_error(kInvalidValue);
   *s = new Stream();
   return 0;
 }
-int stream_destroy(void* s) {
-  delete static_cast<Stream*>(s);
+int stream_destroy(void *s) {
+  delete static_cast<Stream *>(s);
   return 0;
 }
-int stream_synchronize(void*) { return 0; }
-int stream_query(void*) { return 0; }
-int event_create(void** e) {
-  if (!e) return set_error(kInvalidValue);
+int stream_synchronize(void *) { return 0; }
+int stream_query(void *) { return 0; }
+int event_create(void **e) {
+  if (!e)
+    return set_error(kInvalidValue);
   *e = new Event();
   return 0;
 }
-int event_destroy(void* e) {
-  delete static_cast<Event*>(e);
+int event_destroy(void *e) {
+  delete static_cast<Event *>(e);
   return 0;
 }
-int event_record(void* e, void*) {
-  if (!e) return set_error(kInvalidResourceHandle);
-  auto* ev = static_cast<Event*>(e);
+int event_record(void *e, void *) {
+  if (!e)
+    return set_error(kInvalidResourceHandle);
+  auto *ev = static_cast<Event *>(e);
   ev->ns = now_ns();
   ev->recorded = true;
   return 0;
 }
-int event_synchronize(void* e) { return e ? 0 : set_error(kInvalidResourceHandle); }
-int event_query(void* e) { return e ? 0 : set_error(kInvalidResourceHandle); }
-int event_elapsed(float* ms, void* a, void* b) {
-  auto* ea = static_cast<Event*>(a);
-  auto* eb = static_cast<Event*>(b);
-  if (!ms || !ea || !eb) return set_error(kInvalidResourceHandle);
-  if (!ea->recorded || !eb->recorded) return set_error(kInvalidResourceHandle);
+int event_synchronize(void *e) {
+  return e ? 0 : set_error(kInvalidResourceHandle);
+}
+int event_query(void *e) { return e ? 0 : set_error(kInvalidResourceHandle); }
+int event_elapsed(float *ms, void *a, void *b) {
+  auto *ea = static_cast<Event *>(a);
+  auto *eb = static_cast<Event *>(b);
+  if (!ms || !ea || !eb)
+    return set_error(kInvalidResourceHandle);
+  if (!ea->recorded || !eb->recorded)
+    return set_error(kInvalidResourceHandle);
   *ms = (float)((double)((std::int64_t)eb->ns - (std::int64_t)ea->ns) / 1e6);
   return 0;
 }
 
-int get_device_count(int* n) {
-  if (!n) return set_error(kInvalidValue);
+int get_device_count(int *n) {
+  if (!n)
+    return set_error(kInvalidValue);
   *n = 1;
   return 0;
 }
 int set_device(int d) {
-  if (d != 0) return set_error(kInvalidDevice);
+  if (d != 0)
+    return set_error(kInvalidDevice);
   g_device = d;
   return 0;
 }
-int get_device(int* d) {
-  if (!d) return set_error(kInvalidValue);
+int get_device(int *d) {
+  if (!d)
+    return set_error(kInvalidValue);
   *d = g_device;
   return 0;
 }
 int warp_size() { return detail::config().warp; }
 int multiprocessor_count() { return detail::config().workers; }
 
-int func_set_max_dynamic_shared(const void* fn, int bytes) {
-  if (bytes < 0 || (std::size_t)bytes > kSharedPerBlockOptin) return set_error(kInvalidValue);
+int func_set_max_dynamic_shared(const void *fn, int bytes) {
+  if (bytes < 0 || (std::size_t)bytes > kSharedPerBlockOptin)
+    return set_error(kInvalidValue);
   std::lock_guard<std::mutex> lk(g_mu);
   g_func_smem[fn] = bytes;
   return 0;
 }
-int func_max_dynamic_shared(const void* fn) {
+int func_max_dynamic_shared(const void *fn) {
   std::lock_guard<std::mutex> lk(g_mu);
   auto it = g_func_smem.find(fn);
   return it == g_func_smem.end() ? 0 : it->second;
 }
 
-}  // namespace api
-}  // namespace pkemu
+} // namespace api
+} // namespace pkemu

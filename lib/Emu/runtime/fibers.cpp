@@ -32,13 +32,13 @@ namespace detail {
 extern "C" {
 PKEMU_TLS std::uintptr_t pkemu_t_arena_lo = 0;
 PKEMU_TLS std::uintptr_t pkemu_t_arena_size = 0;
-PKEMU_TLS char* pkemu_t_dyn_base = nullptr;
+PKEMU_TLS char *pkemu_t_dyn_base = nullptr;
 PKEMU_TLS unsigned pkemu_t_lin = 0;
 PKEMU_TLS unsigned pkemu_t_lane = 0;
 PKEMU_TLS unsigned pkemu_t_atomics = 0;
 }
 
-PKEMU_TLS Worker* t_worker = nullptr;
+PKEMU_TLS Worker *t_worker = nullptr;
 
 // ---------------------------------------------------------------------------------------------
 // Context switch primitives.
@@ -77,40 +77,45 @@ pkemu_fiber_trampoline:
 )");
 // Initial context of a fiber whose stack ends at `top`: the switch routine
 // "returns" into the trampoline, which calls fiber_main.
-static void* ctx_make(char* top) {
-  // [r15 r14 r13=entry r12 rbx rbp ret=trampoline]; after `ret`, rsp is 16-byte aligned.
-  void** sp = reinterpret_cast<void**>(top - 72);
+static void *ctx_make(char *top) {
+  // [r15 r14 r13=entry r12 rbx rbp ret=trampoline]; after `ret`, rsp is 16-byte
+  // aligned.
+  void **sp = reinterpret_cast<void **>(top - 72);
   sp[0] = nullptr;
   sp[1] = nullptr;
-  sp[2] = reinterpret_cast<void*>(&fiber_main);
+  sp[2] = reinterpret_cast<void *>(&fiber_main);
   sp[3] = nullptr;
   sp[4] = nullptr;
   sp[5] = nullptr;
-  sp[6] = reinterpret_cast<void*>(&pkemu_fiber_trampoline);
+  sp[6] = reinterpret_cast<void *>(&pkemu_fiber_trampoline);
   return sp;
 }
 #else
 static void boost_entry(bctx::transfer_t t) {
-  *static_cast<void**>(t.data) = t.fctx;
+  *static_cast<void **>(t.data) = t.fctx;
   fiber_main();
 }
-static void* ctx_make(char* top) { return bctx::make_fcontext(top, 64 * 1024, boost_entry); }
+static void *ctx_make(char *top) {
+  return bctx::make_fcontext(top, 64 * 1024, boost_entry);
+}
 #endif
 
 // ---------------------------------------------------------------------------------------------
 // Aborting a block, and the report when no fiber of a block can run.
-[[noreturn]] static void abort_block(Worker& w) {
+[[noreturn]] static void abort_block(Worker &w) {
   w.aborting = true;
   ctx_switch(&w.sink.ctx, w.sched.ctx);
   __builtin_unreachable();
 }
 
 void abort_current() {
-  Worker* w = t_worker;
-  if (w && w->cur) abort_block(*w);
+  Worker *w = t_worker;
+  if (w && w->cur)
+    abort_block(*w);
 }
 
-[[noreturn]] void fatal_here(Worker& w, const char* kind, std::string text, const char* file, int line) {
+[[noreturn]] void fatal_here(Worker &w, const char *kind, std::string text,
+                             const char *file, int line) {
   Report r;
   r.kind = kind;
   r.kernel = w.L ? w.L->a.fn : nullptr;
@@ -121,29 +126,44 @@ void abort_current() {
   abort_block(w);
 }
 
-// Everyone is blocked (or exited) and nobody can run: explain and abort the launch.
-[[noreturn]] void stuck(Worker& w) {
+// Everyone is blocked (or exited) and nobody can run: explain and abort the
+// launch.
+[[noreturn]] void stuck(Worker &w) {
   std::vector<std::uint32_t> exited;
-  struct Group { const char* file; int line; const char* name; bool barrier; std::vector<std::uint32_t> lins; };
+  struct Group {
+    const char *file;
+    int line;
+    const char *name;
+    bool barrier;
+    std::vector<std::uint32_t> lins;
+  };
   std::vector<Group> groups;
   for (std::uint32_t i = 0; i < w.nthreads; ++i) {
-    Fiber& f = w.fibers[i];
-    if (f.state == kExited) { exited.push_back(f.lin); continue; }
+    Fiber &f = w.fibers[i];
+    if (f.state == kExited) {
+      exited.push_back(f.lin);
+      continue;
+    }
     bool bar = f.state == kAtBarrier;
-    const char* name = bar ? barrier_name(f.bar_kind) : f.cname;
-    Group* g = nullptr;
-    for (auto& x : groups)
+    const char *name = bar ? barrier_name(f.bar_kind) : f.cname;
+    Group *g = nullptr;
+    for (auto &x : groups)
       if (x.barrier == bar && x.line == f.wline && x.name == name &&
-          (x.file == f.wfile || (x.file && f.wfile && !std::strcmp(x.file, f.wfile))))
+          (x.file == f.wfile ||
+           (x.file && f.wfile && !std::strcmp(x.file, f.wfile))))
         g = &x;
-    if (!g) { groups.push_back(Group{f.wfile, f.wline, name, bar, {}}); g = &groups.back(); }
+    if (!g) {
+      groups.push_back(Group{f.wfile, f.wline, name, bar, {}});
+      g = &groups.back();
+    }
     g->lins.push_back(f.lin);
   }
   bool any_bar = false;
-  for (auto& g : groups) any_bar |= g.barrier;
+  for (auto &g : groups)
+    any_bar |= g.barrier;
   std::string text;
-  const char* kind;
-  const char* file = nullptr;
+  const char *kind;
+  const char *file = nullptr;
   int line = 0;
   if (any_bar) {
     kind = "barrier divergence";
@@ -153,51 +173,61 @@ void abort_current() {
     text = "deadlock in block " + block_str(w.bidx) + ": ";
   }
   bool first = true;
-  for (auto& g : groups) {
-    if (!file && (g.barrier || !any_bar)) { file = g.file; line = g.line; }
-    if (!first) text += "; ";
+  for (auto &g : groups) {
+    if (!file && (g.barrier || !any_bar)) {
+      file = g.file;
+      line = g.line;
+    }
+    if (!first)
+      text += "; ";
     first = false;
-    text += describe_threads(g.lins) + " waiting at " + (g.name ? g.name : "?") + " (" + loc(g.file, g.line) + ")";
+    text += describe_threads(g.lins) + " waiting at " +
+            (g.name ? g.name : "?") + " (" + loc(g.file, g.line) + ")";
   }
-  if (!exited.empty()) text += "; " + describe_threads(exited) + " exited";
-  if (!any_bar) text += "; the collective can never complete";
+  if (!exited.empty())
+    text += "; " + describe_threads(exited) + " exited";
+  if (!any_bar)
+    text += "; the collective can never complete";
   fatal_here(w, kind, text, file, line);
 }
 
 void yield() {
-  Worker* w = t_worker;
+  Worker *w = t_worker;
   pkemu_t_atomics = 0;
-  if (!w || !w->cur) return;
-  Fiber* self = w->cur;
+  if (!w || !w->cur)
+    return;
+  Fiber *self = w->cur;
   rq_push(*w, self);
   switch_from(*w, self);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Fibers and blocks.
-static char* get_stack(Worker& w, std::size_t i) {
+static char *get_stack(Worker &w, std::size_t i) {
   while (w.stacks.size() <= i) {
     long pg = sysconf(_SC_PAGESIZE);
-    void* p = mmap(nullptr, w.stack_bytes + pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void *p = mmap(nullptr, w.stack_bytes + pg, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
       std::fprintf(stderr, "pkemu: error: cannot allocate fiber stacks\n");
       die_now();
     }
-    mprotect(p, pg, PROT_NONE);  // guard page
-    w.stacks.push_back(static_cast<char*>(p));
+    mprotect(p, pg, PROT_NONE); // guard page
+    w.stacks.push_back(static_cast<char *>(p));
   }
   return w.stacks[i];
 }
 
 static void fiber_main() {
-  Worker& w = *t_worker;
-  Fiber* self = w.cur;
+  Worker &w = *t_worker;
+  Fiber *self = w.cur;
   try {
     w.L->a.thunk(w.L->a.pack);
   } catch (...) {
-    fatal_here(w, "exception", "a C++ exception escaped the kernel in thread " + std::to_string(self->lin) +
-                                   " of block " + block_str(w.bidx), nullptr, 0);
+    fatal_here(w, "exception",
+               "a C++ exception escaped the kernel in thread " +
+                   std::to_string(self->lin) + " of block " + block_str(w.bidx),
+               nullptr, 0);
   }
   self->state = kExited;
   ++w.nexited;
@@ -206,32 +236,38 @@ static void fiber_main() {
     ctx_switch(&w.sink.ctx, w.sched.ctx);
     __builtin_unreachable();
   }
-  Fiber* next = rq_pop(w);
-  if (!next && complete_divergent(w)) next = rq_pop(w);
-  if (!next) stuck(w);
+  Fiber *next = rq_pop(w);
+  if (!next && complete_divergent(w))
+    next = rq_pop(w);
+  if (!next)
+    stuck(w);
   set_cur(w, next);
   ctx_switch(&w.sink.ctx, next->ctx);
   __builtin_unreachable();
 }
 
-void prepare_launch(Worker& w, const LaunchCtx& L) {
+void prepare_launch(Worker &w, const LaunchCtx &L) {
   setup_worker_arena(w);
   w.L = &L;
   w.W = L.W;
   w.nthreads = L.nthreads;
   w.nwarps = (L.nthreads + L.W - 1) / L.W;
   w.stack_bytes = config().stack_kb * 1024;
-  if (w.fibers.size() < L.nthreads) w.fibers.resize(L.nthreads);
-  if (w.warps.size() < w.nwarps) w.warps.resize(w.nwarps);
+  if (w.fibers.size() < L.nthreads)
+    w.fibers.resize(L.nthreads);
+  if (w.warps.size() < w.nwarps)
+    w.warps.resize(w.nwarps);
   std::uint32_t cap = 1;
-  while (cap < L.nthreads + 1) cap <<= 1;
-  if (w.rq.size() < cap) w.rq.resize(cap);
+  while (cap < L.nthreads + 1)
+    cap <<= 1;
+  if (w.rq.size() < cap)
+    w.rq.resize(cap);
   w.rq_mask = (std::uint32_t)w.rq.size() - 1;
   const dim3 b = L.a.block;
   long pg = sysconf(_SC_PAGESIZE);
   w.fiber_ptrs.resize(w.fibers.size());
   for (std::uint32_t i = 0; i < L.nthreads; ++i) {
-    Fiber& f = w.fibers[i];
+    Fiber &f = w.fibers[i];
     w.fiber_ptrs[i] = &f;
     f.lin = i;
     f.tid = uint3{i % b.x, (i / b.x) % b.y, i / (b.x * b.y)};
@@ -240,9 +276,10 @@ void prepare_launch(Worker& w, const LaunchCtx& L) {
     f.stack = get_stack(w, i) + pg;
   }
   for (std::uint32_t k = 0; k < w.nwarps; ++k) {
-    Warp& wp = w.warps[k];
+    Warp &wp = w.warps[k];
     std::memset(wp.lanes, 0, sizeof wp.lanes);
-    std::uint32_t lo = k * L.W, hi = std::min<std::uint32_t>(lo + L.W, L.nthreads);
+    std::uint32_t lo = k * L.W,
+                  hi = std::min<std::uint32_t>(lo + L.W, L.nthreads);
     wp.exists = 0;
     for (std::uint32_t i = lo; i < hi; ++i) {
       wp.lanes[i - lo] = &w.fibers[i];
@@ -253,9 +290,10 @@ void prepare_launch(Worker& w, const LaunchCtx& L) {
   gridDim = L.a.grid;
 }
 
-void run_block(Worker& w, const LaunchCtx& L, std::uint64_t b) {
+void run_block(Worker &w, const LaunchCtx &L, std::uint64_t b) {
   const dim3 g = L.a.grid;
-  w.bidx = uint3{(unsigned)(b % g.x), (unsigned)((b / g.x) % g.y), (unsigned)(b / ((std::uint64_t)g.x * g.y))};
+  w.bidx = uint3{(unsigned)(b % g.x), (unsigned)((b / g.x) % g.y),
+                 (unsigned)(b / ((std::uint64_t)g.x * g.y))};
   w.block_pub.store((std::int64_t)b, std::memory_order_relaxed);
   blockIdx = w.bidx;
   reset_arena(w, L.a.shmem);
@@ -269,12 +307,14 @@ void run_block(Worker& w, const LaunchCtx& L, std::uint64_t b) {
   }
   const std::size_t sb = w.stack_bytes;
   for (std::uint32_t i = 0; i < L.nthreads; ++i) {
-    Fiber& f = w.fibers[i];
+    Fiber &f = w.fibers[i];
     f.state = kReady;
-    // Stagger stack tops so that the hot frames of different fibers use different cache sets.
-    char* top = f.stack + sb - ((i & 63) * 64);
+    // Stagger stack tops so that the hot frames of different fibers use
+    // different cache sets.
+    char *top = f.stack + sb - ((i & 63) * 64);
     f.ctx = ctx_make(top);
-    if (i) rq_push(w, &f);
+    if (i)
+      rq_push(w, &f);
   }
   pkemu_t_arena_lo = (std::uintptr_t)w.arena;
   pkemu_t_arena_size = w.arena_cap;
@@ -285,8 +325,9 @@ void run_block(Worker& w, const LaunchCtx& L, std::uint64_t b) {
   pkemu_t_arena_size = 0;
   w.cur = nullptr;
   w.cur_pub.store(nullptr, std::memory_order_relaxed);
-  if (w.aborting) die_now();
+  if (w.aborting)
+    die_now();
 }
 
-}  // namespace detail
-}  // namespace pkemu
+} // namespace detail
+} // namespace pkemu

@@ -19,24 +19,27 @@ namespace detail {
 
 static constexpr std::uint16_t kNoTid = 0xffff;
 
-static inline bool synced(const Worker& w, std::uint32_t p, std::uint32_t t, std::uint32_t stamp) {
+static inline bool synced(const Worker &w, std::uint32_t p, std::uint32_t t,
+                          std::uint32_t stamp) {
   std::uint32_t W = (std::uint32_t)w.W;
-  if (p / W != t / W) return false;
-  const Warp& wp = w.warps[t / W];
-  if (wp.last_full > stamp) return true;
+  if (p / W != t / W)
+    return false;
+  const Warp &wp = w.warps[t / W];
+  if (wp.last_full > stamp)
+    return true;
   return !wp.pair.empty() && wp.pair[(p % W) * 64 + (t % W)] > stamp;
 }
 
-static std::string where(const Worker& w, std::size_t off, std::size_t n) {
+static std::string where(const Worker &w, std::size_t off, std::size_t n) {
   // Name the declared object that contains (or precedes) this offset.
-  const char* name = nullptr;
+  const char *name = nullptr;
   std::size_t start = 0, size = 0;
   if (off < w.dyn_size || (w.decls.empty() && off < w.dyn_size + 64)) {
     name = "dynamic shared memory";
     start = 0;
     size = w.dyn_size;
   }
-  for (auto& d : w.decls)
+  for (auto &d : w.decls)
     if (d.off <= off && (!name || d.off >= start)) {
       name = d.d->name;
       start = d.off;
@@ -48,25 +51,32 @@ static std::string where(const Worker& w, std::size_t off, std::size_t n) {
   }
   char buf[256];
   if (!name) {
-    std::snprintf(buf, sizeof buf, "%zu bytes at offset %zu of shared memory", n, off);
+    std::snprintf(buf, sizeof buf, "%zu bytes at offset %zu of shared memory",
+                  n, off);
   } else if (off < start + size) {
-    std::snprintf(buf, sizeof buf, "%zu bytes at '%s'+%zu (object of %zu bytes)", n, name, off - start, size);
+    std::snprintf(buf, sizeof buf,
+                  "%zu bytes at '%s'+%zu (object of %zu bytes)", n, name,
+                  off - start, size);
   } else {
-    std::snprintf(buf, sizeof buf, "%zu bytes at '%s'+%zu, %zu bytes past the end of the %zu-byte object", n,
-                  name, off - start, off - start - size, size);
+    std::snprintf(
+        buf, sizeof buf,
+        "%zu bytes at '%s'+%zu, %zu bytes past the end of the %zu-byte object",
+        n, name, off - start, off - start - size, size);
   }
   return buf;
 }
 
-static std::string thread_str(const Worker& w, std::uint32_t lin) {
-  const Fiber& f = w.fibers[lin];
+static std::string thread_str(const Worker &w, std::uint32_t lin) {
+  const Fiber &f = w.fibers[lin];
   char buf[128];
-  std::snprintf(buf, sizeof buf, "thread %u (threadIdx (%u,%u,%u), warp %u lane %u)", lin, f.tid.x, f.tid.y,
-                f.tid.z, f.warp, f.lane);
+  std::snprintf(buf, sizeof buf,
+                "thread %u (threadIdx (%u,%u,%u), warp %u lane %u)", lin,
+                f.tid.x, f.tid.y, f.tid.z, f.warp, f.lane);
   return buf;
 }
 
-static void report_mem(Worker& w, const char* kind, std::string text, void* pc0, void* pc1) {
+static void report_mem(Worker &w, const char *kind, std::string text, void *pc0,
+                       void *pc1) {
   Report r;
   r.kind = kind;
   r.kernel = w.L ? w.L->a.fn : nullptr;
@@ -76,22 +86,29 @@ static void report_mem(Worker& w, const char* kind, std::string text, void* pc0,
   add_report(std::move(r));
 }
 
-static void race(Worker& w, Fiber* f, bool write, std::size_t off, std::size_t n, void* pc,
-                 std::uint32_t other, bool other_write, std::int32_t other_pc) {
-  std::string text = "data race on shared memory in block " + block_str(w.bidx) + ": " + thread_str(w, f->lin) +
-                     (write ? " writes " : " reads ") + where(w, off, n) + " at {pc0}; " +
-                     thread_str(w, other) + (other_write ? " wrote" : " read") +
-                     " them at {pc1} with no __syncthreads, __syncwarp or warp collective covering both threads in between";
+static void race(Worker &w, Fiber *f, bool write, std::size_t off,
+                 std::size_t n, void *pc, std::uint32_t other, bool other_write,
+                 std::int32_t other_pc) {
+  std::string text = "data race on shared memory in block " +
+                     block_str(w.bidx) + ": " + thread_str(w, f->lin) +
+                     (write ? " writes " : " reads ") + where(w, off, n) +
+                     " at {pc0}; " + thread_str(w, other) +
+                     (other_write ? " wrote" : " read") +
+                     " them at {pc1} with no __syncthreads, __syncwarp or warp "
+                     "collective covering both threads in between";
   report_mem(w, "data race", std::move(text), pc, i32_to_pc(other_pc));
 }
 
-__attribute__((noinline)) static void shared_access(std::uintptr_t a, std::size_t n, bool write, void* pc) {
-  Worker* wp = t_worker;
-  if (!wp || !wp->cur) return;
-  Worker& w = *wp;
-  Fiber* f = w.cur;
+__attribute__((noinline)) static void
+shared_access(std::uintptr_t a, std::size_t n, bool write, void *pc) {
+  Worker *wp = t_worker;
+  if (!wp || !wp->cur)
+    return;
+  Worker &w = *wp;
+  Fiber *f = w.cur;
   std::size_t off = a - (std::uintptr_t)w.arena;
-  if (off + n > w.arena_cap) n = w.arena_cap - off;
+  if (off + n > w.arena_cap)
+    n = w.arena_cap - off;
   bool oob = false, uninit = false, raced = false;
   const std::uint32_t E = w.epoch;
   const std::uint16_t t = (std::uint16_t)f->lin;
@@ -102,22 +119,27 @@ __attribute__((noinline)) static void shared_access(std::uintptr_t a, std::size_
     if (st == 0) {
       if (!oob) {
         oob = true;
-        std::string text = "out-of-bounds shared memory access in block " + block_str(w.bidx) + ": " +
-                           thread_str(w, f->lin) + (write ? " writes " : " reads ") + where(w, off, n) +
+        std::string text = "out-of-bounds shared memory access in block " +
+                           block_str(w.bidx) + ": " + thread_str(w, f->lin) +
+                           (write ? " writes " : " reads ") + where(w, off, n) +
                            " (outside every declared __shared__ object)";
-        report_mem(w, "out-of-bounds shared memory access", std::move(text), pc, nullptr);
+        report_mem(w, "out-of-bounds shared memory access", std::move(text), pc,
+                   nullptr);
       }
       continue;
     }
     if (!write && st == 1 && !uninit) {
       uninit = true;
-      std::string text = "read of uninitialised shared memory in block " + block_str(w.bidx) + ": " +
-                         thread_str(w, f->lin) + " reads " + where(w, off, n) +
+      std::string text = "read of uninitialised shared memory in block " +
+                         block_str(w.bidx) + ": " + thread_str(w, f->lin) +
+                         " reads " + where(w, off, n) +
                          " that no thread has written since the block started";
-      report_mem(w, "uninitialised shared memory read", std::move(text), pc, nullptr);
+      report_mem(w, "uninitialised shared memory read", std::move(text), pc,
+                 nullptr);
     }
-    Cell& c = w.cells[i];
-    if (!raced && c.w_epoch == E && c.w_tid != t && !synced(w, c.w_tid, t, c.w_stamp)) {
+    Cell &c = w.cells[i];
+    if (!raced && c.w_epoch == E && c.w_tid != t &&
+        !synced(w, c.w_tid, t, c.w_stamp)) {
       raced = true;
       race(w, f, write, off, n, pc, c.w_tid, true, c.w_pc);
     }
@@ -127,7 +149,8 @@ __attribute__((noinline)) static void shared_access(std::uintptr_t a, std::size_
         if (c.r1_tid != t && !synced(w, c.r1_tid, t, c.r1_stamp)) {
           raced = true;
           race(w, f, write, off, n, pc, c.r1_tid, false, c.r1_pc);
-        } else if (c.r2_tid != kNoTid && c.r2_tid != t && !synced(w, c.r2_tid, t, c.r2_stamp)) {
+        } else if (c.r2_tid != kNoTid && c.r2_tid != t &&
+                   !synced(w, c.r2_tid, t, c.r2_stamp)) {
           raced = true;
           race(w, f, write, off, n, pc, c.r2_tid, false, c.r2_pc);
         }
@@ -157,85 +180,97 @@ __attribute__((noinline)) static void shared_access(std::uintptr_t a, std::size_
 }
 
 // Atomics: bounds and initialisation are checked; atomics never race.
-void atomic_slow(const void* addr, unsigned size, void* pc) {
-  Worker* wp = t_worker;
-  if (!wp || !wp->cur) return;
-  Worker& w = *wp;
+void atomic_slow(const void *addr, unsigned size, void *pc) {
+  Worker *wp = t_worker;
+  if (!wp || !wp->cur)
+    return;
+  Worker &w = *wp;
   std::size_t off = (std::uintptr_t)addr - (std::uintptr_t)w.arena;
   for (std::size_t i = off; i < off + size && i < w.arena_cap; ++i) {
     if (w.sstate[i] == 0) {
-      std::string text = "out-of-bounds shared memory access in block " + block_str(w.bidx) + ": " +
-                         thread_str(w, w.cur->lin) + " performs an atomic on " + where(w, off, size) +
+      std::string text = "out-of-bounds shared memory access in block " +
+                         block_str(w.bidx) + ": " + thread_str(w, w.cur->lin) +
+                         " performs an atomic on " + where(w, off, size) +
                          " (outside every declared __shared__ object)";
-      report_mem(w, "out-of-bounds shared memory access", std::move(text), pc, nullptr);
+      report_mem(w, "out-of-bounds shared memory access", std::move(text), pc,
+                 nullptr);
       return;
     }
     if (w.sstate[i] == 1) {
-      std::string text = "read of uninitialised shared memory in block " + block_str(w.bidx) + ": " +
-                         thread_str(w, w.cur->lin) + " performs an atomic on " + where(w, off, size) +
+      std::string text = "read of uninitialised shared memory in block " +
+                         block_str(w.bidx) + ": " + thread_str(w, w.cur->lin) +
+                         " performs an atomic on " + where(w, off, size) +
                          " that no thread has written since the block started";
-      report_mem(w, "uninitialised shared memory read", std::move(text), pc, nullptr);
+      report_mem(w, "uninitialised shared memory read", std::move(text), pc,
+                 nullptr);
       return;
     }
   }
 }
 
-}  // namespace detail
-}  // namespace pkemu
+} // namespace detail
+} // namespace pkemu
 
 using pkemu::detail::pkemu_t_arena_lo;
 using pkemu::detail::pkemu_t_arena_size;
 
-#define PKEMU_IN_ARENA(a) ((std::uintptr_t)(a) - pkemu_t_arena_lo < pkemu_t_arena_size)
+#define PKEMU_IN_ARENA(a)                                                      \
+  ((std::uintptr_t)(a) - pkemu_t_arena_lo < pkemu_t_arena_size)
 #define PKEMU_RA __builtin_return_address(0)
 
-// Volatile accesses (only seen when compiled with -mllvm -tsan-distinguish-volatile=1) also
-// act as scheduling points so that spin loops on volatile flags make progress.
+// Volatile accesses (only seen when compiled with -mllvm
+// -tsan-distinguish-volatile=1) also act as scheduling points so that spin
+// loops on volatile flags make progress.
 static inline void volatile_tick() {
-  if (__builtin_expect(++pkemu::detail::pkemu_t_atomics >= 1024, 0)) pkemu::detail::yield();
+  if (__builtin_expect(++pkemu::detail::pkemu_t_atomics >= 1024, 0))
+    pkemu::detail::yield();
 }
 
 extern "C" {
-#define PKEMU_HOOK(N)                                                                       \
-  void __tsan_read##N(void* a) {                                                            \
-    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                              \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, false, PKEMU_RA);                  \
-  }                                                                                         \
-  void __tsan_write##N(void* a) {                                                           \
-    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                              \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, true, PKEMU_RA);                   \
-  }                                                                                         \
-  void __tsan_unaligned_read##N(void* a) {                                                  \
-    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                              \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, false, PKEMU_RA);                  \
-  }                                                                                         \
-  void __tsan_unaligned_write##N(void* a) {                                                 \
-    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                              \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, true, PKEMU_RA);                   \
-  }                                                                                         \
-  void __tsan_read##N##_pc(void* a, void* pc) {                                             \
-    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                              \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, false, pc);                        \
-  }                                                                                         \
-  void __tsan_write##N##_pc(void* a, void* pc) {                                            \
-    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                              \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, true, pc);                         \
-  }                                                                                         \
-  void __tsan_volatile_read##N(void* a) {                                                   \
-    volatile_tick();                                                                        \
-    if (PKEMU_IN_ARENA(a)) pkemu::detail::shared_access((std::uintptr_t)a, N, false, PKEMU_RA); \
-  }                                                                                         \
-  void __tsan_volatile_write##N(void* a) {                                                  \
-    volatile_tick();                                                                        \
-    if (PKEMU_IN_ARENA(a)) pkemu::detail::shared_access((std::uintptr_t)a, N, true, PKEMU_RA); \
-  }                                                                                         \
-  void __tsan_unaligned_volatile_read##N(void* a) {                                         \
-    volatile_tick();                                                                        \
-    if (PKEMU_IN_ARENA(a)) pkemu::detail::shared_access((std::uintptr_t)a, N, false, PKEMU_RA); \
-  }                                                                                         \
-  void __tsan_unaligned_volatile_write##N(void* a) {                                        \
-    volatile_tick();                                                                        \
-    if (PKEMU_IN_ARENA(a)) pkemu::detail::shared_access((std::uintptr_t)a, N, true, PKEMU_RA); \
+#define PKEMU_HOOK(N)                                                          \
+  void __tsan_read##N(void *a) {                                               \
+    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                \
+      pkemu::detail::shared_access((std::uintptr_t)a, N, false, PKEMU_RA);     \
+  }                                                                            \
+  void __tsan_write##N(void *a) {                                              \
+    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                \
+      pkemu::detail::shared_access((std::uintptr_t)a, N, true, PKEMU_RA);      \
+  }                                                                            \
+  void __tsan_unaligned_read##N(void *a) {                                     \
+    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                \
+      pkemu::detail::shared_access((std::uintptr_t)a, N, false, PKEMU_RA);     \
+  }                                                                            \
+  void __tsan_unaligned_write##N(void *a) {                                    \
+    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                \
+      pkemu::detail::shared_access((std::uintptr_t)a, N, true, PKEMU_RA);      \
+  }                                                                            \
+  void __tsan_read##N##_pc(void *a, void *pc) {                                \
+    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                \
+      pkemu::detail::shared_access((std::uintptr_t)a, N, false, pc);           \
+  }                                                                            \
+  void __tsan_write##N##_pc(void *a, void *pc) {                               \
+    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                \
+      pkemu::detail::shared_access((std::uintptr_t)a, N, true, pc);            \
+  }                                                                            \
+  void __tsan_volatile_read##N(void *a) {                                      \
+    volatile_tick();                                                           \
+    if (PKEMU_IN_ARENA(a))                                                     \
+      pkemu::detail::shared_access((std::uintptr_t)a, N, false, PKEMU_RA);     \
+  }                                                                            \
+  void __tsan_volatile_write##N(void *a) {                                     \
+    volatile_tick();                                                           \
+    if (PKEMU_IN_ARENA(a))                                                     \
+      pkemu::detail::shared_access((std::uintptr_t)a, N, true, PKEMU_RA);      \
+  }                                                                            \
+  void __tsan_unaligned_volatile_read##N(void *a) {                            \
+    volatile_tick();                                                           \
+    if (PKEMU_IN_ARENA(a))                                                     \
+      pkemu::detail::shared_access((std::uintptr_t)a, N, false, PKEMU_RA);     \
+  }                                                                            \
+  void __tsan_unaligned_volatile_write##N(void *a) {                           \
+    volatile_tick();                                                           \
+    if (PKEMU_IN_ARENA(a))                                                     \
+      pkemu::detail::shared_access((std::uintptr_t)a, N, true, PKEMU_RA);      \
   }
 
 PKEMU_HOOK(1)
@@ -245,52 +280,65 @@ PKEMU_HOOK(8)
 PKEMU_HOOK(16)
 #undef PKEMU_HOOK
 
-static inline bool range_hits(const void* p, std::size_t n) {
-  if (!pkemu_t_arena_size || !n) return false;
-  std::uintptr_t a = (std::uintptr_t)p, lo = pkemu_t_arena_lo, hi = lo + pkemu_t_arena_size;
+static inline bool range_hits(const void *p, std::size_t n) {
+  if (!pkemu_t_arena_size || !n)
+    return false;
+  std::uintptr_t a = (std::uintptr_t)p, lo = pkemu_t_arena_lo,
+                 hi = lo + pkemu_t_arena_size;
   return a < hi && a + n > lo;
 }
-static inline void range_access(const void* p, std::size_t n, bool write, void* pc) {
-  std::uintptr_t a = (std::uintptr_t)p, lo = pkemu_t_arena_lo, hi = lo + pkemu_t_arena_size;
+static inline void range_access(const void *p, std::size_t n, bool write,
+                                void *pc) {
+  std::uintptr_t a = (std::uintptr_t)p, lo = pkemu_t_arena_lo,
+                 hi = lo + pkemu_t_arena_size;
   std::uintptr_t s = a < lo ? lo : a, e = a + n > hi ? hi : a + n;
   pkemu::detail::shared_access(s, e - s, write, pc);
 }
 
-void __tsan_read_range(void* a, unsigned long n) {
-  if (range_hits(a, n)) range_access(a, n, false, PKEMU_RA);
+void __tsan_read_range(void *a, unsigned long n) {
+  if (range_hits(a, n))
+    range_access(a, n, false, PKEMU_RA);
 }
-void __tsan_write_range(void* a, unsigned long n) {
-  if (range_hits(a, n)) range_access(a, n, true, PKEMU_RA);
+void __tsan_write_range(void *a, unsigned long n) {
+  if (range_hits(a, n))
+    range_access(a, n, true, PKEMU_RA);
 }
-void __tsan_read_range_pc(void* a, unsigned long n, void* pc) {
-  if (range_hits(a, n)) range_access(a, n, false, pc);
+void __tsan_read_range_pc(void *a, unsigned long n, void *pc) {
+  if (range_hits(a, n))
+    range_access(a, n, false, pc);
 }
-void __tsan_write_range_pc(void* a, unsigned long n, void* pc) {
-  if (range_hits(a, n)) range_access(a, n, true, pc);
+void __tsan_write_range_pc(void *a, unsigned long n, void *pc) {
+  if (range_hits(a, n))
+    range_access(a, n, true, pc);
 }
 
-void* __tsan_memcpy(void* d, const void* s, unsigned long n) {
-  if (range_hits(s, n)) range_access(s, n, false, PKEMU_RA);
-  if (range_hits(d, n)) range_access(d, n, true, PKEMU_RA);
+void *__tsan_memcpy(void *d, const void *s, unsigned long n) {
+  if (range_hits(s, n))
+    range_access(s, n, false, PKEMU_RA);
+  if (range_hits(d, n))
+    range_access(d, n, true, PKEMU_RA);
   return std::memcpy(d, s, n);
 }
-void* __tsan_memmove(void* d, const void* s, unsigned long n) {
-  if (range_hits(s, n)) range_access(s, n, false, PKEMU_RA);
-  if (range_hits(d, n)) range_access(d, n, true, PKEMU_RA);
+void *__tsan_memmove(void *d, const void *s, unsigned long n) {
+  if (range_hits(s, n))
+    range_access(s, n, false, PKEMU_RA);
+  if (range_hits(d, n))
+    range_access(d, n, true, PKEMU_RA);
   return std::memmove(d, s, n);
 }
-void* __tsan_memset(void* d, int c, unsigned long n) {
-  if (range_hits(d, n)) range_access(d, n, true, PKEMU_RA);
+void *__tsan_memset(void *d, int c, unsigned long n) {
+  if (range_hits(d, n))
+    range_access(d, n, true, PKEMU_RA);
   return std::memset(d, c, n);
 }
 
 void __tsan_init() {}
-void __tsan_func_entry(void*) {}
+void __tsan_func_entry(void *) {}
 void __tsan_func_exit() {}
-void __tsan_vptr_update(void**, void*) {}
-void __tsan_vptr_read(void**) {}
+void __tsan_vptr_update(void **, void *) {}
+void __tsan_vptr_read(void **) {}
 void __tsan_ignore_thread_begin() {}
 void __tsan_ignore_thread_end() {}
-void __tsan_acquire(void*) {}
-void __tsan_release(void*) {}
+void __tsan_acquire(void *) {}
+void __tsan_release(void *) {}
 }

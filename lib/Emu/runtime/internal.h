@@ -25,42 +25,50 @@ namespace detail {
 
 namespace bctx = boost::context::detail;
 
-// Context switching. On x86-64 a minimal switch (callee-saved registers only, the FP control
-// state is shared by all fibers of a worker) is used; elsewhere Boost.Context's fcontext.
+// Context switching. On x86-64 a minimal switch (callee-saved registers only,
+// the FP control state is shared by all fibers of a worker) is used; elsewhere
+// Boost.Context's fcontext.
 #if defined(__x86_64__) && !defined(PKEMU_USE_BOOST_CONTEXT)
 #define PKEMU_FAST_SWITCH 1
-extern "C" void pkemu_swap_ctx(void** save, void* to);
+extern "C" void pkemu_swap_ctx(void **save, void *to);
 extern "C" void pkemu_fiber_trampoline();
 #endif
 
-enum FiberState : std::uint8_t { kReady = 0, kAtBarrier = 1, kAtColl = 2, kExited = 3 };
+enum FiberState : std::uint8_t {
+  kReady = 0,
+  kAtBarrier = 1,
+  kAtColl = 2,
+  kExited = 3
+};
 
-// One cache line per fiber: everything a switch, a barrier or a collective touches. The
-// per-lane operands and results of warp collectives live in the Warp (structure of arrays), so
-// completing a collective walks contiguous arrays instead of 32-64 Fiber objects.
+// One cache line per fiber: everything a switch, a barrier or a collective
+// touches. The per-lane operands and results of warp collectives live in the
+// Warp (structure of arrays), so completing a collective walks contiguous
+// arrays instead of 32-64 Fiber objects.
 struct alignas(64) Fiber {
-  void* ctx = nullptr;  // saved context (stack pointer / fcontext)
+  void *ctx = nullptr; // saved context (stack pointer / fcontext)
   uint3 tid{};
   std::uint32_t lin = 0;
   std::uint32_t lane = 0, warp = 0;
-  const char* wfile = nullptr;  // where the thread waits (barrier or collective)
-  const char* cname = nullptr;  // collective it waits in
+  const char *wfile = nullptr; // where the thread waits (barrier or collective)
+  const char *cname = nullptr; // collective it waits in
   int wline = 0;
   std::uint8_t bar_kind = 0;
-  std::uint8_t state = kReady;  // set when the fiber blocks, reset by the fiber when it resumes
-  char* stack = nullptr;  // lowest usable address (a guard page lies below)
+  std::uint8_t state =
+      kReady; // set when the fiber blocks, reset by the fiber when it resumes
+  char *stack = nullptr; // lowest usable address (a guard page lies below)
 };
 static_assert(sizeof(Fiber) == 64, "Fiber should fill exactly one cache line");
 
 struct Pending {
   std::uint64_t mask = 0, arrived = 0;
-  std::uint64_t key = 0;  // mask for *_sync forms, 0 for the non-sync form
+  std::uint64_t key = 0; // mask for *_sync forms, 0 for the non-sync form
   std::uint32_t kind = 0;
   CollFn fn = nullptr;
-  const char* name = nullptr;
-  const char* file = nullptr;
+  const char *name = nullptr;
+  const char *file = nullptr;
   int line = 0;
-  bool live_form = false;  // non-sync form: mask tracks the live lanes
+  bool live_form = false; // non-sync form: mask tracks the live lanes
 };
 
 struct Warp {
@@ -69,12 +77,14 @@ struct Warp {
   std::uint64_t cres[64] = {};
   std::int64_t carg[64] = {};
   int cwidth[64] = {};
-  void* cpayload[64] = {};
-  Fiber* lanes[64] = {};
+  void *cpayload[64] = {};
+  Fiber *lanes[64] = {};
   std::uint64_t exists = 0, exited = 0;
-  std::uint32_t coll_count = 0;  // completed collectives (monotonic per worker)
-  std::uint32_t last_full = 0;   // last collective in which every lane of the warp took part
-  std::vector<std::uint32_t> pair;  // [64*64] last collective shared by lanes a and b
+  std::uint32_t coll_count = 0; // completed collectives (monotonic per worker)
+  std::uint32_t last_full =
+      0; // last collective in which every lane of the warp took part
+  std::vector<std::uint32_t>
+      pair; // [64*64] last collective shared by lanes a and b
   Pending slots[8];
   int nslots = 0;
 };
@@ -101,48 +111,50 @@ struct LaunchCtx {
 };
 
 struct DeclSlot {
-  const SharedDecl* d;
+  const SharedDecl *d;
   std::size_t off;
 };
 
 struct Worker {
   int id = 0;
-  Fiber sched;  // receives the scheduler's (OS thread's) context when a block starts
-  Fiber sink;   // absorbs the context of fibers that exit
-  Fiber* cur = nullptr;
-  std::atomic<Fiber*> cur_pub{nullptr};
+  Fiber sched; // receives the scheduler's (OS thread's) context when a block
+               // starts
+  Fiber sink;  // absorbs the context of fibers that exit
+  Fiber *cur = nullptr;
+  std::atomic<Fiber *> cur_pub{nullptr};
   std::atomic<std::int64_t> block_pub{-1};
-  const LaunchCtx* L = nullptr;
+  const LaunchCtx *L = nullptr;
   uint3 bidx{};
   std::vector<Fiber> fibers;
-  std::vector<Fiber*> fiber_ptrs;  // &fibers[i], for queueing ranges of threads
+  std::vector<Fiber *> fiber_ptrs; // &fibers[i], for queueing ranges of threads
   std::vector<Warp> warps;
   std::uint32_t nthreads = 0, nexited = 0, nwarps = 0;
   int W = 32;
   // ready queue
-  std::vector<Fiber*> rq;
+  std::vector<Fiber *> rq;
   std::uint32_t rq_head = 0, rq_tail = 0, rq_mask = 0;
   // barrier
   std::uint32_t bar_count = 0, bar_acc = 0;
   int bar_kind = 0, bar_result = 0;
-  const char* bar_file = nullptr;
+  const char *bar_file = nullptr;
   int bar_line = 0;
   bool bar_mismatch = false;
   std::uint32_t epoch = 0;
   // stacks
-  std::vector<char*> stacks;
+  std::vector<char *> stacks;
   std::size_t stack_bytes = 0;
   // shared arena
-  char* arena = nullptr;
+  char *arena = nullptr;
   std::size_t arena_cap = 0;
-  std::uint8_t* sstate = nullptr;  // 0 undeclared, 1 declared/uninitialised, 2 initialised
-  Cell* cells = nullptr;
+  std::uint8_t *sstate =
+      nullptr; // 0 undeclared, 1 declared/uninitialised, 2 initialised
+  Cell *cells = nullptr;
   std::size_t hwm = 0, static_top = 0, dyn_size = 0, static_bytes = 0;
   std::vector<DeclSlot> decls;
   bool aborting = false;
 };
 
-extern PKEMU_TLS Worker* t_worker;
+extern PKEMU_TLS Worker *t_worker;
 
 // Configuration (environment), fixed at the first launch.
 struct Config {
@@ -151,100 +163,114 @@ struct Config {
   std::size_t stack_kb = 64;
   int workers = 2;
 };
-const Config& config();
+const Config &config();
 
 // Reports.
 struct Report {
   std::string kind;
-  const void* kernel = nullptr;
-  std::string text;       // may contain {pc0} and {pc1}
-  void* pcs[2] = {nullptr, nullptr};
-  std::string file;       // for reports with a source location from __builtin_FILE
+  const void *kernel = nullptr;
+  std::string text; // may contain {pc0} and {pc1}
+  void *pcs[2] = {nullptr, nullptr};
+  std::string file; // for reports with a source location from __builtin_FILE
   int line = 0;
 };
 void add_report(Report r);
-void flush_reports();  // symbolize and print what is pending
-[[noreturn]] void die_now();  // flush reports, stdio, _exit(86)
+void flush_reports();        // symbolize and print what is pending
+[[noreturn]] void die_now(); // flush reports, stdio, _exit(86)
 bool any_error();
-std::string symbolize_function(const void* fn);
-std::string describe_threads(const std::vector<std::uint32_t>& lins);
+std::string symbolize_function(const void *fn);
+std::string describe_threads(const std::vector<std::uint32_t> &lins);
 std::string block_str(uint3 b);
-std::int32_t pc_to_i32(void* pc);
-void* i32_to_pc(std::int32_t v);
+std::int32_t pc_to_i32(void *pc);
+void *i32_to_pc(std::int32_t v);
 
-std::string loc(const char* file, int line);  // "file:line", or "?"
+std::string loc(const char *file, int line); // "file:line", or "?"
 std::string hex64(std::uint64_t v);
 // Linear thread ids of the lanes of `m` in warp `wp`.
-std::vector<std::uint32_t> lanes_to_lins(const Warp& wp, std::uint64_t m);
+std::vector<std::uint32_t> lanes_to_lins(const Warp &wp, std::uint64_t m);
 
 // Current launch, for the watchdog.
-extern std::atomic<LaunchCtx*> g_active_launch;
-extern std::vector<Worker*>& g_workers;
+extern std::atomic<LaunchCtx *> g_active_launch;
+extern std::vector<Worker *> &g_workers;
 
 // ---------------------------------------------------------------------------------------------
 // What each file of the runtime provides to the others.
 
 // fibers.cpp: blocks and their fibers.
-void prepare_launch(Worker& w, const LaunchCtx& L);  // size the worker for a launch
-void run_block(Worker& w, const LaunchCtx& L, std::uint64_t b);  // run block b to completion
-void abort_current();  // abort the current block (if any) after a fatal report
+void prepare_launch(Worker &w,
+                    const LaunchCtx &L); // size the worker for a launch
+void run_block(Worker &w, const LaunchCtx &L,
+               std::uint64_t b); // run block b to completion
+void abort_current(); // abort the current block (if any) after a fatal report
 // Record a report and abort the block.
-[[noreturn]] __attribute__((noinline, cold)) void fatal_here(Worker& w, const char* kind, std::string text,
-                                                             const char* file, int line);
-// Every fiber of the block is blocked or exited: explain why and abort the block.
-[[noreturn]] __attribute__((noinline, cold)) void stuck(Worker& w);
+[[noreturn]] __attribute__((noinline, cold)) void
+fatal_here(Worker &w, const char *kind, std::string text, const char *file,
+           int line);
+// Every fiber of the block is blocked or exited: explain why and abort the
+// block.
+[[noreturn]] __attribute__((noinline, cold)) void stuck(Worker &w);
 // barriers.cpp
-const char* barrier_name(int kind);
+const char *barrier_name(int kind);
 // collectives.cpp
-// Complete pending non-sync collectives whose missing lanes all wait at a barrier (they diverged);
-// returns whether fibers became ready.
-__attribute__((noinline, cold)) bool complete_divergent(Worker& w);
-// A lane exited: complete the non-sync collectives that now have every live lane.
-void on_lane_exit(Worker& w, Fiber* self);
+// Complete pending non-sync collectives whose missing lanes all wait at a
+// barrier (they diverged); returns whether fibers became ready.
+__attribute__((noinline, cold)) bool complete_divergent(Worker &w);
+// A lane exited: complete the non-sync collectives that now have every live
+// lane.
+void on_lane_exit(Worker &w, Fiber *self);
 // shared_memory.cpp
-void setup_worker_arena(Worker& w);
-void reset_arena(Worker& w, std::size_t dyn);  // start of a block with `dyn` bytes of dynamic shared memory
+void setup_worker_arena(Worker &w);
+void reset_arena(Worker &w, std::size_t dyn); // start of a block with `dyn`
+                                              // bytes of dynamic shared memory
 // workers.cpp
-void run_launch(const LaunchArgs& a, std::uint32_t nthreads);  // after api.cpp validated the launch
+void run_launch(const LaunchArgs &a,
+                std::uint32_t nthreads); // after api.cpp validated the launch
 
 // ---------------------------------------------------------------------------------------------
-// Scheduling primitives. They run on every barrier, collective and yield; they are inline here
-// (internal linkage, as when the runtime was one file) so that no call is added on those paths.
+// Scheduling primitives. They run on every barrier, collective and yield; they
+// are inline here (internal linkage, as when the runtime was one file) so that
+// no call is added on those paths.
 
 // Save the running context into *save and resume context `to`.
 #ifdef PKEMU_FAST_SWITCH
-static inline void ctx_switch(void** save, void* to) { pkemu_swap_ctx(save, to); }
+static inline void ctx_switch(void **save, void *to) {
+  pkemu_swap_ctx(save, to);
+}
 #else
-static inline void ctx_switch(void** save, void* to) {
-  bctx::transfer_t t = bctx::jump_fcontext(static_cast<bctx::fcontext_t>(to), save);
-  *static_cast<void**>(t.data) = t.fctx;
+static inline void ctx_switch(void **save, void *to) {
+  bctx::transfer_t t =
+      bctx::jump_fcontext(static_cast<bctx::fcontext_t>(to), save);
+  *static_cast<void **>(t.data) = t.fctx;
 }
 #endif
 
-// Ready queue: a ring of runnable fibers (capacity a power of two above the block size).
-static inline void rq_push(Worker& w, Fiber* f) {
+// Ready queue: a ring of runnable fibers (capacity a power of two above the
+// block size).
+static inline void rq_push(Worker &w, Fiber *f) {
   w.rq[w.rq_tail & w.rq_mask] = f;
   ++w.rq_tail;
 }
-static inline Fiber* rq_pop(Worker& w) {
-  if (w.rq_head == w.rq_tail) return nullptr;
-  Fiber* f = w.rq[w.rq_head & w.rq_mask];
+static inline Fiber *rq_pop(Worker &w) {
+  if (w.rq_head == w.rq_tail)
+    return nullptr;
+  Fiber *f = w.rq[w.rq_head & w.rq_mask];
   ++w.rq_head;
   return f;
 }
 
 // Append n fiber pointers to the ring.
-static inline void rq_push_n(Worker& w, Fiber* const* src, std::uint32_t n) {
-  Fiber** rq = w.rq.data();
+static inline void rq_push_n(Worker &w, Fiber *const *src, std::uint32_t n) {
+  Fiber **rq = w.rq.data();
   const std::uint32_t cap = w.rq_mask + 1, t = w.rq_tail & w.rq_mask;
   const std::uint32_t first = std::min(n, cap - t);
-  std::memcpy(rq + t, src, first * sizeof(Fiber*));
-  std::memcpy(rq, src + first, (n - first) * sizeof(Fiber*));
+  std::memcpy(rq + t, src, first * sizeof(Fiber *));
+  std::memcpy(rq, src + first, (n - first) * sizeof(Fiber *));
   w.rq_tail += n;
 }
 
-// Make `f` the running fiber: its ids become the built-in variables and thread-locals.
-static inline void set_cur(Worker& w, Fiber* f) {
+// Make `f` the running fiber: its ids become the built-in variables and
+// thread-locals.
+static inline void set_cur(Worker &w, Fiber *f) {
   w.cur = f;
   w.cur_pub.store(f, std::memory_order_relaxed);
   threadIdx = f->tid;
@@ -253,30 +279,34 @@ static inline void set_cur(Worker& w, Fiber* f) {
   pkemu_t_atomics = 0;
 }
 
-// Switch away from `self` (already queued or blocked) to the next runnable fiber.
-// With hundreds of fibers per block, their stacks and Fiber lines do not stay in L1: while
-// switching to `next`, prefetch the saved frames of the fiber after it and the Fiber line of the
-// one after that, so that those misses overlap with running `next`.
-// kQueued: `self` may be in the ring itself (yield); otherwise it is blocked and cannot be.
+// Switch away from `self` (already queued or blocked) to the next runnable
+// fiber. With hundreds of fibers per block, their stacks and Fiber lines do not
+// stay in L1: while switching to `next`, prefetch the saved frames of the fiber
+// after it and the Fiber line of the one after that, so that those misses
+// overlap with running `next`. kQueued: `self` may be in the ring itself
+// (yield); otherwise it is blocked and cannot be.
 template <bool kQueued = true>
-static inline void switch_from(Worker& w, Fiber* self) {
+static inline void switch_from(Worker &w, Fiber *self) {
   std::uint32_t h = w.rq_head;
-  if (__builtin_expect(h == w.rq_tail, 0) && !complete_divergent(w)) stuck(w);
+  if (__builtin_expect(h == w.rq_tail, 0) && !complete_divergent(w))
+    stuck(w);
   const std::uint32_t t = w.rq_tail;
-  Fiber* next = w.rq[h & w.rq_mask];
+  Fiber *next = w.rq[h & w.rq_mask];
   w.rq_head = ++h;
-  if (kQueued && next == self) return;
+  if (kQueued && next == self)
+    return;
   if (h != t) {
-    Fiber* const* rq = w.rq.data();
-    const char* sp = static_cast<const char*>(rq[h & w.rq_mask]->ctx);
+    Fiber *const *rq = w.rq.data();
+    const char *sp = static_cast<const char *>(rq[h & w.rq_mask]->ctx);
     __builtin_prefetch(sp);
     __builtin_prefetch(sp + 64);
     __builtin_prefetch(sp + 128);
-    if (h + 1 != t) __builtin_prefetch(rq[(h + 1) & w.rq_mask]);
+    if (h + 1 != t)
+      __builtin_prefetch(rq[(h + 1) & w.rq_mask]);
   }
   set_cur(w, next);
   ctx_switch(&self->ctx, next->ctx);
 }
 
-}  // namespace detail
-}  // namespace pkemu
+} // namespace detail
+} // namespace pkemu

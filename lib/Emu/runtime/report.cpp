@@ -29,19 +29,23 @@ namespace pkemu {
 namespace detail {
 
 namespace {
-// Heap-allocated and never destroyed: reports may be flushed from atexit handlers and from
-// worker threads while the process exits.
-std::mutex& g_rep_mu = *new std::mutex;
-std::vector<Report>& g_pending = *new std::vector<Report>;
-std::set<std::string>& g_seen_raw = *new std::set<std::string>;      // kind + raw location
-std::set<std::string>& g_seen_printed = *new std::set<std::string>;  // kind + symbolized locations
+// Heap-allocated and never destroyed: reports may be flushed from atexit
+// handlers and from worker threads while the process exits.
+std::mutex &g_rep_mu = *new std::mutex;
+std::vector<Report> &g_pending = *new std::vector<Report>;
+std::set<std::string> &g_seen_raw =
+    *new std::set<std::string>; // kind + raw location
+std::set<std::string> &g_seen_printed =
+    *new std::set<std::string>; // kind + symbolized locations
 bool g_any_error = false;
-std::map<const void*, std::string>& g_fn_names = *new std::map<const void*, std::string>;
+std::map<const void *, std::string> &g_fn_names =
+    *new std::map<const void *, std::string>;
 
 std::string exe_path() {
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return "";
+  if (n <= 0)
+    return "";
   buf[n] = 0;
   return buf;
 }
@@ -53,67 +57,79 @@ struct ModQuery {
   bool found;
 };
 
-int phdr_cb(struct dl_phdr_info* info, size_t, void* data) {
-  auto* q = static_cast<ModQuery*>(data);
+int phdr_cb(struct dl_phdr_info *info, size_t, void *data) {
+  auto *q = static_cast<ModQuery *>(data);
   for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const auto& ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_LOAD) continue;
+    const auto &ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD)
+      continue;
     std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
     if (q->addr >= lo && q->addr < lo + ph.p_memsz) {
       q->found = true;
       q->rel = q->addr - info->dlpi_addr;
-      q->path = (info->dlpi_name && info->dlpi_name[0]) ? info->dlpi_name : exe_path();
+      q->path = (info->dlpi_name && info->dlpi_name[0]) ? info->dlpi_name
+                                                        : exe_path();
       return 1;
     }
   }
   return 0;
 }
 
-std::string find_symbolizer(bool& is_llvm) {
-  if (const char* e = std::getenv("PKEMU_SYMBOLIZER")) {
+std::string find_symbolizer(bool &is_llvm) {
+  if (const char *e = std::getenv("PKEMU_SYMBOLIZER")) {
     is_llvm = std::strstr(e, "llvm") != nullptr;
     return e;
   }
-  const char* cands[] = {"/usr/lib/llvm-19/bin/llvm-symbolizer", "/usr/bin/llvm-symbolizer-19",
+  const char *cands[] = {"/usr/lib/llvm-19/bin/llvm-symbolizer",
+                         "/usr/bin/llvm-symbolizer-19",
                          "/usr/bin/llvm-symbolizer"};
-  for (const char* c : cands)
+  for (const char *c : cands)
     if (access(c, X_OK) == 0) {
       is_llvm = true;
       return c;
     }
   is_llvm = false;
-  if (access("/usr/bin/addr2line", X_OK) == 0) return "/usr/bin/addr2line";
+  if (access("/usr/bin/addr2line", X_OK) == 0)
+    return "/usr/bin/addr2line";
   return "";
 }
 
-bool is_runtime_file(const std::string& f) {
-  return f.find("/lib/Emu/shim/") != std::string::npos || f.find("/lib/Emu/include/") != std::string::npos ||
-         f.find("/pkemu/") != std::string::npos || f.find("/c++/") != std::string::npos ||
+bool is_runtime_file(const std::string &f) {
+  return f.find("/lib/Emu/shim/") != std::string::npos ||
+         f.find("/lib/Emu/include/") != std::string::npos ||
+         f.find("/pkemu/") != std::string::npos ||
+         f.find("/c++/") != std::string::npos ||
          f.find("/bits/") != std::string::npos;
 }
 
 struct Sym {
   std::string func;
-  std::string loc;  // file:line of the first frame outside the runtime headers
+  std::string loc; // file:line of the first frame outside the runtime headers
 };
 
-// Symbolize a batch of addresses. `exact` addresses are function entries, others return addresses.
-std::vector<Sym> symbolize(const std::vector<std::pair<const void*, bool>>& addrs) {
+// Symbolize a batch of addresses. `exact` addresses are function entries,
+// others return addresses.
+std::vector<Sym>
+symbolize(const std::vector<std::pair<const void *, bool>> &addrs) {
   std::vector<Sym> out(addrs.size());
   bool llvm = false;
   std::string tool = find_symbolizer(llvm);
-  if (tool.empty() || addrs.empty()) return out;
+  if (tool.empty() || addrs.empty())
+    return out;
   char tmpl[] = "/tmp/pkemu-sym-XXXXXX";
   int fd = mkstemp(tmpl);
-  if (fd < 0) return out;
+  if (fd < 0)
+    return out;
   std::string input;
   std::vector<std::string> objs;
-  for (auto& a : addrs) {
+  for (auto &a : addrs) {
     ModQuery q{(std::uintptr_t)a.first - (a.second ? 0 : 1), "", 0, false};
     dl_iterate_phdr(phdr_cb, &q);
-    if (!q.found) q.path = exe_path(), q.rel = q.addr;
+    if (!q.found)
+      q.path = exe_path(), q.rel = q.addr;
     char line[4200];
-    std::snprintf(line, sizeof line, "\"%s\" 0x%llx\n", q.path.c_str(), (unsigned long long)q.rel);
+    std::snprintf(line, sizeof line, "\"%s\" 0x%llx\n", q.path.c_str(),
+                  (unsigned long long)q.rel);
     input += line;
     objs.push_back(q.path);
   }
@@ -124,14 +140,16 @@ std::vector<Sym> symbolize(const std::vector<std::pair<const void*, bool>>& addr
   }
   close(fd);
   if (llvm) {
-    std::string cmd = "'" + tool + "' --inlines --demangle < " + tmpl + " 2>/dev/null";
-    FILE* p = popen(cmd.c_str(), "r");
+    std::string cmd =
+        "'" + tool + "' --inlines --demangle < " + tmpl + " 2>/dev/null";
+    FILE *p = popen(cmd.c_str(), "r");
     if (p) {
       std::vector<std::string> lines;
       char buf[8192];
       while (std::fgets(buf, sizeof buf, p)) {
         std::string s(buf);
-        while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+        while (!s.empty() && (s.back() == '\n' || s.back() == '\r'))
+          s.pop_back();
         lines.push_back(s);
       }
       pclose(p);
@@ -143,17 +161,24 @@ std::vector<Sym> symbolize(const std::vector<std::pair<const void*, bool>>& addr
           std::string fl = i < lines.size() ? lines[i++] : "";
           frames.emplace_back(fn, fl);
         }
-        while (i < lines.size() && lines[i].empty()) ++i;
-        if (frames.empty()) continue;
-        out[k].func = frames.back().first;  // outermost frame: the function the code is in
+        while (i < lines.size() && lines[i].empty())
+          ++i;
+        if (frames.empty())
+          continue;
+        out[k].func =
+            frames.back().first; // outermost frame: the function the code is in
         std::string pick = frames.front().second;
-        for (auto& f : frames)
-          if (!is_runtime_file(f.second)) { pick = f.second; break; }
+        for (auto &f : frames)
+          if (!is_runtime_file(f.second)) {
+            pick = f.second;
+            break;
+          }
         // strip the column
         auto c1 = pick.rfind(':');
         if (c1 != std::string::npos) {
           auto c0 = pick.rfind(':', c1 - 1);
-          if (c0 != std::string::npos && c0 > 0) pick = pick.substr(0, c1);
+          if (c0 != std::string::npos && c0 > 0)
+            pick = pick.substr(0, c1);
         }
         out[k].loc = pick;
       }
@@ -161,21 +186,27 @@ std::vector<Sym> symbolize(const std::vector<std::pair<const void*, bool>>& addr
   } else {
     // addr2line: one object at a time
     for (std::size_t k = 0; k < addrs.size(); ++k) {
-      ModQuery q{(std::uintptr_t)addrs[k].first - (addrs[k].second ? 0 : 1), "", 0, false};
+      ModQuery q{(std::uintptr_t)addrs[k].first - (addrs[k].second ? 0 : 1), "",
+                 0, false};
       dl_iterate_phdr(phdr_cb, &q);
-      if (!q.found) continue;
+      if (!q.found)
+        continue;
       char cmd[4400];
-      std::snprintf(cmd, sizeof cmd, "'%s' -f -C -e '%s' 0x%llx 2>/dev/null", tool.c_str(), q.path.c_str(),
-                    (unsigned long long)q.rel);
-      FILE* p = popen(cmd, "r");
-      if (!p) continue;
+      std::snprintf(cmd, sizeof cmd, "'%s' -f -C -e '%s' 0x%llx 2>/dev/null",
+                    tool.c_str(), q.path.c_str(), (unsigned long long)q.rel);
+      FILE *p = popen(cmd, "r");
+      if (!p)
+        continue;
       char b1[4096] = {0}, b2[4096] = {0};
       if (std::fgets(b1, sizeof b1, p) && std::fgets(b2, sizeof b2, p)) {
         std::string f(b1), l(b2);
-        while (!f.empty() && f.back() == '\n') f.pop_back();
-        while (!l.empty() && l.back() == '\n') l.pop_back();
+        while (!f.empty() && f.back() == '\n')
+          f.pop_back();
+        while (!l.empty() && l.back() == '\n')
+          l.pop_back();
         auto d = l.find(" (discriminator");
-        if (d != std::string::npos) l = l.substr(0, d);
+        if (d != std::string::npos)
+          l = l.substr(0, d);
         out[k].func = f;
         out[k].loc = l;
       }
@@ -186,39 +217,46 @@ std::vector<Sym> symbolize(const std::vector<std::pair<const void*, bool>>& addr
   return out;
 }
 
-std::string replace_all(std::string s, const std::string& from, const std::string& to) {
-  for (std::size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+std::string replace_all(std::string s, const std::string &from,
+                        const std::string &to) {
+  for (std::size_t p = s.find(from); p != std::string::npos;
+       p = s.find(from, p + to.size()))
     s.replace(p, from.size(), to);
   return s;
 }
 
-std::string kernel_display(const std::string& f) {
+std::string kernel_display(const std::string &f) {
   return f.empty() || f == "??" ? std::string("?") : f;
 }
 
-}  // namespace
+} // namespace
 
-std::int32_t pc_to_i32(void* pc) {
+std::int32_t pc_to_i32(void *pc) {
   std::intptr_t d = (std::intptr_t)pc - (std::intptr_t)&pc_to_i32;
-  if (!pc || d < INT32_MIN + 1 || d > INT32_MAX) return 0;
+  if (!pc || d < INT32_MIN + 1 || d > INT32_MAX)
+    return 0;
   return (std::int32_t)d;
 }
-void* i32_to_pc(std::int32_t v) {
-  return v ? (void*)((std::intptr_t)&pc_to_i32 + v) : nullptr;
+void *i32_to_pc(std::int32_t v) {
+  return v ? (void *)((std::intptr_t)&pc_to_i32 + v) : nullptr;
 }
 
-std::string describe_threads(const std::vector<std::uint32_t>& lins0) {
+std::string describe_threads(const std::vector<std::uint32_t> &lins0) {
   std::vector<std::uint32_t> l = lins0;
   std::sort(l.begin(), l.end());
   l.erase(std::unique(l.begin(), l.end()), l.end());
-  if (l.empty()) return "no threads";
+  if (l.empty())
+    return "no threads";
   std::string s = l.size() == 1 ? "thread " : "threads ";
   for (std::size_t i = 0; i < l.size();) {
     std::size_t j = i;
-    while (j + 1 < l.size() && l[j + 1] == l[j] + 1) ++j;
-    if (i) s += ",";
+    while (j + 1 < l.size() && l[j + 1] == l[j] + 1)
+      ++j;
+    if (i)
+      s += ",";
     s += std::to_string(l[i]);
-    if (j > i) s += "-" + std::to_string(l[j]);
+    if (j > i)
+      s += "-" + std::to_string(l[j]);
     i = j + 1;
   }
   return s;
@@ -230,8 +268,9 @@ std::string block_str(uint3 b) {
   return buf;
 }
 
-std::string loc(const char* file, int line) {
-  if (!file) return "?";
+std::string loc(const char *file, int line) {
+  if (!file)
+    return "?";
   return std::string(file) + ":" + std::to_string(line);
 }
 
@@ -241,10 +280,11 @@ std::string hex64(std::uint64_t v) {
   return buf;
 }
 
-std::vector<std::uint32_t> lanes_to_lins(const Warp& wp, std::uint64_t m) {
+std::vector<std::uint32_t> lanes_to_lins(const Warp &wp, std::uint64_t m) {
   std::vector<std::uint32_t> v;
   for (int l = 0; l < 64; ++l)
-    if ((m >> l) & 1 && wp.lanes[l]) v.push_back(wp.lanes[l]->lin);
+    if ((m >> l) & 1 && wp.lanes[l])
+      v.push_back(wp.lanes[l]->lin);
   return v;
 }
 
@@ -252,10 +292,12 @@ void add_report(Report r) {
   std::lock_guard<std::mutex> lk(g_rep_mu);
   g_any_error = true;
   char key[512];
-  std::snprintf(key, sizeof key, "%s|%p|%p|%s|%d|%p", r.kind.c_str(), r.pcs[0], r.pcs[1], r.file.c_str(), r.line,
-                r.kernel);
-  if (!g_seen_raw.insert(key).second) return;
-  if (g_pending.size() > 10000) return;
+  std::snprintf(key, sizeof key, "%s|%p|%p|%s|%d|%p", r.kind.c_str(), r.pcs[0],
+                r.pcs[1], r.file.c_str(), r.line, r.kernel);
+  if (!g_seen_raw.insert(key).second)
+    return;
+  if (g_pending.size() > 10000)
+    return;
   g_pending.push_back(std::move(r));
 }
 
@@ -270,57 +312,74 @@ void flush_reports() {
     std::lock_guard<std::mutex> lk(g_rep_mu);
     reps.swap(g_pending);
   }
-  if (reps.empty()) return;
-  std::vector<std::pair<const void*, bool>> addrs;
-  std::map<const void*, std::size_t> idx_pc, idx_fn;
-  for (auto& r : reps) {
-    for (void* pc : r.pcs)
-      if (pc && !idx_pc.count(pc)) idx_pc[pc] = addrs.size(), addrs.emplace_back(pc, false);
-    if (r.kernel && !idx_fn.count(r.kernel)) idx_fn[r.kernel] = addrs.size(), addrs.emplace_back(r.kernel, true);
+  if (reps.empty())
+    return;
+  std::vector<std::pair<const void *, bool>> addrs;
+  std::map<const void *, std::size_t> idx_pc, idx_fn;
+  for (auto &r : reps) {
+    for (void *pc : r.pcs)
+      if (pc && !idx_pc.count(pc))
+        idx_pc[pc] = addrs.size(), addrs.emplace_back(pc, false);
+    if (r.kernel && !idx_fn.count(r.kernel))
+      idx_fn[r.kernel] = addrs.size(), addrs.emplace_back(r.kernel, true);
   }
   std::vector<Sym> syms = symbolize(addrs);
   std::lock_guard<std::mutex> lk(g_rep_mu);
-  for (auto& r : reps) {
+  for (auto &r : reps) {
     std::string l0 = r.pcs[0] ? syms[idx_pc[r.pcs[0]]].loc : "";
     std::string l1 = r.pcs[1] ? syms[idx_pc[r.pcs[1]]].loc : "";
-    if (r.pcs[0] && l0.empty()) { char b[32]; std::snprintf(b, sizeof b, "pc %p", r.pcs[0]); l0 = b; }
-    if (r.pcs[1] && l1.empty()) { char b[32]; std::snprintf(b, sizeof b, "pc %p", r.pcs[1]); l1 = b; }
-    if (!r.pcs[1] && r.text.find("{pc1}") != std::string::npos) l1 = "an unknown location";
-    std::string where = !r.file.empty() ? r.file + ":" + std::to_string(r.line) : (l0.empty() ? "?" : l0);
+    if (r.pcs[0] && l0.empty()) {
+      char b[32];
+      std::snprintf(b, sizeof b, "pc %p", r.pcs[0]);
+      l0 = b;
+    }
+    if (r.pcs[1] && l1.empty()) {
+      char b[32];
+      std::snprintf(b, sizeof b, "pc %p", r.pcs[1]);
+      l1 = b;
+    }
+    if (!r.pcs[1] && r.text.find("{pc1}") != std::string::npos)
+      l1 = "an unknown location";
+    std::string where = !r.file.empty() ? r.file + ":" + std::to_string(r.line)
+                                        : (l0.empty() ? "?" : l0);
     std::string kname = "?";
     if (r.kernel) {
       auto it = g_fn_names.find(r.kernel);
       if (it == g_fn_names.end())
-        it = g_fn_names.emplace(r.kernel, kernel_display(syms[idx_fn[r.kernel]].func)).first;
+        it = g_fn_names
+                 .emplace(r.kernel, kernel_display(syms[idx_fn[r.kernel]].func))
+                 .first;
       kname = it->second;
     }
     std::string key = r.kind + "|" + where + "|" + kname;
-    if (!g_seen_printed.insert(key).second) continue;
-    std::string text = replace_all(replace_all(r.text, "{pc0}", l0.empty() ? where : l0), "{pc1}", l1);
-    std::fprintf(stderr, "pkemu: error: %s: kernel '%s' at %s: %s\n", r.kind.c_str(), kname.c_str(),
-                 where.c_str(), text.c_str());
+    if (!g_seen_printed.insert(key).second)
+      continue;
+    std::string text = replace_all(
+        replace_all(r.text, "{pc0}", l0.empty() ? where : l0), "{pc1}", l1);
+    std::fprintf(stderr, "pkemu: error: %s: kernel '%s' at %s: %s\n",
+                 r.kind.c_str(), kname.c_str(), where.c_str(), text.c_str());
   }
   std::fflush(stderr);
 }
 
-std::string symbolize_function(const void* fn) {
+std::string symbolize_function(const void *fn) {
   auto s = symbolize({{fn, true}});
   return s.empty() ? "?" : kernel_display(s[0].func);
 }
 
 [[noreturn]] void die_now() {
   static std::mutex once;
-  once.lock();  // a second aborting thread waits here until the process is gone
+  once.lock(); // a second aborting thread waits here until the process is gone
   std::fflush(stdout);
   flush_reports();
   std::fflush(nullptr);
   _exit(86);
 }
 
-void error(const char* kind, const char* msg, const char* file, int line) {
+void error(const char *kind, const char *msg, const char *file, int line) {
   Report r;
   r.kind = kind;
-  Worker* w = t_worker;
+  Worker *w = t_worker;
   r.kernel = (w && w->L) ? w->L->a.fn : nullptr;
   r.text = msg;
   r.file = file ? file : "";
@@ -328,7 +387,7 @@ void error(const char* kind, const char* msg, const char* file, int line) {
   add_report(std::move(r));
 }
 
-void fatal(const char* kind, const char* msg, const char* file, int line) {
+void fatal(const char *kind, const char *msg, const char *file, int line) {
   error(kind, msg, file, line);
   abort_current();
   die_now();
@@ -342,8 +401,10 @@ void at_exit_handler() {
     _exit(86);
   }
 }
-__attribute__((constructor(101))) void register_exit_handler() { std::atexit(at_exit_handler); }
-}  // namespace
+__attribute__((constructor(101))) void register_exit_handler() {
+  std::atexit(at_exit_handler);
+}
+} // namespace
 
-}  // namespace detail
-}  // namespace pkemu
+} // namespace detail
+} // namespace pkemu

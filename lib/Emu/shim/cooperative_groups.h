@@ -1,7 +1,8 @@
 //===- cooperative_groups.h - cooperative groups ----------------*- C++ -*-===//
 // Rules: none (emulator runtime)
 //
-// pkemu: cooperative groups (thread_block, thread_block_tile<N>, tiled_partition, reduce).
+// pkemu: cooperative groups (thread_block, thread_block_tile<N>,
+// tiled_partition, reduce).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -10,78 +11,101 @@
 namespace cooperative_groups {
 
 namespace details {
-PKEMU_HD inline unsigned block_threads() { return blockDim.x * blockDim.y * blockDim.z; }
+PKEMU_HD inline unsigned block_threads() {
+  return blockDim.x * blockDim.y * blockDim.z;
+}
 PKEMU_HD inline unsigned block_rank() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
-}  // namespace details
+} // namespace details
 
 class thread_group {
- public:
+public:
   PKEMU_HD unsigned long long size() const { return n_; }
   PKEMU_HD unsigned long long num_threads() const { return n_; }
- protected:
+
+protected:
   PKEMU_HD explicit thread_group(unsigned n) : n_(n) {}
   unsigned n_;
 };
 
 class thread_block : public thread_group {
- public:
+public:
   PKEMU_HD thread_block() : thread_group(details::block_threads()) {}
   PKEMU_HD void sync(PKEMU_LOC_PARAMS) const { __syncthreads(PKEMU_LOC); }
   PKEMU_HD unsigned thread_rank() const { return details::block_rank(); }
-  PKEMU_HD dim3 group_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
-  PKEMU_HD dim3 thread_index() const { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+  PKEMU_HD dim3 group_index() const {
+    return dim3(blockIdx.x, blockIdx.y, blockIdx.z);
+  }
+  PKEMU_HD dim3 thread_index() const {
+    return dim3(threadIdx.x, threadIdx.y, threadIdx.z);
+  }
   PKEMU_HD dim3 group_dim() const { return blockDim; }
   PKEMU_HD dim3 dim_threads() const { return blockDim; }
 };
 PKEMU_HD inline thread_block this_thread_block() { return thread_block(); }
 
 class grid_group : public thread_group {
- public:
+public:
   PKEMU_HD grid_group() : thread_group(0) {}
   PKEMU_HD void sync(PKEMU_LOC_PARAMS) const {
-    ::pkemu::detail::fatal("unsupported", "grid_group::sync (cooperative launch) is not emulated", PKEMU_LOC);
+    ::pkemu::detail::fatal(
+        "unsupported", "grid_group::sync (cooperative launch) is not emulated",
+        PKEMU_LOC);
   }
   PKEMU_HD unsigned long long thread_rank() const {
-    unsigned long long b = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+    unsigned long long b =
+        blockIdx.x +
+        (unsigned long long)gridDim.x *
+            (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
     return b * details::block_threads() + details::block_rank();
   }
   PKEMU_HD unsigned long long size() const {
-    return (unsigned long long)gridDim.x * gridDim.y * gridDim.z * details::block_threads();
+    return (unsigned long long)gridDim.x * gridDim.y * gridDim.z *
+           details::block_threads();
   }
   PKEMU_HD unsigned long long num_threads() const { return size(); }
   PKEMU_HD bool is_valid() const { return false; }
 };
 PKEMU_HD inline grid_group this_grid() { return grid_group(); }
 
-template <unsigned N>
-class thread_block_tile : public thread_group {
-  static_assert(N >= 1 && N <= 64 && (N & (N - 1)) == 0, "tile size must be a power of two <= 64");
+template <unsigned N> class thread_block_tile : public thread_group {
+  static_assert(N >= 1 && N <= 64 && (N & (N - 1)) == 0,
+                "tile size must be a power of two <= 64");
 
- public:
+public:
   PKEMU_HD thread_block_tile() : thread_group(N) {}
   static constexpr unsigned num_threads_v = N;
   PKEMU_HD unsigned long long num_threads() const { return N; }
   PKEMU_HD unsigned long long size() const { return N; }
   PKEMU_HD unsigned thread_rank() const { return __lane_id() & (N - 1); }
-  PKEMU_HD unsigned long long meta_group_rank() const { return details::block_rank() / N; }
-  PKEMU_HD unsigned long long meta_group_size() const { return (details::block_threads() + N - 1) / N; }
+  PKEMU_HD unsigned long long meta_group_rank() const {
+    return details::block_rank() / N;
+  }
+  PKEMU_HD unsigned long long meta_group_size() const {
+    return (details::block_threads() + N - 1) / N;
+  }
   // Lanes of the caller's warp that form this tile.
-  PKEMU_HD unsigned long long tile_mask(const char* file, int line) const {
+  PKEMU_HD unsigned long long tile_mask(const char *file, int line) const {
     if (N > (unsigned)warpSize)
-      ::pkemu::detail::fatal("invalid tile", "tiled_partition<N> with N larger than the warp width", file, line);
+      ::pkemu::detail::fatal(
+          "invalid tile",
+          "tiled_partition<N> with N larger than the warp width", file, line);
     unsigned long long m = N == 64 ? ~0ull : ((1ull << N) - 1);
     return m << (__lane_id() & ~(N - 1));
   }
   PKEMU_HD void sync(PKEMU_LOC_PARAMS) const {
-    ::pkemu::detail::coll(::pkemu::detail::coll_kind(::pkemu::detail::kSyncWarp, 0, ::pkemu::detail::kSyncForm),
-                          tile_mask(PKEMU_LOC), 0, 0, warpSize, nullptr, nullptr, "thread_block_tile::sync", PKEMU_LOC);
+    ::pkemu::detail::coll(
+        ::pkemu::detail::coll_kind(::pkemu::detail::kSyncWarp, 0,
+                                   ::pkemu::detail::kSyncForm),
+        tile_mask(PKEMU_LOC), 0, 0, warpSize, nullptr, nullptr,
+        "thread_block_tile::sync", PKEMU_LOC);
   }
-#define PKEMU_TILE_SHFL(NAME, OP, ARGT)                                                                         \
-  template <class T> PKEMU_HD T NAME(T var, ARGT a, PKEMU_LOC_PARAMS) const {                                    \
-    return ::pkemu::detail::shfl(::pkemu::detail::OP, ::pkemu::detail::kSyncForm, tile_mask(PKEMU_LOC), var,    \
-                                 (std::int64_t)a, (int)N, "thread_block_tile::" #NAME, PKEMU_LOC);              \
+#define PKEMU_TILE_SHFL(NAME, OP, ARGT)                                        \
+  template <class T> PKEMU_HD T NAME(T var, ARGT a, PKEMU_LOC_PARAMS) const {  \
+    return ::pkemu::detail::shfl(                                              \
+        ::pkemu::detail::OP, ::pkemu::detail::kSyncForm, tile_mask(PKEMU_LOC), \
+        var, (std::int64_t)a, (int)N, "thread_block_tile::" #NAME, PKEMU_LOC); \
   }
   PKEMU_TILE_SHFL(shfl, kShflIdx, int)
   PKEMU_TILE_SHFL(shfl_up, kShflUp, unsigned)
@@ -94,31 +118,50 @@ class thread_block_tile : public thread_group {
   using ballot_t = unsigned;
 #endif
   PKEMU_HD ballot_t ballot(int pred, PKEMU_LOC_PARAMS) const {
-    unsigned long long b = ::pkemu::detail::vote(::pkemu::detail::kBallot, ::pkemu::detail::kSyncForm,
-                                                 tile_mask(PKEMU_LOC), pred, "thread_block_tile::ballot", PKEMU_LOC);
+    unsigned long long b = ::pkemu::detail::vote(
+        ::pkemu::detail::kBallot, ::pkemu::detail::kSyncForm,
+        tile_mask(PKEMU_LOC), pred, "thread_block_tile::ballot", PKEMU_LOC);
     return (ballot_t)(b >> (__lane_id() & ~(N - 1)));
   }
   PKEMU_HD bool any(int pred, PKEMU_LOC_PARAMS) const {
-    return ::pkemu::detail::vote(::pkemu::detail::kAny, ::pkemu::detail::kSyncForm, tile_mask(PKEMU_LOC), pred,
+    return ::pkemu::detail::vote(::pkemu::detail::kAny,
+                                 ::pkemu::detail::kSyncForm,
+                                 tile_mask(PKEMU_LOC), pred,
                                  "thread_block_tile::any", PKEMU_LOC) != 0;
   }
   PKEMU_HD bool all(int pred, PKEMU_LOC_PARAMS) const {
-    return ::pkemu::detail::vote(::pkemu::detail::kAll, ::pkemu::detail::kSyncForm, tile_mask(PKEMU_LOC), pred,
+    return ::pkemu::detail::vote(::pkemu::detail::kAll,
+                                 ::pkemu::detail::kSyncForm,
+                                 tile_mask(PKEMU_LOC), pred,
                                  "thread_block_tile::all", PKEMU_LOC) != 0;
   }
 };
 
 template <unsigned N, class Parent>
-PKEMU_HD inline thread_block_tile<N> tiled_partition(const Parent&) {
+PKEMU_HD inline thread_block_tile<N> tiled_partition(const Parent &) {
   return thread_block_tile<N>();
 }
-template <class G> PKEMU_HD inline void sync(const G& g, PKEMU_LOC_PARAMS) { g.sync(PKEMU_LOC); }
+template <class G> PKEMU_HD inline void sync(const G &g, PKEMU_LOC_PARAMS) {
+  g.sync(PKEMU_LOC);
+}
 
-template <class T> struct plus { PKEMU_HD T operator()(const T& a, const T& b) const { return a + b; } };
-template <class T> struct less { PKEMU_HD T operator()(const T& a, const T& b) const { return b < a ? b : a; } };
-template <class T> struct greater { PKEMU_HD T operator()(const T& a, const T& b) const { return a < b ? b : a; } };
-template <class T> struct bit_and { PKEMU_HD T operator()(const T& a, const T& b) const { return a & b; } };
-template <class T> struct bit_or { PKEMU_HD T operator()(const T& a, const T& b) const { return a | b; } };
-template <class T> struct bit_xor { PKEMU_HD T operator()(const T& a, const T& b) const { return a ^ b; } };
+template <class T> struct plus {
+  PKEMU_HD T operator()(const T &a, const T &b) const { return a + b; }
+};
+template <class T> struct less {
+  PKEMU_HD T operator()(const T &a, const T &b) const { return b < a ? b : a; }
+};
+template <class T> struct greater {
+  PKEMU_HD T operator()(const T &a, const T &b) const { return a < b ? b : a; }
+};
+template <class T> struct bit_and {
+  PKEMU_HD T operator()(const T &a, const T &b) const { return a & b; }
+};
+template <class T> struct bit_or {
+  PKEMU_HD T operator()(const T &a, const T &b) const { return a | b; }
+};
+template <class T> struct bit_xor {
+  PKEMU_HD T operator()(const T &a, const T &b) const { return a ^ b; }
+};
 
-}  // namespace cooperative_groups
+} // namespace cooperative_groups

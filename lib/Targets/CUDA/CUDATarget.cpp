@@ -1,13 +1,14 @@
-//===- CUDATarget.cpp - CUDA/HIP -> modern CUDA ----------------------------===//
+//===- CUDATarget.cpp - CUDA/HIP -> modern CUDA
+//----------------------------===//
 // Rules: PK1007, PK4001, PK4011
 //
 // HIP input: API renames and includes back to CUDA (tables reversed), HIP
 // launches and warp intrinsics to their CUDA forms.  CUDA input: already
 // CUDA; the output is the input unless a rule applies.
 //
-//   PK1007  hipLaunchKernelGGL(k, g, b, s, st, args...) -> k<<<g, b, s, st>>>(args...)
-//   PK4001  HIP warp intrinsics -> CUDA *_sync forms with the full mask
-//   PK4011  HIP code that assumes 64-lane waves (ballot as 64 bits)
+//   PK1007  hipLaunchKernelGGL(k, g, b, s, st, args...) -> k<<<g, b, s,
+//   st>>>(args...) PK4001  HIP warp intrinsics -> CUDA *_sync forms with the
+//   full mask PK4011  HIP code that assumes 64-lane waves (ballot as 64 bits)
 //
 //===----------------------------------------------------------------------===//
 #include "pk/Target.h"
@@ -22,7 +23,6 @@
 
 using namespace pk;
 using namespace clang;
-
 
 namespace {
 
@@ -39,11 +39,13 @@ std::vector<Tok> lexAll(llvm::StringRef Buf, const LangOptions &LO) {
   Token T;
   while (!L.LexFromRawLexer(T)) {
     unsigned Off = T.getLocation().getRawEncoding() - 1;
-    V.push_back({T.getKind(), Off, T.getLength(), Buf.substr(Off, T.getLength())});
+    V.push_back(
+        {T.getKind(), Off, T.getLength(), Buf.substr(Off, T.getLength())});
   }
   if (T.getLength()) {
     unsigned Off = T.getLocation().getRawEncoding() - 1;
-    V.push_back({T.getKind(), Off, T.getLength(), Buf.substr(Off, T.getLength())});
+    V.push_back(
+        {T.getKind(), Off, T.getLength(), Buf.substr(Off, T.getLength())});
   }
   return V;
 }
@@ -87,7 +89,8 @@ void hipLaunches(TargetContext &TC, const std::string &File) {
     if (!Close || Args.size() < 5)
       continue;
     auto Text = [&](std::pair<size_t, size_t> R) {
-      return Buf.slice(T[R.first].Off, T[R.second - 1].Off + T[R.second - 1].Len)
+      return Buf
+          .slice(T[R.first].Off, T[R.second - 1].Off + T[R.second - 1].Len)
           .str();
     };
     std::string Kernel = Text(Args[0]);
@@ -116,13 +119,14 @@ void hipWarpIntrinsics(TargetContext &TC, const std::string &File) {
                   T[I - 1].Kind == tok::coloncolon))
       continue;
     llvm::StringRef N = T[I].Text;
-    static const char *Shfl[] = {"__shfl", "__shfl_up", "__shfl_down",
-                                 "__shfl_xor", "__any", "__all"};
+    static const char *Shfl[] = {"__shfl",     "__shfl_up", "__shfl_down",
+                                 "__shfl_xor", "__any",     "__all"};
     bool IsShfl = llvm::is_contained(Shfl, N);
     if (!IsShfl && N != "__ballot")
       continue;
     std::string New = N.str() + "_sync";
-    TC.edit(File, T[I].Off, T[I].Len + 1, New + "(0xffffffffu, ", RuleId::PK4001,
+    TC.edit(File, T[I].Off, T[I].Len + 1, New + "(0xffffffffu, ",
+            RuleId::PK4001,
             llvm::formatv("{0} -> {1} with the full 32-lane mask (the "
                           "non-sync forms are gone from CUDA 9 on for sm_70+)",
                           N, New)

@@ -1,4 +1,5 @@
-//===- EmuPrep.cpp - prepare a CUDA/HIP source for the SIMT emulator -------===//
+//===- EmuPrep.cpp - prepare a CUDA/HIP source for the SIMT emulator
+//-------===//
 // Rules: PK9901
 //
 // An internal target: the emulator compiles kernels as host C++, so launches
@@ -21,7 +22,6 @@
 using namespace pk;
 using namespace clang;
 
-
 namespace {
 
 class EmuRewriter : public RecursiveASTVisitor<EmuRewriter> {
@@ -32,7 +32,8 @@ public:
     if (!TC.isUserLoc(KC->getBeginLoc()))
       return true;
     const CallExpr *Cfg = KC->getConfig();
-    std::string S = "pkemu::launch(" + TC.text(KC->getCallee()->IgnoreImplicit());
+    std::string S =
+        "pkemu::launch(" + TC.text(KC->getCallee()->IgnoreImplicit());
     for (unsigned I = 0; I < 4; ++I) {
       const Expr *A = I < Cfg->getNumArgs() ? Cfg->getArg(I) : nullptr;
       if (!A || isa<CXXDefaultArgExpr>(A))
@@ -44,7 +45,8 @@ public:
       if (!isa<CXXDefaultArgExpr>(A))
         S += ", " + TC.text(A);
     S += ")";
-    TC.replace(KC->getSourceRange(), S, RuleId::PK9901, "launch on the emulator");
+    TC.replace(KC->getSourceRange(), S, RuleId::PK9901,
+               "launch on the emulator");
     return true;
   }
 
@@ -65,8 +67,8 @@ public:
     // Keep the statement on its line: no trailing newline.
     if (!Out.empty() && Out.back() == ' ')
       Out.pop_back();
-    TC.replace(SourceRange(DS->getBeginLoc(), DS->getEndLoc()), Out, RuleId::PK9901,
-               "per-block shared memory on the emulator");
+    TC.replace(SourceRange(DS->getBeginLoc(), DS->getEndLoc()), Out,
+               RuleId::PK9901, "per-block shared memory on the emulator");
     return true;
   }
 

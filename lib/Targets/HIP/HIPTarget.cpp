@@ -1,4 +1,5 @@
-//===- HIPTarget.cpp - the HIP target: CUDA -> HIP for AMD GPUs ------------===//
+//===- HIPTarget.cpp - the HIP target: CUDA -> HIP for AMD GPUs
+//------------===//
 // Rules: none (the target's pass list; the rules live in the files it names)
 //
 // The passes of `port --to hip`, in order:
@@ -41,28 +42,30 @@ public:
   }
 
   std::vector<TargetPass> portPasses() const override {
-    return {pass("includes", [](TargetContext &TC) { runIncludePass(TC, true); }),
-            pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
-            pass("launch-casts", hip::runLaunchCasts),
-            pass("wave64",
-                 [](TargetContext &TC) {
-                   if (cudaInput(TC))
-                     runWave64Rewrites(TC);
-                 }),
-            {"mfma", runMfmaRules},
-            pass("unported-includes", reportUnportedIncludes),
-            pass("helpers", insertHelpers)};
+    return {
+        pass("includes", [](TargetContext &TC) { runIncludePass(TC, true); }),
+        pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
+        pass("launch-casts", hip::runLaunchCasts),
+        pass("wave64",
+             [](TargetContext &TC) {
+               if (cudaInput(TC))
+                 runWave64Rewrites(TC);
+             }),
+        {"mfma", runMfmaRules},
+        pass("unported-includes", reportUnportedIncludes),
+        pass("helpers", insertHelpers)};
   }
 
   std::vector<TargetPass> checkPasses() const override {
-    return {pass("includes", [](TargetContext &TC) { runIncludePass(TC, true); }),
-            pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
-            pass("wave64-check",
-                 [](TargetContext &TC) {
-                   if (cudaInput(TC))
-                     runWave64Check(TC);
-                 }),
-            pass("unported-includes", reportUnportedIncludes)};
+    return {
+        pass("includes", [](TargetContext &TC) { runIncludePass(TC, true); }),
+        pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
+        pass("wave64-check",
+             [](TargetContext &TC) {
+               if (cudaInput(TC))
+                 runWave64Check(TC);
+             }),
+        pass("unported-includes", reportUnportedIncludes)};
   }
 };
 

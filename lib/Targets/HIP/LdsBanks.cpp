@@ -1,4 +1,5 @@
-//===- LdsBanks.cpp - LDS bank model for MFMA fragment traffic -------------===//
+//===- LdsBanks.cpp - LDS bank model for MFMA fragment traffic
+//-------------===//
 // Rules: PK3017
 //
 // The access lists below follow the generated helpers (MfmaHelpers.cpp) line
@@ -26,7 +27,9 @@ std::map<int, std::vector<const Access *>> byPhase(const Instr &I) {
     P[A.Lane / (int)lanesPerPhase(A.Width)].push_back(&A);
   return P;
 }
-int64_t floorDiv(int64_t A, int64_t B) { return A >= 0 ? A / B : -((-A + B - 1) / B); }
+int64_t floorDiv(int64_t A, int64_t B) {
+  return A >= 0 ? A / B : -((-A + B - 1) / B);
+}
 } // namespace
 
 uint64_t lds::cycles(const Instr &I) {
@@ -99,17 +102,21 @@ std::vector<Instr> lds::fragmentAccesses(Mapping M, Traffic T,
     case Traffic::OperandContiguous:
     case Traffic::OperandStrided:
       for (int H = 0; H < Halves; ++H) {
-        auto k = [&](int Lane) { return Pair ? 4 * (Lane >> 4) : 8 * H + 4 * (Lane >> 5); };
+        auto k = [&](int Lane) {
+          return Pair ? 4 * (Lane >> 4) : 8 * H + 4 * (Lane >> 5);
+        };
         if (T == Traffic::OperandContiguous) {
           Instr I;
           for (auto [Lane, W] : L)
-            I.push_back({Lane, ((Lane & 15) * Ld + k(Lane)) * ES, 4 * ElemBytes, W});
+            I.push_back(
+                {Lane, ((Lane & 15) * Ld + k(Lane)) * ES, 4 * ElemBytes, W});
           Out.push_back(std::move(I));
         } else {
           for (int E = 0; E < 4; ++E) {
             Instr I;
             for (auto [Lane, W] : L)
-              I.push_back({Lane, ((k(Lane) + E) * Ld + (Lane & 15)) * ES, ElemBytes, W});
+              I.push_back({Lane, ((k(Lane) + E) * Ld + (Lane & 15)) * ES,
+                           ElemBytes, W});
             Out.push_back(std::move(I));
           }
         }
@@ -122,7 +129,8 @@ std::vector<Instr> lds::fragmentAccesses(Mapping M, Traffic T,
       // 8 (n / 4) + 4 (L / 32) + n % 4, n < 8 (32x32x8 mappings).
       const int N = Pair ? 4 : 8;
       auto row = [&](int Lane, int R) {
-        return Pair ? 4 * (Lane >> 4) + R : 8 * (R >> 2) + 4 * (Lane >> 5) + (R & 3);
+        return Pair ? 4 * (Lane >> 4) + R
+                    : 8 * (R >> 2) + 4 * (Lane >> 5) + (R & 3);
       };
       // Column-major stores write 4 consecutive rows as one vector, except
       // in 32-wide tiles; everything else moves one element at a time.
@@ -138,11 +146,12 @@ std::vector<Instr> lds::fragmentAccesses(Mapping M, Traffic T,
       for (int R = 0; R < N; ++R) {
         Instr I;
         for (auto [Lane, W] : L)
-          I.push_back({Lane,
-                       (T == Traffic::AccRowMajor ? row(Lane, R) * Ld + (Lane & 15)
-                                                  : (Lane & 15) * Ld + row(Lane, R)) *
-                           4,
-                       4, W});
+          I.push_back(
+              {Lane,
+               (T == Traffic::AccRowMajor ? row(Lane, R) * Ld + (Lane & 15)
+                                          : (Lane & 15) * Ld + row(Lane, R)) *
+                   4,
+               4, W});
         Out.push_back(std::move(I));
       }
       break;

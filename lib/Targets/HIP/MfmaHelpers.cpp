@@ -315,8 +315,9 @@ __device__ inline f32x16 mfma32(const @T@ *a, const @T@ *b, f32x16 c) {
 #endif // PK_MFMA_WMMA_@G@
 )pk";
 
-std::string substitute(std::string Text,
-                       std::initializer_list<std::pair<const char *, const char *>> Subst) {
+std::string
+substitute(std::string Text,
+           std::initializer_list<std::pair<const char *, const char *>> Subst) {
   for (const auto &[Key, Value] : Subst)
     for (size_t At = Text.find(Key); At != std::string::npos;
          At = Text.find(Key, At + std::strlen(Value)))
@@ -629,18 +630,19 @@ std::string mfma::wmmaF16Helpers() {
 }
 
 std::string mfma::wmmaBF16Helpers() {
-  return substitute(ElemOps,
-                    {{"@G@", "BF16"},
-                     {"@N@", "bf16"},
-                     {"@X@", "\n// (gfx90a, gfx94x) [PK3001, PK3012]\n"
-                             "#if defined(__gfx908__)\n"
-                             "#error \"bf16 matrix cores (the _1k MFMA instructions) "
-                             "need gfx90a or newer [PK3012]\"\n"
-                             "#endif"},
-                     {"@T@", "hip_bfloat16"},
-                     {"@V@", "bf16x4"},
-                     {"@E@", "short"},
-                     {"@B@", "bf16_1k"}});
+  return substitute(
+      ElemOps,
+      {{"@G@", "BF16"},
+       {"@N@", "bf16"},
+       {"@X@", "\n// (gfx90a, gfx94x) [PK3001, PK3012]\n"
+               "#if defined(__gfx908__)\n"
+               "#error \"bf16 matrix cores (the _1k MFMA instructions) "
+               "need gfx90a or newer [PK3012]\"\n"
+               "#endif"},
+       {"@T@", "hip_bfloat16"},
+       {"@V@", "bf16x4"},
+       {"@E@", "short"},
+       {"@B@", "bf16_1k"}});
 }
 
 std::string mfma::warpTileHelpers() { return WarpTiles; }

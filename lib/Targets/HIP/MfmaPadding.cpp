@@ -31,10 +31,10 @@ using namespace pk;
 using namespace pk::mfma;
 using namespace clang;
 
-
 namespace {
 
-constexpr uint64_t LdsBytes = 64 * 1024; // a CU's LDS (a workgroup's most), gfx90a, gfx942
+constexpr uint64_t LdsBytes =
+    64 * 1024; // a CU's LDS (a workgroup's most), gfx90a, gfx942
 
 /// `&S[i]..[j]` or `S[i]..[k]` (decayed) with S a variable: S, the number
 /// of subscripts, and whether the address is taken.
@@ -46,7 +46,8 @@ const VarDecl *subscripted(const Expr *E, unsigned &Depth, bool &AddrOf) {
 }
 
 const char *instruction(lds::Mapping M) {
-  return M == lds::Mapping::Pair16 ? "v_mfma_f32_16x16x16" : "v_mfma_f32_32x32x8";
+  return M == lds::Mapping::Pair16 ? "v_mfma_f32_16x16x16"
+                                   : "v_mfma_f32_32x32x8";
 }
 
 /// References to the candidate arrays, and the __shared__ bytes per function.
@@ -151,18 +152,22 @@ private:
       }
       FragPtrs.insert(Op.Ptr->IgnoreParenImpCasts());
       if (Op.Traffic.empty()) {
-        block(S, llvm::formatv("the fragment layout at line {0} is not known", Line));
+        block(S, llvm::formatv("the fragment layout at line {0} is not known",
+                               Line));
         continue;
       }
       for (lds::Traffic T : Op.Traffic)
-        for (int Parity = 0; Parity < (Op.M == lds::Mapping::Tile32 ? 2 : 1); ++Parity)
+        for (int Parity = 0; Parity < (Op.M == lds::Mapping::Tile32 ? 2 : 1);
+             ++Parity)
           S.Uses.push_back({Op.M, T, Parity});
-      std::optional<llvm::APSInt> Ld =
-          Op.Ld->isValueDependent() ? std::nullopt : Op.Ld->getIntegerConstantExpr(Ctx);
+      std::optional<llvm::APSInt> Ld = Op.Ld->isValueDependent()
+                                           ? std::nullopt
+                                           : Op.Ld->getIntegerConstantExpr(Ctx);
       if (!Ld)
-        block(S, llvm::formatv("the leading dimension at line {0} is not a "
-                               "constant",
-                               Line),
+        block(S,
+              llvm::formatv("the leading dimension at line {0} is not a "
+                            "constant",
+                            Line),
               false);
       else if (Ld->getExtValue() != (int64_t)D.back())
         block(S,
@@ -178,7 +183,8 @@ private:
   /// Fragment operations on shared memory that PK3017 cannot re-plan (dynamic
   /// shared memory, 1-D arrays with a hand-made pitch, pointers into them),
   /// by (the shared variable, leading dimension, element size).
-  std::map<std::tuple<const VarDecl *, int64_t, unsigned>, std::vector<const StagingOp *>>
+  std::map<std::tuple<const VarDecl *, int64_t, unsigned>,
+           std::vector<const StagingOp *>>
       Loose;
 
   /// The __shared__ variable \p E points into (through subscripts, pointer
@@ -186,12 +192,15 @@ private:
   static const VarDecl *sharedRoot(const Expr *E, int Hops = 0) {
     while (true) {
       E = E->IgnoreParenCasts();
-      if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+      if (const auto *U = dyn_cast<UnaryOperator>(E);
+          U && U->getOpcode() == UO_AddrOf)
         E = U->getSubExpr();
       else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E))
         E = AS->getBase();
-      else if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAdditiveOp())
-        E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS() : BO->getRHS();
+      else if (const auto *BO = dyn_cast<BinaryOperator>(E);
+               BO && BO->isAdditiveOp())
+        E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                     : BO->getRHS();
       else
         break;
     }
@@ -201,7 +210,8 @@ private:
       return nullptr;
     if (V->hasAttr<CUDASharedAttr>())
       return V;
-    if (Hops < 4 && V->hasLocalStorage() && V->getType()->isPointerType() && V->getInit())
+    if (Hops < 4 && V->hasLocalStorage() && V->getType()->isPointerType() &&
+        V->getInit())
       return sharedRoot(V->getInit(), Hops + 1);
     return nullptr;
   }
@@ -209,8 +219,9 @@ private:
   void loose(const StagingOp &Op) {
     const VarDecl *Root = sharedRoot(Op.Ptr);
     QualType Pointee = Op.Ptr->getType()->getPointeeType();
-    if (!Root || Op.Traffic.empty() || Pointee.isNull() || Pointee->isIncompleteType() ||
-        Pointee->isDependentType() || Op.Ld->isValueDependent())
+    if (!Root || Op.Traffic.empty() || Pointee.isNull() ||
+        Pointee->isIncompleteType() || Pointee->isDependentType() ||
+        Op.Ld->isValueDependent())
       return;
     std::optional<llvm::APSInt> Ld = Op.Ld->getIntegerConstantExpr(Ctx);
     if (!Ld || Ld->getExtValue() <= 0)
@@ -227,22 +238,24 @@ private:
       std::vector<lds::Use> Uses;
       for (const StagingOp *Op : Group)
         for (lds::Traffic T : Op->Traffic)
-          for (int Parity = 0; Parity < (Op->M == lds::Mapping::Tile32 ? 2 : 1); ++Parity)
+          for (int Parity = 0; Parity < (Op->M == lds::Mapping::Tile32 ? 2 : 1);
+               ++Parity)
             Uses.push_back({Op->M, T, Parity});
       lds::PitchPlan Plan = lds::planPitch(Uses, ES, Ld);
       if (Plan.Pitch == Ld)
         continue;
-      TC.finding(Group.front()->Call->getBeginLoc(), RuleId::PK3017, Severity::Note,
-                 llvm::formatv("the MFMA fragment loads and stores on '{0}' with "
-                               "leading dimension {1} ({2}) take {3} LDS cycles; "
-                               "with a row pitch and leading dimension of {4} they "
-                               "would take {5} (conflict-free: {6}). The pitch is "
-                               "not re-planned here: only __shared__ arrays of "
-                               "constant size reached as S[i][j] are",
-                               Root->getName(), Ld, instruction(Group.front()->M),
-                               Plan.Before.Cycles, Plan.Pitch, Plan.After.Cycles,
-                               Plan.After.Ideal)
-                     .str());
+      TC.finding(
+          Group.front()->Call->getBeginLoc(), RuleId::PK3017, Severity::Note,
+          llvm::formatv("the MFMA fragment loads and stores on '{0}' with "
+                        "leading dimension {1} ({2}) take {3} LDS cycles; "
+                        "with a row pitch and leading dimension of {4} they "
+                        "would take {5} (conflict-free: {6}). The pitch is "
+                        "not re-planned here: only __shared__ arrays of "
+                        "constant size reached as S[i][j] are",
+                        Root->getName(), Ld, instruction(Group.front()->M),
+                        Plan.Before.Cycles, Plan.Pitch, Plan.After.Cycles,
+                        Plan.After.Ideal)
+              .str());
     }
   }
 
@@ -357,14 +370,15 @@ private:
     const uint64_t Fit = workgroupsPerCU(S.V, SharedBytes),
                    FitAfter = workgroupsPerCU(S.V, SharedBytes + Growth);
     if (FitAfter < Fit && TC.Opts.Padding != LdsPadding::Always) {
-      note(llvm::formatv("'{0}': the row pitch is kept: {1} more bytes of "
-                         "shared memory would lower the workgroups that fit in "
-                         "a CU from {2} to {3} (64 KiB of LDS); the MFMA fragment "
-                         "loads and stores ({4}) take {5} LDS cycles where {6} "
-                         "would be conflict-free, {7} with a pitch of {8} "
-                         "(--lds-padding=always re-plans it anyway)",
-                         Name, Growth, Fit, FitAfter, Instr, Now.Cycles, Now.Ideal,
-                         Plan.After.Cycles, Plan.Pitch)
+      note(llvm::formatv(
+               "'{0}': the row pitch is kept: {1} more bytes of "
+               "shared memory would lower the workgroups that fit in "
+               "a CU from {2} to {3} (64 KiB of LDS); the MFMA fragment "
+               "loads and stores ({4}) take {5} LDS cycles where {6} "
+               "would be conflict-free, {7} with a pitch of {8} "
+               "(--lds-padding=always re-plans it anyway)",
+               Name, Growth, Fit, FitAfter, Instr, Now.Cycles, Now.Ideal,
+               Plan.After.Cycles, Plan.Pitch)
                .str());
       return;
     }
@@ -389,7 +403,9 @@ private:
       if (!fileRange(St.E, St.File, St.B, St.Len)) {
         note(llvm::formatv("'{0}': the row pitch is kept: {1} at line {2} is "
                            "written inside a macro",
-                           Name, St.E == Size ? "its last dimension" : "the leading dimension",
+                           Name,
+                           St.E == Size ? "its last dimension"
+                                        : "the leading dimension",
                            line(St.E->getBeginLoc()))
                  .str());
         return;
@@ -406,7 +422,8 @@ private:
       if (!Done.insert({St.File, St.B}).second)
         continue; // one leading dimension reached twice (a template)
       std::string Text = TC.contents(St.File).substr(St.B, St.Len).str();
-      TC.edit(St.File, St.B, St.Len, plus(St.E, Text, Add), RuleId::PK3017, Why);
+      TC.edit(St.File, St.B, St.Len, plus(St.E, Text, Add), RuleId::PK3017,
+              Why);
     }
     note(Why + llvm::formatv("; shared memory +{0} bytes", Growth).str());
     SharedBytes += Growth;
@@ -418,7 +435,8 @@ private:
   /// workgroup when there is none: the most workgroups possible).
   uint64_t workgroupsPerCU(const VarDecl *V, uint64_t Bytes) {
     uint64_t Waves = 1;
-    if (const auto *FD = dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()))
+    if (const auto *FD =
+            dyn_cast_or_null<FunctionDecl>(V->getParentFunctionOrMethod()))
       if (const auto *LB = FD->getAttr<CUDALaunchBoundsAttr>())
         if (std::optional<llvm::APSInt> N =
                 LB->getMaxThreads()->isValueDependent()
@@ -450,7 +468,8 @@ private:
 
 } // namespace
 
-void mfma::planLdsPadding(TargetContext &TC, const std::vector<StagingOp> &Ops) {
+void mfma::planLdsPadding(TargetContext &TC,
+                          const std::vector<StagingOp> &Ops) {
   Planner(TC, Ops).run();
 }
 
@@ -483,13 +502,12 @@ void mfma::planStagingPadding(TargetContext &TC, const FragmentPlan &P,
     // The helper mapping the call gets: a tile's, the diagonal blocks of
     // one 32x32x8 (--mfma-shape=32x32x8), or a 16x16x16 per logical warp.
     const VarDecl *Arr = subscriptBase(Frag);
-    Op.M = Arr && Tiles.Fused.count(Arr)     ? lds::Mapping::Tile32
+    Op.M = Arr && Tiles.Fused.count(Arr)  ? lds::Mapping::Tile32
            : Shape == MfmaShape::M32N32K8 ? lds::Mapping::Diagonal32
                                           : lds::Mapping::Pair16;
     if (FT->U == Use::Acc) {
-      std::optional<bool> Row = C.CE->getNumArgs() > 3
-                                    ? memRowMajor(C.CE->getArg(3))
-                                    : std::nullopt;
+      std::optional<bool> Row =
+          C.CE->getNumArgs() > 3 ? memRowMajor(C.CE->getArg(3)) : std::nullopt;
       if (!Row || *Row)
         Op.Traffic.push_back(lds::Traffic::AccRowMajor);
       if (!Row || !*Row)

@@ -1,5 +1,6 @@
 //===- Wave64Check.cpp - `check`: wave-64 hazards without porting ---------===//
-// Rules: PK2000, PK2101, PK2102, PK2103, PK2104, PK2105, PK2106, PK2107, PK2108, PK2109, PK2110, PK2111
+// Rules: PK2000, PK2101, PK2102, PK2103, PK2104, PK2105, PK2106, PK2107,
+// PK2108, PK2109, PK2110, PK2111
 //
 // `port-kernel check --to hip` runs the wave-64 analysis alone: one finding
 // per hazard (PK2101-PK2111, the classes of docs/wave64.md) and a PK2000
@@ -27,21 +28,21 @@ void pk::runWave64Check(TargetContext &TC) {
       continue;
     std::string Msg;
     if (K.Strategy == Wave64Strategy::Native)
-      Msg = llvm::formatv("kernel {0}: the HIP port {1} native 64-lane warps",
-                          K.Name,
-                          K.Forced ? "uses (--wave64=native)" : "can use")
-                .str();
+      Msg =
+          llvm::formatv("kernel {0}: the HIP port {1} native 64-lane warps",
+                        K.Name, K.Forced ? "uses (--wave64=native)" : "can use")
+              .str();
     else if (K.Forced || K.Reason.empty())
       Msg = llvm::formatv("kernel {0}: the HIP port keeps logical 32-lane "
                           "warps (--wave64=logical32)",
                           K.Name)
                 .str();
     else
-      Msg = llvm::formatv("kernel {0}: the HIP port keeps logical 32-lane "
-                          "warps because {1} (line {2})",
-                          K.Name, K.Reason,
-                          TC.SM().getPresumedLineNumber(
-                              TC.SM().getFileLoc(K.ReasonLoc)))
+      Msg = llvm::formatv(
+                "kernel {0}: the HIP port keeps logical 32-lane "
+                "warps because {1} (line {2})",
+                K.Name, K.Reason,
+                TC.SM().getPresumedLineNumber(TC.SM().getFileLoc(K.ReasonLoc)))
                 .str();
     TC.finding(kernelNoteLoc(K.FD), RuleId::PK2000, Severity::Note, Msg);
   }

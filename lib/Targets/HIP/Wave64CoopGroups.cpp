@@ -86,8 +86,8 @@ void Wave64Rewriter::tile(const W64Site &S, bool Logical) {
   if (!TC.isUserFile(F))
     return;
   unsigned B = SM().getFileOffset(S.Loc);
-  unsigned E = SM().getFileOffset(
-      Lexer::getLocForEndOfToken(S.End, 0, SM(), LO()));
+  unsigned E =
+      SM().getFileOffset(Lexer::getLocForEndOfToken(S.End, 0, SM(), LO()));
   if (E <= B)
     return;
   TC.edit(F, B, E - B, Text, RuleId::PK2005, Why);
@@ -104,7 +104,8 @@ void Wave64Rewriter::reduce(const W64Site &S) {
   size_t Lt = O.find('<');
   llvm::StringRef Head = O.take_front(Lt);
   size_t Colon = Head.rfind("::");
-  llvm::StringRef Fn = Colon == llvm::StringRef::npos ? Head : Head.drop_front(Colon + 2);
+  llvm::StringRef Fn =
+      Colon == llvm::StringRef::npos ? Head : Head.drop_front(Colon + 2);
   Fn = Fn.trim();
   if (Lt == llvm::StringRef::npos ||
       !(Fn == "plus" || Fn == "less" || Fn == "greater" || Fn == "bit_and" ||

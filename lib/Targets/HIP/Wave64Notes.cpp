@@ -48,11 +48,11 @@ void Wave64Rewriter::kernelNotes() {
                                 "64-lane waves (--wave64=logical32)",
                                 K.Name)
                       .str()
-                : llvm::formatv("kernel {0}: logical 32-lane warps inside "
-                                "64-lane waves because {1} (line {2})",
-                                K.Name, K.Reason,
-                                SM().getPresumedLineNumber(
-                                    SM().getFileLoc(K.ReasonLoc)))
+                : llvm::formatv(
+                      "kernel {0}: logical 32-lane warps inside "
+                      "64-lane waves because {1} (line {2})",
+                      K.Name, K.Reason,
+                      SM().getPresumedLineNumber(SM().getFileLoc(K.ReasonLoc)))
                       .str();
     }
     TC.finding(kernelNoteLoc(K.FD), RuleId::PK2000, Severity::Note, Msg);

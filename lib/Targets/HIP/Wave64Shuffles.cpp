@@ -67,14 +67,13 @@ void Wave64Rewriter::shuffle(const W64Site &S, bool Logical) {
     }
     const Expr *Src = CE->getArg(B + 1);
     Expr::EvalResult R;
-    bool ConstInRange =
-        WidthKnown && !Src->isValueDependent() &&
-        Src->EvaluateAsInt(R, TC.Ctx()) && R.Val.getInt().isNonNegative() &&
-        R.Val.getInt().getZExtValue() < Width;
+    bool ConstInRange = WidthKnown && !Src->isValueDependent() &&
+                        Src->EvaluateAsInt(R, TC.Ctx()) &&
+                        R.Val.getInt().isNonNegative() &&
+                        R.Val.getInt().getZExtValue() < Width;
     if (!ConstInRange) {
-      std::string Wrap = WidthKnown
-                             ? llvm::formatv(" & {0}", Width - 1).str()
-                             : " % (" + TC.text(CE->getArg(B + 2)) + ")";
+      std::string Wrap = WidthKnown ? llvm::formatv(" & {0}", Width - 1).str()
+                                    : " % (" + TC.text(CE->getArg(B + 2)) + ")";
       TC.insert(Src->getBeginLoc(), "(", Rule,
                 "source lane wrapped into the segment as CUDA does");
       TC.insert(endOfToken(Src), ")" + Wrap, Rule,
@@ -125,10 +124,13 @@ void Wave64Rewriter::unrolled(const W64Site &S) {
     return O - SB;
   };
   auto EndOf = [&](const Expr *X) {
-    return Lexer::getLocForEndOfToken(SM().getFileLoc(X->getEndLoc()), 0,
-                                      SM(), LO());
+    return Lexer::getLocForEndOfToken(SM().getFileLoc(X->getEndLoc()), 0, SM(),
+                                      LO());
   };
-  struct Sub { unsigned Off, Len; std::string New; };
+  struct Sub {
+    unsigned Off, Len;
+    std::string New;
+  };
   std::vector<Sub> Subs;
   const Expr *Callee = CE->getCallee()->IgnoreParenImpCasts();
   unsigned CO = Rel(Callee->getBeginLoc());
@@ -137,10 +139,10 @@ void Wave64Rewriter::unrolled(const W64Site &S) {
   Subs.push_back(
       {CO, CL, Sync ? llvm::StringRef(S.Name).drop_back(5).str() : S.Name});
   if (Sync)
-    Subs.push_back({Rel(CE->getArg(0)->getBeginLoc()),
-                    Rel(CE->getArg(1)->getBeginLoc()) -
-                        Rel(CE->getArg(0)->getBeginLoc()),
-                    ""});
+    Subs.push_back(
+        {Rel(CE->getArg(0)->getBeginLoc()),
+         Rel(CE->getArg(1)->getBeginLoc()) - Rel(CE->getArg(0)->getBeginLoc()),
+         ""});
   const Expr *OE = CE->getArg(Bi + 1);
   unsigned OO = Rel(OE->getBeginLoc());
   unsigned OL = Rel(EndOf(OE)) - OO;

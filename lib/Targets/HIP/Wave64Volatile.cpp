@@ -27,10 +27,10 @@ void Wave64Rewriter::volatileStep(const W64Site &S) {
   if (BO->getOpcode() == BO_Assign)
     Value = R;
   else {
-    std::string Op = BinaryOperator::getOpcodeStr(
-                         BinaryOperator::getOpForCompoundAssignment(
-                             BO->getOpcode()))
-                         .str();
+    std::string Op =
+        BinaryOperator::getOpcodeStr(
+            BinaryOperator::getOpForCompoundAssignment(BO->getOpcode()))
+            .str();
     Value = L + " " + Op + " " + R;
   }
   // Through the semicolon, when there is one.

@@ -42,14 +42,14 @@ void Wave64Rewriter::vote(const W64Site &S, bool Logical) {
     checkMask(CE, Name);
   std::string New;
   if (Logical) {
-    New = Name.starts_with("__ballot")  ? "__pk_ballot32"
-          : Name.starts_with("__any")   ? "__pk_any32"
-          : Name.starts_with("__all")   ? "__pk_all32"
-                                        : "__pk_activemask32";
+    New = Name.starts_with("__ballot") ? "__pk_ballot32"
+          : Name.starts_with("__any")  ? "__pk_any32"
+          : Name.starts_with("__all")  ? "__pk_all32"
+                                       : "__pk_activemask32";
   } else {
     New = Name.starts_with("__ballot") || Name == "__activemask" ? "__ballot"
-          : Name.starts_with("__any")                           ? "__any"
-                                                                : "__all";
+          : Name.starts_with("__any")                            ? "__any"
+                                                                 : "__all";
     if (!Sync && Name != "__activemask")
       return; // the HIP form already covers the wave
   }

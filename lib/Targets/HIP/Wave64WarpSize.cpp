@@ -30,8 +30,8 @@ void Wave64Rewriter::warpSizePass() {
   bool AnyNative = A.anyNative(), AnyLogical = A.anyLogical();
   for (const std::string &File : TC.PF.UserFiles) {
     llvm::StringRef Buf = TC.contents(File);
-    Lexer Lx(SourceLocation::getFromRawEncoding(1), L, Buf.begin(),
-             Buf.begin(), Buf.end());
+    Lexer Lx(SourceLocation::getFromRawEncoding(1), L, Buf.begin(), Buf.begin(),
+             Buf.end());
     Token Tok;
     bool AfterMember = false;
     while (!Lx.LexFromRawLexer(Tok)) {
@@ -45,14 +45,13 @@ void Wave64Rewriter::warpSizePass() {
             AnyNative && !AnyLogical
                 ? "the device property warpSize is 64 on CDNA GPUs, the "
                   "width of the native warps of this port"
-                : AnyNative
-                      ? "the device property warpSize is 64 on CDNA GPUs; "
-                        "some kernels of this port keep 32-lane logical "
-                        "warps: host code that sizes their work by it must "
-                        "use 32"
-                      : "the device property warpSize is 64 on CDNA GPUs, "
-                        "while the kernels of this port keep 32-lane logical "
-                        "warps; host code that sizes work by it must use 32";
+            : AnyNative ? "the device property warpSize is 64 on CDNA GPUs; "
+                          "some kernels of this port keep 32-lane logical "
+                          "warps: host code that sizes their work by it must "
+                          "use 32"
+                        : "the device property warpSize is 64 on CDNA GPUs, "
+                          "while the kernels of this port keep 32-lane logical "
+                          "warps; host code that sizes work by it must use 32";
         TC.finding(File, Off, RuleId::PK2011, Severity::Warning, Msg);
         continue;
       }

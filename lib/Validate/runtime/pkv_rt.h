@@ -24,10 +24,17 @@ enum Init { I_ZERO, I_UNIFORM, I_IOTA, I_CONST };
 
 inline std::size_t tySize(Ty t) {
   switch (t) {
-  case T_F32: case T_I32: case T_U32: return 4;
-  case T_F64: return 8;
-  case T_F16: case T_BF16: return 2;
-  case T_U8: return 1;
+  case T_F32:
+  case T_I32:
+  case T_U32:
+    return 4;
+  case T_F64:
+    return 8;
+  case T_F16:
+  case T_BF16:
+    return 2;
+  case T_U8:
+    return 1;
   }
   return 0;
 }
@@ -45,11 +52,21 @@ struct SplitMix64 {
     return Z ^ (Z >> 31);
   }
   /// Uniform in [0, 1) with 53 random bits.
-  double nextUnit() { return (double)(next() >> 11) * (1.0 / 9007199254740992.0); }
+  double nextUnit() {
+    return (double)(next() >> 11) * (1.0 / 9007199254740992.0);
+  }
 };
 
-inline std::uint32_t floatBits(float F) { std::uint32_t U; std::memcpy(&U, &F, 4); return U; }
-inline float bitsFloat(std::uint32_t U) { float F; std::memcpy(&F, &U, 4); return F; }
+inline std::uint32_t floatBits(float F) {
+  std::uint32_t U;
+  std::memcpy(&U, &F, 4);
+  return U;
+}
+inline float bitsFloat(std::uint32_t U) {
+  float F;
+  std::memcpy(&F, &U, 4);
+  return F;
+}
 
 /// IEEE binary16, round to nearest even; overflow gives infinity.
 inline std::uint16_t floatToHalfBits(float F) {
@@ -102,32 +119,84 @@ inline std::uint16_t floatToBf16Bits(float F) {
   return (std::uint16_t)((X + Rounding) >> 16);
 }
 
-inline float bf16BitsToFloat(std::uint16_t B) { return bitsFloat((std::uint32_t)B << 16); }
+inline float bf16BitsToFloat(std::uint16_t B) {
+  return bitsFloat((std::uint32_t)B << 16);
+}
 
-/// Stores \p V (already in range for integer types) as element \p I of type \p T.
+/// Stores \p V (already in range for integer types) as element \p I of type \p
+/// T.
 inline void storeElem(void *P, Ty T, std::size_t I, double V) {
   unsigned char *B = static_cast<unsigned char *>(P);
   switch (T) {
-  case T_F32: { float F = (float)V; std::memcpy(B + 4 * I, &F, 4); break; }
-  case T_F64: std::memcpy(B + 8 * I, &V, 8); break;
-  case T_I32: { std::int32_t X = (std::int32_t)(std::int64_t)V; std::memcpy(B + 4 * I, &X, 4); break; }
-  case T_U32: { std::uint32_t X = (std::uint32_t)(std::int64_t)V; std::memcpy(B + 4 * I, &X, 4); break; }
-  case T_U8: B[I] = (unsigned char)(std::int64_t)V; break;
-  case T_F16: { std::uint16_t X = floatToHalfBits((float)V); std::memcpy(B + 2 * I, &X, 2); break; }
-  case T_BF16: { std::uint16_t X = floatToBf16Bits((float)V); std::memcpy(B + 2 * I, &X, 2); break; }
+  case T_F32: {
+    float F = (float)V;
+    std::memcpy(B + 4 * I, &F, 4);
+    break;
+  }
+  case T_F64:
+    std::memcpy(B + 8 * I, &V, 8);
+    break;
+  case T_I32: {
+    std::int32_t X = (std::int32_t)(std::int64_t)V;
+    std::memcpy(B + 4 * I, &X, 4);
+    break;
+  }
+  case T_U32: {
+    std::uint32_t X = (std::uint32_t)(std::int64_t)V;
+    std::memcpy(B + 4 * I, &X, 4);
+    break;
+  }
+  case T_U8:
+    B[I] = (unsigned char)(std::int64_t)V;
+    break;
+  case T_F16: {
+    std::uint16_t X = floatToHalfBits((float)V);
+    std::memcpy(B + 2 * I, &X, 2);
+    break;
+  }
+  case T_BF16: {
+    std::uint16_t X = floatToBf16Bits((float)V);
+    std::memcpy(B + 2 * I, &X, 2);
+    break;
+  }
   }
 }
 
 inline double loadElem(const void *P, Ty T, std::size_t I) {
   const unsigned char *B = static_cast<const unsigned char *>(P);
   switch (T) {
-  case T_F32: { float F; std::memcpy(&F, B + 4 * I, 4); return F; }
-  case T_F64: { double D; std::memcpy(&D, B + 8 * I, 8); return D; }
-  case T_I32: { std::int32_t X; std::memcpy(&X, B + 4 * I, 4); return X; }
-  case T_U32: { std::uint32_t X; std::memcpy(&X, B + 4 * I, 4); return X; }
-  case T_U8: return B[I];
-  case T_F16: { std::uint16_t X; std::memcpy(&X, B + 2 * I, 2); return halfBitsToFloat(X); }
-  case T_BF16: { std::uint16_t X; std::memcpy(&X, B + 2 * I, 2); return bf16BitsToFloat(X); }
+  case T_F32: {
+    float F;
+    std::memcpy(&F, B + 4 * I, 4);
+    return F;
+  }
+  case T_F64: {
+    double D;
+    std::memcpy(&D, B + 8 * I, 8);
+    return D;
+  }
+  case T_I32: {
+    std::int32_t X;
+    std::memcpy(&X, B + 4 * I, 4);
+    return X;
+  }
+  case T_U32: {
+    std::uint32_t X;
+    std::memcpy(&X, B + 4 * I, 4);
+    return X;
+  }
+  case T_U8:
+    return B[I];
+  case T_F16: {
+    std::uint16_t X;
+    std::memcpy(&X, B + 2 * I, 2);
+    return halfBitsToFloat(X);
+  }
+  case T_BF16: {
+    std::uint16_t X;
+    std::memcpy(&X, B + 2 * I, 2);
+    return bf16BitsToFloat(X);
+  }
   }
   return 0.0;
 }
@@ -141,9 +210,15 @@ inline void fill(void *P, Ty T, std::size_t N, Init K, double Lo, double Hi,
   for (std::size_t I = 0; I < N; ++I) {
     double V = 0.0;
     switch (K) {
-    case I_ZERO: V = 0.0; break;
-    case I_IOTA: V = (double)I; break;
-    case I_CONST: V = Value; break;
+    case I_ZERO:
+      V = 0.0;
+      break;
+    case I_IOTA:
+      V = (double)I;
+      break;
+    case I_CONST:
+      V = Value;
+      break;
     case I_UNIFORM:
       if (tyIsInteger(T)) {
         const std::int64_t L = (std::int64_t)Lo, H = (std::int64_t)Hi;
@@ -171,8 +246,8 @@ struct CompareStats {
 /// An element fails when its error exceeds both the absolute tolerance and
 /// the relative tolerance times |want|.  Integer types compare exactly.
 /// NaN matches only NaN; infinities match only the same infinity.
-inline CompareStats compare(const void *Got, const void *Want, Ty T, std::size_t N,
-                            double AbsTol, double RelTol) {
+inline CompareStats compare(const void *Got, const void *Want, Ty T,
+                            std::size_t N, double AbsTol, double RelTol) {
   CompareStats S;
   S.Count = N;
   const bool Exact = tyIsInteger(T);
@@ -217,10 +292,17 @@ inline std::string jsonNumber(double V) {
 inline std::string jsonString(const std::string &S) {
   std::string R = "\"";
   for (unsigned char C : S) {
-    if (C == '"' || C == '\\') { R += '\\'; R += (char)C; }
-    else if (C == '\n') R += "\\n";
-    else if (C < 0x20) { char Buf[8]; std::snprintf(Buf, sizeof Buf, "\\u%04x", C); R += Buf; }
-    else R += (char)C;
+    if (C == '"' || C == '\\') {
+      R += '\\';
+      R += (char)C;
+    } else if (C == '\n')
+      R += "\\n";
+    else if (C < 0x20) {
+      char Buf[8];
+      std::snprintf(Buf, sizeof Buf, "\\u%04x", C);
+      R += Buf;
+    } else
+      R += (char)C;
   }
   return R + "\"";
 }
@@ -228,7 +310,8 @@ inline std::string jsonString(const std::string &S) {
 /// Collects per-output results and prints the single result line.
 class Report {
 public:
-  Report(const char *Case, const char *Variant) : Case(Case), Variant(Variant) {}
+  Report(const char *Case, const char *Variant)
+      : Case(Case), Variant(Variant) {}
 
   void compare(const char *Name, Ty T, const void *Got, const void *Want,
                std::size_t N, double AbsTol, double RelTol) {
@@ -262,8 +345,8 @@ public:
 private:
   void print(const char *Status, const std::string &Message) const {
     std::string L = "{\"pkv\":1,\"case\":" + jsonString(Case) +
-                    ",\"variant\":" + jsonString(Variant) +
-                    ",\"status\":\"" + Status + "\"";
+                    ",\"variant\":" + jsonString(Variant) + ",\"status\":\"" +
+                    Status + "\"";
     if (!Message.empty())
       L += ",\"message\":" + jsonString(Message);
     L += ",\"outputs\":[";

@@ -35,17 +35,17 @@ namespace pk {
 
 /// The hazard classes of docs/wave64.md.
 enum class W64Class : unsigned {
-  Mask = 1,       ///< 32-bit masks passed to *_sync intrinsics
-  Ballot,         ///< ballot results in 32-bit types, __popc/__ffs/__clz
-  LaneArith,      ///< lane/warp arithmetic with 32
-  ShflWidth,      ///< shuffles relying on the default width
-  PerWarpArray,   ///< per-warp shared arrays sized/indexed by 32
-  LoopBound,      ///< reduction/scan loops bounded by 32 lanes
-  Block32,        ///< blocks of 32 threads
-  LaneBits,       ///< 1u << lane, lane masks, __ffs(mask) - 1
-  WarpSync,       ///< implicit warp-synchronous (volatile) shared memory
-  TensorFrag,     ///< tensor-core fragment layouts
-  WarpSizeConst,  ///< warpSize as a constant expression
+  Mask = 1,      ///< 32-bit masks passed to *_sync intrinsics
+  Ballot,        ///< ballot results in 32-bit types, __popc/__ffs/__clz
+  LaneArith,     ///< lane/warp arithmetic with 32
+  ShflWidth,     ///< shuffles relying on the default width
+  PerWarpArray,  ///< per-warp shared arrays sized/indexed by 32
+  LoopBound,     ///< reduction/scan loops bounded by 32 lanes
+  Block32,       ///< blocks of 32 threads
+  LaneBits,      ///< 1u << lane, lane masks, __ffs(mask) - 1
+  WarpSync,      ///< implicit warp-synchronous (volatile) shared memory
+  TensorFrag,    ///< tensor-core fragment layouts
+  WarpSizeConst, ///< warpSize as a constant expression
 };
 
 /// The check rule of a hazard class (PK2101 ... PK2111).
@@ -75,11 +75,11 @@ struct W64Site {
   const clang::Stmt *S = nullptr;
   /// Spelling locations (Token, MaskType, CgTile).
   clang::SourceLocation Loc, End;
-  unsigned Len = 0;               ///< Token/MaskType: characters replaced
-  std::string Logical, Native;    ///< replacement text ("" = unchanged)
-  RuleId Rule = RuleId::PK2021;   ///< Token: rule and reason when edited
+  unsigned Len = 0;             ///< Token/MaskType: characters replaced
+  std::string Logical, Native;  ///< replacement text ("" = unchanged)
+  RuleId Rule = RuleId::PK2021; ///< Token: rule and reason when edited
   std::string Why;
-  std::string Name;               ///< callee / intrinsic / PTX register
+  std::string Name; ///< callee / intrinsic / PTX register
   int Entity = -1;
 };
 
@@ -89,8 +89,8 @@ struct W64Kernel {
   std::string Name;
   bool HasWarpCode = false; ///< collectives, lane/warp ids or warp constants
   Wave64Strategy Strategy = Wave64Strategy::Logical32;
-  bool Forced = false;      ///< chosen by --wave64, not by the analysis
-  std::string Reason;       ///< why not native (empty when native is safe)
+  bool Forced = false; ///< chosen by --wave64, not by the analysis
+  std::string Reason;  ///< why not native (empty when native is safe)
   clang::SourceLocation ReasonLoc;
 };
 

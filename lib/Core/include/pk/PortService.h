@@ -1,4 +1,5 @@
-//===- PortService.h - what the validation harness needs from the translator -===//
+//===- PortService.h - what the validation harness needs from the translator
+//-===//
 // Rules: none (interface)
 //
 // The harness (lib/Validate) ports sources and prepares them for the SIMT
@@ -53,9 +54,8 @@ public:
   /// Writes the prepared main file and the local files it includes under
   /// \p OutDir (same relative layout as next to \p MainFile) and returns the
   /// prepared main file's path.
-  virtual llvm::Expected<std::string> emuPrepare(llvm::StringRef MainFile,
-                                                 bool IsHip,
-                                                 llvm::StringRef OutDir) = 0;
+  virtual llvm::Expected<std::string>
+  emuPrepare(llvm::StringRef MainFile, bool IsHip, llvm::StringRef OutDir) = 0;
 };
 
 } // namespace pk

@@ -1,13 +1,14 @@
-//===- Rules.h - rule metadata, rename tables, findings --------------------===//
+//===- Rules.h - rule metadata, rename tables, findings
+//--------------------===//
 // Rules: none (rule metadata)
 #ifndef PK_RULES_H
 #define PK_RULES_H
 
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/StringRef.h"
-#include "llvm/Support/Error.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
 #include <optional>
 #include <string>
 #include <vector>
@@ -104,10 +105,10 @@ struct RenameEntry {
   std::string Cuda, Hip;
   std::string Unsupported; ///< non-empty: no counterpart; reason
   std::string Note;
-  std::string Kind;        ///< optional: function, type, enum, macro
-  bool Reverse = true;     ///< usable for HIP -> CUDA
-  std::string RuleID;      ///< filled from the table
-  std::string File;        ///< table file (for error messages)
+  std::string Kind;    ///< optional: function, type, enum, macro
+  bool Reverse = true; ///< usable for HIP -> CUDA
+  std::string RuleID;  ///< filled from the table
+  std::string File;    ///< table file (for error messages)
 };
 
 struct RenameTable {

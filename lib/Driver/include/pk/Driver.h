@@ -1,4 +1,5 @@
-//===- Driver.h - files in, translated files out ---------------------------===//
+//===- Driver.h - files in, translated files out
+//---------------------------===//
 // Rules: PK9001, PK9002 (the driver reports them)
 #ifndef PK_DRIVER_H
 #define PK_DRIVER_H

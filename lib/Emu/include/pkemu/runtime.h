@@ -1,8 +1,9 @@
 //===- runtime.h - pkemu runtime API for the shims --------------*- C++ -*-===//
 // Rules: none (emulator runtime)
 //
-// pkemu runtime API: the interface between host-compiled CUDA/HIP programs (through the shim
-// headers) and libpkemu.a. Everything the shims need from the runtime is declared here.
+// pkemu runtime API: the interface between host-compiled CUDA/HIP programs
+// (through the shim headers) and libpkemu.a. Everything the shims need from the
+// runtime is declared here.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -24,8 +25,8 @@
 #define PKEMU_TLS __thread __attribute__((tls_model("initial-exec")))
 
 // ---------------------------------------------------------------------------------------------
-// Built-in variables. They are per-OS-thread values that the scheduler rewrites on every fiber
-// switch, so each emulated GPU thread sees its own threadIdx.
+// Built-in variables. They are per-OS-thread values that the scheduler rewrites
+// on every fiber switch, so each emulated GPU thread sees its own threadIdx.
 #ifdef PKEMU_PARSE
 extern __attribute__((device)) const int warpSize;
 extern __attribute__((device)) const uint3 threadIdx;
@@ -49,97 +50,123 @@ extern PKEMU_TLS dim3 gridDim;
 
 namespace pkemu {
 
-// Identity of one in-function `__shared__` declaration (constant-initialised, one per
-// declaration site and template instantiation).
+// Identity of one in-function `__shared__` declaration (constant-initialised,
+// one per declaration site and template instantiation).
 struct SharedDecl {
   std::size_t size;
   std::size_t align;
-  const char* name;
-  const char* file;
+  const char *name;
+  const char *file;
   int line;
 };
 
 namespace detail {
 
 extern "C" {
-// [t_arena_lo, t_arena_lo + t_arena_size) is the current block's shared-memory arena; size is 0
-// outside kernel execution. The memory hooks test this range first.
+// [t_arena_lo, t_arena_lo + t_arena_size) is the current block's shared-memory
+// arena; size is 0 outside kernel execution. The memory hooks test this range
+// first.
 extern PKEMU_TLS std::uintptr_t pkemu_t_arena_lo;
 extern PKEMU_TLS std::uintptr_t pkemu_t_arena_size;
-extern PKEMU_TLS char* pkemu_t_dyn_base;      // dynamic shared memory of the current block
-extern PKEMU_TLS unsigned pkemu_t_lin;        // linear thread id in the block
-extern PKEMU_TLS unsigned pkemu_t_lane;       // lane in the warp
-extern PKEMU_TLS unsigned pkemu_t_atomics;    // atomics since the last scheduling point
+extern PKEMU_TLS char
+    *pkemu_t_dyn_base; // dynamic shared memory of the current block
+extern PKEMU_TLS unsigned pkemu_t_lin;  // linear thread id in the block
+extern PKEMU_TLS unsigned pkemu_t_lane; // lane in the warp
+extern PKEMU_TLS unsigned
+    pkemu_t_atomics; // atomics since the last scheduling point
 }
 
 // Collective operation codes (low byte of the kind word).
 enum CollOp : std::uint32_t {
-  kShflIdx = 1, kShflUp, kShflDown, kShflXor, kBallot, kAny, kAll, kSyncWarp, kMatchAny,
-  kMatchAll, kReadFirst, kBpermute, kCustom
+  kShflIdx = 1,
+  kShflUp,
+  kShflDown,
+  kShflXor,
+  kBallot,
+  kAny,
+  kAll,
+  kSyncWarp,
+  kMatchAny,
+  kMatchAll,
+  kReadFirst,
+  kBpermute,
+  kCustom
 };
 // Flags (upper bits of the kind word).
 enum CollFlag : std::uint32_t {
-  kSyncForm = 1u << 16,   // *_sync form: participants = mask
-  kHipForm = 1u << 17,    // HIP spelling (non-sync: all live lanes of the wave)
+  kSyncForm = 1u << 16, // *_sync form: participants = mask
+  kHipForm = 1u << 17,  // HIP spelling (non-sync: all live lanes of the wave)
 };
-inline constexpr std::uint32_t coll_kind(CollOp op, unsigned size, std::uint32_t flags) {
+inline constexpr std::uint32_t coll_kind(CollOp op, unsigned size,
+                                         std::uint32_t flags) {
   return std::uint32_t(op) | (std::uint32_t(size) << 8) | flags;
 }
 
 // What a custom collective (WMMA/MFMA) sees when the last lane arrives.
 struct CollView {
-  int width;                 // emulated warp width
-  std::uint64_t mask;        // participating lanes
-  void* payload[64];         // per-lane payload pointers (lane-indexed)
+  int width;          // emulated warp width
+  std::uint64_t mask; // participating lanes
+  void *payload[64];  // per-lane payload pointers (lane-indexed)
 };
-using CollFn = void (*)(CollView&);
+using CollFn = void (*)(CollView &);
 
-// Warp collective: every participating lane calls it; the last arrival computes all results.
-std::uint64_t coll(std::uint32_t kind, std::uint64_t mask, std::uint64_t value, std::int64_t arg,
-                   int width, void* payload, CollFn fn, const char* name, const char* file,
-                   int line);
-// The same for collectives without payload or custom function (shuffles, votes, __syncwarp),
-// with every argument in a register: kind_width = kind | width << 32 and
-// arg_line = (uint32)arg | line << 32 (collectives only use the low 32 bits of arg).
-std::uint64_t coll_packed(std::uint64_t kind_width, std::uint64_t mask, std::uint64_t value,
-                          std::uint64_t arg_line, const char* name, const char* file);
-PKEMU_HD inline std::uint64_t coll_fast(std::uint32_t kind, std::uint64_t mask, std::uint64_t value,
-                                        std::int64_t arg, int width, const char* name, const char* file,
-                                        int line) {
-  return coll_packed(kind | (std::uint64_t)(std::uint32_t)width << 32, mask, value,
-                     (std::uint32_t)arg | (std::uint64_t)(std::uint32_t)line << 32, name, file);
+// Warp collective: every participating lane calls it; the last arrival computes
+// all results.
+std::uint64_t coll(std::uint32_t kind, std::uint64_t mask, std::uint64_t value,
+                   std::int64_t arg, int width, void *payload, CollFn fn,
+                   const char *name, const char *file, int line);
+// The same for collectives without payload or custom function (shuffles, votes,
+// __syncwarp), with every argument in a register: kind_width = kind | width <<
+// 32 and arg_line = (uint32)arg | line << 32 (collectives only use the low 32
+// bits of arg).
+std::uint64_t coll_packed(std::uint64_t kind_width, std::uint64_t mask,
+                          std::uint64_t value, std::uint64_t arg_line,
+                          const char *name, const char *file);
+PKEMU_HD inline std::uint64_t coll_fast(std::uint32_t kind, std::uint64_t mask,
+                                        std::uint64_t value, std::int64_t arg,
+                                        int width, const char *name,
+                                        const char *file, int line) {
+  return coll_packed(
+      kind | (std::uint64_t)(std::uint32_t)width << 32, mask, value,
+      (std::uint32_t)arg | (std::uint64_t)(std::uint32_t)line << 32, name,
+      file);
 }
 // __syncthreads family. kind: 0 plain, 1 count, 2 and, 3 or.
-int barrier(int kind, int pred, const char* file, int line);
+int barrier(int kind, int pred, const char *file, int line);
 // Mask of existing, non-exited lanes of the caller's warp.
 std::uint64_t live_mask();
-// Give other threads of the block a chance to run (spin loops on atomics/volatile).
+// Give other threads of the block a chance to run (spin loops on
+// atomics/volatile).
 void yield();
 // Shared memory.
-void* shared_alloc(const SharedDecl* decl);
-void atomic_slow(const void* addr, unsigned size, void* pc);
+void *shared_alloc(const SharedDecl *decl);
+void atomic_slow(const void *addr, unsigned size, void *pc);
 // Reports. `fatal` aborts the launch (exit 86); `error` records and continues.
-[[noreturn]] void fatal(const char* kind, const char* msg, const char* file, int line);
-void error(const char* kind, const char* msg, const char* file, int line);
+[[noreturn]] void fatal(const char *kind, const char *msg, const char *file,
+                        int line);
+void error(const char *kind, const char *msg, const char *file, int line);
 // Launching.
 struct LaunchArgs {
-  const void* fn;
-  void (*thunk)(void*);
-  void* pack;
+  const void *fn;
+  void (*thunk)(void *);
+  void *pack;
   dim3 grid, block;
   std::size_t shmem;
-  void* stream;
+  void *stream;
 };
-int launch_kernel(const LaunchArgs& a);  // returns 0 or an error code (cudaError numbering)
+int launch_kernel(
+    const LaunchArgs &a); // returns 0 or an error code (cudaError numbering)
 void register_translation_unit(int default_warp, int lang_hip);
 
-inline void note_atomic(const void* addr, unsigned size) {
+inline void note_atomic(const void *addr, unsigned size) {
 #ifndef PKEMU_PARSE
   if ((std::uintptr_t)addr - pkemu_t_arena_lo < pkemu_t_arena_size)
     atomic_slow(addr, size, __builtin_return_address(0));
-  if (__builtin_expect(++pkemu_t_atomics >= 256, 0)) yield();
+  if (__builtin_expect(++pkemu_t_atomics >= 256, 0))
+    yield();
 #else
-  (void)addr; (void)size;
+  (void)addr;
+  (void)size;
 #endif
 }
 
@@ -147,76 +174,97 @@ template <class T> struct KernelPack;
 template <class... P> struct KernelPack<void (*)(P...)> {
   void (*k)(P...);
   std::tuple<std::decay_t<P>...> args;
-  static void thunk(void* p) {
-    auto* self = static_cast<KernelPack*>(p);
-    std::apply([self](auto&... a) { self->k(a...); }, self->args);
+  static void thunk(void *p) {
+    auto *self = static_cast<KernelPack *>(p);
+    std::apply([self](auto &...a) { self->k(a...); }, self->args);
   }
 };
-template <class T, class U> inline T implicit_conv(U&& u) { return std::forward<U>(u); }
+template <class T, class U> inline T implicit_conv(U &&u) {
+  return std::forward<U>(u);
+}
 
-inline void* to_stream(std::nullptr_t) { return nullptr; }
-inline void* to_stream(long long v) { return reinterpret_cast<void*>(static_cast<std::intptr_t>(v)); }
-template <class S> inline void* to_stream(S* s) { return (void*)s; }
-template <class S, class = std::enable_if_t<std::is_integral<S>::value || std::is_enum<S>::value>>
-inline void* to_stream(S v) { return reinterpret_cast<void*>(static_cast<std::intptr_t>(v)); }
+inline void *to_stream(std::nullptr_t) { return nullptr; }
+inline void *to_stream(long long v) {
+  return reinterpret_cast<void *>(static_cast<std::intptr_t>(v));
+}
+template <class S> inline void *to_stream(S *s) { return (void *)s; }
+template <class S, class = std::enable_if_t<std::is_integral<S>::value ||
+                                            std::is_enum<S>::value>>
+inline void *to_stream(S v) {
+  return reinterpret_cast<void *>(static_cast<std::intptr_t>(v));
+}
 
-}  // namespace detail
+} // namespace detail
 
-// The prepared-source launch: k<<<g, b, sh, st>>>(args...) -> pkemu::launch(k, g, b, sh, st, args...)
+// The prepared-source launch: k<<<g, b, sh, st>>>(args...) -> pkemu::launch(k,
+// g, b, sh, st, args...)
 template <class... P, class S, class... A>
-inline int launch(void (*k)(P...), dim3 grid, dim3 block, std::size_t shmem, S stream, A&&... args) {
-  static_assert(sizeof...(P) == sizeof...(A), "pkemu::launch: wrong number of kernel arguments");
-  detail::KernelPack<void (*)(P...)> pack{k, {detail::implicit_conv<std::decay_t<P>>(std::forward<A>(args))...}};
-  detail::LaunchArgs la{(const void*)k, &detail::KernelPack<void (*)(P...)>::thunk, &pack, grid, block,
-                        shmem, detail::to_stream(stream)};
+inline int launch(void (*k)(P...), dim3 grid, dim3 block, std::size_t shmem,
+                  S stream, A &&...args) {
+  static_assert(sizeof...(P) == sizeof...(A),
+                "pkemu::launch: wrong number of kernel arguments");
+  detail::KernelPack<void (*)(P...)> pack{
+      k, {detail::implicit_conv<std::decay_t<P>>(std::forward<A>(args))...}};
+  detail::LaunchArgs la{(const void *)k,
+                        &detail::KernelPack<void (*)(P...)>::thunk,
+                        &pack,
+                        grid,
+                        block,
+                        shmem,
+                        detail::to_stream(stream)};
   return detail::launch_kernel(la);
 }
 template <class... P>
 inline int launch(void (*k)(P...), dim3 grid, dim3 block) {
-  static_assert(sizeof...(P) == 0, "pkemu::launch: wrong number of kernel arguments");
+  static_assert(sizeof...(P) == 0,
+                "pkemu::launch: wrong number of kernel arguments");
   return launch(k, grid, block, 0, 0);
 }
 
 // Launch from a void** argument array (cudaLaunchKernel / hipLaunchKernel).
 template <class... P, std::size_t... I>
-inline int launch_argv_impl(void (*k)(P...), dim3 g, dim3 b, std::size_t sh, void* st, void** argv,
-                            std::index_sequence<I...>) {
-  return launch(k, g, b, sh, st, *static_cast<std::decay_t<P>*>(argv[I])...);
+inline int launch_argv_impl(void (*k)(P...), dim3 g, dim3 b, std::size_t sh,
+                            void *st, void **argv, std::index_sequence<I...>) {
+  return launch(k, g, b, sh, st, *static_cast<std::decay_t<P> *>(argv[I])...);
 }
 template <class... P>
-inline int launch_argv(void (*k)(P...), dim3 g, dim3 b, void** argv, std::size_t sh, void* st) {
-  return launch_argv_impl(k, g, b, sh, st, argv, std::index_sequence_for<P...>{});
+inline int launch_argv(void (*k)(P...), dim3 g, dim3 b, void **argv,
+                       std::size_t sh, void *st) {
+  return launch_argv_impl(k, g, b, sh, st, argv,
+                          std::index_sequence_for<P...>{});
 }
 
 // Shared memory of the current block.
-template <class T> PKEMU_HD inline T& shared_var(const SharedDecl& d) {
+template <class T> PKEMU_HD inline T &shared_var(const SharedDecl &d) {
 #ifdef PKEMU_PARSE
-  return *reinterpret_cast<T*>(const_cast<SharedDecl*>(&d));  // never evaluated: parse only
+  return *reinterpret_cast<T *>(
+      const_cast<SharedDecl *>(&d)); // never evaluated: parse only
 #else
-  return *static_cast<T*>(detail::shared_alloc(&d));
+  return *static_cast<T *>(detail::shared_alloc(&d));
 #endif
 }
-template <class T> PKEMU_HD inline T* dynamic_shared() {
+template <class T> PKEMU_HD inline T *dynamic_shared() {
 #ifdef PKEMU_PARSE
   return nullptr;
 #else
-  return reinterpret_cast<T*>(detail::pkemu_t_dyn_base);
+  return reinterpret_cast<T *>(detail::pkemu_t_dyn_base);
 #endif
 }
 
-}  // namespace pkemu
+} // namespace pkemu
 
 // ---------------------------------------------------------------------------------------------
 // Shared-memory declarations produced by the emu-prep rewrite.
-#define PKEMU_SHARED(name, ...)                                                            \
-  static constexpr ::pkemu::SharedDecl pkemu_sd_##name{                                    \
-      sizeof(__VA_ARGS__), alignof(__VA_ARGS__), #name, __FILE__, __LINE__};               \
-  auto& name = ::pkemu::shared_var<__VA_ARGS__>(pkemu_sd_##name)
-#define PKEMU_DYNAMIC_SHARED(name, ...) __VA_ARGS__* name = ::pkemu::dynamic_shared<__VA_ARGS__>()
-#define PKEMU_GLOBAL_SHARED(name, ...)                                                     \
-  using pkemu_st_##name = __VA_ARGS__;                                                     \
-  inline constexpr ::pkemu::SharedDecl pkemu_sd_##name{                                    \
-      sizeof(__VA_ARGS__), alignof(__VA_ARGS__), #name, __FILE__, __LINE__};               \
-  PKEMU_HD inline pkemu_st_##name& pkemu_shared_##name() {                                 \
-    return ::pkemu::shared_var<pkemu_st_##name>(pkemu_sd_##name);                          \
+#define PKEMU_SHARED(name, ...)                                                \
+  static constexpr ::pkemu::SharedDecl pkemu_sd_##name{                        \
+      sizeof(__VA_ARGS__), alignof(__VA_ARGS__), #name, __FILE__, __LINE__};   \
+  auto &name = ::pkemu::shared_var<__VA_ARGS__>(pkemu_sd_##name)
+#define PKEMU_DYNAMIC_SHARED(name, ...)                                        \
+  __VA_ARGS__ *name = ::pkemu::dynamic_shared<__VA_ARGS__>()
+#define PKEMU_GLOBAL_SHARED(name, ...)                                         \
+  using pkemu_st_##name = __VA_ARGS__;                                         \
+  inline constexpr ::pkemu::SharedDecl pkemu_sd_##name{                        \
+      sizeof(__VA_ARGS__), alignof(__VA_ARGS__), #name, __FILE__, __LINE__};   \
+  PKEMU_HD inline pkemu_st_##name &pkemu_shared_##name() {                     \
+    return ::pkemu::shared_var<pkemu_st_##name>(pkemu_sd_##name);              \
   }

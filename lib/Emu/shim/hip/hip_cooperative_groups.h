@@ -6,4 +6,5 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 #include "../pkemu/prelude.h"
+
 #include "../cooperative_groups.h"

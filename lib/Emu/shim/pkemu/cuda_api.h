@@ -50,8 +50,8 @@ enum cudaMemcpyKind {
 };
 struct CUstream_st;
 struct CUevent_st;
-typedef CUstream_st* cudaStream_t;
-typedef CUevent_st* cudaEvent_t;
+typedef CUstream_st *cudaStream_t;
+typedef CUevent_st *cudaEvent_t;
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
 #define cudaStreamDefault 0x00
@@ -74,10 +74,25 @@ enum cudaFuncAttribute {
   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
   cudaFuncAttributePreferredSharedMemoryCarveout = 9,
 };
-enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 };
-enum cudaSharedMemConfig { cudaSharedMemBankSizeDefault = 0, cudaSharedMemBankSizeFourByte = 1, cudaSharedMemBankSizeEightByte = 2 };
-enum cudaMemoryAdvise { cudaMemAdviseSetReadMostly = 1, cudaMemAdviseUnsetReadMostly, cudaMemAdviseSetPreferredLocation,
-                        cudaMemAdviseUnsetPreferredLocation, cudaMemAdviseSetAccessedBy, cudaMemAdviseUnsetAccessedBy };
+enum cudaFuncCache {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3
+};
+enum cudaSharedMemConfig {
+  cudaSharedMemBankSizeDefault = 0,
+  cudaSharedMemBankSizeFourByte = 1,
+  cudaSharedMemBankSizeEightByte = 2
+};
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly,
+  cudaMemAdviseSetPreferredLocation,
+  cudaMemAdviseUnsetPreferredLocation,
+  cudaMemAdviseSetAccessedBy,
+  cudaMemAdviseUnsetAccessedBy
+};
 enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
   cudaDevAttrMaxBlockDimX = 2,
@@ -100,17 +115,22 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
   cudaDevAttrCooperativeLaunch = 95,
 };
-enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3
+};
 struct cudaPointerAttributes {
   enum cudaMemoryType type;
   int device;
-  void* devicePointer;
-  void* hostPointer;
+  void *devicePointer;
+  void *hostPointer;
 };
 struct cudaFuncAttributes {
   std::size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
-  int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA, maxDynamicSharedSizeBytes,
-      preferredShmemCarveout;
+  int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA,
+      maxDynamicSharedSizeBytes, preferredShmemCarveout;
 };
 
 struct cudaDeviceProp {
@@ -175,176 +195,309 @@ struct cudaDeviceProp {
 #include "props.h"
 
 #define PKEMU_CE(x) ((cudaError_t)(x))
-inline cudaError_t cudaGetLastError() { return PKEMU_CE(pkemu::api::get_last_error()); }
-inline cudaError_t cudaPeekAtLastError() { return PKEMU_CE(pkemu::api::peek_last_error()); }
-inline const char* cudaGetErrorString(cudaError_t e) { return pkemu::api::error_string(e); }
-inline const char* cudaGetErrorName(cudaError_t e) { return pkemu::api::error_name(e, false); }
+inline cudaError_t cudaGetLastError() {
+  return PKEMU_CE(pkemu::api::get_last_error());
+}
+inline cudaError_t cudaPeekAtLastError() {
+  return PKEMU_CE(pkemu::api::peek_last_error());
+}
+inline const char *cudaGetErrorString(cudaError_t e) {
+  return pkemu::api::error_string(e);
+}
+inline const char *cudaGetErrorName(cudaError_t e) {
+  return pkemu::api::error_name(e, false);
+}
 
-inline cudaError_t cudaMalloc(void** p, std::size_t n) { return PKEMU_CE(pkemu::api::dev_malloc(p, n)); }
-template <class T> inline cudaError_t cudaMalloc(T** p, std::size_t n) { return cudaMalloc((void**)p, n); }
-inline cudaError_t cudaMallocManaged(void** p, std::size_t n, unsigned = cudaMemAttachGlobal) {
+inline cudaError_t cudaMalloc(void **p, std::size_t n) {
   return PKEMU_CE(pkemu::api::dev_malloc(p, n));
 }
-template <class T> inline cudaError_t cudaMallocManaged(T** p, std::size_t n, unsigned f = cudaMemAttachGlobal) {
-  return cudaMallocManaged((void**)p, n, f);
+template <class T> inline cudaError_t cudaMalloc(T **p, std::size_t n) {
+  return cudaMalloc((void **)p, n);
 }
-inline cudaError_t cudaMallocHost(void** p, std::size_t n) { return PKEMU_CE(pkemu::api::host_malloc(p, n)); }
-template <class T> inline cudaError_t cudaMallocHost(T** p, std::size_t n) { return cudaMallocHost((void**)p, n); }
-inline cudaError_t cudaHostAlloc(void** p, std::size_t n, unsigned) { return PKEMU_CE(pkemu::api::host_malloc(p, n)); }
-template <class T> inline cudaError_t cudaHostAlloc(T** p, std::size_t n, unsigned f) { return cudaHostAlloc((void**)p, n, f); }
-inline cudaError_t cudaMallocPitch(void** p, std::size_t* pitch, std::size_t w, std::size_t h) {
+inline cudaError_t cudaMallocManaged(void **p, std::size_t n,
+                                     unsigned = cudaMemAttachGlobal) {
+  return PKEMU_CE(pkemu::api::dev_malloc(p, n));
+}
+template <class T>
+inline cudaError_t cudaMallocManaged(T **p, std::size_t n,
+                                     unsigned f = cudaMemAttachGlobal) {
+  return cudaMallocManaged((void **)p, n, f);
+}
+inline cudaError_t cudaMallocHost(void **p, std::size_t n) {
+  return PKEMU_CE(pkemu::api::host_malloc(p, n));
+}
+template <class T> inline cudaError_t cudaMallocHost(T **p, std::size_t n) {
+  return cudaMallocHost((void **)p, n);
+}
+inline cudaError_t cudaHostAlloc(void **p, std::size_t n, unsigned) {
+  return PKEMU_CE(pkemu::api::host_malloc(p, n));
+}
+template <class T>
+inline cudaError_t cudaHostAlloc(T **p, std::size_t n, unsigned f) {
+  return cudaHostAlloc((void **)p, n, f);
+}
+inline cudaError_t cudaMallocPitch(void **p, std::size_t *pitch, std::size_t w,
+                                   std::size_t h) {
   return PKEMU_CE(pkemu::api::malloc_pitch(p, pitch, w, h));
 }
-template <class T> inline cudaError_t cudaMallocPitch(T** p, std::size_t* pitch, std::size_t w, std::size_t h) {
-  return cudaMallocPitch((void**)p, pitch, w, h);
+template <class T>
+inline cudaError_t cudaMallocPitch(T **p, std::size_t *pitch, std::size_t w,
+                                   std::size_t h) {
+  return cudaMallocPitch((void **)p, pitch, w, h);
 }
-inline cudaError_t cudaFree(void* p) { return PKEMU_CE(pkemu::api::dev_free(p)); }
-inline cudaError_t cudaFreeHost(void* p) { return PKEMU_CE(pkemu::api::host_free(p)); }
-inline cudaError_t cudaHostRegister(void*, std::size_t, unsigned) { return cudaSuccess; }
-inline cudaError_t cudaHostUnregister(void*) { return cudaSuccess; }
-inline cudaError_t cudaHostGetDevicePointer(void** d, void* h, unsigned) { *d = h; return cudaSuccess; }
-inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* a, const void* p) {
-  a->type = cudaMemoryTypeDevice;
-  a->device = 0;
-  a->devicePointer = const_cast<void*>(p);
-  a->hostPointer = const_cast<void*>(p);
+inline cudaError_t cudaFree(void *p) {
+  return PKEMU_CE(pkemu::api::dev_free(p));
+}
+inline cudaError_t cudaFreeHost(void *p) {
+  return PKEMU_CE(pkemu::api::host_free(p));
+}
+inline cudaError_t cudaHostRegister(void *, std::size_t, unsigned) {
   return cudaSuccess;
 }
-inline cudaError_t cudaMemGetInfo(std::size_t* f, std::size_t* t) { return PKEMU_CE(pkemu::api::mem_get_info(f, t)); }
+inline cudaError_t cudaHostUnregister(void *) { return cudaSuccess; }
+inline cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned) {
+  *d = h;
+  return cudaSuccess;
+}
+inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a,
+                                            const void *p) {
+  a->type = cudaMemoryTypeDevice;
+  a->device = 0;
+  a->devicePointer = const_cast<void *>(p);
+  a->hostPointer = const_cast<void *>(p);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemGetInfo(std::size_t *f, std::size_t *t) {
+  return PKEMU_CE(pkemu::api::mem_get_info(f, t));
+}
 
-inline cudaError_t cudaMemcpy(void* d, const void* s, std::size_t n, cudaMemcpyKind) {
+inline cudaError_t cudaMemcpy(void *d, const void *s, std::size_t n,
+                              cudaMemcpyKind) {
   return PKEMU_CE(pkemu::api::memcpy(d, s, n));
 }
-inline cudaError_t cudaMemcpyAsync(void* d, const void* s, std::size_t n, cudaMemcpyKind k, cudaStream_t = 0) {
+inline cudaError_t cudaMemcpyAsync(void *d, const void *s, std::size_t n,
+                                   cudaMemcpyKind k, cudaStream_t = 0) {
   return cudaMemcpy(d, s, n, k);
 }
-inline cudaError_t cudaMemcpy2D(void* d, std::size_t dp, const void* s, std::size_t sp, std::size_t w, std::size_t h,
+inline cudaError_t cudaMemcpy2D(void *d, std::size_t dp, const void *s,
+                                std::size_t sp, std::size_t w, std::size_t h,
                                 cudaMemcpyKind) {
   return PKEMU_CE(pkemu::api::memcpy2d(d, dp, s, sp, w, h));
 }
-inline cudaError_t cudaMemcpy2DAsync(void* d, std::size_t dp, const void* s, std::size_t sp, std::size_t w,
-                                     std::size_t h, cudaMemcpyKind k, cudaStream_t = 0) {
+inline cudaError_t cudaMemcpy2DAsync(void *d, std::size_t dp, const void *s,
+                                     std::size_t sp, std::size_t w,
+                                     std::size_t h, cudaMemcpyKind k,
+                                     cudaStream_t = 0) {
   return cudaMemcpy2D(d, dp, s, sp, w, h, k);
 }
-inline cudaError_t cudaMemset(void* d, int v, std::size_t n) { return PKEMU_CE(pkemu::api::memset(d, v, n)); }
-inline cudaError_t cudaMemsetAsync(void* d, int v, std::size_t n, cudaStream_t = 0) { return cudaMemset(d, v, n); }
-inline cudaError_t cudaMemset2D(void* d, std::size_t p, int v, std::size_t w, std::size_t h) {
+inline cudaError_t cudaMemset(void *d, int v, std::size_t n) {
+  return PKEMU_CE(pkemu::api::memset(d, v, n));
+}
+inline cudaError_t cudaMemsetAsync(void *d, int v, std::size_t n,
+                                   cudaStream_t = 0) {
+  return cudaMemset(d, v, n);
+}
+inline cudaError_t cudaMemset2D(void *d, std::size_t p, int v, std::size_t w,
+                                std::size_t h) {
   return PKEMU_CE(pkemu::api::memset2d(d, p, v, w, h));
 }
-inline cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, cudaStream_t = 0) { return cudaSuccess; }
-inline cudaError_t cudaMemAdvise(const void*, std::size_t, cudaMemoryAdvise, int) { return cudaSuccess; }
+inline cudaError_t cudaMemPrefetchAsync(const void *, std::size_t, int,
+                                        cudaStream_t = 0) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemAdvise(const void *, std::size_t, cudaMemoryAdvise,
+                                 int) {
+  return cudaSuccess;
+}
 
 template <class S>
-inline cudaError_t cudaMemcpyToSymbol(S&& sym, const void* src, std::size_t n, std::size_t off = 0,
+inline cudaError_t cudaMemcpyToSymbol(S &&sym, const void *src, std::size_t n,
+                                      std::size_t off = 0,
                                       cudaMemcpyKind = cudaMemcpyHostToDevice) {
-  return PKEMU_CE(pkemu::api::memcpy((char*)pkemu::detail::symbol_addr(std::forward<S>(sym)) + off, src, n));
+  return PKEMU_CE(pkemu::api::memcpy(
+      (char *)pkemu::detail::symbol_addr(std::forward<S>(sym)) + off, src, n));
 }
 template <class S>
-inline cudaError_t cudaMemcpyToSymbolAsync(S&& sym, const void* src, std::size_t n, std::size_t off = 0,
-                                           cudaMemcpyKind k = cudaMemcpyHostToDevice, cudaStream_t = 0) {
+inline cudaError_t cudaMemcpyToSymbolAsync(
+    S &&sym, const void *src, std::size_t n, std::size_t off = 0,
+    cudaMemcpyKind k = cudaMemcpyHostToDevice, cudaStream_t = 0) {
   return cudaMemcpyToSymbol(std::forward<S>(sym), src, n, off, k);
 }
 template <class S>
-inline cudaError_t cudaMemcpyFromSymbol(void* dst, S&& sym, std::size_t n, std::size_t off = 0,
-                                        cudaMemcpyKind = cudaMemcpyDeviceToHost) {
-  return PKEMU_CE(pkemu::api::memcpy(dst, (char*)pkemu::detail::symbol_addr(std::forward<S>(sym)) + off, n));
+inline cudaError_t
+cudaMemcpyFromSymbol(void *dst, S &&sym, std::size_t n, std::size_t off = 0,
+                     cudaMemcpyKind = cudaMemcpyDeviceToHost) {
+  return PKEMU_CE(pkemu::api::memcpy(
+      dst, (char *)pkemu::detail::symbol_addr(std::forward<S>(sym)) + off, n));
 }
 template <class S>
-inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, S&& sym, std::size_t n, std::size_t off = 0,
-                                             cudaMemcpyKind k = cudaMemcpyDeviceToHost, cudaStream_t = 0) {
+inline cudaError_t cudaMemcpyFromSymbolAsync(
+    void *dst, S &&sym, std::size_t n, std::size_t off = 0,
+    cudaMemcpyKind k = cudaMemcpyDeviceToHost, cudaStream_t = 0) {
   return cudaMemcpyFromSymbol(dst, std::forward<S>(sym), n, off, k);
 }
-template <class S> inline cudaError_t cudaGetSymbolAddress(void** p, S&& sym) {
+template <class S> inline cudaError_t cudaGetSymbolAddress(void **p, S &&sym) {
   *p = pkemu::detail::symbol_addr(std::forward<S>(sym));
   return cudaSuccess;
 }
-template <class S> inline cudaError_t cudaGetSymbolSize(std::size_t* n, S&& sym) {
+template <class S>
+inline cudaError_t cudaGetSymbolSize(std::size_t *n, S &&sym) {
   *n = sizeof(sym);
   return cudaSuccess;
 }
 
-inline cudaError_t cudaDeviceSynchronize() { return PKEMU_CE(pkemu::api::device_synchronize()); }
+inline cudaError_t cudaDeviceSynchronize() {
+  return PKEMU_CE(pkemu::api::device_synchronize());
+}
 inline cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
-inline cudaError_t cudaDeviceReset() { return PKEMU_CE(pkemu::api::device_reset()); }
-inline cudaError_t cudaGetDeviceCount(int* n) { return PKEMU_CE(pkemu::api::get_device_count(n)); }
-inline cudaError_t cudaSetDevice(int d) { return PKEMU_CE(pkemu::api::set_device(d)); }
-inline cudaError_t cudaGetDevice(int* d) { return PKEMU_CE(pkemu::api::get_device(d)); }
+inline cudaError_t cudaDeviceReset() {
+  return PKEMU_CE(pkemu::api::device_reset());
+}
+inline cudaError_t cudaGetDeviceCount(int *n) {
+  return PKEMU_CE(pkemu::api::get_device_count(n));
+}
+inline cudaError_t cudaSetDevice(int d) {
+  return PKEMU_CE(pkemu::api::set_device(d));
+}
+inline cudaError_t cudaGetDevice(int *d) {
+  return PKEMU_CE(pkemu::api::get_device(d));
+}
 inline cudaError_t cudaSetDeviceFlags(unsigned) { return cudaSuccess; }
-inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
-  if (d != 0) return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidDevice));
+inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int d) {
+  if (d != 0)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidDevice));
   pkemu::detail::fill_props(p);
   p->major = 9;
   p->minor = 0;
   return cudaSuccess;
 }
-inline cudaError_t cudaDeviceGetAttribute(int* v, cudaDeviceAttr a, int d) {
-  if (d != 0) return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidDevice));
-  *v = a == cudaDevAttrComputeCapabilityMajor ? 9 : pkemu::detail::device_attr(a);
+inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int d) {
+  if (d != 0)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidDevice));
+  *v = a == cudaDevAttrComputeCapabilityMajor ? 9
+                                              : pkemu::detail::device_attr(a);
   return cudaSuccess;
 }
-inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
-inline cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) { return cudaSuccess; }
+inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) {
+  return cudaSuccess;
+}
 inline cudaError_t cudaDeviceSetLimit(int, std::size_t) { return cudaSuccess; }
-inline cudaError_t cudaDriverGetVersion(int* v) { *v = CUDART_VERSION; return cudaSuccess; }
-inline cudaError_t cudaRuntimeGetVersion(int* v) { *v = CUDART_VERSION; return cudaSuccess; }
-
-template <class F> inline cudaError_t cudaFuncSetAttribute(F* f, cudaFuncAttribute attr, int v) {
-  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize)
-    return PKEMU_CE(pkemu::api::func_set_max_dynamic_shared((const void*)f, v));
+inline cudaError_t cudaDriverGetVersion(int *v) {
+  *v = CUDART_VERSION;
   return cudaSuccess;
 }
-inline cudaError_t cudaFuncSetAttribute(const void* f, cudaFuncAttribute attr, int v) {
+inline cudaError_t cudaRuntimeGetVersion(int *v) {
+  *v = CUDART_VERSION;
+  return cudaSuccess;
+}
+
+template <class F>
+inline cudaError_t cudaFuncSetAttribute(F *f, cudaFuncAttribute attr, int v) {
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize)
+    return PKEMU_CE(
+        pkemu::api::func_set_max_dynamic_shared((const void *)f, v));
+  return cudaSuccess;
+}
+inline cudaError_t cudaFuncSetAttribute(const void *f, cudaFuncAttribute attr,
+                                        int v) {
   if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize)
     return PKEMU_CE(pkemu::api::func_set_max_dynamic_shared(f, v));
   return cudaSuccess;
 }
-template <class F> inline cudaError_t cudaFuncSetCacheConfig(F*, cudaFuncCache) { return cudaSuccess; }
-template <class F> inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, F* f) {
+template <class F>
+inline cudaError_t cudaFuncSetCacheConfig(F *, cudaFuncCache) {
+  return cudaSuccess;
+}
+template <class F>
+inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F *f) {
   std::memset(a, 0, sizeof(*a));
   a->maxThreadsPerBlock = 1024;
-  a->maxDynamicSharedSizeBytes = pkemu::api::func_max_dynamic_shared((const void*)f);
+  a->maxDynamicSharedSizeBytes =
+      pkemu::api::func_max_dynamic_shared((const void *)f);
   a->binaryVersion = a->ptxVersion = 90;
   return cudaSuccess;
 }
 template <class F>
-inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, F, int block, std::size_t = 0) {
+inline cudaError_t
+cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int block,
+                                              std::size_t = 0) {
   *n = block > 0 ? (2048 / block > 32 ? 32 : 2048 / block) : 0;
   return cudaSuccess;
 }
 template <class F>
-inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* grid, int* block, F, std::size_t = 0, int limit = 0) {
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *grid, int *block, F,
+                                                      std::size_t = 0,
+                                                      int limit = 0) {
   *block = limit > 0 && limit < 1024 ? limit : 1024;
   *grid = 2 * pkemu::api::multiprocessor_count();
   return cudaSuccess;
 }
 
-inline cudaError_t cudaStreamCreate(cudaStream_t* s) { return PKEMU_CE(pkemu::api::stream_create((void**)s)); }
-inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { return cudaStreamCreate(s); }
-inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned, int) { return cudaStreamCreate(s); }
-inline cudaError_t cudaStreamDestroy(cudaStream_t s) { return PKEMU_CE(pkemu::api::stream_destroy(s)); }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t s) { return PKEMU_CE(pkemu::api::stream_synchronize(s)); }
-inline cudaError_t cudaStreamQuery(cudaStream_t s) { return PKEMU_CE(pkemu::api::stream_query(s)); }
-inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned = 0) { return cudaSuccess; }
-inline cudaError_t cudaEventCreate(cudaEvent_t* e) { return PKEMU_CE(pkemu::api::event_create((void**)e)); }
-inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
-inline cudaError_t cudaEventDestroy(cudaEvent_t e) { return PKEMU_CE(pkemu::api::event_destroy(e)); }
-inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0) { return PKEMU_CE(pkemu::api::event_record(e, s)); }
-inline cudaError_t cudaEventSynchronize(cudaEvent_t e) { return PKEMU_CE(pkemu::api::event_synchronize(e)); }
-inline cudaError_t cudaEventQuery(cudaEvent_t e) { return PKEMU_CE(pkemu::api::event_query(e)); }
-inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
+inline cudaError_t cudaStreamCreate(cudaStream_t *s) {
+  return PKEMU_CE(pkemu::api::stream_create((void **)s));
+}
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) {
+  return cudaStreamCreate(s);
+}
+inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned,
+                                                int) {
+  return cudaStreamCreate(s);
+}
+inline cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  return PKEMU_CE(pkemu::api::stream_destroy(s));
+}
+inline cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+  return PKEMU_CE(pkemu::api::stream_synchronize(s));
+}
+inline cudaError_t cudaStreamQuery(cudaStream_t s) {
+  return PKEMU_CE(pkemu::api::stream_query(s));
+}
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t,
+                                       unsigned = 0) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
+  return PKEMU_CE(pkemu::api::event_create((void **)e));
+}
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) {
+  return cudaEventCreate(e);
+}
+inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  return PKEMU_CE(pkemu::api::event_destroy(e));
+}
+inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0) {
+  return PKEMU_CE(pkemu::api::event_record(e, s));
+}
+inline cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  return PKEMU_CE(pkemu::api::event_synchronize(e));
+}
+inline cudaError_t cudaEventQuery(cudaEvent_t e) {
+  return PKEMU_CE(pkemu::api::event_query(e));
+}
+inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a,
+                                        cudaEvent_t b) {
   return PKEMU_CE(pkemu::api::event_elapsed(ms, a, b));
 }
 
 // cudaLaunchKernel: the kernel's parameter types unpack the argument array.
 template <class... P>
-inline cudaError_t cudaLaunchKernel(void (*f)(P...), dim3 g, dim3 b, void** args, std::size_t sh = 0,
+inline cudaError_t cudaLaunchKernel(void (*f)(P...), dim3 g, dim3 b,
+                                    void **args, std::size_t sh = 0,
                                     cudaStream_t st = 0) {
-  return PKEMU_CE(pkemu::launch_argv(f, g, b, args, sh, (void*)st));
+  return PKEMU_CE(pkemu::launch_argv(f, g, b, args, sh, (void *)st));
 }
-inline cudaError_t cudaLaunchKernel(const void*, dim3, dim3, void**, std::size_t = 0, cudaStream_t = 0,
+inline cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **,
+                                    std::size_t = 0, cudaStream_t = 0,
                                     PKEMU_LOC_PARAMS) {
-  // An untyped kernel pointer cannot be unpacked: pass the kernel itself, not (void*)kernel.
-  pkemu::detail::error("unsupported launch", "cudaLaunchKernel called with an untyped (void*) kernel pointer; pass the kernel function itself", PKEMU_LOC);
+  // An untyped kernel pointer cannot be unpacked: pass the kernel itself, not
+  // (void*)kernel.
+  pkemu::detail::error("unsupported launch",
+                       "cudaLaunchKernel called with an untyped (void*) kernel "
+                       "pointer; pass the kernel function itself",
+                       PKEMU_LOC);
   return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidDeviceFunction));
 }
 #undef PKEMU_CE

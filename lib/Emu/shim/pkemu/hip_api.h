@@ -11,13 +11,16 @@
 #include "../../include/pkemu/host_api.h"
 #include "../../include/pkemu/runtime.h"
 #include "props.h"
+
 #include "mfma.h"
 
 #ifndef HIP_VERSION_MAJOR
 #define HIP_VERSION_MAJOR 6
 #define HIP_VERSION_MINOR 3
 #define HIP_VERSION_PATCH 0
-#define HIP_VERSION (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)
+#define HIP_VERSION                                                            \
+  (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 +                 \
+   HIP_VERSION_PATCH)
 #endif
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__ 1
@@ -57,8 +60,8 @@ enum hipMemcpyKind {
 };
 struct ihipStream_t;
 struct ihipEvent_t;
-typedef ihipStream_t* hipStream_t;
-typedef ihipEvent_t* hipEvent_t;
+typedef ihipStream_t *hipStream_t;
+typedef ihipEvent_t *hipEvent_t;
 #define hipStreamDefault 0x00
 #define hipStreamNonBlocking 0x01
 #define hipEventDefault 0x0
@@ -81,10 +84,25 @@ enum hipFuncAttribute {
   hipFuncAttributeMaxDynamicSharedMemorySize = 8,
   hipFuncAttributePreferredSharedMemoryCarveout = 9,
 };
-enum hipFuncCache_t { hipFuncCachePreferNone = 0, hipFuncCachePreferShared, hipFuncCachePreferL1, hipFuncCachePreferEqual };
-enum hipSharedMemConfig { hipSharedMemBankSizeDefault = 0, hipSharedMemBankSizeFourByte, hipSharedMemBankSizeEightByte };
-enum hipMemoryAdvise { hipMemAdviseSetReadMostly = 1, hipMemAdviseUnsetReadMostly, hipMemAdviseSetPreferredLocation,
-                       hipMemAdviseUnsetPreferredLocation, hipMemAdviseSetAccessedBy, hipMemAdviseUnsetAccessedBy };
+enum hipFuncCache_t {
+  hipFuncCachePreferNone = 0,
+  hipFuncCachePreferShared,
+  hipFuncCachePreferL1,
+  hipFuncCachePreferEqual
+};
+enum hipSharedMemConfig {
+  hipSharedMemBankSizeDefault = 0,
+  hipSharedMemBankSizeFourByte,
+  hipSharedMemBankSizeEightByte
+};
+enum hipMemoryAdvise {
+  hipMemAdviseSetReadMostly = 1,
+  hipMemAdviseUnsetReadMostly,
+  hipMemAdviseSetPreferredLocation,
+  hipMemAdviseUnsetPreferredLocation,
+  hipMemAdviseSetAccessedBy,
+  hipMemAdviseUnsetAccessedBy
+};
 enum hipDeviceAttribute_t {
   hipDeviceAttributeMaxThreadsPerBlock = 1,
   hipDeviceAttributeMaxBlockDimX,
@@ -107,18 +125,26 @@ enum hipDeviceAttribute_t {
   hipDeviceAttributeCooperativeLaunch = 95,
   hipDeviceAttributeSharedMemPerBlockOptin = 97,
 };
-enum hipMemoryType { hipMemoryTypeUnregistered = 0, hipMemoryTypeHost = 1, hipMemoryTypeDevice = 2, hipMemoryTypeManaged = 3 };
+enum hipMemoryType {
+  hipMemoryTypeUnregistered = 0,
+  hipMemoryTypeHost = 1,
+  hipMemoryTypeDevice = 2,
+  hipMemoryTypeManaged = 3
+};
 struct hipPointerAttribute_t {
   enum hipMemoryType type;
   int device;
-  void* devicePointer;
-  void* hostPointer;
+  void *devicePointer;
+  void *hostPointer;
 };
 struct hipDeviceArch_t {
-  unsigned hasGlobalInt32Atomics : 1, hasGlobalFloatAtomicExch : 1, hasSharedInt32Atomics : 1,
-      hasSharedFloatAtomicExch : 1, hasFloatAtomicAdd : 1, hasGlobalInt64Atomics : 1, hasSharedInt64Atomics : 1,
-      hasDoubles : 1, hasWarpVote : 1, hasWarpBallot : 1, hasWarpShuffle : 1, hasFunnelShift : 1,
-      hasThreadFenceSystem : 1, hasSyncThreadsExt : 1, hasSurfaceFuncs : 1, has3dGrid : 1, hasDynamicParallelism : 1;
+  unsigned hasGlobalInt32Atomics : 1, hasGlobalFloatAtomicExch : 1,
+      hasSharedInt32Atomics : 1, hasSharedFloatAtomicExch : 1,
+      hasFloatAtomicAdd : 1, hasGlobalInt64Atomics : 1,
+      hasSharedInt64Atomics : 1, hasDoubles : 1, hasWarpVote : 1,
+      hasWarpBallot : 1, hasWarpShuffle : 1, hasFunnelShift : 1,
+      hasThreadFenceSystem : 1, hasSyncThreadsExt : 1, hasSurfaceFuncs : 1,
+      has3dGrid : 1, hasDynamicParallelism : 1;
 };
 struct hipDeviceProp_t {
   char name[256];
@@ -167,186 +193,329 @@ struct hipDeviceProp_t {
 };
 
 #define PKEMU_HE(x) ((hipError_t)(x))
-inline hipError_t hipGetLastError() { return PKEMU_HE(pkemu::api::get_last_error()); }
-inline hipError_t hipPeekAtLastError() { return PKEMU_HE(pkemu::api::peek_last_error()); }
-inline const char* hipGetErrorString(hipError_t e) { return pkemu::api::error_string(e); }
-inline const char* hipGetErrorName(hipError_t e) { return pkemu::api::error_name(e, true); }
+inline hipError_t hipGetLastError() {
+  return PKEMU_HE(pkemu::api::get_last_error());
+}
+inline hipError_t hipPeekAtLastError() {
+  return PKEMU_HE(pkemu::api::peek_last_error());
+}
+inline const char *hipGetErrorString(hipError_t e) {
+  return pkemu::api::error_string(e);
+}
+inline const char *hipGetErrorName(hipError_t e) {
+  return pkemu::api::error_name(e, true);
+}
 inline hipError_t hipInit(unsigned) { return hipSuccess; }
 
-inline hipError_t hipMalloc(void** p, std::size_t n) { return PKEMU_HE(pkemu::api::dev_malloc(p, n)); }
-template <class T> inline hipError_t hipMalloc(T** p, std::size_t n) { return hipMalloc((void**)p, n); }
-inline hipError_t hipExtMallocWithFlags(void** p, std::size_t n, unsigned) { return hipMalloc(p, n); }
-inline hipError_t hipMallocManaged(void** p, std::size_t n, unsigned = hipMemAttachGlobal) {
+inline hipError_t hipMalloc(void **p, std::size_t n) {
   return PKEMU_HE(pkemu::api::dev_malloc(p, n));
 }
-template <class T> inline hipError_t hipMallocManaged(T** p, std::size_t n, unsigned f = hipMemAttachGlobal) {
-  return hipMallocManaged((void**)p, n, f);
+template <class T> inline hipError_t hipMalloc(T **p, std::size_t n) {
+  return hipMalloc((void **)p, n);
 }
-inline hipError_t hipHostMalloc(void** p, std::size_t n, unsigned = 0) { return PKEMU_HE(pkemu::api::host_malloc(p, n)); }
-template <class T> inline hipError_t hipHostMalloc(T** p, std::size_t n, unsigned f = 0) { return hipHostMalloc((void**)p, n, f); }
-inline hipError_t hipMallocHost(void** p, std::size_t n) { return hipHostMalloc(p, n); }
-template <class T> inline hipError_t hipMallocHost(T** p, std::size_t n) { return hipHostMalloc((void**)p, n); }
-inline hipError_t hipHostAlloc(void** p, std::size_t n, unsigned f) { return hipHostMalloc(p, n, f); }
-inline hipError_t hipMallocPitch(void** p, std::size_t* pitch, std::size_t w, std::size_t h) {
+inline hipError_t hipExtMallocWithFlags(void **p, std::size_t n, unsigned) {
+  return hipMalloc(p, n);
+}
+inline hipError_t hipMallocManaged(void **p, std::size_t n,
+                                   unsigned = hipMemAttachGlobal) {
+  return PKEMU_HE(pkemu::api::dev_malloc(p, n));
+}
+template <class T>
+inline hipError_t hipMallocManaged(T **p, std::size_t n,
+                                   unsigned f = hipMemAttachGlobal) {
+  return hipMallocManaged((void **)p, n, f);
+}
+inline hipError_t hipHostMalloc(void **p, std::size_t n, unsigned = 0) {
+  return PKEMU_HE(pkemu::api::host_malloc(p, n));
+}
+template <class T>
+inline hipError_t hipHostMalloc(T **p, std::size_t n, unsigned f = 0) {
+  return hipHostMalloc((void **)p, n, f);
+}
+inline hipError_t hipMallocHost(void **p, std::size_t n) {
+  return hipHostMalloc(p, n);
+}
+template <class T> inline hipError_t hipMallocHost(T **p, std::size_t n) {
+  return hipHostMalloc((void **)p, n);
+}
+inline hipError_t hipHostAlloc(void **p, std::size_t n, unsigned f) {
+  return hipHostMalloc(p, n, f);
+}
+inline hipError_t hipMallocPitch(void **p, std::size_t *pitch, std::size_t w,
+                                 std::size_t h) {
   return PKEMU_HE(pkemu::api::malloc_pitch(p, pitch, w, h));
 }
-inline hipError_t hipFree(void* p) { return PKEMU_HE(pkemu::api::dev_free(p)); }
-inline hipError_t hipHostFree(void* p) { return PKEMU_HE(pkemu::api::host_free(p)); }
-inline hipError_t hipFreeHost(void* p) { return PKEMU_HE(pkemu::api::host_free(p)); }
-inline hipError_t hipHostRegister(void*, std::size_t, unsigned) { return hipSuccess; }
-inline hipError_t hipHostUnregister(void*) { return hipSuccess; }
-inline hipError_t hipHostGetDevicePointer(void** d, void* h, unsigned) { *d = h; return hipSuccess; }
-inline hipError_t hipPointerGetAttributes(hipPointerAttribute_t* a, const void* p) {
-  a->type = hipMemoryTypeDevice;
-  a->device = 0;
-  a->devicePointer = const_cast<void*>(p);
-  a->hostPointer = const_cast<void*>(p);
+inline hipError_t hipFree(void *p) { return PKEMU_HE(pkemu::api::dev_free(p)); }
+inline hipError_t hipHostFree(void *p) {
+  return PKEMU_HE(pkemu::api::host_free(p));
+}
+inline hipError_t hipFreeHost(void *p) {
+  return PKEMU_HE(pkemu::api::host_free(p));
+}
+inline hipError_t hipHostRegister(void *, std::size_t, unsigned) {
   return hipSuccess;
 }
-inline hipError_t hipMemGetInfo(std::size_t* f, std::size_t* t) { return PKEMU_HE(pkemu::api::mem_get_info(f, t)); }
+inline hipError_t hipHostUnregister(void *) { return hipSuccess; }
+inline hipError_t hipHostGetDevicePointer(void **d, void *h, unsigned) {
+  *d = h;
+  return hipSuccess;
+}
+inline hipError_t hipPointerGetAttributes(hipPointerAttribute_t *a,
+                                          const void *p) {
+  a->type = hipMemoryTypeDevice;
+  a->device = 0;
+  a->devicePointer = const_cast<void *>(p);
+  a->hostPointer = const_cast<void *>(p);
+  return hipSuccess;
+}
+inline hipError_t hipMemGetInfo(std::size_t *f, std::size_t *t) {
+  return PKEMU_HE(pkemu::api::mem_get_info(f, t));
+}
 
-inline hipError_t hipMemcpy(void* d, const void* s, std::size_t n, hipMemcpyKind) {
+inline hipError_t hipMemcpy(void *d, const void *s, std::size_t n,
+                            hipMemcpyKind) {
   return PKEMU_HE(pkemu::api::memcpy(d, s, n));
 }
-inline hipError_t hipMemcpyAsync(void* d, const void* s, std::size_t n, hipMemcpyKind k, hipStream_t = 0) {
+inline hipError_t hipMemcpyAsync(void *d, const void *s, std::size_t n,
+                                 hipMemcpyKind k, hipStream_t = 0) {
   return hipMemcpy(d, s, n, k);
 }
-inline hipError_t hipMemcpyHtoD(void* d, const void* s, std::size_t n) { return PKEMU_HE(pkemu::api::memcpy(d, s, n)); }
-inline hipError_t hipMemcpyDtoH(void* d, const void* s, std::size_t n) { return PKEMU_HE(pkemu::api::memcpy(d, s, n)); }
-inline hipError_t hipMemcpyDtoD(void* d, const void* s, std::size_t n) { return PKEMU_HE(pkemu::api::memcpy(d, s, n)); }
-inline hipError_t hipMemcpyHtoDAsync(void* d, const void* s, std::size_t n, hipStream_t) { return hipMemcpyHtoD(d, s, n); }
-inline hipError_t hipMemcpyDtoHAsync(void* d, const void* s, std::size_t n, hipStream_t) { return hipMemcpyDtoH(d, s, n); }
-inline hipError_t hipMemcpyDtoDAsync(void* d, const void* s, std::size_t n, hipStream_t) { return hipMemcpyDtoD(d, s, n); }
-inline hipError_t hipMemcpy2D(void* d, std::size_t dp, const void* s, std::size_t sp, std::size_t w, std::size_t h,
+inline hipError_t hipMemcpyHtoD(void *d, const void *s, std::size_t n) {
+  return PKEMU_HE(pkemu::api::memcpy(d, s, n));
+}
+inline hipError_t hipMemcpyDtoH(void *d, const void *s, std::size_t n) {
+  return PKEMU_HE(pkemu::api::memcpy(d, s, n));
+}
+inline hipError_t hipMemcpyDtoD(void *d, const void *s, std::size_t n) {
+  return PKEMU_HE(pkemu::api::memcpy(d, s, n));
+}
+inline hipError_t hipMemcpyHtoDAsync(void *d, const void *s, std::size_t n,
+                                     hipStream_t) {
+  return hipMemcpyHtoD(d, s, n);
+}
+inline hipError_t hipMemcpyDtoHAsync(void *d, const void *s, std::size_t n,
+                                     hipStream_t) {
+  return hipMemcpyDtoH(d, s, n);
+}
+inline hipError_t hipMemcpyDtoDAsync(void *d, const void *s, std::size_t n,
+                                     hipStream_t) {
+  return hipMemcpyDtoD(d, s, n);
+}
+inline hipError_t hipMemcpy2D(void *d, std::size_t dp, const void *s,
+                              std::size_t sp, std::size_t w, std::size_t h,
                               hipMemcpyKind) {
   return PKEMU_HE(pkemu::api::memcpy2d(d, dp, s, sp, w, h));
 }
-inline hipError_t hipMemcpy2DAsync(void* d, std::size_t dp, const void* s, std::size_t sp, std::size_t w, std::size_t h,
+inline hipError_t hipMemcpy2DAsync(void *d, std::size_t dp, const void *s,
+                                   std::size_t sp, std::size_t w, std::size_t h,
                                    hipMemcpyKind k, hipStream_t = 0) {
   return hipMemcpy2D(d, dp, s, sp, w, h, k);
 }
-inline hipError_t hipMemset(void* d, int v, std::size_t n) { return PKEMU_HE(pkemu::api::memset(d, v, n)); }
-inline hipError_t hipMemsetAsync(void* d, int v, std::size_t n, hipStream_t = 0) { return hipMemset(d, v, n); }
-inline hipError_t hipMemsetD8(void* d, unsigned char v, std::size_t n) { return hipMemset(d, v, n); }
-inline hipError_t hipMemsetD32(void* d, int v, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) std::memcpy(static_cast<char*>(d) + 4 * i, &v, 4);
+inline hipError_t hipMemset(void *d, int v, std::size_t n) {
+  return PKEMU_HE(pkemu::api::memset(d, v, n));
+}
+inline hipError_t hipMemsetAsync(void *d, int v, std::size_t n,
+                                 hipStream_t = 0) {
+  return hipMemset(d, v, n);
+}
+inline hipError_t hipMemsetD8(void *d, unsigned char v, std::size_t n) {
+  return hipMemset(d, v, n);
+}
+inline hipError_t hipMemsetD32(void *d, int v, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    std::memcpy(static_cast<char *>(d) + 4 * i, &v, 4);
   return hipSuccess;
 }
-inline hipError_t hipMemset2D(void* d, std::size_t p, int v, std::size_t w, std::size_t h) {
+inline hipError_t hipMemset2D(void *d, std::size_t p, int v, std::size_t w,
+                              std::size_t h) {
   return PKEMU_HE(pkemu::api::memset2d(d, p, v, w, h));
 }
-inline hipError_t hipMemPrefetchAsync(const void*, std::size_t, int, hipStream_t = 0) { return hipSuccess; }
-inline hipError_t hipMemAdvise(const void*, std::size_t, hipMemoryAdvise, int) { return hipSuccess; }
+inline hipError_t hipMemPrefetchAsync(const void *, std::size_t, int,
+                                      hipStream_t = 0) {
+  return hipSuccess;
+}
+inline hipError_t hipMemAdvise(const void *, std::size_t, hipMemoryAdvise,
+                               int) {
+  return hipSuccess;
+}
 
 #define HIP_SYMBOL(X) (X)
 template <class S>
-inline hipError_t hipMemcpyToSymbol(S&& sym, const void* src, std::size_t n, std::size_t off = 0,
+inline hipError_t hipMemcpyToSymbol(S &&sym, const void *src, std::size_t n,
+                                    std::size_t off = 0,
                                     hipMemcpyKind = hipMemcpyHostToDevice) {
-  return PKEMU_HE(pkemu::api::memcpy((char*)pkemu::detail::symbol_addr(std::forward<S>(sym)) + off, src, n));
+  return PKEMU_HE(pkemu::api::memcpy(
+      (char *)pkemu::detail::symbol_addr(std::forward<S>(sym)) + off, src, n));
 }
 template <class S>
-inline hipError_t hipMemcpyToSymbolAsync(S&& sym, const void* src, std::size_t n, std::size_t off,
+inline hipError_t hipMemcpyToSymbolAsync(S &&sym, const void *src,
+                                         std::size_t n, std::size_t off,
                                          hipMemcpyKind k, hipStream_t = 0) {
   return hipMemcpyToSymbol(std::forward<S>(sym), src, n, off, k);
 }
 template <class S>
-inline hipError_t hipMemcpyFromSymbol(void* dst, S&& sym, std::size_t n, std::size_t off = 0,
+inline hipError_t hipMemcpyFromSymbol(void *dst, S &&sym, std::size_t n,
+                                      std::size_t off = 0,
                                       hipMemcpyKind = hipMemcpyDeviceToHost) {
-  return PKEMU_HE(pkemu::api::memcpy(dst, (char*)pkemu::detail::symbol_addr(std::forward<S>(sym)) + off, n));
+  return PKEMU_HE(pkemu::api::memcpy(
+      dst, (char *)pkemu::detail::symbol_addr(std::forward<S>(sym)) + off, n));
 }
 template <class S>
-inline hipError_t hipMemcpyFromSymbolAsync(void* dst, S&& sym, std::size_t n, std::size_t off, hipMemcpyKind k,
+inline hipError_t hipMemcpyFromSymbolAsync(void *dst, S &&sym, std::size_t n,
+                                           std::size_t off, hipMemcpyKind k,
                                            hipStream_t = 0) {
   return hipMemcpyFromSymbol(dst, std::forward<S>(sym), n, off, k);
 }
-template <class S> inline hipError_t hipGetSymbolAddress(void** p, S&& sym) {
+template <class S> inline hipError_t hipGetSymbolAddress(void **p, S &&sym) {
   *p = pkemu::detail::symbol_addr(std::forward<S>(sym));
   return hipSuccess;
 }
 
-inline hipError_t hipDeviceSynchronize() { return PKEMU_HE(pkemu::api::device_synchronize()); }
-inline hipError_t hipDeviceReset() { return PKEMU_HE(pkemu::api::device_reset()); }
-inline hipError_t hipGetDeviceCount(int* n) { return PKEMU_HE(pkemu::api::get_device_count(n)); }
-inline hipError_t hipSetDevice(int d) { return PKEMU_HE(pkemu::api::set_device(d)); }
-inline hipError_t hipGetDevice(int* d) { return PKEMU_HE(pkemu::api::get_device(d)); }
+inline hipError_t hipDeviceSynchronize() {
+  return PKEMU_HE(pkemu::api::device_synchronize());
+}
+inline hipError_t hipDeviceReset() {
+  return PKEMU_HE(pkemu::api::device_reset());
+}
+inline hipError_t hipGetDeviceCount(int *n) {
+  return PKEMU_HE(pkemu::api::get_device_count(n));
+}
+inline hipError_t hipSetDevice(int d) {
+  return PKEMU_HE(pkemu::api::set_device(d));
+}
+inline hipError_t hipGetDevice(int *d) {
+  return PKEMU_HE(pkemu::api::get_device(d));
+}
 inline hipError_t hipSetDeviceFlags(unsigned) { return hipSuccess; }
-inline hipError_t hipGetDeviceProperties(hipDeviceProp_t* p, int d) {
-  if (d != 0) return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidDevice));
+inline hipError_t hipGetDeviceProperties(hipDeviceProp_t *p, int d) {
+  if (d != 0)
+    return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidDevice));
   pkemu::detail::fill_props(p);
   p->major = 9;
   p->minor = 4;
   p->clockInstructionRate = 1000000;
   p->maxSharedMemoryPerMultiProcessor = pkemu::api::kSharedPerSM;
   p->gcnArch = 942;
-  std::strcpy(p->gcnArchName, pkemu::api::warp_size() == 64 ? "gfx942:sramecc+:xnack-" : "pkemu-wave32");
+  std::strcpy(p->gcnArchName, pkemu::api::warp_size() == 64
+                                  ? "gfx942:sramecc+:xnack-"
+                                  : "pkemu-wave32");
   p->arch.hasWarpVote = p->arch.hasWarpBallot = p->arch.hasWarpShuffle = 1;
   p->arch.hasDoubles = p->arch.hasFloatAtomicAdd = 1;
   return hipSuccess;
 }
-inline hipError_t hipDeviceGetAttribute(int* v, hipDeviceAttribute_t a, int d) {
-  if (d != 0) return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidDevice));
+inline hipError_t hipDeviceGetAttribute(int *v, hipDeviceAttribute_t a, int d) {
+  if (d != 0)
+    return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidDevice));
   *v = a == hipDeviceAttributeComputeCapabilityMajor ? 9
-     : a == hipDeviceAttributeComputeCapabilityMinor ? 4
-                                                     : pkemu::detail::device_attr(a);
+       : a == hipDeviceAttributeComputeCapabilityMinor
+           ? 4
+           : pkemu::detail::device_attr(a);
   return hipSuccess;
 }
 inline hipError_t hipDeviceSetCacheConfig(hipFuncCache_t) { return hipSuccess; }
-inline hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig) { return hipSuccess; }
-inline hipError_t hipDriverGetVersion(int* v) { *v = HIP_VERSION; return hipSuccess; }
-inline hipError_t hipRuntimeGetVersion(int* v) { *v = HIP_VERSION; return hipSuccess; }
-
-template <class F> inline hipError_t hipFuncSetAttribute(F* f, hipFuncAttribute attr, int v) {
-  if (attr == hipFuncAttributeMaxDynamicSharedMemorySize)
-    return PKEMU_HE(pkemu::api::func_set_max_dynamic_shared((const void*)f, v));
+inline hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig) {
   return hipSuccess;
 }
-inline hipError_t hipFuncSetAttribute(const void* f, hipFuncAttribute attr, int v) {
+inline hipError_t hipDriverGetVersion(int *v) {
+  *v = HIP_VERSION;
+  return hipSuccess;
+}
+inline hipError_t hipRuntimeGetVersion(int *v) {
+  *v = HIP_VERSION;
+  return hipSuccess;
+}
+
+template <class F>
+inline hipError_t hipFuncSetAttribute(F *f, hipFuncAttribute attr, int v) {
+  if (attr == hipFuncAttributeMaxDynamicSharedMemorySize)
+    return PKEMU_HE(
+        pkemu::api::func_set_max_dynamic_shared((const void *)f, v));
+  return hipSuccess;
+}
+inline hipError_t hipFuncSetAttribute(const void *f, hipFuncAttribute attr,
+                                      int v) {
   if (attr == hipFuncAttributeMaxDynamicSharedMemorySize)
     return PKEMU_HE(pkemu::api::func_set_max_dynamic_shared(f, v));
   return hipSuccess;
 }
-template <class F> inline hipError_t hipFuncSetCacheConfig(F*, hipFuncCache_t) { return hipSuccess; }
 template <class F>
-inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* n, F, int block, std::size_t = 0) {
+inline hipError_t hipFuncSetCacheConfig(F *, hipFuncCache_t) {
+  return hipSuccess;
+}
+template <class F>
+inline hipError_t
+hipOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int block,
+                                             std::size_t = 0) {
   *n = block > 0 ? (2048 / block > 32 ? 32 : 2048 / block) : 0;
   return hipSuccess;
 }
 template <class F>
-inline hipError_t hipOccupancyMaxPotentialBlockSize(int* grid, int* block, F, std::size_t = 0, int limit = 0) {
+inline hipError_t hipOccupancyMaxPotentialBlockSize(int *grid, int *block, F,
+                                                    std::size_t = 0,
+                                                    int limit = 0) {
   *block = limit > 0 && limit < 1024 ? limit : 1024;
   *grid = 2 * pkemu::api::multiprocessor_count();
   return hipSuccess;
 }
 
-inline hipError_t hipStreamCreate(hipStream_t* s) { return PKEMU_HE(pkemu::api::stream_create((void**)s)); }
-inline hipError_t hipStreamCreateWithFlags(hipStream_t* s, unsigned) { return hipStreamCreate(s); }
-inline hipError_t hipStreamCreateWithPriority(hipStream_t* s, unsigned, int) { return hipStreamCreate(s); }
-inline hipError_t hipStreamDestroy(hipStream_t s) { return PKEMU_HE(pkemu::api::stream_destroy(s)); }
-inline hipError_t hipStreamSynchronize(hipStream_t s) { return PKEMU_HE(pkemu::api::stream_synchronize(s)); }
-inline hipError_t hipStreamQuery(hipStream_t s) { return PKEMU_HE(pkemu::api::stream_query(s)); }
-inline hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t, unsigned = 0) { return hipSuccess; }
-inline hipError_t hipEventCreate(hipEvent_t* e) { return PKEMU_HE(pkemu::api::event_create((void**)e)); }
-inline hipError_t hipEventCreateWithFlags(hipEvent_t* e, unsigned) { return hipEventCreate(e); }
-inline hipError_t hipEventDestroy(hipEvent_t e) { return PKEMU_HE(pkemu::api::event_destroy(e)); }
-inline hipError_t hipEventRecord(hipEvent_t e, hipStream_t s = 0) { return PKEMU_HE(pkemu::api::event_record(e, s)); }
-inline hipError_t hipEventSynchronize(hipEvent_t e) { return PKEMU_HE(pkemu::api::event_synchronize(e)); }
-inline hipError_t hipEventQuery(hipEvent_t e) { return PKEMU_HE(pkemu::api::event_query(e)); }
-inline hipError_t hipEventElapsedTime(float* ms, hipEvent_t a, hipEvent_t b) {
+inline hipError_t hipStreamCreate(hipStream_t *s) {
+  return PKEMU_HE(pkemu::api::stream_create((void **)s));
+}
+inline hipError_t hipStreamCreateWithFlags(hipStream_t *s, unsigned) {
+  return hipStreamCreate(s);
+}
+inline hipError_t hipStreamCreateWithPriority(hipStream_t *s, unsigned, int) {
+  return hipStreamCreate(s);
+}
+inline hipError_t hipStreamDestroy(hipStream_t s) {
+  return PKEMU_HE(pkemu::api::stream_destroy(s));
+}
+inline hipError_t hipStreamSynchronize(hipStream_t s) {
+  return PKEMU_HE(pkemu::api::stream_synchronize(s));
+}
+inline hipError_t hipStreamQuery(hipStream_t s) {
+  return PKEMU_HE(pkemu::api::stream_query(s));
+}
+inline hipError_t hipStreamWaitEvent(hipStream_t, hipEvent_t, unsigned = 0) {
+  return hipSuccess;
+}
+inline hipError_t hipEventCreate(hipEvent_t *e) {
+  return PKEMU_HE(pkemu::api::event_create((void **)e));
+}
+inline hipError_t hipEventCreateWithFlags(hipEvent_t *e, unsigned) {
+  return hipEventCreate(e);
+}
+inline hipError_t hipEventDestroy(hipEvent_t e) {
+  return PKEMU_HE(pkemu::api::event_destroy(e));
+}
+inline hipError_t hipEventRecord(hipEvent_t e, hipStream_t s = 0) {
+  return PKEMU_HE(pkemu::api::event_record(e, s));
+}
+inline hipError_t hipEventSynchronize(hipEvent_t e) {
+  return PKEMU_HE(pkemu::api::event_synchronize(e));
+}
+inline hipError_t hipEventQuery(hipEvent_t e) {
+  return PKEMU_HE(pkemu::api::event_query(e));
+}
+inline hipError_t hipEventElapsedTime(float *ms, hipEvent_t a, hipEvent_t b) {
   return PKEMU_HE(pkemu::api::event_elapsed(ms, a, b));
 }
 
 // Launching.
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
-#define hipLaunchKernelGGL(kernelName, ...) ::pkemu::launch(kernelName, __VA_ARGS__)
+#define hipLaunchKernelGGL(kernelName, ...)                                    \
+  ::pkemu::launch(kernelName, __VA_ARGS__)
 template <class... P>
-inline hipError_t hipLaunchKernel(void (*f)(P...), dim3 g, dim3 b, void** args, std::size_t sh = 0,
-                                  hipStream_t st = 0) {
-  return PKEMU_HE(pkemu::launch_argv(f, g, b, args, sh, (void*)st));
+inline hipError_t hipLaunchKernel(void (*f)(P...), dim3 g, dim3 b, void **args,
+                                  std::size_t sh = 0, hipStream_t st = 0) {
+  return PKEMU_HE(pkemu::launch_argv(f, g, b, args, sh, (void *)st));
 }
-inline hipError_t hipLaunchKernel(const void*, dim3, dim3, void**, std::size_t = 0, hipStream_t = 0,
+inline hipError_t hipLaunchKernel(const void *, dim3, dim3, void **,
+                                  std::size_t = 0, hipStream_t = 0,
                                   PKEMU_LOC_PARAMS) {
   pkemu::detail::error("unsupported launch",
-                       "hipLaunchKernel called with an untyped (void*) kernel pointer; pass the kernel function itself",
+                       "hipLaunchKernel called with an untyped (void*) kernel "
+                       "pointer; pass the kernel function itself",
                        PKEMU_LOC);
   return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidDeviceFunction));
 }

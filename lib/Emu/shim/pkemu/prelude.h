@@ -1,13 +1,15 @@
 //===- prelude.h - force-included prelude -----------------------*- C++ -*-===//
 // Rules: none (emulator runtime)
 //
-// pkemu prelude: force-included (-include pkemu/prelude.h) into every CUDA/HIP source compiled
-// for the emulator. Provides the kernel language (qualifiers, built-in variables, device API)
-// and the runtime API that nvcc/hipcc make available without an #include.
+// pkemu prelude: force-included (-include pkemu/prelude.h) into every CUDA/HIP
+// source compiled for the emulator. Provides the kernel language (qualifiers,
+// built-in variables, device API) and the runtime API that nvcc/hipcc make
+// available without an #include.
 //
 // Modes:
-//   default        host C++ for the emulator (clang++ -x c++), linked with libpkemu.a
-//   PKEMU_PARSE    clang in CUDA/HIP mode (-x cuda -nocudainc / -x hip -nogpuinc), parse only
+//   default        host C++ for the emulator (clang++ -x c++), linked with
+//   libpkemu.a PKEMU_PARSE    clang in CUDA/HIP mode (-x cuda -nocudainc / -x
+//   hip -nogpuinc), parse only
 // Language: -DPKEMU_LANG_CUDA (default) or -DPKEMU_LANG_HIP.
 //
 //===----------------------------------------------------------------------===//
@@ -29,7 +31,6 @@
 #endif
 #endif
 
-
 #ifdef PKEMU_PARSE
 // clang's CUDA wrappers of <algorithm>, <new>, ... need these two.
 #ifndef __host__
@@ -42,6 +43,7 @@
 // C++ library headers that define templates and operators come before the
 // host-device region below (redeclaring them there would clash).
 #include <stdlib.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -99,17 +101,19 @@
 #ifndef __launch_bounds__
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #endif
-#else  // emulation: everything is host code
+#else // emulation: everything is host code
 #define __global__
 #define __device__
 #define __host__
 #define __constant__
 #define __managed__
 #define __launch_bounds__(...)
-// In-function and namespace-scope __shared__ declarations must have been rewritten by emu-prep
-// (PKEMU_SHARED / PKEMU_DYNAMIC_SHARED / PKEMU_GLOBAL_SHARED).
-#define __shared__ \
-  _Pragma("GCC error \"__shared__ must be rewritten to PKEMU_SHARED/PKEMU_DYNAMIC_SHARED before emulation\"")
+// In-function and namespace-scope __shared__ declarations must have been
+// rewritten by emu-prep (PKEMU_SHARED / PKEMU_DYNAMIC_SHARED /
+// PKEMU_GLOBAL_SHARED).
+#define __shared__                                                             \
+  _Pragma("GCC error \"__shared__ must be rewritten to "                       \
+          "PKEMU_SHARED/PKEMU_DYNAMIC_SHARED before emulation\"")
 #endif
 #ifndef __forceinline__
 #define __forceinline__ inline __attribute__((always_inline))
@@ -129,7 +133,6 @@
 #ifndef __inline__
 #define __inline__ inline
 #endif
-
 
 #if defined(PKEMU_LANG_HIP)
 #ifndef __HIPCC__
@@ -154,9 +157,13 @@
 #ifdef PKEMU_PARSE
 // Lets clang parse `k<<<g, b, shmem, stream>>>(args)` in original sources.
 #if defined(PKEMU_LANG_HIP)
-extern "C" unsigned __hipPushCallConfiguration(dim3 g, dim3 b, std::size_t shmem = 0, void* stream = 0);
+extern "C" unsigned __hipPushCallConfiguration(dim3 g, dim3 b,
+                                               std::size_t shmem = 0,
+                                               void *stream = 0);
 #else
-extern "C" unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, std::size_t shmem = 0, void* stream = 0);
+extern "C" unsigned __cudaPushCallConfiguration(dim3 g, dim3 b,
+                                                std::size_t shmem = 0,
+                                                void *stream = 0);
 #endif
 #endif
 
@@ -172,7 +179,8 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, std::size_t shme
 
 #ifndef PKEMU_PARSE
 namespace {
-// Tells the runtime this program's default warp width and language (before main runs).
+// Tells the runtime this program's default warp width and language (before main
+// runs).
 [[maybe_unused]] const int pkemu_tu_registration_ =
     (::pkemu::detail::register_translation_unit(PKEMU_DEFAULT_WARP,
 #if defined(PKEMU_LANG_HIP)
@@ -182,7 +190,7 @@ namespace {
 #endif
                                                 ),
      0);
-}  // namespace
+} // namespace
 #endif
 
-#endif  // PKEMU_PRELUDE_H
+#endif // PKEMU_PRELUDE_H

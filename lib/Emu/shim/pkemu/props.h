@@ -11,7 +11,7 @@
 
 namespace pkemu {
 namespace detail {
-template <class P> inline void fill_props(P* p) {
+template <class P> inline void fill_props(P *p) {
   std::memset(p, 0, sizeof(*p));
   std::strcpy(p->name, "pkemu");
   p->totalGlobalMem = api::kTotalGlobalMem;
@@ -46,24 +46,42 @@ template <class P> inline void fill_props(P* p) {
 }
 inline int device_attr(int attr) {
   switch (attr) {
-    case 1: return 1024;
-    case 2: return 1024;
-    case 3: return 1024;
-    case 4: return 64;
-    case 5: return 0x7fffffff;
-    case 6: case 7: return 65535;
-    case 8: return (int)api::kSharedPerBlock;
-    case 9: return 65536;
-    case 10: return api::warp_size();
-    case 12: return 65536;
-    case 13: return 1000000;
-    case 16: return api::multiprocessor_count();
-    case 38: return 4 << 20;
-    case 39: return 2048;
-    case 81: return (int)api::kSharedPerSM;
-    case 97: return (int)api::kSharedPerBlockOptin;
-    default: return 0;
+  case 1:
+    return 1024;
+  case 2:
+    return 1024;
+  case 3:
+    return 1024;
+  case 4:
+    return 64;
+  case 5:
+    return 0x7fffffff;
+  case 6:
+  case 7:
+    return 65535;
+  case 8:
+    return (int)api::kSharedPerBlock;
+  case 9:
+    return 65536;
+  case 10:
+    return api::warp_size();
+  case 12:
+    return 65536;
+  case 13:
+    return 1000000;
+  case 16:
+    return api::multiprocessor_count();
+  case 38:
+    return 4 << 20;
+  case 39:
+    return 2048;
+  case 81:
+    return (int)api::kSharedPerSM;
+  case 97:
+    return (int)api::kSharedPerBlockOptin;
+  default:
+    return 0;
   }
 }
-}  // namespace detail
-}  // namespace pkemu
+} // namespace detail
+} // namespace pkemu

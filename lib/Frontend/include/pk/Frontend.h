@@ -1,4 +1,5 @@
-//===- Frontend.h - parse a CUDA/HIP file once -----------------------------===//
+//===- Frontend.h - parse a CUDA/HIP file once
+//-----------------------------===//
 // Rules: PK9001
 #ifndef PK_FRONTEND_H
 #define PK_FRONTEND_H
@@ -19,8 +20,8 @@ namespace pk {
 enum class Lang { CUDA, HIP };
 
 struct FrontendOptions {
-  std::string CompDbDir;               ///< -p DIR (empty: defaults)
-  std::vector<std::string> ExtraArgs;  ///< --extra-arg
+  std::string CompDbDir;                    ///< -p DIR (empty: defaults)
+  std::vector<std::string> ExtraArgs;       ///< --extra-arg
   std::vector<std::string> ExtraArgsBefore; ///< --extra-arg-before
   /// --cuda-path: empty = auto-detect ($CUDA_PATH, $CUDA_HOME,
   /// /usr/local/cuda); "none" = use the bundled declarations.

@@ -1,4 +1,5 @@
-//===- LdsBanks.h - LDS bank model for MFMA fragment traffic ---------------===//
+//===- LdsBanks.h - LDS bank model for MFMA fragment traffic
+//---------------===//
 // Rules: PK3017
 //
 // Rule PK3017 re-plans the row pitch of shared-memory staging arrays for the

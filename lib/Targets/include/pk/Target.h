@@ -1,4 +1,5 @@
-//===- Target.h - what an output target is to the driver -------------------===//
+//===- Target.h - what an output target is to the driver
+//-------------------===//
 // Rules: none (the target interface)
 //
 // A target (HIP, CUDA, ...) is a name, a way to name its outputs, and two

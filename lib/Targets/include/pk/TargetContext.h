@@ -1,4 +1,5 @@
-//===- TargetContext.h - what a target's rules see and produce -------------===//
+//===- TargetContext.h - what a target's rules see and produce
+//-------------===//
 // Rules: none (what a pass sees and records)
 #ifndef PK_TARGETCONTEXT_H
 #define PK_TARGETCONTEXT_H
@@ -37,7 +38,7 @@ enum class LdsPadding { Auto, Always, Keep };
 
 struct TargetOptions {
   Wave64Strategy Wave64 = Wave64Strategy::Auto;
-  MfmaShape Mfma = MfmaShape::Auto; ///< --mfma-shape
+  MfmaShape Mfma = MfmaShape::Auto;      ///< --mfma-shape
   LdsPadding Padding = LdsPadding::Auto; ///< --lds-padding
   /// --in-place: files keep their names, so includes of local headers keep
   /// theirs too (PK1006 does not apply).
@@ -115,23 +116,23 @@ public:
   /// named, so other expansions of it never change (TargetEdits.cpp).
   /// Returns false (and records nothing) when the range cannot be edited
   /// safely.
-  bool replace(clang::CharSourceRange R, llvm::StringRef Text,
-               RuleRef Rule, llvm::StringRef Why);
+  bool replace(clang::CharSourceRange R, llvm::StringRef Text, RuleRef Rule,
+               llvm::StringRef Why);
   bool replace(clang::SourceRange TokenRange, llvm::StringRef Text,
                RuleRef Rule, llvm::StringRef Why) {
     return replace(clang::CharSourceRange::getTokenRange(TokenRange), Text,
                    Rule, Why);
   }
-  bool insert(clang::SourceLocation Loc, llvm::StringRef Text,
-              RuleRef Rule, llvm::StringRef Why);
+  bool insert(clang::SourceLocation Loc, llvm::StringRef Text, RuleRef Rule,
+              llvm::StringRef Why);
   /// Raw edit by file offset.
   void edit(llvm::StringRef File, unsigned Offset, unsigned Length,
             llvm::StringRef Text, RuleRef Rule, llvm::StringRef Why);
 
   void finding(clang::SourceLocation Loc, RuleRef Rule, Severity S,
                llvm::StringRef Msg);
-  void finding(llvm::StringRef File, unsigned Offset, RuleRef Rule,
-               Severity S, llvm::StringRef Msg);
+  void finding(llvm::StringRef File, unsigned Offset, RuleRef Rule, Severity S,
+               llvm::StringRef Msg);
 
   /// True when an edit of rule \p R starts at \p Offset of \p File.
   bool editedBy(llvm::StringRef File, unsigned Offset, RuleId R) const;
@@ -156,8 +157,9 @@ private:
 struct Directive {
   unsigned Begin = 0; ///< offset of the line
   unsigned End = 0;   ///< offset past its newline (or the end of the text)
-  llvm::StringRef Keyword; ///< "include", "ifdef", ... (the identifier after '#')
-  llvm::StringRef Rest;    ///< the text after the keyword, blanks trimmed left
+  llvm::StringRef
+      Keyword;          ///< "include", "ifdef", ... (the identifier after '#')
+  llvm::StringRef Rest; ///< the text after the keyword, blanks trimmed left
   /// For #include: the header name between <> or "" (empty otherwise), the
   /// offset of its first character, and whether it is in angle brackets.
   llvm::StringRef Header;
@@ -169,8 +171,9 @@ void forEachDirective(llvm::StringRef Text,
                       llvm::function_ref<void(const Directive &)> F);
 
 /// Features of TargetContext::Needs.
-inline constexpr const char *NeedMfmaF16 = "mfma-f16";   ///< v_mfma_f32_*f16
-inline constexpr const char *NeedMfmaBF16 = "mfma-bf16"; ///< v_mfma_f32_*bf16_1k
+inline constexpr const char *NeedMfmaF16 = "mfma-f16"; ///< v_mfma_f32_*f16
+inline constexpr const char *NeedMfmaBF16 =
+    "mfma-bf16"; ///< v_mfma_f32_*bf16_1k
 /// The AMD GPUs (gfx names) that have every feature in \p Needs.
 std::vector<std::string> gpusWith(const std::set<std::string> &Needs);
 

@@ -19,22 +19,28 @@ namespace pk {
 /// How emulator programs are compiled; filled by the CLI from CMake-configured
 /// paths.
 struct EmuToolchain {
-  std::string ClangXX;                   ///< e.g. /usr/lib/llvm-19/bin/clang++
-  std::vector<std::string> CompileFlags; ///< shim -I, -include prelude, sanitizer flags, ...
-  std::vector<std::string> LinkFlags;    ///< libpkemu.a -lboost_context -lpthread ...
+  std::string ClangXX; ///< e.g. /usr/lib/llvm-19/bin/clang++
+  std::vector<std::string>
+      CompileFlags; ///< shim -I, -include prelude, sanitizer flags, ...
+  std::vector<std::string>
+      LinkFlags; ///< libpkemu.a -lboost_context -lpthread ...
 };
 
 struct ValidateOptions {
-  std::vector<Target> Targets;    ///< targets to port to; the original always runs too
-  std::vector<std::string> Paths; ///< case dirs, case.yaml files, or dirs searched recursively
-  bool Json = false;              ///< print a JSON document instead of the table
-  int Jobs = 1;                   ///< builds/runs in parallel
-  std::string WorkDir;            ///< scratch dir; default: a fresh temp dir
-  bool KeepWork = false;          ///< keep the scratch dir (always kept when WorkDir is given)
+  std::vector<Target>
+      Targets; ///< targets to port to; the original always runs too
+  std::vector<std::string>
+      Paths; ///< case dirs, case.yaml files, or dirs searched recursively
+  bool Json = false;   ///< print a JSON document instead of the table
+  int Jobs = 1;        ///< builds/runs in parallel
+  std::string WorkDir; ///< scratch dir; default: a fresh temp dir
+  bool KeepWork =
+      false; ///< keep the scratch dir (always kept when WorkDir is given)
   // Program-level mode.
   bool Program = false;
   std::string ProgramFile;
-  int Lanes = 0; ///< forces PKEMU_WARP_SIZE for every run; 0 = each variant's default
+  int Lanes =
+      0; ///< forces PKEMU_WARP_SIZE for every run; 0 = each variant's default
   std::vector<std::string> ProgramArgs;
   // Limits.
   unsigned CompileTimeoutSec = 600;
@@ -45,7 +51,8 @@ struct ValidateOptions {
 /// \p Out and progress/errors to \p Err.  Returns 0 when every cell passed,
 /// 1 when something failed, 2 on usage errors (no cases, bad spec, ...).
 int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
-                PortService &PS, llvm::raw_ostream &Out, llvm::raw_ostream &Err);
+                PortService &PS, llvm::raw_ostream &Out,
+                llvm::raw_ostream &Err);
 
 } // namespace pk
 

@@ -38,8 +38,8 @@ struct ArgSpec {
   std::optional<bool> Output;
 
   // Derived by the parser.
-  double Number = 0.0;  ///< Value as a number (0 when absent)
-  unsigned Line = 0;    ///< line of the entry in case.yaml
+  double Number = 0.0; ///< Value as a number (0 when absent)
+  unsigned Line = 0;   ///< line of the entry in case.yaml
 
   bool isBuffer() const { return Count.has_value(); }
   bool isOutput() const { return Output.value_or(false); }
@@ -52,9 +52,9 @@ struct ArgSpec {
 struct CaseSpec {
   std::string Name;
   std::string Description;
-  std::string Source;          ///< kernel file, relative to the case dir
-  std::string Entry;           ///< kernel name, possibly with template arguments
-  std::string Reference;       ///< reference function in the reference source
+  std::string Source;    ///< kernel file, relative to the case dir
+  std::string Entry;     ///< kernel name, possibly with template arguments
+  std::string Reference; ///< reference function in the reference source
   std::string ReferenceSource = "ref.cpp";
   unsigned Grid[3] = {1, 1, 1};
   unsigned Block[3] = {1, 1, 1};
@@ -90,9 +90,10 @@ enum class Lang { CUDA, HIP };
 
 struct DriverConfig {
   Lang Language = Lang::CUDA;
-  std::string PreparedSource; ///< #include'd kernel source (prepared for the emulator)
+  std::string
+      PreparedSource; ///< #include'd kernel source (prepared for the emulator)
   std::string ReferenceSource;
-  std::string RuntimeHeader;  ///< pkv_rt.h
+  std::string RuntimeHeader; ///< pkv_rt.h
   std::string Variant = "original";
   /// Defines pkemu::launch with a triple-chevron launch so the driver builds
   /// with nvcc against the unprepared source (checks on real GPUs).
