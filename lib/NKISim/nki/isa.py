@@ -1,0 +1,369 @@
+# Rules: none (NKI simulator)
+"""nki.isa for the NumPy simulator: destination-first operations, executed
+eagerly.  Every call counts as one traced operation.
+
+Engines compute in float32 (integer operands stay integers); results are
+rounded to the destination's dtype when stored (bfloat16 and float16: round
+to nearest even).
+"""
+
+import numpy as np
+
+from . import _core
+from . import language as nl
+from ._core import NKISimError, Tensor, fail, is_hbm, psum, sbuf
+
+__all__ = [
+    "dma_copy", "tensor_copy", "nc_matmul", "nc_transpose", "tensor_tensor",
+    "tensor_scalar", "tensor_reduce", "activation", "reciprocal", "memset",
+    "select",
+]
+
+
+def _tensor(x, op, arg):
+    if not isinstance(x, Tensor):
+        fail("%s: %s must be a tensor, not %s" % (op, arg, type(x).__name__))
+    return x
+
+
+def _on_chip(x, op, arg):
+    _tensor(x, op, arg)
+    if not x.buffer.on_chip:
+        fail("%s: %s is in %s; compute engines read and write SBUF or PSUM "
+             "only (dma_copy it to an SBUF tile first)" %
+             (op, arg, x.buffer.name))
+    _core.check_tile_shape(x.shape, x.buffer, x.dtype, "%s %s" % (op, arg))
+    return x
+
+
+def _same_shape(a, b, op, an, bn):
+    if a.shape != b.shape:
+        fail("%s: %s has shape %s but %s has shape %s" %
+             (op, an, list(a.shape), bn, list(b.shape)))
+
+
+def _values(x):
+    """Operand values as the engines see them: float32, or the integers."""
+    if x.dtype.is_float:
+        return x.data.astype(np.float32)
+    return x.data
+
+
+def _store(dst, values):
+    """Writes \\p values into \\p dst (rounded to its dtype)."""
+    dst.data[...] = _core.convert(np.broadcast_to(values, dst.shape),
+                                  dst.dtype)
+    if dst.written is not None:
+        dst.written[...] = True
+
+
+def _op(op, kind, opname):
+    if not isinstance(op, nl.Op):
+        fail("%s: op must be an nl operator such as nl.add, not %r" %
+             (opname, op))
+    fn = getattr(op, kind)
+    if fn is None:
+        what = {"binary": "a binary operator",
+                "unary": "an activation function",
+                "reduce": "a reduction (nl.add, nl.maximum, nl.minimum, "
+                          "nl.multiply)"}[kind]
+        fail("%s: nl.%s is not %s" % (opname, op.name, what))
+    return fn
+
+
+def _arith(a, b):
+    """Operands promoted the way the engines compute: float32 unless both are
+    integers."""
+    if a.dtype.kind == "f" or b.dtype.kind == "f":
+        return a.astype(np.float32), b.astype(np.float32)
+    return a, b
+
+
+# ---------------------------------------------------------------------------
+# Data movement.
+
+
+def dma_copy(dst, src, **kwargs):
+    """Copies \\p src to \\p dst (HBM <-> SBUF, or within either); never from
+    PSUM.  Shapes must be equal; values are converted to dst's dtype."""
+    _core.count_op("dma_copy")
+    _tensor(dst, "dma_copy", "dst")
+    _tensor(src, "dma_copy", "src")
+    if src.buffer is psum:
+        fail("dma_copy: src is in psum; DMA cannot read PSUM (evict it with "
+             "nisa.tensor_copy into an SBUF tile first)")
+    if dst.buffer is psum:
+        fail("dma_copy: dst is in psum; DMA writes HBM or SBUF only")
+    for t, n in ((dst, "dst"), (src, "src")):
+        if t.buffer is sbuf:
+            _core.check_tile_shape(t.shape, t.buffer, t.dtype,
+                                   "dma_copy " + n)
+    _same_shape(dst, src, "dma_copy", "dst", "src")
+    _store(dst, src.data)
+
+
+def tensor_copy(dst, src, engine=None, **kwargs):
+    """Copies an on-chip tile (SBUF or PSUM) into another, converting to
+    dst's dtype: the way to evict PSUM."""
+    _core.count_op("tensor_copy")
+    _on_chip(dst, "tensor_copy", "dst")
+    _on_chip(src, "tensor_copy", "src")
+    _same_shape(dst, src, "tensor_copy", "dst", "src")
+    _store(dst, _values(src))
+
+
+def memset(dst, value, **kwargs):
+    """Fills \\p dst with \\p value."""
+    _core.count_op("memset")
+    _on_chip(dst, "memset", "dst")
+    if isinstance(value, Tensor):
+        fail("memset: value must be a scalar")
+    _store(dst, np.asarray(value, dtype=np.float64))
+
+
+# ---------------------------------------------------------------------------
+# Tensor engine.
+
+
+def nc_matmul(dst, stationary, moving, is_stationary_onezero=False,
+              is_moving_onezero=False, is_transpose=False, accumulate=None,
+              **kwargs):
+    """dst[M, N] (fp32 PSUM) = stationary[K, M].T @ moving[K, N], K <= 128,
+    M <= 128, N <= 512.  accumulate=None: the first write to an element of the
+    PSUM tile overwrites it, later writes add; True: add (the tile must have
+    been written); False: overwrite."""
+    _core.count_op("nc_matmul")
+    op = "nc_matmul"
+    _tensor(dst, op, "dst")
+    _tensor(stationary, op, "stationary")
+    _tensor(moving, op, "moving")
+    if is_transpose:
+        fail("nc_matmul: is_transpose=True is not supported by the simulator "
+             "(use nisa.nc_transpose)")
+    for t, n in ((stationary, "stationary"), (moving, "moving")):
+        if t.buffer is not sbuf:
+            fail("%s: %s is in %s; matmul operands must be in SBUF" %
+                 (op, n, t.buffer.name))
+        if t.ndim != 2:
+            fail("%s: %s must be a 2-D tile [K, free], not shape %s" %
+                 (op, n, list(t.shape)))
+        if not t.dtype.is_float:
+            fail("%s: %s is %s; matmul operands are floating point" %
+                 (op, n, t.dtype.name))
+    if dst.buffer is not psum:
+        fail("%s: dst is in %s; matmul results go to PSUM" %
+             (op, dst.buffer.name))
+    if dst.dtype is not _core.float32:
+        fail("%s: dst is %s; the PSUM accumulator is float32" %
+             (op, dst.dtype.name))
+    if (stationary.dtype is _core.float32) != (moving.dtype is _core.float32):
+        fail("%s: stationary is %s but moving is %s (float32 operands cannot "
+             "be mixed with 16-bit ones)" %
+             (op, stationary.dtype.name, moving.dtype.name))
+    k, m = stationary.shape
+    k2, n = moving.shape
+    if k != k2:
+        fail("%s: contraction (partition) dimensions differ: stationary has "
+             "%d, moving has %d" % (op, k, k2))
+    if k > _core.PMAX:
+        fail("%s: contraction dimension %d exceeds maximum %d" %
+             (op, k, _core.PMAX))
+    if m > _core.GEMM_STATIONARY_FMAX:
+        fail("%s: stationary free size %d exceeds maximum %d" %
+             (op, m, _core.GEMM_STATIONARY_FMAX))
+    if n > _core.GEMM_MOVING_FMAX:
+        fail("%s: moving free size %d exceeds maximum %d" %
+             (op, n, _core.GEMM_MOVING_FMAX))
+    _core.check_tile_shape(dst.shape, psum, dst.dtype, op + " dst")
+    if dst.shape != (m, n):
+        fail("%s: dst has shape %s; stationary.T @ moving has shape [%d, %d]"
+             % (op, list(dst.shape), m, n))
+    prod = (stationary.data.astype(np.float64).T @
+            moving.data.astype(np.float64))
+    if accumulate is True:
+        if not dst.written.all():
+            fail("%s: accumulate=True into a PSUM tile that has not been "
+                 "written" % op)
+        new = dst.data.astype(np.float64) + prod
+    elif accumulate is False:
+        new = prod
+    elif accumulate is None:
+        new = np.where(dst.written, dst.data.astype(np.float64) + prod, prod)
+    else:
+        fail("%s: accumulate must be None, True or False" % op)
+    _store(dst, new.astype(np.float32))
+
+
+def nc_transpose(dst, data, engine=None, **kwargs):
+    """dst[F, P] = data[P, F].T, both dimensions <= 128; dst in PSUM (tensor
+    engine) or SBUF."""
+    _core.count_op("nc_transpose")
+    op = "nc_transpose"
+    _on_chip(dst, op, "dst")
+    _on_chip(data, op, "data")
+    if data.ndim != 2:
+        fail("%s: data must be a 2-D tile, not shape %s" %
+             (op, list(data.shape)))
+    p, f = data.shape
+    if f > _core.PMAX:
+        fail("%s: free size %d exceeds maximum %d (it becomes the partition "
+             "dimension)" % (op, f, _core.PMAX))
+    if dst.shape != (f, p):
+        fail("%s: dst has shape %s; the transpose of %s is [%d, %d]" %
+             (op, list(dst.shape), list(data.shape), f, p))
+    _store(dst, _values(data).T)
+
+
+# ---------------------------------------------------------------------------
+# Vector and scalar engines.
+
+
+def tensor_tensor(dst, data1, data2, op, **kwargs):
+    """dst = op(data1, data2) element-wise; shapes must be equal (no
+    broadcasting)."""
+    _core.count_op("tensor_tensor")
+    name = "tensor_tensor"
+    fn = _op(op, "binary", name)
+    _on_chip(dst, name, "dst")
+    _on_chip(data1, name, "data1")
+    _on_chip(data2, name, "data2")
+    _same_shape(data1, data2, name, "data1", "data2")
+    _same_shape(dst, data1, name, "dst", "data1")
+    a, b = _arith(data1.data, data2.data)
+    _store(dst, fn(a, b))
+
+
+def _scalar_operand(x, data, name, arg):
+    """A scalar, or a (P, 1) tile broadcast along the free axes."""
+    if isinstance(x, Tensor):
+        _on_chip(x, name, arg)
+        p = data.shape[0]
+        if x.shape[0] != p or any(s != 1 for s in x.shape[1:]) or x.ndim < 2:
+            fail("%s: %s has shape %s; a tensor operand must be a (%d, 1) "
+                 "column" % (name, arg, list(x.shape), p))
+        v = x.data.reshape((p,) + (1,) * (data.ndim - 1))
+        return v
+    if isinstance(x, (int, float, np.integer, np.floating)) and \
+            not isinstance(x, bool):
+        return np.asarray(x)
+    fail("%s: %s must be a scalar or a (P, 1) tile, not %r" % (name, arg, x))
+
+
+def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None,
+                  operand1=None, reverse1=False, **kwargs):
+    """dst = (data op0 operand0) op1 operand1; an operand is a scalar or a
+    (P, 1) column broadcast along the free axes; reverse swaps the
+    operands of that step."""
+    _core.count_op("tensor_scalar")
+    name = "tensor_scalar"
+    _on_chip(dst, name, "dst")
+    _on_chip(data, name, "data")
+    _same_shape(dst, data, name, "dst", "data")
+    v = data.data
+    steps = [(op0, operand0, reverse0, "operand0")]
+    if op1 is not None:
+        steps.append((op1, operand1, reverse1, "operand1"))
+    elif operand1 is not None:
+        fail("%s: operand1 given without op1" % name)
+    for op, operand, rev, arg in steps:
+        fn = _op(op, "binary", name)
+        o = _scalar_operand(operand, data, name, arg)
+        a, b = _arith(np.asarray(v), np.asarray(o))
+        v = fn(b, a) if rev else fn(a, b)
+        if v.dtype.kind == "f":
+            v = v.astype(np.float32)
+    _store(dst, v)
+
+
+def tensor_reduce(dst, op, data, axis, negate=False, keepdims=False,
+                  **kwargs):
+    """dst = reduce(op) of data over the free axes \\p axis (never axis 0,
+    the partition axis)."""
+    _core.count_op("tensor_reduce")
+    name = "tensor_reduce"
+    fn = _op(op, "reduce", name)
+    _on_chip(dst, name, "dst")
+    _on_chip(data, name, "data")
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    norm = []
+    for a in axes:
+        if isinstance(a, bool) or not isinstance(a, (int, np.integer)):
+            fail("%s: axis must be an integer or a tuple of integers" % name)
+        a = int(a)
+        if a < 0:
+            a += data.ndim
+        if a < 0 or a >= data.ndim:
+            fail("%s: axis %d is out of range for shape %s" %
+                 (name, a, list(data.shape)))
+        if a == 0:
+            fail("%s: cannot reduce over axis 0, the partition dimension "
+                 "(transpose the tile first)" % name)
+        norm.append(a)
+    a, _ = _arith(data.data, data.data)
+    with np.errstate(all="ignore"):
+        r = fn.reduce(a, axis=tuple(norm), keepdims=keepdims)
+        if negate:
+            r = -r
+    if dst.shape != r.shape:
+        fail("%s: dst has shape %s; the reduction of %s over axis %s with "
+             "keepdims=%s has shape %s" %
+             (name, list(dst.shape), list(data.shape),
+              norm[0] if len(norm) == 1 else tuple(norm), keepdims,
+              list(r.shape)))
+    _store(dst, r)
+
+
+def activation(dst, op, data, bias=None, scale=1.0, **kwargs):
+    """dst = op(data * scale + bias); bias is a (P, 1) tile, scale a scalar
+    or a (P, 1) tile."""
+    _core.count_op("activation")
+    name = "activation"
+    fn = _op(op, "unary", name)
+    _on_chip(dst, name, "dst")
+    _on_chip(data, name, "data")
+    _same_shape(dst, data, name, "dst", "data")
+    x = data.data.astype(np.float32)
+    s = _scalar_operand(scale, data, name, "scale").astype(np.float32)
+    with np.errstate(all="ignore"):
+        x = x * s
+        if bias is not None:
+            if not isinstance(bias, Tensor):
+                fail("%s: bias must be a (P, 1) tile" % name)
+            x = x + _scalar_operand(bias, data, name, "bias").astype(
+                np.float32)
+    _store(dst, fn(x.astype(np.float32)))
+
+
+def reciprocal(dst, data, **kwargs):
+    """dst = 1 / data."""
+    _core.count_op("reciprocal")
+    name = "reciprocal"
+    _on_chip(dst, name, "dst")
+    _on_chip(data, name, "data")
+    _same_shape(dst, data, name, "dst", "data")
+    with np.errstate(all="ignore"):
+        _store(dst, np.float32(1) / data.data.astype(np.float32))
+
+
+def select(dst, predicate, on_true, on_false, **kwargs):
+    """dst = on_true where predicate != 0, else on_false (element-wise;
+    on_false may be a scalar).  A simulator operation for lifted masks: see
+    docs/nki.md before running such a kernel on the real package."""
+    _core.count_op("select")
+    name = "select"
+    _on_chip(dst, name, "dst")
+    _on_chip(predicate, name, "predicate")
+    _on_chip(on_true, name, "on_true")
+    _same_shape(dst, predicate, name, "dst", "predicate")
+    _same_shape(dst, on_true, name, "dst", "on_true")
+    if isinstance(on_false, Tensor):
+        _on_chip(on_false, name, "on_false")
+        _same_shape(dst, on_false, name, "dst", "on_false")
+        f = on_false.data
+    else:
+        f = _scalar_operand(on_false, dst, name, "on_false")
+    _store(dst, np.where(predicate.data != 0, on_true.data, f))
+
+
+# Keep the error type reachable as nisa.NKISimError for callers' except.
+NKISimError = NKISimError
