@@ -164,7 +164,8 @@ def convert(values, dtype):
     if dtype.is_float:
         if dtype is bfloat16:
             return bf16_round(v.astype(np.float32))
-        return v.astype(dtype.storage)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return v.astype(dtype.storage)
     if v.dtype.kind == "f":
         info = np.iinfo(dtype.storage)
         v = np.trunc(np.nan_to_num(v.astype(np.float64), nan=0.0))
