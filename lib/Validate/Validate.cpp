@@ -1,6 +1,7 @@
 //===- Validate.cpp - port, build, run and compare ------------------------===//
 // Rules: none (validation harness)
 
+#include "pk/NKIRun.h"
 #include "pk/Validate.h"
 #include "pk/ValidateCase.h"
 #include "llvm/ADT/STLExtras.h"
@@ -50,6 +51,7 @@ struct Cell {
   bool HaveErrors = false;
   double MaxAbs = 0, MaxRel = 0;
   std::vector<OutputResult> Outputs;
+  std::optional<uint64_t> NkiOps; ///< traced NKI operations (simulator)
   std::string Dir;
   double Seconds = 0;
   int ExitCode = 0;
@@ -62,6 +64,35 @@ struct Row {
   std::string SpecError;
   std::vector<Cell> Cells;
 };
+
+/// A cell of `--to nki` from what the NKI runner found (NKIRun.cpp).
+void fillNkiCell(Cell &C, const NkiOutcome &N) {
+  C.Status = N.Passed ? CellStatus::Pass : CellStatus::Fail;
+  C.Kind = N.Passed ? "" : N.Kind;
+  C.Reason = N.Passed ? "" : N.Reason;
+  C.Detail = N.Passed ? "" : N.Detail;
+  C.ExitCode = N.ExitCode;
+  C.Outputs = N.Outputs;
+  C.NkiOps = N.Ops;
+  C.HaveErrors = !N.Outputs.empty();
+  for (const OutputResult &O : N.Outputs) {
+    C.MaxAbs = std::max(C.MaxAbs, O.MaxAbs);
+    C.MaxRel = std::max(C.MaxRel, O.MaxRel);
+  }
+}
+
+/// The traced operation counts of the NKI cells, after the table.
+void printNkiOps(const std::vector<Row> &Rows, raw_ostream &Out) {
+  std::string Line;
+  for (const Row &R : Rows)
+    for (const Cell &C : R.Cells)
+      if (C.NkiOps)
+        Line +=
+            formatv("{0}{1} {2}", Line.empty() ? "" : ", ", R.Name, *C.NkiOps)
+                .str();
+  if (!Line.empty())
+    Out << "(nki: traced operations per kernel: " << Line << ")\n";
+}
 
 std::string joinPath(StringRef A, StringRef B, StringRef C = "",
                      StringRef D = "") {
@@ -174,6 +205,8 @@ public:
         return std::nullopt;
       }
       Input = Outs.front();
+      if (runsOnNkiSimulator(*T))
+        return Input; // the NKI runner's input, not the emulator's
       if (targetEmuLanguage(*T) == EmuLanguage::None) {
         C.Status = CellStatus::Skip;
         C.Kind = "skip";
@@ -327,6 +360,13 @@ public:
         portAndPrepare(Spec.sourcePath(), T, C.Dir, C);
     if (!Prepared)
       return Done();
+    if (T && runsOnNkiSimulator(*T)) {
+      NkiRunConfig NC = defaultNkiRunConfig();
+      NC.ClangXX = TC.ClangXX;
+      NC.RuntimeHeader = runtimeHeaderPath();
+      fillNkiCell(C, runNkiCase(Spec, *Prepared, C.Dir, NC));
+      return Done();
+    }
 
     DriverConfig DC;
     DC.Language = Hip ? Lang::HIP : Lang::CUDA;
@@ -415,6 +455,14 @@ public:
     std::optional<std::string> Prepared = portAndPrepare(File, T, C.Dir, C);
     if (!Prepared)
       return Done();
+    if (T && runsOnNkiSimulator(*T)) {
+      C.Status = CellStatus::Skip;
+      C.Kind = "skip";
+      C.Reason = "ported to " + *Prepared +
+                 "; program mode does not run NKI outputs (they have no host "
+                 "code)";
+      return Done();
+    }
     // A wrapper so that the prepared file compiles as C++ whatever its
     // extension.
     std::string Main = joinPath(C.Dir, "main.cpp");
@@ -547,6 +595,8 @@ json::Value cellJson(const Cell &C) {
                                 {"first_bad", R.FirstBad}});
   if (!Outs.empty())
     O["outputs"] = std::move(Outs);
+  if (C.NkiOps)
+    O["nki_ops"] = (int64_t)*C.NkiOps;
   O["exit_code"] = C.ExitCode;
   O["seconds"] = std::round(C.Seconds * 1000) / 1000;
   return O;
@@ -728,6 +778,7 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
     Out << formatv("{0:2}", json::Value(std::move(Doc))) << "\n";
   } else {
     printTable(Rows, VariantNames, Opts.Program, Opts.Lanes, Out);
+    printNkiOps(Rows, Out);
     bool Header = false;
     for (const Row &R : Rows) {
       auto Section = [&] {
