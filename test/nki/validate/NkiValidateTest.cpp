@@ -133,6 +133,18 @@ TEST(NkiValidate, HandWrittenOutputsPassWithOperationCounts) {
   EXPECT_EQ((*Outs)[0].getAsObject()->getInteger("mismatches"), 0);
 }
 
+TEST(NkiValidate, HalfBuffersAndLaunchDimensions) {
+  NEED_NKI_TARGET();
+  // rmsnorm: half in and out (the reference driver's pk_half), the row count
+  // from grid_x, per-partition operands.
+  Result R = validateNki({"rmsnorm"}, PKV_NKI_OUTPUTS, true);
+  const llvm::json::Object *C = nkiCell(R.Json, "rmsnorm");
+  ASSERT_TRUE(C) << R.Out;
+  EXPECT_EQ(C->getString("status"), "pass") << R.Out;
+  // 6 rows: 1 DMA in, 6 weight-row DMAs, 7 compute operations, 1 DMA out.
+  EXPECT_EQ(C->getInteger("nki_ops"), 15);
+}
+
 TEST(NkiValidate, TableHasAnNkiColumnAndTheOperationCounts) {
   NEED_NKI_TARGET();
   Result R = validateNki({"saxpy"}, PKV_NKI_OUTPUTS, false);
