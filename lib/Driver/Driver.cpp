@@ -539,13 +539,12 @@ int Driver::check(llvm::ArrayRef<std::string> Paths) {
   return N ? 1 : 0;
 }
 
-llvm::Error Driver::portFiles(llvm::ArrayRef<std::string> Inputs, Target T,
-                              llvm::StringRef OutDir,
-                              std::vector<std::string> &OutPaths) {
-  auto Res = translate(Inputs, {T}, "");
-  if (!Res)
-    return Res.takeError();
-  const TargetOutput &TO = Res->front();
+/// Writes one target's outputs of translate() under \p OutDir, mirroring
+/// the inputs' layout; \p OutPaths receives each input's output.
+static llvm::Error writePorted(const TargetOutput &TO,
+                               llvm::ArrayRef<std::string> Inputs,
+                               llvm::StringRef OutDir,
+                               std::vector<std::string> &OutPaths) {
   // translate() made paths relative to the layout root; re-root them.
   std::string Root;
   for (const auto &[In, Out] : TO.OutputOf)
@@ -565,6 +564,30 @@ llvm::Error Driver::portFiles(llvm::ArrayRef<std::string> Inputs, Target T,
     auto It = TO.OutputOf.find(absPath(In));
     OutPaths.push_back(It == TO.OutputOf.end() ? "" : Moved[It->second]);
   }
+  return llvm::Error::success();
+}
+
+llvm::Error Driver::portFiles(llvm::ArrayRef<std::string> Inputs, Target T,
+                              llvm::StringRef OutDir,
+                              std::vector<std::string> &OutPaths) {
+  auto Res = translate(Inputs, {T}, "");
+  if (!Res)
+    return Res.takeError();
+  return writePorted(Res->front(), Inputs, OutDir, OutPaths);
+}
+
+llvm::Error
+Driver::portFilesToTargets(llvm::ArrayRef<std::string> Inputs,
+                           llvm::ArrayRef<Target> Targets,
+                           llvm::ArrayRef<std::string> OutDirs,
+                           std::vector<std::vector<std::string>> &OutPaths) {
+  auto Res = translate(Inputs, Targets, "");
+  if (!Res)
+    return Res.takeError();
+  OutPaths.assign(Targets.size(), {});
+  for (size_t I = 0; I < Targets.size() && I < Res->size(); ++I)
+    if (llvm::Error E = writePorted((*Res)[I], Inputs, OutDirs[I], OutPaths[I]))
+      return E;
   return llvm::Error::success();
 }
 

@@ -21,6 +21,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -179,6 +180,41 @@ public:
 
   std::string runtimeHeaderPath() const { return joinPath(Work, "pkv_rt.h"); }
 
+  /// Ports \p Source to \p T (outputs under Dir/src).  The first request of
+  /// a case ports it to every target of the run from one parse
+  /// (PortService::portFilesToTargets) into the sibling variant directories;
+  /// the other cells of the case take their outputs from there.  When that
+  /// fails, each target is ported on its own, so that its cell gets its own
+  /// error.
+  Error portOnce(StringRef Source, Target T, StringRef Dir,
+                 std::vector<std::string> &Outs) {
+    std::lock_guard<std::mutex> L(ServiceMutex);
+    StringRef CaseDir = sys::path::parent_path(Dir);
+    PortedCase &P = Ported[CaseDir.str()];
+    if (!P.Tried) {
+      P.Tried = true;
+      std::vector<Target> Ts;
+      std::vector<std::string> Dirs;
+      for (Target X : Opts.Targets)
+        if (!llvm::is_contained(Ts, X)) {
+          Ts.push_back(X);
+          Dirs.push_back(joinPath(CaseDir, targetName(X), "src"));
+        }
+      std::vector<std::vector<std::string>> Paths;
+      if (Error E = PS.portFilesToTargets({Source.str()}, Ts, Dirs, Paths))
+        consumeError(std::move(E));
+      else
+        for (size_t I = 0; I < Ts.size() && I < Paths.size(); ++I)
+          P.Outs[(int)Ts[I]] = Paths[I];
+    }
+    auto It = P.Outs.find((int)T);
+    if (It != P.Outs.end()) {
+      Outs = It->second;
+      return Error::success();
+    }
+    return PS.portFiles({Source.str()}, T, joinPath(Dir, "src"), Outs);
+  }
+
   /// Ports (targets) and prepares \p Source; returns the prepared main file.
   /// On failure fills \p C and returns std::nullopt.
   std::optional<std::string> portAndPrepare(StringRef Source,
@@ -188,10 +224,7 @@ public:
     if (T) {
       std::vector<std::string> Outs;
       Error E = Error::success();
-      {
-        std::lock_guard<std::mutex> L(ServiceMutex);
-        E = PS.portFiles({Input}, *T, joinPath(Dir, "src"), Outs);
-      }
+      E = portOnce(Input, *T, Dir, Outs);
       if (E) {
         C.Kind = "port";
         std::string Msg = toString(std::move(E));
@@ -510,6 +543,11 @@ private:
   PortService &PS;
   std::string Work;
   std::mutex ServiceMutex;
+  struct PortedCase {
+    bool Tried = false;
+    std::map<int, std::vector<std::string>> Outs; ///< by target
+  };
+  std::map<std::string, PortedCase> Ported; ///< by case work directory
   std::mutex PrintMutex;
   std::vector<std::string> EnvStore;
   std::vector<StringRef> EnvRefs;

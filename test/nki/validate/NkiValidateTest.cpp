@@ -182,6 +182,46 @@ TEST(NkiValidate, AKernelThatWasNotLiftedIsReportedWithItsDiagnostic) {
       << R.Out;
 }
 
+/// Counts the harness's port requests.
+class CountingNki : public HandWrittenNki {
+public:
+  using HandWrittenNki::HandWrittenNki;
+  unsigned MultiCalls = 0;
+  std::vector<Target> MultiTargets;
+  llvm::Error
+  portFilesToTargets(llvm::ArrayRef<std::string> Inputs,
+                     llvm::ArrayRef<Target> Targets,
+                     llvm::ArrayRef<std::string> OutDirs,
+                     std::vector<std::vector<std::string>> &OutPaths) override {
+    ++MultiCalls;
+    MultiTargets = Targets.vec();
+    return HandWrittenNki::portFilesToTargets(Inputs, Targets, OutDirs,
+                                              OutPaths);
+  }
+};
+
+TEST(NkiValidate, EveryTargetOfACaseIsPortedByOneRequest) {
+  NEED_NKI_TARGET();
+  ValidateOptions O;
+  O.Targets = {Target::CUDA, *findTarget("nki")};
+  O.Paths = {std::string(PKV_CORPUS_DIR) + "/saxpy"};
+  O.Json = true;
+  O.Jobs = 2;
+  CountingNki PS(PKV_NKI_OUTPUTS);
+  std::string Out, Err;
+  llvm::raw_string_ostream OS(Out), ES(Err);
+  int Code = runValidate(O, mockToolchain(), PS, OS, ES);
+  OS.flush();
+  EXPECT_EQ(Code, 0) << Out << Err;
+  EXPECT_EQ(PS.MultiCalls, 1u);
+  EXPECT_EQ(PS.MultiTargets, O.Targets);
+  auto J = llvm::json::parse(Out);
+  ASSERT_TRUE(!!J) << Out;
+  const llvm::json::Object *C = nkiCell(*J, "saxpy");
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->getString("status"), "pass") << Out;
+}
+
 TEST(NkiValidate, KernelNames) {
   EXPECT_EQ(validate::nkiKernelName("sgemm_tiled<16>"), "sgemm_tiled");
   EXPECT_EQ(validate::nkiKernelName("ns::k"), "k");

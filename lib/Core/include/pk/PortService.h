@@ -48,6 +48,23 @@ public:
                                 llvm::StringRef OutDir,
                                 std::vector<std::string> &OutPaths) = 0;
 
+  /// Ports \p Inputs to every target of \p Targets: the outputs of
+  /// Targets[I] go under OutDirs[I] and their paths into OutPaths[I], as
+  /// portFiles does.  A translator that can parses the inputs once for all
+  /// the targets; this default ports to each target in turn.
+  virtual llvm::Error
+  portFilesToTargets(llvm::ArrayRef<std::string> Inputs,
+                     llvm::ArrayRef<Target> Targets,
+                     llvm::ArrayRef<std::string> OutDirs,
+                     std::vector<std::vector<std::string>> &OutPaths) {
+    OutPaths.assign(Targets.size(), {});
+    for (size_t I = 0; I < Targets.size(); ++I)
+      if (llvm::Error E =
+              portFiles(Inputs, Targets[I], OutDirs[I], OutPaths[I]))
+        return E;
+    return llvm::Error::success();
+  }
+
   /// Prepares \p MainFile (CUDA when !IsHip, HIP otherwise) for the emulator:
   /// rewrites launches to pkemu::launch and __shared__ declarations to the
   /// PKEMU_* macros, in the main file and every local header it includes.

@@ -62,6 +62,12 @@ public:
   llvm::Error portFiles(llvm::ArrayRef<std::string> Inputs, Target T,
                         llvm::StringRef OutDir,
                         std::vector<std::string> &OutPaths) override;
+  /// One parse for every target (translate with all of them).
+  llvm::Error
+  portFilesToTargets(llvm::ArrayRef<std::string> Inputs,
+                     llvm::ArrayRef<Target> Targets,
+                     llvm::ArrayRef<std::string> OutDirs,
+                     std::vector<std::vector<std::string>> &OutPaths) override;
   llvm::Expected<std::string> emuPrepare(llvm::StringRef MainFile, bool IsHip,
                                          llvm::StringRef OutDir) override;
 
