@@ -281,6 +281,10 @@ def run(args):
                        "PK_KERNELS entry has %d out/inout parameters" %
                        (args.kernel, len(rets), len(outs)))
     for (i, p, a, shape, raw), r in zip(outs, rets):
+        if r is None or not hasattr(r, "shape"):
+            raise RunError("interface", "kernel '%s' returned %r for '%s'; "
+                           "expected a tensor" %
+                           (args.kernel, r, p.get("name")))
         if backend == "simulator" and isinstance(r, nki.Tensor):
             if r.buffer.name not in ("hbm", "shared_hbm", "private_hbm"):
                 raise RunError("interface", "kernel '%s' returned '%s' in %s;"

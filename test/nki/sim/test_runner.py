@@ -160,6 +160,30 @@ PK_KERNELS = {}
         self.assertIn("'y' has shape [9] = 9 elements but the case's buffer "
                       "'y' has 8", r["message"])
 
+    def test_a_kernel_that_returns_nothing(self):
+        mod = self.write("none.py", HEADER + """
+
+@nki.jit
+def k(x, n):
+    return None
+
+
+PK_KERNELS = {
+  "k": {
+    "params": [
+      {"name": "x", "kind": "tensor", "dtype": "float32", "shape": ["n"], "role": "inout"},
+      {"name": "n", "kind": "scalar", "dtype": "int32"},
+    ],
+    "launch": [],
+  },
+}
+""")
+        make_case(self.d, [("x", "float", np.zeros(1, "<f4"), True),
+                           ("n", "int", 1)])
+        code, r = run(mod, "k", self.d)
+        self.assertEqual((code, r["kind"]), (1, "interface"))
+        self.assertIn("returned None for 'x'", r["message"])
+
     def test_simulator_error_names_the_kernel_line(self):
         mod = self.write("wide.py", HEADER + """
 
