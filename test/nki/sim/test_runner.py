@@ -82,6 +82,43 @@ class Runner(unittest.TestCase):
         got = np.fromfile(os.path.join(self.d, "out0.bin"), "<f4")
         np.testing.assert_array_equal(got, np.float32(2.5) * x + y)
 
+    def test_row_softmax_out_role(self):
+        rng = np.random.default_rng(7)
+        x = rng.uniform(-6, 6, 37 * 100).astype("<f4")
+        out = np.zeros(37 * 100, "<f4")
+        make_case(self.d, [("in", "float", x, False),
+                           ("out", "float", out, True),
+                           ("rows", "int", 37), ("cols", "int", 100)])
+        code, r = run(os.path.join(KERNELS, "softmax_nki.py"),
+                      "softmax_warp_per_row", self.d)
+        self.assertEqual((code, r["ops"]), (0, 8), r)
+        got = np.fromfile(os.path.join(self.d, "out1.bin"), "<f4")
+        x2 = x.reshape(37, 100).astype(np.float64)
+        e = np.exp(x2 - x2.max(1, keepdims=True))
+        np.testing.assert_allclose(got.reshape(37, 100),
+                                   e / e.sum(1, keepdims=True), rtol=1e-5,
+                                   atol=1e-7)
+
+    def test_sgemm_k_tiled_inout(self):
+        rng = np.random.default_rng(8)
+        M, N, K = 130, 40, 260
+        A = rng.uniform(-1, 1, M * K).astype("<f4")
+        B = rng.uniform(-1, 1, K * N).astype("<f4")
+        C = rng.uniform(-1, 1, M * N).astype("<f4")
+        make_case(self.d, [("A", "float", A), ("B", "float", B),
+                           ("C", "float", C, True), ("M", "int", M),
+                           ("N", "int", N), ("K", "int", K),
+                           ("alpha", "float", 1.5), ("beta", "float", -0.5)])
+        code, r = run(os.path.join(KERNELS, "sgemm_nki.py"), "sgemm_tiled",
+                      self.d)
+        self.assertEqual(code, 0, r)
+        self.assertEqual(r["ops_by_name"]["nc_matmul"], 2 * 3)
+        got = np.fromfile(os.path.join(self.d, "out2.bin"), "<f4")
+        want = (1.5 * (A.reshape(M, K).astype(np.float64) @ B.reshape(K, N))
+                - 0.5 * C.reshape(M, N))
+        np.testing.assert_allclose(got.reshape(M, N), want, rtol=1e-4,
+                                   atol=1e-4)
+
     def test_elements_beyond_the_shape_keep_their_values(self):
         rng = np.random.default_rng(6)
         y = rng.uniform(-1, 1, 100).astype("<f4")
