@@ -30,6 +30,10 @@ struct YTable {
 LLVM_YAML_IS_SEQUENCE_VECTOR(YEntry)
 
 namespace llvm::yaml {
+/// True when reading failed already (a document that does not parse).
+static bool inputFailed(IO &Io) {
+  return !Io.outputting() && static_cast<Input &>(Io).error();
+}
 template <> struct MappingTraits<YEntry> {
   static void mapping(IO &IO, YEntry &E) {
     IO.mapRequired("cuda", E.Cuda);
@@ -44,7 +48,11 @@ template <> struct MappingTraits<YEntry> {
     IO.mapOptional("kind", E.Kind);
     IO.mapOptional("reverse", E.Reverse);
   }
-  static std::string validate(IO &, YEntry &E) {
+  static std::string validate(IO &Io, YEntry &E) {
+    // After a syntax error there is no node to attach a message to (setError
+    // would dereference a null node): the syntax error is reported instead.
+    if (inputFailed(Io))
+      return "";
     if (E.Cuda.empty())
       return "entry has an empty 'cuda' name";
     if (!E.HasHip && E.Unsupported.empty())
@@ -61,7 +69,9 @@ template <> struct MappingTraits<YTable> {
     IO.mapOptional("kind", T.Kind);
     IO.mapRequired("entries", T.Entries);
   }
-  static std::string validate(IO &, YTable &T) {
+  static std::string validate(IO &Io, YTable &T) {
+    if (inputFailed(Io))
+      return ""; // see YEntry
     if (T.Rule.size() != 6 || T.Rule.compare(0, 2, "PK") != 0 ||
         !std::all_of(T.Rule.begin() + 2, T.Rule.end(), ::isdigit))
       return "rule ID '" + T.Rule + "' is not of the form PKnnnn";
