@@ -3,8 +3,10 @@
 
 #include "pk/NKIRun.h"
 #include "pk/Validate.h"
+#include "Process.h"
 #include "pk/ValidateCase.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -22,6 +24,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <csignal>
 #include <mutex>
 #include <optional>
 
@@ -32,6 +35,8 @@ using namespace pk::validate;
 
 namespace pk {
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 /// Exit status with which the emulator reports a detected error.
 constexpr int EmuErrorExit = 86;
@@ -56,6 +61,9 @@ struct Cell {
   std::string Dir;
   double Seconds = 0;
   int ExitCode = 0;
+  std::string Name;               ///< the case or program
+  Clock::time_point Start;        ///< when this cell started (--timeout)
+  std::vector<std::string> Notes; ///< e.g. output discarded at the bound
 };
 
 struct Row {
@@ -130,36 +138,12 @@ std::string lastLines(StringRef Text, unsigned N) {
 
 std::string firstLine(StringRef S) { return S.trim().split('\n').first.str(); }
 
-struct ProcResult {
-  int Code = 0;
-  bool TimedOut = false;
-  bool Crashed = false;
-  bool ExecFailed = false;
-  std::string ErrMsg;
-};
-
-ProcResult runProcess(StringRef Program, ArrayRef<std::string> Args,
-                      std::optional<ArrayRef<StringRef>> Env,
-                      StringRef StdoutPath, StringRef StderrPath,
-                      unsigned Timeout) {
-  SmallVector<StringRef, 32> ArgRefs;
-  ArgRefs.push_back(Program);
-  for (const std::string &A : Args)
-    ArgRefs.push_back(A);
-  std::optional<StringRef> Redirects[3] = {StringRef(""), StdoutPath,
-                                           StderrPath};
-  ProcResult R;
-  bool ExecFailed = false;
-  R.Code = sys::ExecuteAndWait(Program, ArgRefs, Env, Redirects, Timeout, 0,
-                               &R.ErrMsg, &ExecFailed);
-  R.ExecFailed = ExecFailed;
-  if (R.Code == -2) {
-    if (StringRef(R.ErrMsg).contains("timed out"))
-      R.TimedOut = true;
-    else
-      R.Crashed = true;
-  }
-  return R;
+std::string sizeText(std::uint64_t N) {
+  if (N >= (10u << 20))
+    return formatv("{0} MB", N >> 20).str();
+  if (N >= (10u << 10))
+    return formatv("{0} KB", N >> 10).str();
+  return formatv("{0} bytes", N).str();
 }
 
 /// Everything one run needs that is shared by all tasks.
@@ -304,23 +288,76 @@ public:
 
     for (bool Link : {false, true}) {
       std::string Log = joinPath(Dir, Link ? "link.log" : "compile.log");
-      ProcResult R = runProcess(TC.ClangXX, Link ? LinkArgs : Args,
-                                std::nullopt, Log, Log, Opts.CompileTimeoutSec);
-      if (R.Code == 0 && !R.ExecFailed)
+      const char *Step = Link ? "linking" : "compiling";
+      unsigned Limit = 0;
+      if (!timeLeft(C, Step, Limit))
+        return false;
+      validate::BoundedResult R =
+          validate::runBounded(TC.ClangXX, Link ? LinkArgs : Args, std::nullopt,
+                               Limit, Opts.OutputLimit,
+                               /*MergeStderr=*/true);
+      (void)writeFile(Log, R.Out.Text);
+      if (R.Code == 0 && !R.ExecFailed && !R.TimedOut && !R.Interrupted)
         continue;
       C.Kind = Link ? "link" : "compile";
       if (R.ExecFailed)
         C.Reason = "cannot run " + TC.ClangXX + ": " + R.ErrMsg;
       else if (R.TimedOut)
-        C.Reason = C.Kind + " timed out after " +
-                   std::to_string(Opts.CompileTimeoutSec) + " s";
+        timedOut(C, Step);
+      else if (R.Interrupted)
+        interrupted(C);
       else {
-        C.Detail = compileErrorSummary(readFileOr(Log));
+        C.Detail = compileErrorSummary(R.Out.Text);
         C.Reason = C.Kind + " error: " + firstLine(C.Detail);
       }
       return false;
     }
     return true;
+  }
+
+  /// Seconds left of this cell's --timeout for the next step (0: no limit);
+  /// false (and \p C filled) when none are left or the run was interrupted.
+  bool timeLeft(Cell &C, StringRef Step, unsigned &Limit) {
+    if (validate::ChildInterruptGuard::interrupted()) {
+      interrupted(C);
+      return false;
+    }
+    Limit = 0;
+    if (!Opts.TimeoutSec)
+      return true;
+    double Used = std::chrono::duration<double>(Clock::now() - C.Start).count();
+    if (Used >= Opts.TimeoutSec) {
+      timedOut(C, Step);
+      return false;
+    }
+    Limit = std::max(1u, (unsigned)std::ceil(Opts.TimeoutSec - Used));
+    return true;
+  }
+
+  void timedOut(Cell &C, StringRef Step) {
+    C.Kind = "timeout";
+    C.Reason = formatv("'{0}' ({1}) timed out while {2}: the limit is {3} s "
+                       "per case (--timeout {3}); its process group was killed",
+                       C.Name, C.Variant, Step, Opts.TimeoutSec)
+                   .str();
+  }
+
+  void interrupted(Cell &C) {
+    C.Kind = "interrupted";
+    C.Reason = "interrupted";
+  }
+
+  /// A note when a stream of the program was cut to --output-limit.
+  void noteDropped(Cell &C, StringRef Stream,
+                   const validate::CapturedStream &S) {
+    if (!S.Dropped)
+      return;
+    C.Notes.push_back(formatv("the program wrote {0} to {1}; kept the first "
+                              "and last {2}, discarded {3}",
+                              sizeText(S.Total), Stream,
+                              sizeText(Opts.OutputLimit / 2),
+                              sizeText(S.Dropped))
+                          .str());
   }
 
   /// Runs \p Exe; returns false (and fills \p C) when it could not run to
@@ -329,19 +366,29 @@ public:
            std::string &Stdout) {
     std::string OutP = joinPath(Dir, "run.out"),
                 ErrP = joinPath(Dir, "run.err");
-    ProcResult R = runProcess(Exe, Args, ArrayRef<StringRef>(EnvRefs), OutP,
-                              ErrP, Opts.RunTimeoutSec);
-    Stdout = readFileOr(OutP);
-    std::string Stderr = readFileOr(ErrP);
+    unsigned Limit = 0;
+    if (!timeLeft(C, "running", Limit))
+      return false;
+    validate::BoundedResult R = validate::runBounded(
+        Exe, Args, ArrayRef<StringRef>(EnvRefs), Limit, Opts.OutputLimit);
+    (void)writeFile(OutP, R.Out.Text);
+    (void)writeFile(ErrP, R.Err.Text);
+    noteDropped(C, "stdout", R.Out);
+    noteDropped(C, "stderr", R.Err);
+    Stdout = std::move(R.Out.Text);
+    std::string Stderr = std::move(R.Err.Text);
     C.ExitCode = R.Code;
     if (R.ExecFailed) {
       C.Kind = "run";
       C.Reason = "cannot run " + Exe.str() + ": " + R.ErrMsg;
       return false;
     }
+    if (R.Interrupted) {
+      interrupted(C);
+      return false;
+    }
     if (R.TimedOut) {
-      C.Kind = "timeout";
-      C.Reason = "timed out after " + std::to_string(Opts.RunTimeoutSec) + " s";
+      timedOut(C, "running");
       Expected<DriverResult> Res = parseDriverResult(Stdout);
       if (Res)
         C.Reason += " (after printing its result: it hangs at exit)";
@@ -362,7 +409,7 @@ public:
                  (P == StringRef::npos ? F : F.drop_front(P + 13).trim()).str();
       return false;
     }
-    if (R.Crashed) {
+    if (R.Signal) {
       C.Kind = "crash";
       C.Reason = "crashed: " + R.ErrMsg;
       C.Detail = lastLines(Stderr, 8);
@@ -376,7 +423,8 @@ public:
     Cell C;
     C.Variant = variantName(T).str();
     C.Dir = joinPath(Work, Spec.Name, C.Variant);
-    auto Start = std::chrono::steady_clock::now();
+    C.Name = Spec.Name;
+    auto Start = C.Start = Clock::now();
     auto Done = [&]() -> Cell {
       C.Seconds = std::chrono::duration<double>(
                       std::chrono::steady_clock::now() - Start)
@@ -472,7 +520,8 @@ public:
     Cell C;
     C.Variant = variantName(T).str();
     C.Dir = joinPath(Work, sys::path::stem(File), C.Variant);
-    auto Start = std::chrono::steady_clock::now();
+    C.Name = sys::path::filename(File).str();
+    auto Start = C.Start = Clock::now();
     auto Done = [&]() -> Cell {
       C.Seconds = std::chrono::duration<double>(
                       std::chrono::steady_clock::now() - Start)
@@ -535,6 +584,8 @@ public:
             : C.Status == CellStatus::Skip ? "SKIP"
                                            : "FAIL")
         << format(" %.1fs", C.Seconds) << "\n";
+    for (const std::string &N : C.Notes)
+      Err << "  note: " << R.Name << " (" << C.Variant << "): " << N << "\n";
   }
 
 private:
@@ -613,6 +664,12 @@ json::Value cellJson(const Cell &C) {
     O["reason"] = C.Reason;
   if (!C.Detail.empty())
     O["detail"] = C.Detail;
+  if (!C.Notes.empty()) {
+    json::Array Notes;
+    for (const std::string &N : C.Notes)
+      Notes.push_back(N);
+    O["notes"] = std::move(Notes);
+  }
   auto Num = [](double D) -> json::Value {
     if (std::isfinite(D))
       return D;
@@ -708,7 +765,10 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
     }
   }
 
-  // Scratch directory.
+  // Scratch directory. A fresh one is removed on every way out (success,
+  // failure, interruption) unless --keep-work; one named by --work-dir is
+  // the user's and is kept.
+  validate::ChildInterruptGuard Guard;
   std::string Work = Opts.WorkDir;
   bool RemoveWork = false;
   if (Work.empty()) {
@@ -730,6 +790,10 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
     sys::fs::make_absolute(Abs);
     Work = std::string(Abs);
   }
+  auto RemoveScratch = llvm::make_scope_exit([&] {
+    if (RemoveWork)
+      sys::fs::remove_directories(Work);
+  });
 
   Runner Run(Opts, TC, PS, Work);
   if (Error E = writeFile(Run.runtimeHeaderPath(), driverRuntimeHeader())) {
@@ -753,18 +817,39 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
     if (!R.SpecError.empty())
       Err << R.SpecError << "\n";
 
+  // Fault injection for the reliability tests: a real SIGINT after N
+  // finished runs (docs/reliability.md).
+  long InterruptAfter = -1;
+  if (const char *V = std::getenv("PK_TEST_INTERRUPT_AFTER"))
+    InterruptAfter = std::atol(V);
   std::atomic<unsigned> Finished{0};
   {
     DefaultThreadPool Pool(hardware_concurrency(std::max(1, Opts.Jobs)));
     for (const Task &T : Tasks)
       Pool.async([&, T] {
+        if (validate::ChildInterruptGuard::interrupted())
+          return;
         Row &R = Rows[T.Row];
         Cell C = Opts.Program ? Run.runProgram(R.Path, Variants[T.Variant])
                               : Run.runCase(*R.Spec, Variants[T.Variant]);
-        Run.progress(R, C, ++Finished, Tasks.size(), Err);
+        if (validate::ChildInterruptGuard::interrupted())
+          return;
+        unsigned N = ++Finished;
+        Run.progress(R, C, N, Tasks.size(), Err);
         R.Cells[T.Variant] = std::move(C);
+        if (InterruptAfter >= 0 && (long)N == InterruptAfter)
+          std::raise(SIGINT);
       });
     Pool.wait();
+  }
+  if (validate::ChildInterruptGuard::interrupted()) {
+    Err << "port-kernel: validate interrupted after " << Finished << " of "
+        << Tasks.size() << " runs; running programs were killed"
+        << (RemoveWork      ? "; scratch directory removed"
+            : Opts.KeepWork ? "; scratch directory kept (--keep-work): " + Work
+                            : "; work directory kept: " + Work)
+        << "\n";
+    return 130;
   }
 
   unsigned Passed = 0, Failed = 0, Skipped = 0;
@@ -865,8 +950,6 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
       Out << "(rerun with --keep-work to inspect the generated files)\n";
   }
 
-  if (RemoveWork)
-    sys::fs::remove_directories(Work);
   return Failed ? 1 : 0;
 }
 

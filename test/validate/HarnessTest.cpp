@@ -9,6 +9,12 @@
 #include "pk/Validate.h"
 #include "llvm/Support/JSON.h"
 #include "gtest/gtest.h"
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <sys/resource.h>
+#include <thread>
 
 using namespace pk;
 
@@ -193,6 +199,142 @@ TEST(Harness, LanesSetsTheWarpSizeEnvironment) {
   O.Lanes = 0;
   R = runIt(O, PS);
   EXPECT_EQ(R.Code, 1) << "PKEMU_WARP_SIZE must be unset when Lanes is 0";
+}
+
+// --- Bounds: --timeout, bounded output, scratch removal ---
+
+/// A private TMPDIR for one test, so that the scratch directory of a run can
+/// be checked for removal.
+struct PrivateTmp {
+  std::string Dir, Old;
+  bool HadOld = false;
+  PrivateTmp() {
+    llvm::SmallString<256> D;
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("pkv-tmp", D));
+    Dir = std::string(D);
+    if (const char *T = std::getenv("TMPDIR")) {
+      HadOld = true;
+      Old = T;
+    }
+    setenv("TMPDIR", Dir.c_str(), 1);
+  }
+  ~PrivateTmp() {
+    if (HadOld)
+      setenv("TMPDIR", Old.c_str(), 1);
+    else
+      unsetenv("TMPDIR");
+    llvm::sys::fs::remove_directories(Dir);
+  }
+  /// Entries left in the directory.
+  std::vector<std::string> left() const {
+    std::vector<std::string> L;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator I(Dir, EC), E; I != E && !EC;
+         I.increment(EC))
+      L.push_back(I->path());
+    return L;
+  }
+};
+
+bool processGone(int Pid) {
+  for (int I = 0; I < 100; ++I) {
+    std::ifstream F("/proc/" + std::to_string(Pid) + "/stat");
+    std::string S;
+    if (!F || !std::getline(F, S))
+      return true;
+    size_t P = S.rfind(')');
+    if (P != std::string::npos && S.size() > P + 2 && S[P + 2] == 'Z')
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+TEST(HarnessBounds, TimeoutKillsTheProcessGroupAndRemovesTheScratch) {
+  PrivateTmp Tmp;
+  test::FakePortService PS;
+  std::string PidFile = Tmp.Dir + "/../pkv-hang-" + std::to_string(getpid());
+  ValidateOptions O;
+  O.Program = true;
+  O.ProgramFile = PKV_TEST_DIR "/programs/prog_hostile.cu";
+  O.ProgramArgs = {"hang", PidFile};
+  O.TimeoutSec = 15; // covers compiling and linking it too
+  O.Json = true;
+  RunResult R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 1) << R.Out << R.Err;
+  const llvm::json::Object *C = cell(R.Json, "prog_hostile.cu", "original");
+  EXPECT_EQ(field(C, "kind"), "timeout") << R.Out;
+  EXPECT_EQ(field(C, "reason"),
+            "'prog_hostile.cu' (original) timed out while running: the limit "
+            "is 15 s per case (--timeout 15); its process group was killed")
+      << R.Out;
+  std::ifstream F(PidFile);
+  int Child = 0;
+  ASSERT_TRUE(F >> Child) << "the program did not start its child";
+  EXPECT_TRUE(processGone(Child)) << "child " << Child << " survived";
+  std::remove(PidFile.c_str());
+  EXPECT_TRUE(Tmp.left().empty()) << Tmp.left().front();
+}
+
+TEST(HarnessBounds, OutputIsKeptUpToTheLimit) {
+  PrivateTmp Tmp;
+  test::FakePortService PS;
+  ValidateOptions O;
+  O.Program = true;
+  O.ProgramFile = PKV_TEST_DIR "/programs/prog_hostile.cu";
+  O.ProgramArgs = {"flood", "64"};
+  O.OutputLimit = 1 << 20;
+  O.Json = true;
+  struct rusage Before;
+  getrusage(RUSAGE_SELF, &Before);
+  RunResult R = runIt(O, PS);
+  struct rusage After;
+  getrusage(RUSAGE_SELF, &After);
+  EXPECT_EQ(R.Code, 0) << R.Out.substr(0, 4000) << R.Err.substr(0, 4000);
+  const llvm::json::Object *C = cell(R.Json, "prog_hostile.cu", "original");
+  EXPECT_EQ(field(C, "status"), "pass");
+  const llvm::json::Array *Notes = C ? C->getArray("notes") : nullptr;
+  ASSERT_TRUE(Notes) << R.Out;
+  ASSERT_EQ(Notes->size(), 2u) << R.Out;
+  EXPECT_EQ((*Notes)[0].getAsString().value_or(""),
+            "the program wrote 64 MB to stdout; kept the first and last 512 KB, "
+            "discarded 63 MB");
+  EXPECT_NE(R.Err.find("note: prog_hostile.cu (original): the program wrote "
+                       "64 MB to stderr"),
+            std::string::npos)
+      << R.Err.substr(0, 2000);
+  // 128 MB went through the pipes; the harness grew by far less (peak RSS in
+  // KiB; a bound, not a timing).
+  EXPECT_LT(After.ru_maxrss - Before.ru_maxrss, 48 * 1024);
+  EXPECT_TRUE(Tmp.left().empty());
+}
+
+TEST(HarnessBounds, InterruptKillsRunsAndRemovesTheScratch) {
+  PrivateTmp Tmp;
+  test::FakePortService PS;
+  ValidateOptions O;
+  O.Paths = {PKV_TEST_DIR "/cases"};
+  O.Targets = {Target::CUDA};
+  setenv("PK_TEST_INTERRUPT_AFTER", "1", 1);
+  RunResult R = runIt(O, PS);
+  unsetenv("PK_TEST_INTERRUPT_AFTER");
+  EXPECT_EQ(R.Code, 130) << R.Out << R.Err;
+  EXPECT_NE(R.Err.find("port-kernel: validate interrupted after 1 of "),
+            std::string::npos)
+      << R.Err;
+  EXPECT_NE(R.Err.find("scratch directory removed"), std::string::npos);
+  EXPECT_EQ(R.Out, "") << "no table for an interrupted run";
+  EXPECT_TRUE(Tmp.left().empty());
+}
+
+TEST(HarnessBounds, ScratchIsRemovedOnFailure) {
+  PrivateTmp Tmp;
+  test::FakePortService PS;
+  ValidateOptions O;
+  O.Paths = {PKV_TEST_DIR "/cases/m_compile_error"};
+  RunResult R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 1) << R.Out << R.Err;
+  EXPECT_TRUE(Tmp.left().empty());
 }
 
 } // namespace

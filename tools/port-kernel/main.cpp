@@ -151,6 +151,17 @@ cl::opt<bool> KeepWork("keep-work", cl::desc("Keep the scratch directory"),
                        cl::cat(Cat), cl::sub(ValidateCmd));
 cl::opt<std::string> WorkDir("work-dir", cl::desc("Scratch directory"),
                              cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<unsigned> ValidateTimeout(
+    "timeout",
+    cl::desc("Seconds one case or program may take to compile, link and run "
+             "(default 300; 0: no limit)"),
+    cl::value_desc("SECONDS"), cl::init(300), cl::cat(Cat),
+    cl::sub(ValidateCmd));
+cl::opt<unsigned> OutputLimitKB(
+    "output-limit",
+    cl::desc("KiB of stdout and of stderr kept from each compiler or program "
+             "run (default 4096); the rest is discarded with a note"),
+    cl::value_desc("KIB"), cl::init(4096), cl::cat(Cat), cl::sub(ValidateCmd));
 
 const char *Examples = R"(
 EXAMPLES:
@@ -301,6 +312,12 @@ int main(int argc, char **argv) {
     V.ProgramFile = Program;
     V.Lanes = Lanes;
     V.ProgramArgs = ProgramArgs;
+    V.TimeoutSec = ValidateTimeout;
+    if (OutputLimitKB == 0) {
+      errs() << "port-kernel: error: --output-limit must be at least 1\n";
+      return 2;
+    }
+    V.OutputLimit = std::size_t(OutputLimitKB) << 10;
     if (V.Lanes != 0 && V.Lanes != 32 && V.Lanes != 64) {
       errs() << "port-kernel: error: --lanes must be 32 or 64\n";
       return 2;

@@ -11,6 +11,7 @@
 
 #include "pk/PortService.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -42,14 +43,23 @@ struct ValidateOptions {
   int Lanes =
       0; ///< forces PKEMU_WARP_SIZE for every run; 0 = each variant's default
   std::vector<std::string> ProgramArgs;
-  // Limits.
-  unsigned CompileTimeoutSec = 600;
-  unsigned RunTimeoutSec = 300;
+  // Limits (docs/reliability.md, "Validate bounds").
+  /// Wall-clock limit of one case or program run: compiling, linking and
+  /// running it together; 0 = none. The process group of the step that runs
+  /// out is killed and the cell fails as a timeout.
+  unsigned TimeoutSec = DefaultTimeoutSec;
+  static constexpr unsigned DefaultTimeoutSec = 300;
+  /// Bytes of stdout and of stderr kept from each compiler or program run
+  /// (first and last half); the rest is discarded with a note.
+  std::size_t OutputLimit = DefaultOutputLimit;
+  static constexpr std::size_t DefaultOutputLimit = 4u << 20;
 };
 
 /// Runs the validation described by \p Opts.  Prints a table (or JSON) to
 /// \p Out and progress/errors to \p Err.  Returns 0 when every cell passed,
-/// 1 when something failed, 2 on usage errors (no cases, bad spec, ...).
+/// 1 when something failed, 2 on usage errors (no cases, bad spec, ...),
+/// 130 when interrupted (SIGINT, SIGTERM, SIGHUP: running children are
+/// killed and the scratch directory is removed).
 int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
                 PortService &PS, llvm::raw_ostream &Out,
                 llvm::raw_ostream &Err);

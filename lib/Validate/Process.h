@@ -1,0 +1,63 @@
+//===- Process.h - bounded child processes for validate ---------*- C++ -*-===//
+// Rules: none (validation harness)
+//
+// `port-kernel validate` runs compilers and emulated programs it did not
+// write. Each runs in its own process group under a wall-clock limit (the
+// whole group is killed when it runs out), with its stdout and stderr read
+// through pipes and kept up to a bound (the first and last half of the bound;
+// the middle is discarded and counted), so that a program printing 1 GB never
+// makes port-kernel grow. An interrupt (SIGINT, SIGTERM, SIGHUP) kills every
+// running child group and sets a flag that the harness polls.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PK_VALIDATE_PROCESS_H
+#define PK_VALIDATE_PROCESS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace pk {
+namespace validate {
+
+/// What one stream of a child printed, bounded.
+struct CapturedStream {
+  std::string Text;          ///< head + note + tail when Dropped > 0
+  std::uint64_t Total = 0;   ///< bytes the child wrote
+  std::uint64_t Dropped = 0; ///< bytes discarded from the middle
+};
+
+struct BoundedResult {
+  int Code = 0;             ///< exit status; -1 when killed by a signal
+  int Signal = 0;           ///< the signal that ended it, if any
+  bool TimedOut = false;    ///< killed at the time limit
+  bool Interrupted = false; ///< killed because port-kernel was interrupted
+  bool ExecFailed = false;  ///< could not be started
+  std::string ErrMsg;
+  CapturedStream Out, Err;
+};
+
+/// Runs \p Program with \p Args (argv[0] is added) in a new process group.
+/// \p TimeoutSec == 0: no limit. \p Cap: bytes kept per stream. When
+/// \p MergeStderr, stderr goes to the stdout pipe.
+BoundedResult runBounded(llvm::StringRef Program,
+                         llvm::ArrayRef<std::string> Args,
+                         std::optional<llvm::ArrayRef<llvm::StringRef>> Env,
+                         unsigned TimeoutSec, std::size_t Cap,
+                         bool MergeStderr = false);
+
+/// While alive, SIGINT/SIGTERM/SIGHUP kill the process groups of running
+/// children and set interrupted(); the previous behaviour is restored after.
+class ChildInterruptGuard {
+public:
+  ChildInterruptGuard();
+  ~ChildInterruptGuard();
+  static bool interrupted();
+};
+
+} // namespace validate
+} // namespace pk
+
+#endif // PK_VALIDATE_PROCESS_H
