@@ -145,6 +145,19 @@ TEST(NkiValidate, HalfBuffersAndLaunchDimensions) {
   EXPECT_EQ(C->getInteger("nki_ops"), 15);
 }
 
+TEST(NkiValidate, Bf16BuffersAndAMatmulInPsum) {
+  NEED_NKI_TARGET();
+  // wmma_bf16_gemm: bf16 inputs (the reference driver's pk_bf16), an output
+  // that is only written (role out), nc_transpose and nc_matmul.
+  Result R = validateNki({"wmma_bf16_gemm"}, PKV_NKI_OUTPUTS, true);
+  const llvm::json::Object *C = nkiCell(R.Json, "wmma_bf16_gemm");
+  ASSERT_TRUE(C) << R.Out;
+  EXPECT_EQ(C->getString("status"), "pass") << R.Out;
+  // One 64 x 32 tile, one K tile: 2 DMAs, 2 transposes, 2 evictions, 1
+  // matmul, 1 scaling, 1 DMA out.
+  EXPECT_EQ(C->getInteger("nki_ops"), 9);
+}
+
 TEST(NkiValidate, TableHasAnNkiColumnAndTheOperationCounts) {
   NEED_NKI_TARGET();
   Result R = validateNki({"saxpy"}, PKV_NKI_OUTPUTS, false);
