@@ -121,7 +121,7 @@ TEST(Parse, HipOriginalSource) {
 }
 
 TEST(Parse, PreparedSources) {
-  for (const char* p : {"errors", "features", "wmma"}) {
+  for (const char* p : {"errors", "features", "wmma", "device_bounds"}) {
     Result r = shell(std::string(PKEMU_TEST_CXX) + " -fsyntax-only -Wno-unknown-cuda-version -D PKEMU_PARSE " +
                      "-x cuda -nocudainc -nocudalib --cuda-host-only -I" + PKEMU_TEST_SHIM +
                      " -include pkemu/prelude.h " + kSrc + "/programs/" + p + ".cpp");
@@ -289,6 +289,67 @@ TEST(Errors, HangTimesOut) {
   EXPECT_EQ(r.rc, 86);
   EXPECT_HAS(r.err, "pkemu: error: timeout: kernel 'hang(int volatile*)'");
   EXPECT_HAS(r.err, "PKEMU_TIMEOUT_S");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Device-memory bounds (cudaMalloc'd buffers; runtime/device_memory.cpp).
+TEST(DeviceBounds, ReadThousandFloatsPastSixteenFloatBuffer) {
+  Result r = run(build("device_bounds", "cuda", 32), "past");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, "pkemu: error: out-of-bounds device memory access: kernel 'read_past(float const*, float*)' at ");
+  EXPECT_HAS(r.err, at("device_bounds", "PAST_LINE") + ": out-of-bounds device memory access in block (0,0,0): ");
+  EXPECT_HAS(r.err, "thread 0 (threadIdx (0,0,0), warp 0 lane 0) reads 4 bytes at 3936 bytes past the end of "
+                    "device buffer #1 (64 bytes, allocated at ");
+  EXPECT_HAS(r.err, at("device_bounds", "ALLOC_LINE") + ")");
+  EXPECT_EQ(count(r.err, "pkemu: error: out-of-bounds device memory access"), 1) << r.err;
+  EXPECT_HAS(r.out, "done");  // the program continues; the exit status says it failed
+}
+
+TEST(DeviceBounds, WriteBeforeStart) {
+  Result r = run(build("device_bounds", "cuda", 32), "before");
+  EXPECT_EQ(r.rc, 86) << r.err;
+  EXPECT_HAS(r.err, "kernel 'write_before(float*)' at ");
+  EXPECT_HAS(r.err, at("device_bounds", "BEFORE_LINE") + ": out-of-bounds device memory access");
+  EXPECT_HAS(r.err, "thread 3 (threadIdx (3,0,0), warp 0 lane 3) writes 4 bytes at 8 bytes before the start of "
+                    "device buffer #1 (64 bytes");
+}
+
+TEST(DeviceBounds, UseAfterFree) {
+  Result r = run(build("device_bounds", "cuda", 32), "freed");
+  EXPECT_EQ(r.rc, 86) << r.err;
+  EXPECT_HAS(r.err, "kernel 'read_all(float const*, float*, int)'");
+  EXPECT_HAS(r.err, "reads 4 bytes at offset 0 of the freed device buffer #1 (64 bytes");
+}
+
+TEST(DeviceBounds, AtomicPastEnd) {
+  Result r = run(build("device_bounds", "cuda", 32), "atomic");
+  EXPECT_EQ(r.rc, 86) << r.err;
+  EXPECT_HAS(r.err, "kernel 'atomic_past(int*)' at ");
+  EXPECT_HAS(r.err, at("device_bounds", "ATOMIC_LINE") + ": out-of-bounds device memory access");
+  EXPECT_HAS(r.err, "thread 8 (threadIdx (8,0,0), warp 0 lane 8) performs an atomic on 4 bytes at 0 bytes past "
+                    "the end of device buffer #3 (32 bytes");
+}
+
+TEST(DeviceBounds, HostCopyPastEndIsRefused) {
+  Result r = run(build("device_bounds", "cuda", 32), "memcpy");
+  EXPECT_EQ(r.rc, 86) << r.err;
+  EXPECT_HAS(r.out, "memcpy: error");
+  EXPECT_HAS(r.err, "in host code: a memory copy writes 4064 bytes at offset 0 (running 4000 bytes past the end) of "
+                    "device buffer #1 (64 bytes");
+  EXPECT_HAS(r.err, at("device_bounds", "MEMCPY_LINE"));
+}
+
+TEST(DeviceBounds, InBoundsReuseAndManagedAreClean) {
+  Result r = run(build("device_bounds", "cuda", 32), "ok");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "ok");
+  EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+}
+
+TEST(DeviceBounds, CheckCanBeDisabled) {
+  Result r = run(build("device_bounds", "cuda", 32), "past", "PKEMU_DEVICE_CHECK=0");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
 }
 
 // ---------------------------------------------------------------------------------------------

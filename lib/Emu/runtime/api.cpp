@@ -155,6 +155,11 @@ const char *error_string(int e) {
 int dev_malloc(void **p, std::size_t n) {
   if (!p)
     return set_error(kInvalidValue);
+  // Checked buffers first (device_memory.cpp); the C heap when none is left.
+  if (void *m = detail::device_alloc(n, __builtin_return_address(0))) {
+    *p = m;
+    return 0;
+  }
   void *m = nullptr;
   if (posix_memalign(&m, 256, n ? n : 1) != 0) {
     *p = nullptr;
@@ -169,6 +174,8 @@ int dev_malloc(void **p, std::size_t n) {
 int dev_free(void *p) {
   if (!p)
     return 0;
+  if (int r = detail::device_release(p))
+    return r > 0 ? 0 : set_error(kInvalidValue);
   {
     std::lock_guard<std::mutex> lk(g_mu);
     auto it = g_dev_allocs.find(p);
@@ -197,6 +204,17 @@ int host_free(void *p) {
 int memcpy(void *d, const void *s, std::size_t n) {
   if (n && (!d || !s))
     return set_error(kInvalidValue);
+  // A copy that does not fit its device buffer is reported and not done.
+  bool bad_s = n && detail::device_out_of_bounds((std::uintptr_t)s, n),
+       bad_d = n && detail::device_out_of_bounds((std::uintptr_t)d, n);
+  if (bad_s)
+    detail::device_oob(s, n, false, __builtin_return_address(0),
+                       "a memory copy reads");
+  if (bad_d)
+    detail::device_oob(d, n, true, __builtin_return_address(0),
+                       "a memory copy writes");
+  if (bad_s || bad_d)
+    return set_error(kInvalidValue);
   if (n)
     std::memmove(d, s, n);
   return 0;
@@ -204,6 +222,11 @@ int memcpy(void *d, const void *s, std::size_t n) {
 int memset(void *d, int v, std::size_t n) {
   if (n && !d)
     return set_error(kInvalidValue);
+  if (n && detail::device_out_of_bounds((std::uintptr_t)d, n)) {
+    detail::device_oob(d, n, true, __builtin_return_address(0),
+                       "a memory set writes");
+    return set_error(kInvalidValue);
+  }
   if (n)
     std::memset(d, v, n);
   return 0;

@@ -179,6 +179,61 @@ shared_access(std::uintptr_t a, std::size_t n, bool write, void *pc) {
   }
 }
 
+// An access outside every live device buffer (device_out_of_bounds said so).
+void device_oob(const void *addr, std::size_t n, bool write, void *pc,
+                const char *how) {
+  std::uintptr_t a = (std::uintptr_t)addr;
+  DeviceSlot d;
+  std::int64_t rel = 0;
+  if (!device_find(a, n, d, rel))
+    return;
+  Worker *wp = t_worker;
+  bool in_kernel = wp && wp->cur;
+  std::string who = in_kernel ? "in block " + block_str(wp->bidx) + ": " +
+                                    thread_str(*wp, wp->cur->lin) + " "
+                              : std::string("in host code: ");
+  char what[320];
+  const char *verb = how ? how : write ? "writes" : "reads";
+  if (d.state == DeviceSlot::kUnused) {
+    std::snprintf(what, sizeof what,
+                  "%s %zu bytes at %p, outside every device buffer", verb, n,
+                  addr);
+  } else {
+    char pos[96];
+    if (d.state == DeviceSlot::kFreed)
+      std::snprintf(pos, sizeof pos, "at offset %lld of", (long long)rel);
+    else if (rel < 0)
+      std::snprintf(pos, sizeof pos, "at %lld bytes before the start of",
+                    (long long)-rel);
+    else if ((std::uint64_t)rel >= d.size)
+      std::snprintf(pos, sizeof pos, "at %llu bytes past the end of",
+                    (unsigned long long)((std::uint64_t)rel - d.size));
+    else
+      std::snprintf(pos, sizeof pos,
+                    "at offset %lld (running %llu bytes past the end) of",
+                    (long long)rel,
+                    (unsigned long long)((std::uint64_t)rel + n - d.size));
+    std::snprintf(what, sizeof what,
+                  "%s %zu bytes %s %sdevice buffer #%llu (%zu bytes, "
+                  "allocated at {pc1})",
+                  verb, n, pos,
+                  d.state == DeviceSlot::kFreed ? "the freed " : "",
+                  (unsigned long long)d.serial, d.size);
+  }
+  Report r;
+  r.kind = "out-of-bounds device memory access";
+  r.kernel = in_kernel && wp->L ? wp->L->a.fn : nullptr;
+  r.text = "out-of-bounds device memory access " + who + what;
+  r.pcs[0] = pc;
+  r.pcs[1] = d.pc;
+  add_report(std::move(r));
+  device_open_pages(a, n);
+}
+
+__attribute__((noinline)) void device_atomic_oob(const void *a, std::size_t n) {
+  device_oob(a, n, true, __builtin_return_address(0), "performs an atomic on");
+}
+
 // Atomics: bounds and initialisation are checked; atomics never race.
 void atomic_slow(const void *addr, unsigned size, void *pc) {
   Worker *wp = t_worker;
@@ -226,51 +281,42 @@ static inline void volatile_tick() {
     pkemu::detail::yield();
 }
 
+// Every hook: shared memory first (a thread-local range), then device memory
+// (a global range and one slot-size load), else nothing.
+#define PKEMU_CHECK(a, N, W, PC)                                               \
+  if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                  \
+    pkemu::detail::shared_access((std::uintptr_t)a, N, W, PC);                 \
+  else if (__builtin_expect(                                                   \
+               pkemu::detail::device_out_of_bounds((std::uintptr_t)a, N), 0))  \
+    pkemu::detail::device_oob(a, N, W, PC, nullptr);
+
 extern "C" {
 #define PKEMU_HOOK(N)                                                          \
-  void __tsan_read##N(void *a) {                                               \
-    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, false, PKEMU_RA);     \
-  }                                                                            \
-  void __tsan_write##N(void *a) {                                              \
-    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, true, PKEMU_RA);      \
-  }                                                                            \
+  void __tsan_read##N(void *a) { PKEMU_CHECK(a, N, false, PKEMU_RA) }          \
+  void __tsan_write##N(void *a) { PKEMU_CHECK(a, N, true, PKEMU_RA) }          \
   void __tsan_unaligned_read##N(void *a) {                                     \
-    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, false, PKEMU_RA);     \
+    PKEMU_CHECK(a, N, false, PKEMU_RA)                                         \
   }                                                                            \
   void __tsan_unaligned_write##N(void *a) {                                    \
-    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, true, PKEMU_RA);      \
+    PKEMU_CHECK(a, N, true, PKEMU_RA)                                          \
   }                                                                            \
-  void __tsan_read##N##_pc(void *a, void *pc) {                                \
-    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, false, pc);           \
-  }                                                                            \
-  void __tsan_write##N##_pc(void *a, void *pc) {                               \
-    if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, true, pc);            \
-  }                                                                            \
+  void __tsan_read##N##_pc(void *a, void *pc) { PKEMU_CHECK(a, N, false, pc) } \
+  void __tsan_write##N##_pc(void *a, void *pc) { PKEMU_CHECK(a, N, true, pc) } \
   void __tsan_volatile_read##N(void *a) {                                      \
     volatile_tick();                                                           \
-    if (PKEMU_IN_ARENA(a))                                                     \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, false, PKEMU_RA);     \
+    PKEMU_CHECK(a, N, false, PKEMU_RA)                                         \
   }                                                                            \
   void __tsan_volatile_write##N(void *a) {                                     \
     volatile_tick();                                                           \
-    if (PKEMU_IN_ARENA(a))                                                     \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, true, PKEMU_RA);      \
+    PKEMU_CHECK(a, N, true, PKEMU_RA)                                          \
   }                                                                            \
   void __tsan_unaligned_volatile_read##N(void *a) {                            \
     volatile_tick();                                                           \
-    if (PKEMU_IN_ARENA(a))                                                     \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, false, PKEMU_RA);     \
+    PKEMU_CHECK(a, N, false, PKEMU_RA)                                         \
   }                                                                            \
   void __tsan_unaligned_volatile_write##N(void *a) {                           \
     volatile_tick();                                                           \
-    if (PKEMU_IN_ARENA(a))                                                     \
-      pkemu::detail::shared_access((std::uintptr_t)a, N, true, PKEMU_RA);      \
+    PKEMU_CHECK(a, N, true, PKEMU_RA)                                          \
   }
 
 PKEMU_HOOK(1)
@@ -294,41 +340,41 @@ static inline void range_access(const void *p, std::size_t n, bool write,
   std::uintptr_t s = a < lo ? lo : a, e = a + n > hi ? hi : a + n;
   pkemu::detail::shared_access(s, e - s, write, pc);
 }
+// A range that starts in the device range and does not fit its buffer.
+static inline bool dev_range_bad(const void *p, std::size_t n) {
+  return n && pkemu::detail::device_out_of_bounds((std::uintptr_t)p, n);
+}
+#define PKEMU_RANGE(p, n, W, PC)                                               \
+  if (range_hits(p, n))                                                        \
+    range_access(p, n, W, PC);                                                 \
+  else if (dev_range_bad(p, n))                                                \
+    pkemu::detail::device_oob(p, n, W, PC, nullptr);
 
 void __tsan_read_range(void *a, unsigned long n) {
-  if (range_hits(a, n))
-    range_access(a, n, false, PKEMU_RA);
+  PKEMU_RANGE(a, n, false, PKEMU_RA)
 }
 void __tsan_write_range(void *a, unsigned long n) {
-  if (range_hits(a, n))
-    range_access(a, n, true, PKEMU_RA);
+  PKEMU_RANGE(a, n, true, PKEMU_RA)
 }
 void __tsan_read_range_pc(void *a, unsigned long n, void *pc) {
-  if (range_hits(a, n))
-    range_access(a, n, false, pc);
+  PKEMU_RANGE(a, n, false, pc)
 }
 void __tsan_write_range_pc(void *a, unsigned long n, void *pc) {
-  if (range_hits(a, n))
-    range_access(a, n, true, pc);
+  PKEMU_RANGE(a, n, true, pc)
 }
 
 void *__tsan_memcpy(void *d, const void *s, unsigned long n) {
-  if (range_hits(s, n))
-    range_access(s, n, false, PKEMU_RA);
-  if (range_hits(d, n))
-    range_access(d, n, true, PKEMU_RA);
+  PKEMU_RANGE(s, n, false, PKEMU_RA)
+  PKEMU_RANGE(d, n, true, PKEMU_RA)
   return std::memcpy(d, s, n);
 }
 void *__tsan_memmove(void *d, const void *s, unsigned long n) {
-  if (range_hits(s, n))
-    range_access(s, n, false, PKEMU_RA);
-  if (range_hits(d, n))
-    range_access(d, n, true, PKEMU_RA);
+  PKEMU_RANGE(s, n, false, PKEMU_RA)
+  PKEMU_RANGE(d, n, true, PKEMU_RA)
   return std::memmove(d, s, n);
 }
 void *__tsan_memset(void *d, int c, unsigned long n) {
-  if (range_hits(d, n))
-    range_access(d, n, true, PKEMU_RA);
+  PKEMU_RANGE(d, n, true, PKEMU_RA)
   return std::memset(d, c, n);
 }
 

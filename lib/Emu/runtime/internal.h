@@ -175,6 +175,26 @@ struct Report {
   int line = 0;
 };
 void add_report(Report r);
+
+// Device buffers (device_memory.cpp).
+struct DeviceSlot {
+  enum State : std::uint8_t { kUnused, kLive, kFreed };
+  std::size_t size = 0, mapped = 0;
+  void *pc = nullptr;       // where it was allocated
+  std::uint64_t serial = 0; // 1 for the program's first device buffer
+  State state = kUnused;
+};
+// A checked buffer of n bytes, or nullptr (the caller then uses the C heap).
+void *device_alloc(std::size_t n, void *pc);
+// 1: p was a live checked buffer and is freed; 0: not in the checked range;
+// -1: in the range but not the start of a live buffer.
+int device_release(void *p);
+// The buffer that an access at a belongs to or is nearest to, and the
+// access's offset from its start; false outside the checked range.
+bool device_find(std::uintptr_t a, std::size_t n, DeviceSlot &out,
+                 std::int64_t &rel);
+// Makes the pages of an out-of-bounds access usable so the program continues.
+void device_open_pages(std::uintptr_t a, std::size_t n);
 void flush_reports();        // symbolize and print what is pending
 [[noreturn]] void die_now(); // flush reports, stdio, _exit(86)
 bool any_error();

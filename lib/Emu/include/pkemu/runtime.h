@@ -141,6 +141,36 @@ void yield();
 // Shared memory.
 void *shared_alloc(const SharedDecl *decl);
 void atomic_slow(const void *addr, unsigned size, void *pc);
+// Device memory (cudaMalloc / hipMalloc / *MallocManaged). Every buffer lives
+// in its own 4 GiB slot of one reserved address range, starting in the middle
+// of the slot, so an access is checked with one subtraction, a shift and a
+// load of the slot's size: outside [lo, lo + span) it is not device memory;
+// inside, it is in bounds when its offset from the slot's middle is below the
+// buffer's size (a freed or unused slot has size 0).
+constexpr unsigned kDeviceSlotShift = 32;
+constexpr unsigned kDeviceSlots = 1024;
+struct DeviceHeap {
+  std::uintptr_t lo;                // start of the reserved range
+  std::uintptr_t span;              // its size (0: nothing reserved)
+  std::uint64_t size[kDeviceSlots]; // buffer size per slot (0: none)
+};
+constexpr std::uint64_t kDeviceSlotHalf = std::uint64_t(1) << 31;
+extern "C" DeviceHeap pkemu_device_heap;
+inline bool device_out_of_bounds(std::uintptr_t a, std::size_t n) {
+  std::uintptr_t off = a - pkemu_device_heap.lo;
+  if (__builtin_expect(off >= pkemu_device_heap.span, 1))
+    return false;
+  std::uint64_t rel =
+      (off & ((std::uint64_t(1) << kDeviceSlotShift) - 1)) - kDeviceSlotHalf;
+  std::uint64_t size = pkemu_device_heap.size[off >> kDeviceSlotShift];
+  return rel >= size || size - rel < n;
+}
+// Reports an access of n bytes at a outside every live device buffer.
+void device_oob(const void *a, std::size_t n, bool write, void *pc,
+                const char *how);
+// The same for an atomic; not inlined, so that its return address is the
+// atomic's call site in the kernel.
+void device_atomic_oob(const void *a, std::size_t n);
 // Reports. `fatal` aborts the launch (exit 86); `error` records and continues.
 [[noreturn]] void fatal(const char *kind, const char *msg, const char *file,
                         int line);
@@ -162,6 +192,8 @@ inline void note_atomic(const void *addr, unsigned size) {
 #ifndef PKEMU_PARSE
   if ((std::uintptr_t)addr - pkemu_t_arena_lo < pkemu_t_arena_size)
     atomic_slow(addr, size, __builtin_return_address(0));
+  else if (device_out_of_bounds((std::uintptr_t)addr, size))
+    device_atomic_oob(addr, size);
   if (__builtin_expect(++pkemu_t_atomics >= 256, 0))
     yield();
 #else
