@@ -2,6 +2,7 @@
 // Rules: none (validation harness)
 
 #include "pk/NKIRun.h"
+#include "Process.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -150,8 +151,12 @@ std::string tailLines(StringRef Text, unsigned N) {
 /// One step of a cell under the cell's remaining time.
 struct Step {
   int Code = 0;
-  bool TimedOut = false, Crashed = false, ExecFailed = false;
+  bool TimedOut = false, Crashed = false, ExecFailed = false,
+       Interrupted = false;
   std::string ErrMsg, Out, Err;
+  bool failed() const {
+    return Code != 0 || TimedOut || Crashed || ExecFailed || Interrupted;
+  }
 };
 
 class Clock {
@@ -173,28 +178,29 @@ private:
   std::chrono::steady_clock::time_point Start;
 };
 
+/// Runs one step in its own process group, killed at \p Timeout seconds
+/// (0: none) or when port-kernel is interrupted; keeps \p Cap bytes of each
+/// stream, also written to Dir/Name.out and Dir/Name.err.
 Step runStep(StringRef Program, ArrayRef<std::string> Args, StringRef Dir,
-             StringRef Name, unsigned Timeout) {
-  SmallVector<StringRef, 16> Argv{Program};
-  for (const std::string &A : Args)
-    Argv.push_back(A);
-  std::string OutP = joinPath(Dir, (Name + ".out").str());
-  std::string ErrP = joinPath(Dir, (Name + ".err").str());
-  std::optional<StringRef> Redirects[3] = {StringRef(""), StringRef(OutP),
-                                           StringRef(ErrP)};
+             StringRef Name, unsigned Timeout, std::size_t Cap) {
   Step S;
-  bool ExecFailed = false;
-  S.Code = sys::ExecuteAndWait(Program, Argv, std::nullopt, Redirects, Timeout,
-                               0, &S.ErrMsg, &ExecFailed);
-  S.ExecFailed = ExecFailed;
-  if (S.Code == -2) {
-    if (StringRef(S.ErrMsg).contains("timed out"))
-      S.TimedOut = true;
-    else
-      S.Crashed = true;
+  if (ChildInterruptGuard::interrupted()) {
+    S.Interrupted = true;
+    S.ErrMsg = "interrupted";
+    return S;
   }
-  S.Out = readFileOr(OutP);
-  S.Err = readFileOr(ErrP);
+  BoundedResult R = runBounded(Program, Args, std::nullopt, Timeout, Cap);
+  S.Code = R.Code;
+  S.TimedOut = R.TimedOut;
+  S.Interrupted = R.Interrupted;
+  S.ExecFailed = R.ExecFailed;
+  S.Crashed = R.Signal && !R.TimedOut && !R.Interrupted;
+  S.ErrMsg = R.ErrMsg;
+  S.Out = std::move(R.Out.Text);
+  S.Err = std::move(R.Err.Text);
+  std::error_code EC;
+  raw_fd_ostream(joinPath(Dir, (Name + ".out").str()), EC) << S.Out;
+  raw_fd_ostream(joinPath(Dir, (Name + ".err").str()), EC) << S.Err;
   return S;
 }
 
@@ -204,6 +210,9 @@ bool stepFailed(const Step &S, StringRef What, const Clock &C, NkiOutcome &O) {
   if (S.ExecFailed) {
     O.Kind = "run";
     O.Reason = ("cannot run " + What + ": " + S.ErrMsg).str();
+  } else if (S.Interrupted) {
+    O.Kind = "interrupted";
+    O.Reason = "interrupted";
   } else if (S.TimedOut) {
     O.Kind = "timeout";
     O.Reason =
@@ -414,10 +423,10 @@ NkiOutcome runNkiCase(const CaseSpec &Spec, StringRef PyFile, StringRef Dir,
     return O;
   }
   Step S = runStep(Cfg.ClangXX, {"-std=c++17", "-O1", "-o", Exe, Driver}, Dir,
-                   "compile", C.left());
-  if (S.Code != 0 || S.ExecFailed || S.TimedOut || S.Crashed) {
+                   "compile", C.left(), Cfg.OutputLimit);
+  if (S.failed()) {
     stepFailed(S, "compiling the reference driver", C, O);
-    if (O.Kind == "run" && !S.ExecFailed) {
+    if (O.Kind == "run" && !S.ExecFailed && !S.Interrupted) {
       O.Kind = "compile";
       O.Detail = compileErrorSummary(S.Err + S.Out);
       O.Reason =
@@ -426,8 +435,9 @@ NkiOutcome runNkiCase(const CaseSpec &Spec, StringRef PyFile, StringRef Dir,
     return O;
   }
   // 2. The inputs and the runner's case description.
-  S = runStep(Exe, {"inputs", Dir.str()}, Dir, "inputs", C.left());
-  if (S.Code != 0 || S.ExecFailed || S.TimedOut || S.Crashed)
+  S = runStep(Exe, {"inputs", Dir.str()}, Dir, "inputs", C.left(),
+              Cfg.OutputLimit);
+  if (S.failed())
     return stepFailed(S, "writing the inputs", C, O), O;
   std::string CaseJson = joinPath(Dir, "case.json");
   if (Error E = writeText(CaseJson,
@@ -443,13 +453,13 @@ NkiOutcome runNkiCase(const CaseSpec &Spec, StringRef PyFile, StringRef Dir,
   S = runStep(
       Cfg.Python,
       {Cfg.Runner, "--result", ResultPath, PyFile.str(), Kernel, CaseJson}, Dir,
-      "nki", C.left());
+      "nki", C.left(), Cfg.OutputLimit);
   std::string ResultText = readFileOr(ResultPath);
   Expected<json::Value> R = json::parse(ResultText);
   const json::Object *RO = R ? R->getAsObject() : nullptr;
   if (!R)
     consumeError(R.takeError());
-  if (!RO || S.TimedOut || S.ExecFailed || S.Crashed)
+  if (!RO || S.TimedOut || S.ExecFailed || S.Crashed || S.Interrupted)
     return stepFailed(S, "the NKI runner", C, O), O;
   O.ExitCode = S.Code;
   if (auto B = RO->getString("backend"))
@@ -476,7 +486,8 @@ NkiOutcome runNkiCase(const CaseSpec &Spec, StringRef PyFile, StringRef Dir,
     return O;
   }
   // 4. The reference and the comparison.
-  S = runStep(Exe, {"compare", Dir.str()}, Dir, "compare", C.left());
+  S = runStep(Exe, {"compare", Dir.str()}, Dir, "compare", C.left(),
+              Cfg.OutputLimit);
   Expected<DriverResult> DR = parseDriverResult(S.Out);
   if (!DR) {
     consumeError(DR.takeError());

@@ -1,9 +1,9 @@
 //===- Validate.cpp - port, build, run and compare ------------------------===//
 // Rules: none (validation harness)
 
+#include "pk/NKIRun.h"
 #include "pk/Validate.h"
 #include "Process.h"
-#include "pk/NKIRun.h"
 #include "pk/ValidateCase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -445,6 +445,9 @@ public:
       NkiRunConfig NC = defaultNkiRunConfig();
       NC.ClangXX = TC.ClangXX;
       NC.RuntimeHeader = runtimeHeaderPath();
+      NC.OutputLimit = Opts.OutputLimit;
+      if (!timeLeft(C, "running the NKI output", NC.TimeoutSec))
+        return Done();
       fillNkiCell(C, runNkiCase(Spec, *Prepared, C.Dir, NC));
       return Done();
     }

@@ -69,7 +69,7 @@ struct Result {
 };
 
 Result validateNki(std::vector<std::string> Cases, std::string OutputsDir,
-                   bool Json) {
+                   bool Json, unsigned TimeoutSec = 0) {
   Result R;
   std::optional<Target> Nki = findTarget("nki");
   if (!Nki)
@@ -80,6 +80,8 @@ Result validateNki(std::vector<std::string> Cases, std::string OutputsDir,
     O.Paths.push_back(std::string(PKV_CORPUS_DIR) + "/" + C);
   O.Json = Json;
   O.Jobs = 2;
+  if (TimeoutSec)
+    O.TimeoutSec = TimeoutSec;
   HandWrittenNki PS(std::move(OutputsDir));
   llvm::raw_string_ostream Out(R.Out), Err(R.Err);
   R.Code = runValidate(O, mockToolchain(), PS, Out, Err);
@@ -181,6 +183,16 @@ TEST(NkiValidate, AWrongKernelIsAMismatch) {
   EXPECT_NE(S->getString("reason")->find("440 of 3000 differ"),
             llvm::StringRef::npos)
       << R.Out;
+}
+
+TEST(NkiValidate, AKernelThatNeverEndsTimesOut) {
+  NEED_NKI_TARGET();
+  Result R = validateNki({"saxpy"}, PKV_NKI_SLOW, true, /*TimeoutSec=*/20);
+  EXPECT_EQ(R.Code, 1);
+  const llvm::json::Object *S = nkiCell(R.Json, "saxpy");
+  ASSERT_TRUE(S) << R.Out;
+  EXPECT_EQ(S->getString("kind"), "timeout") << R.Out;
+  EXPECT_LT(*S->getNumber("seconds"), 60) << R.Out;
 }
 
 TEST(NkiValidate, AKernelThatWasNotLiftedIsReportedWithItsDiagnostic) {

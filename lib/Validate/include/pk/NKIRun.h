@@ -29,7 +29,8 @@ struct NkiRunConfig {
   std::string Runner;        ///< lib/NKISim/pk_nki_run.py
   std::string RuntimeHeader; ///< pkv_rt.h (written by the harness)
   std::string Variant = "nki";
-  unsigned TimeoutSec = 300; ///< the whole cell; 0 = none
+  unsigned TimeoutSec = 300;          ///< the whole cell; 0 = none
+  std::size_t OutputLimit = 4u << 20; ///< bytes kept of each step's streams
 };
 
 /// Whether `validate` runs \p T's outputs with the NKI runner instead of the
@@ -41,8 +42,8 @@ NkiRunConfig defaultNkiRunConfig();
 
 struct NkiOutcome {
   bool Passed = false;
-  std::string Kind;   ///< not-lifted, interface, simulator, python, compile,
-                      ///< run, timeout, mismatch
+  std::string Kind;   ///< not-lifted, interface, simulator, nki-python,
+                      ///< compile, run, crash, timeout, interrupted, mismatch
   std::string Reason; ///< one line
   std::string Detail; ///< further lines
   std::vector<OutputResult> Outputs;
