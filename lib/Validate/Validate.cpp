@@ -1,9 +1,9 @@
 //===- Validate.cpp - port, build, run and compare ------------------------===//
 // Rules: none (validation harness)
 
-#include "pk/NKIRun.h"
 #include "pk/Validate.h"
 #include "Process.h"
+#include "pk/NKIRun.h"
 #include "pk/ValidateCase.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
