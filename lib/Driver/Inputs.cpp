@@ -1,5 +1,5 @@
 //===- Inputs.cpp - which files a run reads -------------------------------===//
-// Rules: PK9001
+// Rules: PK9001, PK9101
 //
 // Walks the paths given on the command line, classifies each file (CUDA,
 // HIP, other) and gives the driver a sorted, duplicate-free list.  The walk
@@ -265,6 +265,81 @@ llvm::Error pk::collectInputs(llvm::ArrayRef<std::string> Paths,
     F.Kind = classifyFile(F.Path, (*Buf)->getBuffer());
   }
   return llvm::Error::success();
+}
+
+// ---- files that other files include -----------------------------------------
+
+std::vector<std::string> pk::includeDirsOf(llvm::ArrayRef<std::string> Args) {
+  std::vector<std::string> Dirs;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef A = Args[I];
+    for (llvm::StringRef Flag : {"-isystem", "-iquote", "-idirafter", "-I"}) {
+      if (!A.starts_with(Flag))
+        continue;
+      llvm::StringRef V = A.drop_front(Flag.size());
+      if (V.empty() && I + 1 < Args.size())
+        V = Args[++I];
+      if (!V.empty())
+        Dirs.push_back(absPath(V));
+      break;
+    }
+  }
+  return Dirs;
+}
+
+std::map<std::string, std::string>
+pk::findIncludedSources(const std::vector<InputFile> &Inputs,
+                        llvm::ArrayRef<std::string> IncludeDirs) {
+  std::set<std::string> Sources;
+  for (const InputFile &F : Inputs)
+    if ((F.Kind == FileKind::CUDA || F.Kind == FileKind::HIP) &&
+        !isHeaderExt(F.Path))
+      Sources.insert(F.Path);
+  std::map<std::string, std::string> IncludedBy;
+  if (Sources.empty())
+    return IncludedBy;
+  auto Resolve = [&](llvm::StringRef Dir, llvm::StringRef Name) {
+    llvm::SmallString<256> P(Dir);
+    path::append(P, Name);
+    return absPath(P);
+  };
+  for (const InputFile &F : Inputs) {
+    if (F.Kind == FileKind::Other)
+      continue;
+    auto Buf = llvm::MemoryBuffer::getFile(F.Path);
+    if (!Buf)
+      continue;
+    llvm::SmallVector<llvm::StringRef, 0> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n');
+    for (llvm::StringRef L : Lines) {
+      L = L.ltrim();
+      if (!L.consume_front("#"))
+        continue;
+      L = L.ltrim();
+      if (!L.consume_front("include"))
+        continue;
+      L = L.ltrim();
+      if (L.empty() || (L.front() != '"' && L.front() != '<'))
+        continue;
+      char Close = L.front() == '"' ? '"' : '>';
+      size_t End = L.find(Close, 1);
+      if (End == llvm::StringRef::npos)
+        continue;
+      llvm::StringRef Name = L.slice(1, End);
+      std::vector<std::string> Cands;
+      if (Close == '"')
+        Cands.push_back(Resolve(path::parent_path(F.Path), Name));
+      for (const std::string &D : IncludeDirs)
+        Cands.push_back(Resolve(D, Name));
+      for (const std::string &C : Cands)
+        if (fs::exists(C)) { // the first that exists is the one included
+          if (Sources.count(C) && C != F.Path)
+            IncludedBy.insert({C, F.Path});
+          break;
+        }
+    }
+  }
+  return IncludedBy;
 }
 
 // ---- parallelism ----------------------------------------------------------

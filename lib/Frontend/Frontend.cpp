@@ -1,6 +1,6 @@
 //===- Frontend.cpp - parse a CUDA/HIP file once
 //---------------------------===//
-// Rules: PK9001
+// Rules: PK9001, PK9102, PK9103
 //
 // Classifies sources, turns compilation-database commands (nvcc or clang)
 // into clang flags and parses each translation unit once.
@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "pk/Frontend.h"
 
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
+#include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Driver/Options.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -28,8 +30,10 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 
 using namespace pk;
 using namespace clang;
@@ -66,6 +70,24 @@ std::string pk::detectCudaToolkit(const FrontendOptions &O) {
     if (auto V = llvm::sys::Process::GetEnv(Var))
       return Usable(*V) ? *V : ""; // an explicit setting wins, even if empty
   return Usable("/usr/local/cuda") ? "/usr/local/cuda" : "";
+}
+
+unsigned pk::cudaToolkitVersion(llvm::StringRef Dir) {
+  auto Buf = llvm::MemoryBuffer::getFile(Dir + "/include/cuda.h");
+  if (!Buf)
+    return 0;
+  static const llvm::Regex Def("#[[:space:]]*define[[:space:]]+CUDA_VERSION[["
+                               ":space:]]+([0-9]+)",
+                               llvm::Regex::Newline);
+  llvm::SmallVector<llvm::StringRef, 2> M;
+  unsigned V = 0;
+  if (Def.match((*Buf)->getBuffer(), &M))
+    M[1].getAsInteger(10, V);
+  return V;
+}
+
+std::string pk::nvccCompatHeader() {
+  return FrontendPaths::cuda13ShimDir() + "/__pk_nvcc_compat.h";
 }
 
 namespace {
@@ -197,6 +219,17 @@ namespace {
 class CollectingConsumer : public DiagnosticConsumer {
 public:
   std::vector<std::string> Errors;
+  /// Per error: where it is (file, offset; empty without a location),
+  /// whether it is fatal, and its message.
+  struct Where {
+    std::string File;
+    unsigned Offset = 0;
+    bool Fatal = false;
+    std::string Msg;
+  };
+  std::vector<Where> Locs;
+  /// Headers an #include names that were not found.
+  std::vector<std::string> Missing;
   void HandleDiagnostic(DiagnosticsEngine::Level Level,
                         const Diagnostic &Info) override {
     DiagnosticConsumer::HandleDiagnostic(Level, Info);
@@ -205,17 +238,63 @@ public:
     llvm::SmallString<256> Msg;
     Info.FormatDiagnostic(Msg);
     std::string Where;
+    CollectingConsumer::Where W;
+    W.Fatal = Level == DiagnosticsEngine::Fatal;
+    W.Msg = Msg.str().str();
     if (Info.hasSourceManager() && Info.getLocation().isValid()) {
-      PresumedLoc P =
-          Info.getSourceManager().getPresumedLoc(Info.getLocation());
+      const SourceManager &SM = Info.getSourceManager();
+      PresumedLoc P = SM.getPresumedLoc(Info.getLocation());
       if (P.isValid())
         Where = llvm::formatv("{0}:{1}:{2}: ", P.getFilename(), P.getLine(),
                               P.getColumn())
                     .str();
+      SourceLocation L = SM.getFileLoc(Info.getLocation());
+      if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(L))) {
+        W.File = FE->getName().str();
+        W.Offset = SM.getFileOffset(L);
+      }
     }
+    if (Info.getID() == diag::err_pp_file_not_found && Info.getNumArgs() &&
+        Info.getArgKind(0) == DiagnosticsEngine::ak_std_string)
+      Missing.push_back(Info.getArgStdStr(0));
     Errors.push_back(Where + "error: " + Msg.str().str());
+    Locs.push_back(std::move(W));
   }
 };
+
+/// Offsets of the bodies of device and kernel functions, per file: an
+/// error there is never tolerated, whatever header was stubbed.
+class DeviceRanges : public RecursiveASTVisitor<DeviceRanges> {
+public:
+  explicit DeviceRanges(SourceManager &SM) : SM(SM) {}
+  std::map<std::string, std::vector<std::pair<unsigned, unsigned>>> Ranges;
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAGlobalAttr>())
+      return true;
+    SourceLocation B = SM.getFileLoc(FD->getBeginLoc());
+    SourceLocation E = SM.getFileLoc(FD->getEndLoc());
+    if (SM.getFileID(B) != SM.getFileID(E))
+      return true;
+    if (OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(B)))
+      Ranges[FE->getName().str()].push_back(
+          {SM.getFileOffset(B), SM.getFileOffset(E) + 1});
+    return true;
+  }
+  bool inside(const std::string &File, unsigned Off) const {
+    auto It = Ranges.find(File);
+    if (It == Ranges.end())
+      return false;
+    return llvm::any_of(
+        It->second, [&](auto R) { return R.first <= Off && Off < R.second; });
+  }
+
+private:
+  SourceManager &SM;
+};
+
+/// Where --stub-missing-includes puts its empty headers (a directory of an
+/// in-memory file system, searched after every other include directory).
+constexpr llvm::StringLiteral StubDir = "/__pk_stubs__";
 
 std::once_flag LLVMInitOnce;
 
@@ -522,6 +601,24 @@ std::vector<std::string> pk::clangCompileFlags(llvm::ArrayRef<std::string> Cmd,
   return Out;
 }
 
+llvm::Expected<std::vector<std::string>> pk::compDbFiles(llvm::StringRef Dir) {
+  std::string Err;
+  auto DB = tooling::CompilationDatabase::loadFromDirectory(Dir, Err);
+  if (!DB)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s: error: cannot load compilation "
+                                   "database: %s",
+                                   Dir.str().c_str(), Err.c_str());
+  std::vector<std::string> Files;
+  for (const tooling::CompileCommand &C : DB->getAllCompileCommands()) {
+    llvm::SmallString<256> P(C.Filename);
+    llvm::sys::fs::make_absolute(C.Directory, P);
+    llvm::sys::path::remove_dots(P, true);
+    Files.push_back(P.str().str());
+  }
+  return Files;
+}
+
 llvm::Expected<std::unique_ptr<ParsedFile>>
 pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   llvm::SmallString<256> Path(PathIn);
@@ -604,11 +701,22 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
         Args.push_back("-isystem");
         Args.push_back(Cuda + "/include/cccl");
       }
+      // A toolkit newer than clang knows: declare what nvcc accepts and clang
+      // does not (PK9103).
+      if (cudaToolkitVersion(Cuda) > MaxClangCudaVersion) {
+        Result->CompatDecls = true;
+        Args.insert(Args.end(), {"-include", "__pk_nvcc_compat.h"});
+      }
     } else {
       Result->BundledDecls = true;
-      Args.insert(Args.end(), {"-nocudainc", "--cuda-path=/nonexistent",
-                               "-isystem", FrontendPaths::bundledDeclsDir(),
-                               "-include", "__pk_cuda_prelude.h"});
+      Result->CompatDecls = true;
+      // The compatibility header through -isystem: a system header, never a
+      // user file of the translation.
+      Args.insert(Args.end(),
+                  {"-nocudainc", "--cuda-path=/nonexistent", "-isystem",
+                   FrontendPaths::bundledDeclsDir(), "-isystem",
+                   FrontendPaths::cuda13ShimDir(), "-include",
+                   "__pk_cuda_prelude.h", "-include", "__pk_nvcc_compat.h"});
     }
   } else {
     Args.insert(Args.end(),
@@ -626,22 +734,68 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   for (const auto &A : O.ExtraArgs)
     Args.push_back(A);
 
+  if (O.StubMissingIncludes) {
+    // Searched last: only a header found nowhere else is stubbed.
+    Args.insert(Args.end(), {"-idirafter", StubDir.str(), "-ferror-limit=0"});
+  }
   tooling::FixedCompilationDatabase Fixed(Dir, Args);
+  Result->CommandLine = Args;
   // A file system of this parse's own: ClangTool changes the working
   // directory of its file system to the command's directory, which on the
   // process's real file system would be a chdir() racing with the parses of
-  // other threads.
-  tooling::ClangTool Tool(Fixed, {Result->Path},
-                          std::make_shared<PCHContainerOperations>(),
-                          llvm::vfs::createPhysicalFileSystem());
-  CollectingConsumer Diags;
-  Tool.setDiagnosticConsumer(&Diags);
-  Tool.appendArgumentsAdjuster(tooling::getClangStripOutputAdjuster());
-  Tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
-  Result->CommandLine = Args;
-
+  // other threads.  Stubbed headers live in an in-memory layer above it.
+  auto Stubs = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::createPhysicalFileSystem());
+  FS->pushOverlay(Stubs);
+  std::set<std::string> Stubbed;
+  std::unique_ptr<CollectingConsumer> DiagsP;
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
-  int RC = Tool.buildASTs(ASTs);
+  int RC = 0;
+  for (;;) {
+    tooling::ClangTool Tool(Fixed, {Result->Path},
+                            std::make_shared<PCHContainerOperations>(), FS);
+    ASTs.clear();
+    DiagsP = std::make_unique<CollectingConsumer>();
+    CollectingConsumer &Diags = *DiagsP;
+    Tool.setDiagnosticConsumer(&Diags);
+    Tool.appendArgumentsAdjuster(tooling::getClangStripOutputAdjuster());
+    Tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
+    RC = Tool.buildASTs(ASTs);
+    if (!O.StubMissingIncludes || Diags.Missing.empty())
+      break;
+    // Each header not found becomes an empty one, and the file is parsed
+    // again (an #include that is not found ends the parse).
+    bool Added = false;
+    for (const std::string &M : Diags.Missing)
+      if (Stubbed.size() < 64 && Stubbed.insert(M).second)
+        Added |= Stubs->addFile(
+            (StubDir + "/" + M).str(), 0,
+            llvm::MemoryBuffer::getMemBuffer(
+                "/* empty stub of a header that is not installed "
+                "(--stub-missing-includes) */\n"));
+    if (!Added)
+      break;
+  }
+  CollectingConsumer &Diags = *DiagsP;
+  // With stubbed headers, errors in host code that follow from the missing
+  // declarations are tolerated and reported (PK9102); an error in device
+  // code, a fatal error or a header still missing fails the parse.
+  std::vector<CollectingConsumer::Where> Tolerated;
+  if (!Stubbed.empty() && RC == 0 && ASTs.size() == 1 &&
+      Diags.Missing.empty() && !Diags.Errors.empty()) {
+    DeviceRanges DR(ASTs.front()->getSourceManager());
+    DR.TraverseDecl(ASTs.front()->getASTContext().getTranslationUnitDecl());
+    bool All = llvm::all_of(Diags.Locs, [&](const auto &W) {
+      return !W.Fatal && !W.File.empty() && !DR.inside(W.File, W.Offset);
+    });
+    if (All) {
+      Tolerated = Diags.Locs;
+      Diags.Errors.clear();
+    }
+  }
+  if (!Stubbed.empty() && RC != 0 && ASTs.size() == 1 && Diags.Errors.empty())
+    RC = 0;
   if (!Diags.Errors.empty() || RC != 0 || ASTs.size() != 1) {
     std::string Msg =
         llvm::formatv("{0}: error: cannot parse as {1}{2} [PK9001]",
@@ -652,12 +806,47 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
             .str();
     for (const auto &E : Diags.Errors)
       Msg += "\n  " + E;
+    if (!Stubbed.empty())
+      Msg += "\n  note: stubbed headers (--stub-missing-includes): " +
+             llvm::join(Stubbed, ", ") +
+             "; errors in device code are never tolerated";
     return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
   }
   Result->AST = std::move(ASTs.front());
 
   // The user's files in this TU: main file and local headers.
   SourceManager &SM = Result->AST->getSourceManager();
+  // Where each stubbed header was included, and what was tolerated.
+  for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
+    const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);
+    if (!E.isFile())
+      continue;
+    OptionalFileEntryRef FE = E.getFile().getContentCache().OrigEntry;
+    if (!FE || !FE->getName().starts_with(StubDir))
+      continue;
+    SourceLocation Inc = SM.getFileLoc(E.getFile().getIncludeLoc());
+    OptionalFileEntryRef IncFE = SM.getFileEntryRefForID(SM.getFileID(Inc));
+    if (!IncFE)
+      continue;
+    llvm::StringRef Name = FE->getName().drop_front(StubDir.size() + 1);
+    Result->StubNotes.push_back(
+        {IncFE->getName().str(), SM.getFileOffset(Inc),
+         llvm::formatv("'{0}' is not installed: parsed with an empty stub "
+                       "(--stub-missing-includes); what it declares is "
+                       "unknown to this translation",
+                       Name)
+             .str()});
+  }
+  for (const auto &W : Tolerated)
+    Result->StubNotes.push_back(
+        {W.File, W.Offset,
+         "error in host code tolerated because of a stubbed header: " + W.Msg});
+  for (ParseNote &N : Result->StubNotes) {
+    llvm::SmallString<256> P(N.File);
+    llvm::sys::fs::make_absolute(Dir, P);
+    llvm::sys::path::remove_dots(P, true);
+    N.File = P.str().str();
+  }
   llvm::StringSet<> Seen;
   for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
     const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);

@@ -40,10 +40,17 @@ unknown-target)
 bad-input)
   printf '#include <cuda_runtime.h>\n__global__ void k(float *p) {\n  p[0] = undefined_thing;\n}\n' > "$TMP/bad.cu"
   cp "$GOLD/launch/input.cu" "$TMP/good.cu"
-  if "$BIN" port --to hip -o "$TMP/o" "$TMP/bad.cu" "$TMP/good.cu" 2>"$TMP/err"; then fail "bad input accepted"; fi
+  # --strict: all or nothing.
+  if "$BIN" port --strict --to hip -o "$TMP/o" "$TMP/bad.cu" "$TMP/good.cu" 2>"$TMP/err"; then fail "bad input accepted"; fi
   grep -q "bad.cu:3:10: error: use of undeclared identifier 'undefined_thing'" "$TMP/err" || fail "message: $(cat "$TMP/err")"
   grep -q "bad.cu: error: cannot parse as CUDA.*\[PK9001\]" "$TMP/err" || fail "no PK9001: $(cat "$TMP/err")"
-  [ ! -e "$TMP/o" ] || fail "partial output written" ;;
+  [ ! -e "$TMP/o" ] || fail "partial output written"
+  # By default the file that parses is ported, the other reported (exit 4).
+  "$BIN" port --to hip -o "$TMP/o" "$TMP/bad.cu" "$TMP/good.cu" 2>"$TMP/err"; rc=$?
+  [ "$rc" = 4 ] || fail "exit $rc, expected 4: $(cat "$TMP/err")"
+  grep -q "bad.cu:3:10: error: use of undeclared identifier 'undefined_thing'" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+  grep -q "bad.cu: note: not ported.*\[PK9100\]" "$TMP/err" || fail "no PK9100: $(cat "$TMP/err")"
+  [ -f "$TMP/o/hip/good.hip" ] && [ ! -e "$TMP/o/hip/bad.hip" ] && [ ! -e "$TMP/o/hip/bad.cu" ] || fail "outputs: $(find "$TMP/o")" ;;
 missing-input)
   if "$BIN" port --to hip -o "$TMP/o" "$TMP/nope.cu" 2>"$TMP/err"; then fail "missing input accepted"; fi
   grep -q "nope.cu: error: no such file or directory" "$TMP/err" || fail "message: $(cat "$TMP/err")" ;;

@@ -26,7 +26,7 @@ import rules_common as rc  # noqa: E402
 
 # Headers of the CUDA toolkit that the bundled declarations do not provide;
 # the tables still know them so that their #include is reported.
-NOT_BUNDLED = {'nvrtc.h', 'curand.h', 'cuda_fp8.h', 'cuda_pipeline.h', 'cuda_awbarrier.h'}
+NOT_BUNDLED = {'nvrtc.h', 'curand.h', 'cuda_pipeline.h', 'cuda_awbarrier.h'}
 
 # Names the tables keep for older sources although recent toolkits dropped
 # them; they may be absent from the installed toolkit.

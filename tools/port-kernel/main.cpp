@@ -125,6 +125,17 @@ cl::opt<pk::LdsPadding> LdsPadding(
                clEnumValN(pk::LdsPadding::Keep, "keep", "as written")),
     cl::init(pk::LdsPadding::Auto), cl::cat(Cat), cl::sub(PortCmd),
     cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<bool>
+    Strict("strict",
+           cl::desc("All or nothing: one input that does not parse stops the "
+                    "run (by default the others are ported, exit 4)"),
+           cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::opt<bool> StubMissing(
+    "stub-missing-includes",
+    cl::desc("Parse a header that is not installed (mpi.h, omp.h, gsl/...) as "
+             "an empty one; errors in host code that follow are tolerated; "
+             "each is reported at its line (PK9102)"),
+    cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
 cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat),
                     cl::sub(PortCmd), cl::sub(CheckCmd));
 cl::opt<bool> Verbose("v", cl::desc("Say which CUDA declarations are used"),
@@ -250,6 +261,7 @@ int main(int argc, char **argv) {
   O.FE.ExtraArgsBefore = ExtraArgBefore;
   O.FE.CudaPath = CudaPath;
   O.FE.Verbose = Verbose;
+  O.FE.StubMissingIncludes = StubMissing;
   O.OutDir = OutDir;
   O.InPlace = InPlace;
   O.TO.KeepNames = InPlace;
@@ -261,6 +273,7 @@ int main(int argc, char **argv) {
   O.RulesDir = PK_RULES_DIR;
   O.ReportJson = Report;
   O.Quiet = Quiet;
+  O.Strict = Strict;
   O.TO.Wave64 = Wave64;
   O.TO.Mfma = MfmaShapeOpt;
   O.TO.Padding = LdsPadding;
@@ -291,6 +304,19 @@ int main(int argc, char **argv) {
                          "the bundled CUDA declarations (no toolkit found)")
                    : "the CUDA toolkit at " + Cuda)
            << "\n";
+    // What nvcc accepts and clang does not is declared for a toolkit newer
+    // than clang knows, and with the bundled declarations.
+    unsigned V = Cuda.empty() ? 0 : pk::cudaToolkitVersion(Cuda);
+    if (Cuda.empty() || V > pk::MaxClangCudaVersion)
+      errs() << formatv(
+          "port-kernel: note: {0}: nvcc compatibility declarations added "
+          "({1}) [{2}]\n",
+          Cuda.empty() ? std::string("bundled declarations")
+                       : formatv("CUDA {0}.{1} is newer than the parser knows "
+                                 "(clang {2}: up to 12.5)",
+                                 V / 1000, V % 1000 / 10, PK_CLANG_VERSION)
+                             .str(),
+          pk::nvccCompatHeader(), pk::ruleName(pk::RuleId::PK9103));
   }
 
   pk::Driver D(O, errs());

@@ -7,6 +7,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,19 @@ struct InputFile {
 llvm::Error collectInputs(llvm::ArrayRef<std::string> Paths,
                           std::vector<InputFile> &Out,
                           std::vector<std::string> *Skipped = nullptr);
+
+/// Source files among \p Inputs (not headers) that another input includes
+/// (`#include "kernels.cu"` in main.cu): each such file -> the first input
+/// that includes it, in input order.  A cheap scan of `#include` lines (no
+/// preprocessing: a file included under `#if 0` counts too); a quoted name
+/// is looked up next to the including file, then in \p IncludeDirs, an
+/// angled one in \p IncludeDirs.  A file that includes itself does not count.
+std::map<std::string, std::string>
+findIncludedSources(const std::vector<InputFile> &Inputs,
+                    llvm::ArrayRef<std::string> IncludeDirs);
+/// The include directories (-I, -isystem, -iquote, -idirafter) of a clang
+/// command line, made absolute.
+std::vector<std::string> includeDirsOf(llvm::ArrayRef<std::string> Args);
 
 /// How many translation units to parse at once.  \p Requested is the `-j`
 /// value (0: one per core); the result never exceeds what the available

@@ -1,6 +1,6 @@
 //===- Frontend.h - parse a CUDA/HIP file once
 //-----------------------------===//
-// Rules: PK9001
+// Rules: PK9001, PK9102, PK9103
 #ifndef PK_FRONTEND_H
 #define PK_FRONTEND_H
 
@@ -26,10 +26,24 @@ struct FrontendOptions {
   /// --cuda-path: empty = auto-detect ($CUDA_PATH, $CUDA_HOME,
   /// /usr/local/cuda); "none" = use the bundled declarations.
   std::string CudaPath;
+  /// --stub-missing-includes: a header that is not installed (mpi.h,
+  /// omp.h, gsl/...) is parsed as an empty one, and errors in host code that
+  /// follow are tolerated; each is reported (ParsedFile::StubNotes, PK9102).
+  bool StubMissingIncludes = false;
   /// Parse for the emulator: CUDA/HIP mode against the emulator's shims.
   bool EmuParse = false;
   bool Verbose = false;
 };
+
+/// CUDA_VERSION of the toolkit at \p Dir (12080 for 12.8), 0 when unknown.
+unsigned cudaToolkitVersion(llvm::StringRef Dir);
+/// The newest CUDA version clang 19 knows (12.5); a newer toolkit is parsed
+/// with the compatibility declarations of nvccCompatHeader() (PK9103).
+constexpr unsigned MaxClangCudaVersion = 12050;
+/// Declarations of what nvcc accepts and clang does not (__ldcs on vector
+/// types, host min/max on mixed types, unqualified isfinite, __nv_atomic_*),
+/// force-included for a newer toolkit and with the bundled declarations.
+std::string nvccCompatHeader();
 
 /// Returns the CUDA toolkit to parse against, or "" when none is usable (the
 /// bundled declarations are used then).
@@ -72,15 +86,29 @@ std::vector<std::string> clangCompileFlags(llvm::ArrayRef<std::string> Cmd,
                                            llvm::StringRef File,
                                            llvm::StringRef AbsFile);
 
+/// The files the compilation database in \p Dir lists (absolute paths).
+llvm::Expected<std::vector<std::string>> compDbFiles(llvm::StringRef Dir);
+
+/// Something the parse accepted only because a header was stubbed.
+struct ParseNote {
+  std::string File; ///< absolute
+  unsigned Offset = 0;
+  std::string Message;
+};
+
 /// A parsed translation unit: the AST every target consumes.
 struct ParsedFile {
   std::string Path; ///< absolute path of the main file
   Lang Language = Lang::CUDA;
   bool BundledDecls = false; ///< parsed without a CUDA toolkit
+  bool CompatDecls = false;  ///< with nvccCompatHeader() (PK9103)
   std::unique_ptr<clang::ASTUnit> AST;
   /// Main file and the local (non-system) headers of the TU, absolute paths.
   std::vector<std::string> UserFiles;
   std::vector<std::string> CommandLine; ///< the clang command used
+  /// Stubbed headers (where included) and the host-code errors tolerated
+  /// because of them (--stub-missing-includes, PK9102).
+  std::vector<ParseNote> StubNotes;
   ~ParsedFile();
 };
 
