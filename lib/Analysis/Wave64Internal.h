@@ -255,6 +255,11 @@ struct Wave64Analysis::Impl {
   void hazard(W64Class C, clang::SourceLocation Loc, std::string Msg);
   void blocker(int Ent, clang::SourceLocation Loc, std::string Msg,
                bool Launch = false);
+  /// \p S, walked from function entity \p Ent, is nested deeper than
+  /// Wave64Analysis::MaxDepth: blocks the entity and reports it (PK9003).
+  void tooDeep(int Ent, const clang::Stmt *S);
+  /// Reported lines (file, line) and their entry in A.Unanalysed.
+  std::map<std::pair<unsigned, unsigned>, size_t> TooDeepAt;
   W64Site &site(W64Site::KindT K, const clang::Stmt *S, int Ent);
   /// A one-token edit of the native strategy at the spelling of \p Tok.
   void tokenSite(const clang::Expr *Tok, int FnEnt, std::string Native,
@@ -309,6 +314,19 @@ private:
   /// Enclosing lane-selecting conditions.
   std::vector<const clang::Expr *> LaneConds;
   int ConstDepth = 0;
+  /// Nesting of eval/stmt/laneWise calls: bounded by
+  /// Wave64Analysis::MaxDepth so that no input overflows the stack.
+  unsigned Depth = 0;
+  struct DepthScope {
+    unsigned &D;
+    explicit DepthScope(unsigned &D) : D(D) { ++D; }
+    ~DepthScope() { --D; }
+  };
+  bool tooDeep() const { return Depth >= Wave64Analysis::MaxDepth; }
+  /// The value of code too deep to analyse: thread-dependent, nothing known.
+  Val unknownDeep(const clang::Stmt *S);
+  Val evalExpr(const clang::Expr *E);
+  void stmtInner(const clang::Stmt *S);
 
   // ---- the walk (Wave64Walk.cpp) ----
   clang::SourceManager &SM() { return I.SM; }

@@ -84,10 +84,10 @@ void scanCall(Wave64Analysis::Impl &I, FnInfo &F, const CallExpr *CE) {
   }
 }
 
-/// Call edges and direct warp code of the statements under \p S.
-void scan(Wave64Analysis::Impl &I, FnInfo &F, const Stmt *S) {
-  if (!S)
-    return;
+/// Call edges and direct warp code of statement \p S; its children go to
+/// \p Work.
+void scanOne(Wave64Analysis::Impl &I, FnInfo &F, const Stmt *S,
+             llvm::SmallVectorImpl<const Stmt *> &Work) {
   if (const auto *CE = dyn_cast<CallExpr>(S))
     scanCall(I, F, CE);
   if (const auto *AS = dyn_cast<GCCAsmStmt>(S)) {
@@ -106,7 +106,16 @@ void scan(Wave64Analysis::Impl &I, FnInfo &F, const Stmt *S) {
     if (ASE->getType().isVolatileQualified())
       F.Direct = true; // warp-synchronous volatile code
   for (const Stmt *C : S->children())
-    scan(I, F, C);
+    Work.push_back(C);
+}
+
+/// Call edges and direct warp code of the statements under \p Body.
+void scan(Wave64Analysis::Impl &I, FnInfo &F, const Stmt *Body) {
+  // An explicit stack, not recursion: bodies may nest arbitrarily deep.
+  llvm::SmallVector<const Stmt *, 64> Work{Body};
+  while (!Work.empty())
+    if (const Stmt *S = Work.pop_back_val())
+      scanOne(I, F, S, Work);
 }
 
 } // namespace

@@ -111,6 +111,13 @@ Val Walker::peek(const Expr *E) {
 Val Walker::eval(const Expr *E) {
   if (!E)
     return {};
+  if (tooDeep())
+    return unknownDeep(E); // PK9003, Wave64Walk.cpp
+  DepthScope G(Depth);
+  return evalExpr(E);
+}
+
+Val Walker::evalExpr(const Expr *E) {
   if (const auto *PE = dyn_cast<ParenExpr>(E))
     return eval(PE->getSubExpr());
   if (const auto *CE = dyn_cast<ConstantExpr>(E))

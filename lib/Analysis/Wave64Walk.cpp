@@ -1,5 +1,5 @@
 //===- Wave64Walk.cpp - the walk of one function body ---------------------===//
-// Rules: PK2005, PK2021
+// Rules: PK2005, PK2021, PK9003
 //
 // Walker visits the statements of a function: it evaluates every
 // expression (the value flow, Wave64ValueFlow.cpp), tracks the enclosing
@@ -7,10 +7,14 @@
 // every use.  walkAll repeats the walk over the TU until the values of
 // variables, parameters and return values no longer change, then walks once
 // more to record.  Declarations of 32-thread tiles are PK2005 sites; array
-// sizes spelled with the warp width are widened (PK2021).
+// sizes spelled with the warp width are widened (PK2021).  The walk follows
+// at most Wave64Analysis::MaxDepth nested expressions and statements: deeper
+// code is reported (PK9003), not analysed, and keeps logical warps.
 //
 //===----------------------------------------------------------------------===//
 #include "Wave64Internal.h"
+
+#include "pk/ASTUtil.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
@@ -72,6 +76,11 @@ bool Walker::laneWise(const Expr *C) {
   // warp, or a mask test.
   if (!C)
     return false;
+  if (tooDeep()) {
+    unknownDeep(C);
+    return false;
+  }
+  DepthScope G(Depth);
   const Expr *E = C->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->isLogicalOp())
@@ -94,11 +103,92 @@ bool Walker::laneWise(const Expr *C) {
   return (V.Dep & (D_LANE | D_RANK)) && !(V.Kind & K_LANE);
 }
 
+// ---- code too deep to analyse (PK9003) --------------------------------------
+
+Val Walker::unknownDeep(const Stmt *S) {
+  if (I.Record)
+    I.tooDeep(Ent, S);
+  // Nothing is known about it but that it may differ between threads; the
+  // function keeps logical warps (the blocker), which preserve meaning.
+  Val V;
+  V.Dep = D_TID;
+  return V;
+}
+
+void Wave64Analysis::Impl::tooDeep(int Ent, const Stmt *S) {
+  SourceLocation L = SM.getFileLoc(S->getBeginLoc());
+  if (!Src.isUserLoc(L))
+    return;
+  // One report per line: deep code is reached along several paths.
+  std::pair<unsigned, unsigned> Key{SM.getFileID(L).getHashValue(),
+                                    SM.getExpansionLineNumber(L)};
+  auto Seen = TooDeepAt.find(Key);
+  if (Seen != TooDeepAt.end() && A.Unanalysed[Seen->second].HasWarpCode)
+    return;
+  // A warp collective inside is not rewritten or checked: name it.  The walk
+  // is iterative (an explicit stack): the code is deep by definition.
+  std::string Warp;
+  SourceLocation WarpLoc;
+  llvm::SmallVector<const Stmt *, 64> Work{S};
+  while (!Work.empty() && Warp.empty()) {
+    const Stmt *X = Work.pop_back_val();
+    if (!X)
+      continue;
+    if (const auto *CE = dyn_cast<CallExpr>(X)) {
+      llvm::StringRef N = calleeName(CE);
+      if (isShuffleName(N) || isVoteName(N) || N == "__syncwarp" ||
+          isUnsupportedWarpName(N) || isWmmaCall(CE)) {
+        Warp = N.str();
+        WarpLoc = SM.getFileLoc(CE->getBeginLoc());
+      }
+    }
+    for (const Stmt *C : X->children())
+      Work.push_back(C);
+  }
+  std::string Who = Ent >= 0 && !Ents[find(Ent)].Name.empty()
+                        ? "'" + Ents[find(Ent)].Name + "'"
+                        : "the code around it";
+  std::string Msg =
+      llvm::formatv("code nested more than {0} levels deep is too deep to "
+                    "analyse; wave-64 hazards in it are not checked and {1} "
+                    "keeps logical 32-lane warps",
+                    Wave64Analysis::MaxDepth, Who)
+          .str();
+  if (!Warp.empty())
+    Msg += llvm::formatv("; it calls {0} (line {1}), whose port is not "
+                         "checked: split the expression",
+                         Warp, SM.getPresumedLineNumber(WarpLoc))
+               .str();
+  if (Seen != TooDeepAt.end()) {
+    // Reported already, without a warp collective: now with one.
+    if (!Warp.empty())
+      A.Unanalysed[Seen->second] = {A.Unanalysed[Seen->second].Loc,
+                                    std::move(Msg), true};
+    return;
+  }
+  TooDeepAt[Key] = A.Unanalysed.size();
+  A.Unanalysed.push_back({L, std::move(Msg), !Warp.empty()});
+  blocker(Ent, L,
+          llvm::formatv("code nested more than {0} levels deep is too deep "
+                        "to analyse",
+                        Wave64Analysis::MaxDepth)
+              .str());
+}
+
 // ---- statements -------------------------------------------------------------
 
 void Walker::stmt(const Stmt *S) {
   if (!S)
     return;
+  if (tooDeep()) {
+    unknownDeep(S);
+    return;
+  }
+  DepthScope G(Depth);
+  stmtInner(S);
+}
+
+void Walker::stmtInner(const Stmt *S) {
   if (const auto *E = dyn_cast<Expr>(S)) {
     eval(E);
     return;
@@ -179,6 +269,11 @@ void Walker::staticAssert(const Expr *E) {
   // static_assert(BLOCK % 32 == 0): whole warps
   if (!E)
     return;
+  if (tooDeep()) {
+    unknownDeep(E);
+    return;
+  }
+  DepthScope G(Depth);
   E = E->IgnoreParenImpCasts();
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     if (BO->getOpcode() == BO_Rem) {

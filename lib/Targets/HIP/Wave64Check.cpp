@@ -21,6 +21,7 @@ void pk::runWave64Check(TargetContext &TC) {
   const UserSource &Src = TC;
   Wave64Analysis A(Src);
   A.run(TC.Opts.Wave64);
+  reportUnanalysed(TC, A);
   for (const W64Hazard &H : A.hazards())
     TC.finding(H.Loc, w64CheckID(H.Class), Severity::Warning, H.Msg);
   for (const W64Kernel &K : A.kernels()) {

@@ -1,5 +1,6 @@
 //===- Wave64Rewrite.cpp - warp-32 code on 64-lane waves ------------------===//
-// Rules: none (the wave-64 pass; the rules live in the files it names)
+// Rules: PK9003 (the wave-64 pass; the other rules live in the files it
+// names)
 //
 // Applies the rewrites of the two wave-64 strategies to the sites found by
 // the analysis (lib/Analysis/Wave64Analysis.cpp), each with the strategy of
@@ -49,8 +50,17 @@ void pk::runWave64Rewrites(TargetContext &TC) {
   const UserSource &Src = TC;
   Wave64Analysis A(Src);
   A.run(TC.Opts.Wave64);
+  reportUnanalysed(TC, A);
   Wave64Rewriter R(TC, A);
   R.run();
+}
+
+void pk::hip::reportUnanalysed(TargetContext &TC, const Wave64Analysis &A) {
+  // Code too deep to analyse: a warning, an error when warp collectives in
+  // it go unchecked (PK9003).
+  for (const W64Unanalysed &U : A.unanalysed())
+    TC.finding(U.Loc, RuleId::PK9003,
+               U.HasWarpCode ? Severity::Error : Severity::Warning, U.Msg);
 }
 
 void Wave64Rewriter::run() {

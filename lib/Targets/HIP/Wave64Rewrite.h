@@ -102,5 +102,8 @@ private:
   void forcedNativeWarnings();
 };
 
+/// Findings for the code the analysis could not follow (PK9003).
+void reportUnanalysed(TargetContext &TC, const Wave64Analysis &A);
+
 } // namespace pk::hip
 #endif

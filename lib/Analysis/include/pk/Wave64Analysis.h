@@ -104,8 +104,21 @@ struct W64Blocker {
   bool Launch = false;
 };
 
+/// An expression or statement nested too deeply to analyse (more than
+/// Wave64Analysis::MaxDepth levels): the code in it is not checked, and the
+/// function containing it keeps logical 32-lane warps (PK9003).
+struct W64Unanalysed {
+  clang::SourceLocation Loc;
+  std::string Msg;
+  /// A warp collective is called inside it: its port is not checked.
+  bool HasWarpCode = false;
+};
+
 class Wave64Analysis {
 public:
+  /// How deep the walk follows nested expressions and statements.
+  static constexpr unsigned MaxDepth = 1000;
+
   explicit Wave64Analysis(const UserSource &Src);
   ~Wave64Analysis();
 
@@ -116,6 +129,8 @@ public:
   const std::vector<W64Hazard> &hazards() const { return Hazards; }
   const std::vector<W64Site> &sites() const { return Sites; }
   const std::vector<W64Kernel> &kernels() const { return Kernels; }
+  /// Code nested too deeply to analyse (PK9003).
+  const std::vector<W64Unanalysed> &unanalysed() const { return Unanalysed; }
 
   /// Strategy of the code that site \p S belongs to.
   Wave64Strategy strategyOf(const W64Site &S) const;
@@ -138,6 +153,7 @@ private:
   std::vector<W64Hazard> Hazards;
   std::vector<W64Site> Sites;
   std::vector<W64Kernel> Kernels;
+  std::vector<W64Unanalysed> Unanalysed;
 };
 
 } // namespace pk
