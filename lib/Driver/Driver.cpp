@@ -1,6 +1,6 @@
 //===- Driver.cpp - files in, translated files out
 //-------------------------===//
-// Rules: PK9001, PK9002
+// Rules: PK9001, PK9002, PK9100, PK9101, PK9102
 #include "pk/Driver.h"
 #include "pk/CrashGuard.h"
 #include "pk/Inputs.h"
@@ -91,7 +91,7 @@ llvm::Error Driver::init() {
 llvm::Expected<std::vector<TargetOutput>>
 Driver::translate(llvm::ArrayRef<std::string> Paths,
                   llvm::ArrayRef<Target> Targets, llvm::StringRef OutRoot,
-                  RunMode Mode) {
+                  RunMode Mode, std::vector<FileFailure> *Failed) {
   std::vector<InputFile> Inputs;
   std::vector<std::string> Skipped;
   if (llvm::Error E = collectInputs(Paths, Inputs, &Skipped))
@@ -99,13 +99,31 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
   for (const std::string &S : Skipped)
     Diag << S << "\n"; // what the walk left out, and why
 
-  // Translation units first; headers reached through them are handled in
-  // their context; headers no TU includes are parsed on their own.
+  // Translation units first; headers and source files that another file
+  // includes (fragments: a main.cu that includes kernels.cu) are handled in
+  // the context of the TUs that reach them; those no TU reaches are parsed on
+  // their own.  With a compilation database its file list names the TUs;
+  // without one, a source another input #includes is a fragment (PK9101).
   std::vector<const InputFile *> TUs, Headers;
+  std::map<std::string, std::string> IncludedBy;
+  std::set<std::string> DbFiles;
+  if (!O.FE.CompDbDir.empty()) {
+    auto Files = compDbFiles(O.FE.CompDbDir);
+    if (!Files)
+      return Files.takeError();
+    DbFiles.insert(Files->begin(), Files->end());
+  } else {
+    std::vector<std::string> Args = O.FE.ExtraArgsBefore;
+    Args.insert(Args.end(), O.FE.ExtraArgs.begin(), O.FE.ExtraArgs.end());
+    IncludedBy = findIncludedSources(Inputs, includeDirsOf(Args));
+  }
   for (const InputFile &F : Inputs) {
     if (F.Kind != FileKind::CUDA && F.Kind != FileKind::HIP)
       continue;
-    (isHeaderExt(F.Path) ? Headers : TUs).push_back(&F);
+    bool Fragment =
+        isHeaderExt(F.Path) || (DbFiles.empty() ? IncludedBy.count(F.Path) > 0
+                                                : !DbFiles.count(F.Path));
+    (Fragment ? Headers : TUs).push_back(&F);
   }
 
   // One TU; \p Phase says what it is doing, for the message of a crash.
@@ -122,6 +140,10 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
     R.UserFiles = (*PF)->UserFiles;
     for (Target T : Targets) {
       TargetContext TC(**PF, DB, T, O.TO);
+      // Outputs that depended on a stubbed header say so (PK9102).
+      for (const ParseNote &N : (*PF)->StubNotes)
+        TC.finding(N.File, N.Offset, RuleId::PK9102, Severity::Warning,
+                   N.Message);
       const TargetBackend &B = targetBackend(T);
       Phase = llvm::formatv("running the {0} passes", targetName(T)).str();
       if (testCrashRequested(F->Path))
@@ -182,6 +204,21 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
       Lone.push_back(H);
   for (TUResult &R : RunAll(Lone))
     Results.push_back(std::move(R));
+  // Which sources were translated as parts of another file, and where.
+  for (const InputFile *H : Headers) {
+    if (isHeaderExt(H->Path) || !Covered.count(H->Path))
+      continue;
+    auto By = IncludedBy.find(H->Path);
+    std::string Where = By != IncludedBy.end() ? By->second : "";
+    for (const TUResult &R : Results)
+      if (Where.empty() && R.Error.empty() &&
+          llvm::is_contained(R.UserFiles, H->Path))
+        Where = R.Path;
+    Diag << llvm::formatv("{0}: note: included by {1}: translated in its "
+                          "context, not as a translation unit of its own "
+                          "[PK9101]\n",
+                          H->Path, Where);
+  }
 
   // Every file this run reads: no output may land on one of them.
   ReadFiles.clear();
@@ -190,12 +227,20 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
   for (const TUResult &R : Results)
     ReadFiles.insert(R.UserFiles.begin(), R.UserFiles.end());
 
+  // A file that cannot be ported fails the call (strict), or is left out
+  // and reported while every other file is ported (PK9100).
   std::string Errors;
+  std::set<std::string> FailedPaths;
   for (const TUResult &R : Results)
-    if (!R.Error.empty())
+    if (!R.Error.empty()) {
       Errors += (Errors.empty() ? "" : "\n") + R.Error;
-  if (!Errors.empty())
+      FailedPaths.insert(R.Path);
+      if (Failed)
+        Failed->push_back({R.Path, R.Error});
+    }
+  if (!Errors.empty() && !Failed)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), Errors);
+  llvm::erase_if(Results, [](const TUResult &R) { return !R.Error.empty(); });
 
   // The layout root: common ancestor of the inputs' roots and of every user
   // file the TUs touched (local headers come along).
@@ -214,7 +259,8 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
     Kinds[F.Path] = F.Kind;
   std::set<std::string> Files; // every file that gets an output
   for (const InputFile &F : Inputs)
-    Files.insert(F.Path);
+    if (!FailedPaths.count(F.Path))
+      Files.insert(F.Path);
   for (const TUResult &R : Results)
     for (const auto &U : R.UserFiles)
       Files.insert(U);
@@ -284,7 +330,8 @@ void Driver::printFindings(const std::vector<Finding> &Fs) {
                           F.Col, severityName(F.Sev), F.Message, F.RuleID);
 }
 
-static llvm::json::Value reportJson(const std::vector<TargetOutput> &Outs) {
+static llvm::json::Value reportJson(const std::vector<TargetOutput> &Outs,
+                                    const std::vector<FileFailure> &Failed) {
   llvm::json::Array Targets;
   for (const TargetOutput &TO : Outs) {
     llvm::json::Array Edits, Finds, Files;
@@ -323,8 +370,16 @@ static llvm::json::Value reportJson(const std::vector<TargetOutput> &Outs) {
                                          {"findings", std::move(Finds)},
                                          {"counts", std::move(Counts)}});
   }
+  // Inputs left out because they could not be ported (PK9100).
+  llvm::json::Array NotPorted;
+  for (const FileFailure &F : Failed)
+    NotPorted.push_back(
+        llvm::json::Object{{"input", F.Path},
+                           {"rule", ruleName(RuleId::PK9100).str()},
+                           {"reason", F.Reason}});
   return llvm::json::Object{{"tool", "port-kernel"},
-                            {"targets", std::move(Targets)}};
+                            {"targets", std::move(Targets)},
+                            {"not_ported", std::move(NotPorted)}};
 }
 
 /// Where a write to \p P would land: the real path of its deepest existing
@@ -394,11 +449,37 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
       }
     }
   }
-  auto Res = translate(Paths, O.Targets, Out);
+  std::vector<FileFailure> Failed;
+  auto Res = translate(Paths, O.Targets, Out, RunMode::Port,
+                       O.Strict ? nullptr : &Failed);
   if (!Res) {
     Diag << llvm::toString(Res.takeError()) << "\n";
     Diag << "port-kernel: no output written\n";
     return 2;
+  }
+  // Files that could not be ported: each with its reasons.  When none could,
+  // the run is an input error and writes nothing.
+  if (!Failed.empty()) {
+    std::set<std::string> Bad;
+    for (const FileFailure &F : Failed)
+      Bad.insert(F.Path);
+    std::vector<InputFile> Ins;
+    llvm::consumeError(collectInputs(Paths, Ins));
+    bool NoneParsed = llvm::all_of(Ins, [&](const InputFile &F) {
+      return (F.Kind != FileKind::CUDA && F.Kind != FileKind::HIP) ||
+             Bad.count(F.Path);
+    });
+    for (const FileFailure &F : Failed) {
+      Diag << F.Reason << "\n";
+      if (!NoneParsed)
+        Diag << llvm::formatv("{0}: note: not ported; the other inputs are "
+                              "(--strict: all or nothing) [PK9100]\n",
+                              F.Path);
+    }
+    if (NoneParsed) {
+      Diag << "port-kernel: no output written\n";
+      return 2;
+    }
   }
 
   // The write plan: every output, then the report.
@@ -440,7 +521,7 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
   if (!O.ReportJson.empty()) {
     std::string S;
     llvm::raw_string_ostream OS(S);
-    OS << llvm::formatv("{0:2}", reportJson(*Res)) << "\n";
+    OS << llvm::formatv("{0:2}", reportJson(*Res, Failed)) << "\n";
     Plan.push_back({absPath(O.ReportJson), std::move(S), std::nullopt, ""});
   }
 
@@ -539,6 +620,17 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
             llvm::join(std::vector<std::string>(N.begin(), N.end()), " and "),
             llvm::join(gpusWith(N), ", "));
     }
+  if (!Failed.empty()) {
+    std::vector<std::string> Names;
+    for (const FileFailure &F : Failed)
+      Names.push_back(F.Path);
+    Diag << llvm::formatv("port-kernel: {0} input file{1} not ported (see the "
+                          "errors above): {2}; every other file was written "
+                          "[PK9100]\n",
+                          Failed.size(), Failed.size() == 1 ? "" : "s",
+                          llvm::join(Names, ", "));
+    return 4;
+  }
   bool AnyError = false;
   for (const TargetOutput &TO : *Res)
     for (const Finding &F : TO.Findings)
@@ -547,11 +639,17 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
 }
 
 int Driver::check(llvm::ArrayRef<std::string> Paths) {
-  auto Res = translate(Paths, O.Targets, "", RunMode::Check);
+  std::vector<FileFailure> Failed;
+  auto Res = translate(Paths, O.Targets, "", RunMode::Check,
+                       O.Strict ? nullptr : &Failed);
   if (!Res) {
     Diag << llvm::toString(Res.takeError()) << "\n";
     return 2; // input error, not findings
   }
+  // The files that parse are checked; the others are input errors.
+  for (const FileFailure &F : Failed)
+    Diag << F.Reason << "\n"
+         << llvm::formatv("{0}: note: not checked [PK9100]\n", F.Path);
   unsigned N = 0;
   for (const TargetOutput &TO : *Res) {
     printFindings(TO.Findings);
@@ -559,8 +657,14 @@ int Driver::check(llvm::ArrayRef<std::string> Paths) {
       N += F.Sev != Severity::Note;
   }
   if (!O.Quiet)
-    Diag << llvm::formatv("port-kernel: {0} finding(s)\n", N);
-  return N ? 1 : 0;
+    Diag << llvm::formatv("port-kernel: {0} finding(s){1}\n", N,
+                          Failed.empty()
+                              ? ""
+                              : llvm::formatv("; {0} input file(s) not "
+                                              "checked [PK9100]",
+                                              Failed.size())
+                                    .str());
+  return !Failed.empty() ? 2 : N ? 1 : 0;
 }
 
 /// Writes one target's outputs of translate() under \p OutDir, mirroring

@@ -25,6 +25,17 @@ struct DriverOptions {
   std::string RulesDir;               ///< built-in tables (rules/cuda2hip)
   std::string ReportJson;             ///< write a JSON report here
   bool Quiet = false;
+  /// --strict: one input that cannot be ported fails the whole run (nothing
+  /// written).  Otherwise every file that parses is ported and each one that
+  /// does not is reported (PK9100, exit 4).
+  bool Strict = false;
+};
+
+/// An input that could not be ported: its path and clang's reasons
+/// (`file:line:col: error: ...` lines).
+struct FileFailure {
+  std::string Path;
+  std::string Reason;
 };
 
 /// Result of porting a set of inputs to one target, in memory.
@@ -53,10 +64,14 @@ public:
 
   /// Which passes of the targets run: those of `port` or of `check`.
   enum class RunMode { Port, Check };
-  /// Ports in memory (nothing written).
+  /// Ports in memory (nothing written).  With \p Failed, an input that
+  /// cannot be parsed or translated is left out (no output of its own) and
+  /// listed there, and the rest is ported; without it, any failure fails the
+  /// whole call.
   llvm::Expected<std::vector<TargetOutput>>
   translate(llvm::ArrayRef<std::string> Paths, llvm::ArrayRef<Target> Targets,
-            llvm::StringRef OutRoot, RunMode Mode = RunMode::Port);
+            llvm::StringRef OutRoot, RunMode Mode = RunMode::Port,
+            std::vector<FileFailure> *Failed = nullptr);
 
   // PortService
   llvm::Error portFiles(llvm::ArrayRef<std::string> Inputs, Target T,
