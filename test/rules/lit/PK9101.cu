@@ -14,7 +14,7 @@
 // MAIN: #include "reduce_impl.cpp"
 // RUN: FileCheck %s --check-prefix=KERN < %t/o/hip/kernels.hip
 // KERN: __global__ void axpy(Params p) {
-// KERN: hipLaunchKernelGGL
+// KERN: hipDeviceSynchronize();
 // RUN: FileCheck %s --check-prefix=FRAG < %t/o/hip/reduce_impl.cpp
 // FRAG: __shfl_down(
 //

@@ -15,7 +15,7 @@
 // ON-DAG: {{.*}}app.cu:3:10: warning: 'gsl/span' is not installed: {{.*}} [PK9102]
 // ON-DAG: {{.*}}app.cu:14:3: warning: error in host code tolerated because of a stubbed header: unknown type name 'MPI_Comm' [PK9102]
 // RUN: FileCheck %s --check-prefix=OUT < %t/o/hip/app.hip
-// OUT: // warning: 'mpi.h' is not installed: {{.*}} [PK9102]
+// OUT: // port-kernel: warning: 'mpi.h' is not installed: {{.*}} [PK9102]
 // OUT-NEXT: #include <mpi.h>
 // OUT: __global__ void scale(float *x, int n) {
 // RUN: FileCheck %s --check-prefix=REPORT < %t/r.json
