@@ -38,6 +38,8 @@ struct TUResult {
   std::vector<std::vector<Finding>> Finds; // per target
   std::vector<llvm::StringMap<unsigned>> Counts;
   std::vector<std::map<std::string, std::set<std::string>>> Needs;
+  /// Per target: outputs generated whole (TargetBackend::generate).
+  std::vector<std::map<std::string, std::string>> Generated;
   std::string Error;
 };
 
@@ -153,6 +155,10 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
         R.Error = llvm::toString(std::move(E));
         return R;
       }
+      std::map<std::string, std::string> Gen;
+      if (Mode != RunMode::Check)
+        B.generate(TC, Gen);
+      R.Generated.push_back(std::move(Gen));
       R.Edits.push_back(std::move(TC.Edits));
       R.Finds.push_back(std::move(TC.Findings));
       R.Counts.push_back(std::move(TC.Counts));
@@ -273,7 +279,9 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
     std::vector<Finding> Finds;
     std::set<std::tuple<std::string, unsigned, std::string, std::string>> FSeen;
     std::set<std::string> Translated;
+    std::map<std::string, std::string> Generated;
     for (const TUResult &R : Results) {
+      Generated.insert(R.Generated[TI].begin(), R.Generated[TI].end());
       if (llvm::Error E = All.merge(R.Edits[TI]))
         return std::move(E);
       for (const Finding &F : R.Finds[TI])
@@ -308,10 +316,12 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
             llvm::inconvertibleErrorCode(),
             "%s: error: two inputs translate to the same output %s", F.c_str(),
             OutPath.c_str());
+      auto Gen = Generated.find(F);
       std::string Text =
-          IsSource ? renderFile(F, (*Buf)->getBuffer(), All.find(F), Finds,
-                                targetBackend(TO.T).commentPrefix())
-                   : (*Buf)->getBuffer().str();
+          IsSource && Gen != Generated.end() ? Gen->second
+          : IsSource ? renderFile(F, (*Buf)->getBuffer(), All.find(F), Finds,
+                                  targetBackend(TO.T).commentPrefix())
+                     : (*Buf)->getBuffer().str();
       TO.Files[OutPath] = std::move(Text);
       TO.OutputOf[F] = OutPath;
     }

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,6 +54,13 @@ public:
   /// The passes of `check`: what the target reports as portability hazards
   /// without rewriting anything.
   virtual std::vector<TargetPass> checkPasses() const = 0;
+  /// A target whose output is not an edit of the source (NKI) writes the
+  /// whole text of a user file's output here, after its port passes, while
+  /// the AST is alive (it may record findings in \p TC too): file -> output
+  /// text.  Files it leaves out (and every file of targets that do not
+  /// override this) are rendered from the edits and findings.
+  virtual void generate(TargetContext &TC,
+                        std::map<std::string, std::string> &Out) const {}
 };
 
 /// The target \p T (created once, from its TargetList.def factory).

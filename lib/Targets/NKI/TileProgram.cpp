@@ -1,0 +1,362 @@
+//===- TileProgram.cpp - printing the NKI tile program --------------------===//
+// Rules: PK5001
+//
+// The emitter: the current `nki` dialect only (import nki, nki.language as
+// nl, nki.isa as nisa; destination-first nisa calls; nl.ndarray allocations
+// with buffer=nl.sbuf/nl.psum/nl.shared_hbm; Python loops over tiles), and
+// the PK_KERNELS calling-convention table after the kernels.
+//
+//===----------------------------------------------------------------------===//
+#include "TileProgram.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace pk;
+using namespace pk::nki;
+
+const char *nki::dtypeName(DType T) {
+  switch (T) {
+  case DType::F32:
+    return "float32";
+  case DType::F16:
+    return "float16";
+  case DType::BF16:
+    return "bfloat16";
+  case DType::I32:
+    return "int32";
+  case DType::U32:
+    return "uint32";
+  }
+  return "float32";
+}
+
+const char *nki::memName(Mem M) {
+  switch (M) {
+  case Mem::HBM:
+    return "shared_hbm";
+  case Mem::SBUF:
+    return "sbuf";
+  case Mem::PSUM:
+    return "psum";
+  }
+  return "sbuf";
+}
+
+void Builder::op(Op O) {
+  Stmt S;
+  S.K = Stmt::OpStmt;
+  S.O = std::move(O);
+  Stack.back()->push_back(std::move(S));
+}
+
+void Builder::assign(std::string Var, std::string Value) {
+  Stmt S;
+  S.K = Stmt::Assign;
+  S.Var = std::move(Var);
+  S.Value = std::move(Value);
+  Stack.back()->push_back(std::move(S));
+}
+
+void Builder::check(std::string Cond, std::string Why) {
+  Stmt S;
+  S.K = Stmt::Check;
+  S.Value = std::move(Cond);
+  S.Var = std::move(Why);
+  Stack.back()->push_back(std::move(S));
+}
+
+void Builder::open(std::string Var, std::string Begin, std::string End,
+                   std::string Step) {
+  Stmt S;
+  S.K = Stmt::LoopStmt;
+  S.L = std::make_shared<Loop>();
+  S.L->Var = std::move(Var);
+  S.L->Begin = std::move(Begin);
+  S.L->End = std::move(End);
+  S.L->Step = std::move(Step);
+  Stack.back()->push_back(S);
+  Stack.push_back(&S.L->Body);
+}
+
+void Builder::close() {
+  if (Stack.size() > 1)
+    Stack.pop_back();
+}
+
+std::string Builder::fresh(const std::string &P) {
+  return P + "_" + std::to_string(Counter++);
+}
+
+std::string Builder::alloc(const std::string &Prefix, Mem M, DType T,
+                           std::vector<std::string> Shape) {
+  Op O;
+  O.Kind = OpKind::Alloc;
+  O.Alloc.Name = fresh(Prefix);
+  O.Alloc.Space = M;
+  O.Alloc.Ty = T;
+  O.Alloc.Shape = std::move(Shape);
+  std::string N = O.Alloc.Name;
+  op(std::move(O));
+  return N;
+}
+
+namespace {
+
+std::string shapeText(const std::vector<std::string> &S) {
+  std::string R = "(";
+  for (size_t I = 0; I < S.size(); ++I)
+    R += (I ? ", " : "") + S[I];
+  return R + (S.size() == 1 ? ",)" : ")");
+}
+
+std::string accessText(const Access &A) {
+  if (A.Slices.empty())
+    return A.Tensor;
+  std::string R = A.Tensor + "[";
+  for (size_t I = 0; I < A.Slices.size(); ++I)
+    R += (I ? ", " : "") + A.Slices[I].first + ":" + A.Slices[I].second;
+  R += "]";
+  if (!A.Reshape.empty())
+    R += ".reshape(" + shapeText(A.Reshape) + ")";
+  return R;
+}
+
+std::string operandText(const Operand &O) {
+  return O.IsTile ? accessText(O.Tile) : O.Scalar;
+}
+
+void emitBody(llvm::raw_ostream &OS, const std::vector<Stmt> &Body,
+              unsigned Indent) {
+  std::string Pad(Indent * 4, ' ');
+  for (const Stmt &S : Body) {
+    if (S.K == Stmt::Assign) {
+      OS << Pad << S.Var << " = " << S.Value << "\n";
+      continue;
+    }
+    if (S.K == Stmt::Check) {
+      OS << Pad << "assert " << S.Value << ", \"" << S.Var << "\"\n";
+      continue;
+    }
+    if (S.K == Stmt::LoopStmt) {
+      OS << Pad << "for " << S.L->Var << " in range(" << S.L->Begin << ", "
+         << S.L->End << ", " << S.L->Step << "):\n";
+      if (S.L->Body.empty())
+        OS << Pad << "    pass\n";
+      emitBody(OS, S.L->Body, Indent + 1);
+      continue;
+    }
+    const Op &O = S.O;
+    std::string D = accessText(O.Dst);
+    auto Src = [&](size_t I) { return operandText(O.Srcs[I]); };
+    OS << Pad;
+    switch (O.Kind) {
+    case OpKind::Alloc:
+      OS << O.Alloc.Name << " = nl.ndarray(" << shapeText(O.Alloc.Shape)
+         << ", dtype=nl." << dtypeName(O.Alloc.Ty) << ", buffer=nl."
+         << memName(O.Alloc.Space) << ")";
+      break;
+    case OpKind::DmaCopy:
+      OS << "nisa.dma_copy(dst=" << D << ", src=" << Src(0) << ")";
+      break;
+    case OpKind::TensorCopy:
+      OS << "nisa.tensor_copy(dst=" << D << ", src=" << Src(0) << ")";
+      break;
+    case OpKind::TensorTensor:
+      OS << "nisa.tensor_tensor(dst=" << D << ", data1=" << Src(0)
+         << ", data2=" << Src(1) << ", op=" << O.Fn << ")";
+      break;
+    case OpKind::TensorScalar:
+      OS << "nisa.tensor_scalar(dst=" << D << ", data=" << Src(0)
+         << ", op0=" << O.Fn << ", operand0=" << Src(1)
+         << (O.Reverse ? ", reverse0=True" : "") << ")";
+      break;
+    case OpKind::Activation:
+      OS << "nisa.activation(dst=" << D << ", op=" << O.Fn
+         << ", data=" << Src(0) << ")";
+      break;
+    case OpKind::Reciprocal:
+      OS << "nisa.reciprocal(dst=" << D << ", data=" << Src(0) << ")";
+      break;
+    case OpKind::Reduce:
+      OS << "nisa.tensor_reduce(dst=" << D << ", op=" << O.Fn
+         << ", data=" << Src(0) << ", axis=1, keepdims=True)";
+      break;
+    case OpKind::Matmul:
+      OS << "nisa.nc_matmul(dst=" << D << ", stationary=" << Src(0)
+         << ", moving=" << Src(1) << ")";
+      break;
+    case OpKind::Transpose:
+      OS << "nisa.nc_transpose(dst=" << D << ", data=" << Src(0) << ")";
+      break;
+    case OpKind::Memset:
+      OS << "nisa.memset(dst=" << D << ", value=" << Src(0) << ")";
+      break;
+    }
+    OS << "\n";
+  }
+}
+
+const char *roleName(Param::Role R) {
+  switch (R) {
+  case Param::In:
+    return "in";
+  case Param::Out:
+    return "out";
+  case Param::InOut:
+    return "inout";
+  }
+  return "in";
+}
+
+std::string quotedList(const std::vector<std::string> &V) {
+  std::string R = "[";
+  for (size_t I = 0; I < V.size(); ++I)
+    R += (I ? ", " : "") + ("\"" + V[I] + "\"");
+  return R + "]";
+}
+
+const char *opKindName(OpKind K) {
+  switch (K) {
+  case OpKind::Alloc:
+    return "alloc";
+  case OpKind::DmaCopy:
+    return "dma_copy";
+  case OpKind::TensorCopy:
+    return "tensor_copy";
+  case OpKind::TensorTensor:
+    return "tensor_tensor";
+  case OpKind::TensorScalar:
+    return "tensor_scalar";
+  case OpKind::Activation:
+    return "activation";
+  case OpKind::Reciprocal:
+    return "reciprocal";
+  case OpKind::Reduce:
+    return "tensor_reduce";
+  case OpKind::Matmul:
+    return "nc_matmul";
+  case OpKind::Transpose:
+    return "nc_transpose";
+  case OpKind::Memset:
+    return "memset";
+  }
+  return "?";
+}
+
+llvm::json::Array bodyJson(const std::vector<Stmt> &Body) {
+  llvm::json::Array A;
+  for (const Stmt &S : Body) {
+    if (S.K == Stmt::Assign) {
+      A.push_back(llvm::json::Object{{"assign", S.Var}, {"value", S.Value}});
+    } else if (S.K == Stmt::Check) {
+      A.push_back(llvm::json::Object{{"check", S.Value}, {"why", S.Var}});
+    } else if (S.K == Stmt::LoopStmt) {
+      A.push_back(llvm::json::Object{{"loop", S.L->Var},
+                                     {"begin", S.L->Begin},
+                                     {"end", S.L->End},
+                                     {"step", S.L->Step},
+                                     {"body", bodyJson(S.L->Body)}});
+    } else if (S.O.Kind == OpKind::Alloc) {
+      A.push_back(llvm::json::Object{{"alloc", S.O.Alloc.Name},
+                                     {"memory", memName(S.O.Alloc.Space)},
+                                     {"dtype", dtypeName(S.O.Alloc.Ty)},
+                                     {"shape", S.O.Alloc.Shape}});
+    } else {
+      llvm::json::Array Srcs;
+      for (const Operand &O : S.O.Srcs)
+        Srcs.push_back(operandText(O));
+      llvm::json::Object Obj{{"op", opKindName(S.O.Kind)},
+                             {"dst", accessText(S.O.Dst)},
+                             {"srcs", std::move(Srcs)}};
+      if (!S.O.Fn.empty())
+        Obj["fn"] = S.O.Fn;
+      A.push_back(std::move(Obj));
+    }
+  }
+  return A;
+}
+
+} // namespace
+
+unsigned nki::staticOpCount(const std::vector<Stmt> &Body) {
+  unsigned N = 0;
+  for (const Stmt &S : Body) {
+    if (S.K == Stmt::LoopStmt)
+      N += staticOpCount(S.L->Body);
+    else if (S.K == Stmt::OpStmt && S.O.Kind != OpKind::Alloc)
+      ++N;
+  }
+  return N;
+}
+
+llvm::json::Value nki::toJson(const Kernel &K) {
+  llvm::json::Array Params;
+  for (const Param &P : K.Params) {
+    llvm::json::Object O{{"name", P.Name},
+                         {"kind", P.IsTensor ? "tensor" : "scalar"},
+                         {"dtype", dtypeName(P.Ty)}};
+    if (P.IsTensor) {
+      O["shape"] = P.Shape;
+      O["role"] = roleName(P.R);
+    }
+    Params.push_back(std::move(O));
+  }
+  return llvm::json::Object{{"kernel", K.Name},
+                            {"family", K.Family},
+                            {"params", std::move(Params)},
+                            {"launch", K.Launch},
+                            {"ops", staticOpCount(K.Body)},
+                            {"body", bodyJson(K.Body)}};
+}
+
+std::string nki::emitPython(const std::vector<Kernel> &Ks,
+                            const std::vector<std::string> &Header) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << "# Generated by port-kernel --to nki: sequential NKI tile programs "
+        "lifted from the CUDA/HIP kernels of this file.\n";
+  for (const std::string &H : Header)
+    OS << "# " << H << "\n";
+  OS << "import nki\nimport nki.language as nl\nimport nki.isa as nisa\n";
+  for (const Kernel &K : Ks) {
+    OS << "\n\n# " << K.Family << "\n@nki.jit\ndef " << K.Name << "(";
+    bool First = true;
+    for (const Param &P : K.Params) {
+      if (P.IsTensor && P.R == Param::Out)
+        continue;
+      OS << (First ? "" : ", ") << (P.PyName.empty() ? P.Name : P.PyName);
+      First = false;
+    }
+    for (const std::string &L : K.Launch) {
+      OS << (First ? "" : ", ") << L;
+      First = false;
+    }
+    OS << "):\n";
+    emitBody(OS, K.Body, 1);
+    OS << "    return ";
+    if (K.Returns.size() == 1)
+      OS << K.Returns[0];
+    else
+      OS << "(" << llvm::join(K.Returns, ", ") << ")";
+    OS << "\n";
+  }
+  OS << "\n\n# port-kernel calling convention (read by `port-kernel validate` "
+        "and by callers)\nPK_KERNELS = {\n";
+  for (const Kernel &K : Ks) {
+    OS << "  \"" << K.Name << "\": {\n    \"params\": [\n";
+    for (const Param &P : K.Params) {
+      OS << "      {\"name\": \"" << P.Name << "\", \"kind\": \""
+         << (P.IsTensor ? "tensor" : "scalar") << "\", \"dtype\": \""
+         << dtypeName(P.Ty) << "\"";
+      if (P.IsTensor)
+        OS << ", \"shape\": " << quotedList(P.Shape) << ", \"role\": \""
+           << roleName(P.R) << "\"";
+      OS << "},\n";
+    }
+    OS << "    ],\n    \"launch\": " << quotedList(K.Launch) << ",\n  },\n";
+  }
+  OS << "}\n";
+  return S;
+}

@@ -1,0 +1,165 @@
+//===- TileProgram.h - the NKI tile program as data -----------------------===//
+// Rules: PK5001
+//
+// What the NKI lifter produces and the emitter prints: a kernel interface
+// (tensors in HBM with shapes over the scalar parameters, scalars, launch
+// dimensions), tiles in SBUF or PSUM with shapes and dtypes, and a sequence
+// of tile operations and loops over tiles.  Shapes, bounds and scalar
+// operands are Python integer or float expressions over the kernel's scalar
+// parameters and loop variables (NKI traces them at kernel build time).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PK_NKI_TILEPROGRAM_H
+#define PK_NKI_TILEPROGRAM_H
+
+#include "llvm/Support/JSON.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pk {
+namespace nki {
+
+enum class Mem { HBM, SBUF, PSUM };
+enum class DType { F32, F16, BF16, I32, U32 };
+
+/// "float32", "float16", ... (the names of nl dtypes and of the contract).
+const char *dtypeName(DType T);
+const char *memName(Mem M);
+
+/// A tensor: an HBM parameter or output, or a tile in SBUF/PSUM.
+struct Tensor {
+  std::string Name;
+  Mem Space = Mem::SBUF;
+  DType Ty = DType::F32;
+  std::vector<std::string> Shape; ///< Python expressions
+};
+
+/// A rectangular access of a tensor: one slice per dimension, each
+/// `lo:hi` (Python expressions); an empty slice list is the whole tensor.
+struct Access {
+  std::string Tensor;
+  std::vector<std::pair<std::string, std::string>> Slices;
+  /// A view of the slice with another shape (`.reshape((a, b))`): a run of
+  /// a 1-D HBM tensor seen as rows of a tile.
+  std::vector<std::string> Reshape;
+};
+
+/// An operand of an element-wise operation: a tile access, or a scalar
+/// (a Python expression: a constant or a scalar parameter).
+struct Operand {
+  bool IsTile = false;
+  Access Tile;
+  std::string Scalar;
+  static Operand tile(Access A) {
+    Operand O;
+    O.IsTile = true;
+    O.Tile = std::move(A);
+    return O;
+  }
+  static Operand scalar(std::string S) {
+    Operand O;
+    O.Scalar = std::move(S);
+    return O;
+  }
+};
+
+enum class OpKind {
+  Alloc,        ///< Dst.Tensor = nl.ndarray(shape, dtype, buffer)
+  DmaCopy,      ///< nisa.dma_copy(dst, src): HBM <-> SBUF
+  TensorCopy,   ///< nisa.tensor_copy(dst, src): PSUM/SBUF -> SBUF, casts
+  TensorTensor, ///< nisa.tensor_tensor(dst, a, b, op)
+  TensorScalar, ///< nisa.tensor_scalar(dst, a, op, operand, reverse0)
+  Activation,   ///< nisa.activation(dst, op, a)
+  Reciprocal,   ///< nisa.reciprocal(dst, a)
+  Reduce,       ///< nisa.tensor_reduce(dst, op, a, axis=1, keepdims=True)
+  Matmul,       ///< nisa.nc_matmul(dst, stationary, moving)
+  Transpose,    ///< nisa.nc_transpose(dst, a)
+  Memset,       ///< nisa.memset(dst, value)
+};
+
+struct Op {
+  OpKind Kind = OpKind::Alloc;
+  Access Dst;
+  std::vector<Operand> Srcs;
+  std::string Fn;       ///< nl.add, nl.exp, ... (ALU or activation op)
+  bool Reverse = false; ///< tensor_scalar: operand op data
+  Tensor Alloc;         ///< for Alloc
+};
+
+struct Loop;
+/// A statement: an operation, a loop over tiles, a Python assignment of a
+/// trace-time value (tile bounds), or a trace-time check of an assumption
+/// on the sizes (`assert Value, "Var"`).
+struct Stmt {
+  enum Kind { OpStmt, LoopStmt, Assign, Check } K = OpStmt;
+  Op O;
+  std::shared_ptr<Loop> L;
+  std::string Var, Value; ///< Assign
+};
+
+/// for Var in range(Begin, End, Step): Body
+struct Loop {
+  std::string Var, Begin, End, Step;
+  std::vector<Stmt> Body;
+};
+
+/// A parameter of the calling convention (docs/nki.md).
+struct Param {
+  std::string Name;   ///< as in CUDA (the calling convention's name)
+  std::string PyName; ///< the Python parameter (keywords get a '_')
+  bool IsTensor = false;
+  DType Ty = DType::F32;
+  std::vector<std::string> Shape; ///< tensors
+  enum Role { In, Out, InOut } R = In;
+};
+
+struct Kernel {
+  std::string Name;
+  std::vector<Param> Params;
+  std::vector<std::string> Launch; ///< grid_x, block_x, ...
+  std::vector<Stmt> Body;
+  /// The tensors returned (the "out"/"inout" parameters, in CUDA order).
+  std::vector<std::string> Returns;
+  /// What the lifter recognised (the kernel family), for the report.
+  std::string Family;
+};
+
+/// A sequential tile program builder: appends to the innermost open loop.
+class Builder {
+public:
+  explicit Builder(std::vector<Stmt> &Top) { Stack.push_back(&Top); }
+  void op(Op O);
+  void assign(std::string Var, std::string Value);
+  /// `assert Cond, "Why"` when the kernel is traced.
+  void check(std::string Cond, std::string Why);
+  /// Opens `for Var in range(Begin, End, Step)`; close() ends it.
+  void open(std::string Var, std::string Begin, std::string End,
+            std::string Step);
+  void close();
+  /// A fresh tile name with prefix \p P.
+  std::string fresh(const std::string &P);
+  /// Allocates a tile and returns its name.
+  std::string alloc(const std::string &Prefix, Mem M, DType T,
+                    std::vector<std::string> Shape);
+
+private:
+  std::vector<std::vector<Stmt> *> Stack;
+  unsigned Counter = 0;
+};
+
+/// The NKI Python text of \p Ks: the imports, one @nki.jit function per
+/// kernel, and the PK_KERNELS calling-convention table.  \p Header lines
+/// (diagnostics) go first as `#` comments.
+std::string emitPython(const std::vector<Kernel> &Ks,
+                       const std::vector<std::string> &Header);
+/// The tile program as JSON (for --dump-tile-ir style inspection and tests).
+llvm::json::Value toJson(const Kernel &K);
+/// How many tile operations (not allocations) the program has, loops
+/// counted once (the static size; the traced count depends on the sizes).
+unsigned staticOpCount(const std::vector<Stmt> &Body);
+
+} // namespace nki
+} // namespace pk
+
+#endif

@@ -1,0 +1,248 @@
+#!/usr/bin/python3
+# Rules: PK5001
+"""Ports CUDA kernels with `port-kernel port --to nki`, runs each lifted
+kernel on the NumPy NKI simulator (lib/NKISim) through the PK_KERNELS calling
+convention and compares the results with NumPy references.  Also checks that
+the output is tile-level (traced operations bounded by the number of tiles)
+and that the JSON tile program (PK_NKI_DUMP_TILE_IR) has the expected tile
+shapes.
+
+    check_lift.py --pk PORT_KERNEL --source-dir SRC --work DIR
+"""
+
+import argparse
+import importlib.util
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+
+def port(pk, src, work, name):
+    out = os.path.join(work, name)
+    shutil.rmtree(out, ignore_errors=True)
+    dump = os.path.join(work, name + ".tile-ir.jsonl")
+    if os.path.exists(dump):
+        os.remove(dump)
+    env = dict(os.environ, PK_NKI_DUMP_TILE_IR=dump)
+    r = subprocess.run([pk, "port", "-q", "--to", "nki", "-o", out, src],
+                       env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit("port failed (%d): %s" % (r.returncode, r.stderr))
+    want = os.path.splitext(os.path.basename(src))[0] + ".py"
+    found = [os.path.join(d, want) for d, _, fs in os.walk(out) if want in fs]
+    if len(found) != 1:
+        raise SystemExit("port wrote %d %s under %s" % (len(found), want, out))
+    py = found[0]
+    spec = importlib.util.spec_from_file_location(name + "_nki", py)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    irs = {}
+    with open(dump) as f:
+        for line in f:
+            k = json.loads(line)
+            irs[k["kernel"]] = k
+    return mod, irs, r.stderr
+
+
+def allocs(body, acc):
+    for s in body:
+        if "alloc" in s:
+            acc.append((s["memory"], tuple(s["shape"])))
+        if "body" in s:
+            allocs(s["body"], acc)
+    return acc
+
+
+def run(mod, kernel, args, launch=()):
+    import nki
+    spec = mod.PK_KERNELS[kernel]
+    call = []
+    for p, v in zip(spec["params"], args):
+        if p["kind"] == "scalar" or p["role"] in ("in", "inout"):
+            call.append(v)
+    call += list(launch)
+    fn = getattr(mod, kernel)
+    out = nki.simulate(fn)(*call)
+    return out, nki.op_count()
+
+
+FAILURES = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        FAILURES.append(what)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pk", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--work", required=True)
+    a = ap.parse_args()
+    sys.path.insert(0, os.path.join(a.source_dir, "lib", "NKISim"))
+    os.makedirs(a.work, exist_ok=True)
+    rng = np.random.default_rng(7)
+    corpus = os.path.join(a.source_dir, "corpus")
+
+    # saxpy: 1-D grid-stride loop, ragged tail (3000 = 5 * 512 + 440).
+    mod, irs, _ = port(a.pk, os.path.join(corpus, "saxpy", "saxpy.cu"),
+                       a.work, "saxpy")
+    spec = mod.PK_KERNELS["saxpy"]["params"]
+    check([p.get("role") for p in spec] == ["inout", "in", None, None],
+          "saxpy: y is inout, x in, a and n scalars")
+    check(spec[0]["shape"] == ["n"], "saxpy: y has shape [n]")
+    n = 3000
+    y = rng.uniform(-1, 1, n).astype(np.float32)
+    x = rng.uniform(-1, 1, n).astype(np.float32)
+    out, ops = run(mod, "saxpy", [y, x, 2.5, n])
+    ref = np.float32(2.5) * x + y
+    check(np.allclose(out, ref, rtol=1e-6, atol=1e-6),
+          "saxpy: matches a*x+y on 3000 elements")
+    check(ops == 2 * 5, "saxpy: %d traced operations (5 rows of 512 in one "
+          "tile, then the 440-element tail)" % ops)
+    shapes = allocs(irs["saxpy"]["body"], [])
+    check(("sbuf", ("128", "512")) in shapes, "saxpy: [128, 512] SBUF tiles")
+
+    # bias_gelu: 2-D guarded map with a broadcast row (bias[col]) and an
+    # inlined device function (tanh GELU); 37 x 100.
+    mod, irs, _ = port(a.pk, os.path.join(corpus, "bias_gelu",
+                                          "bias_gelu.cu"), a.work,
+                       "bias_gelu")
+    spec = mod.PK_KERNELS["bias_gelu"]["params"]
+    check(spec[0]["role"] == "out" and spec[0]["shape"] == ["rows", "cols"],
+          "bias_gelu: out is [rows, cols], role out")
+    check(spec[2]["shape"] == ["1", "cols"], "bias_gelu: bias is a row")
+    rows, cols = 37, 100
+    xin = rng.uniform(-4, 4, (rows, cols)).astype(np.float32)
+    bias = rng.uniform(-0.5, 0.5, (1, cols)).astype(np.float32)
+    check(mod.PK_KERNELS["bias_gelu"]["launch"] ==
+          ["grid_x", "block_x", "grid_y", "block_y"],
+          "bias_gelu: the launch is a parameter (guarded, no grid-stride)")
+    out, ops = run(mod, "bias_gelu", [None, xin, bias, rows, cols],
+                   launch=(4, 32, 5, 8))
+    v = (xin + bias).astype(np.float64)
+    ref = 0.5 * v * (1 + np.tanh(0.7978845608028654 * (v + 0.044715 * v ** 3)))
+    check(np.allclose(out, ref, rtol=1e-5, atol=1e-5),
+          "bias_gelu: matches gelu(in + bias) on 37 x 100")
+    check(ops <= 30, "bias_gelu: %d traced operations for one tile" % ops)
+    shapes = allocs(irs["bias_gelu"]["body"], [])
+    check(("sbuf", ("128", "512")) in shapes and
+          ("psum", ("128", "512")) in shapes,
+          "bias_gelu: [128, 512] SBUF and PSUM tiles")
+
+    # warp_softmax: one warp per row, two butterfly reductions (max, sum)
+    # become tensor_reduce over the free axis of each 512-column chunk.
+    mod, irs, _ = port(a.pk, os.path.join(corpus, "warp_softmax",
+                                          "warp_softmax.cu"), a.work,
+                       "warp_softmax")
+    k = "softmax_warp_per_row"
+    spec = mod.PK_KERNELS[k]
+    check([p.get("role") for p in spec["params"]] == ["in", "out", None, None]
+          and spec["params"][0]["shape"] == ["rows", "cols"] and
+          spec["launch"] == ["grid_x", "block_x"],
+          "warp_softmax: in [rows, cols] in, out out, launch grid_x block_x")
+    for rows, cols, grid in ((37, 100, 10), (300, 1300, 75)):
+        x = rng.uniform(-6, 6, (rows, cols)).astype(np.float32)
+        out, ops = run(mod, k, [x, None, rows, cols], launch=(grid, 128))
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        ref = e / e.sum(axis=1, keepdims=True)
+        check(np.allclose(out, ref, rtol=1e-5, atol=1e-6),
+              "warp_softmax: matches softmax on %d x %d" % (rows, cols))
+        tiles = -(-rows // 128) * -(-cols // 512)
+        check(ops <= 24 * tiles, "warp_softmax: %d traced operations for "
+              "%d tiles" % (ops, tiles))
+    shapes = allocs(irs[k]["body"], [])
+    check(("sbuf", ("128", "1")) in shapes and
+          ("sbuf", ("128", "512")) in shapes,
+          "warp_softmax: [128, 512] tiles and [128, 1] row columns")
+    try:
+        run(mod, k, [x, None, 300, 1300], launch=(75, 96 + 16))
+        refused = False
+    except AssertionError:
+        refused = True
+    check(refused, "warp_softmax: a block that is not whole warps is refused")
+
+    # A 2-D kernel on 300 x 1100: several partition and free tiles, both
+    # ragged; a kernel with no bound checks takes launch dimensions.
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "kernels.cu")
+    mod, irs, _ = port(a.pk, src, a.work, "kernels")
+    rows, cols = 300, 1100
+    p = rng.uniform(-1, 1, (rows, cols)).astype(np.float32)
+    q = rng.uniform(0.5, 2, (rows, cols)).astype(np.float32)
+    out, ops = run(mod, "blend", [None, p, q, 0.25, rows, cols],
+                   launch=(35, 32, 38, 8))
+    ref = np.sqrt(q) * 0.25 - p / q
+    check(np.allclose(out, ref, rtol=1e-5, atol=1e-6),
+          "blend: matches sqrt(q)*s - p/q on 300 x 1100 (3 x 3 tiles)")
+    check(ops <= 9 * 12, "blend: %d traced operations for 9 tiles" % ops)
+    try:
+        run(mod, "blend", [None, p, q, 0.25, rows, cols],
+            launch=(34, 32, 38, 8))
+        refused = False
+    except AssertionError:
+        refused = True
+    check(refused, "blend: a launch that does not reach cols is refused")
+    check(mod.PK_KERNELS["fill_all"]["launch"] == ["grid_x", "block_x"],
+          "fill_all: launch dimensions are parameters")
+    h = rng.uniform(-2, 2, 4 * 128).astype(np.float16)
+    out, ops = run(mod, "fill_all", [None, h], launch=(4, 128))
+    check(out.dtype == np.float16 and
+          np.allclose(out, (h.astype(np.float32) * 3.0).astype(np.float16)),
+          "fill_all: half in, float arithmetic, half out over grid*block")
+
+    # A tree: one .py per input (a header gets <stem>_cuh.py), the report
+    # lists each kernel's finding, the unlifted kernel is left out.
+    tree = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tree")
+    out = os.path.join(a.work, "tree")
+    shutil.rmtree(out, ignore_errors=True)
+    report = os.path.join(a.work, "tree-report.json")
+    r = subprocess.run([a.pk, "port", "-q", "--to", "nki", "-o", out,
+                        "--report", report, tree],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, "tree: port exits 0 (warnings only)")
+    base = [d for d, _, fs in os.walk(out) if "scale.py" in fs]
+    base = base[0] if base else out
+    got = sorted(os.path.relpath(os.path.join(d, f), base)
+                 for d, _, fs in os.walk(base) for f in fs)
+    check(got == ["common_cuh.py", "scale.py", "sub/relu.py"],
+          "tree: outputs %s" % got)
+    with open(report) as f:
+        rep = json.load(f)
+    rules = sorted(x["rule"] for t in rep["targets"] for x in t["findings"])
+    check(rules == ["PK5001", "PK5001", "PK5002"],
+          "tree: report findings %s" % rules)
+    spec = importlib.util.spec_from_file_location(
+        "tree_scale", os.path.join(base, "scale.py"))
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    check(sorted(m.PK_KERNELS) == ["scale"] and not hasattr(m, "histogram"),
+          "tree: scale.py has scale only")
+    n = 700
+    x = rng.uniform(-1, 1, n).astype(np.float32)
+    o, _ = run(m, "scale", [None, x, n])
+    check(np.array_equal(o, 2 * x), "tree: scale computes 2x")
+    spec = importlib.util.spec_from_file_location(
+        "tree_relu", os.path.join(base, "sub", "relu.py"))
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    x = rng.uniform(-10, 10, n).astype(np.float32)
+    o, _ = run(m, "relu6", [None, x, n], launch=(3, 256))
+    check(np.array_equal(o, np.minimum(np.maximum(x, 0), 6)),
+          "tree: relu6 computes min(max(x, 0), 6)")
+
+    if FAILURES:
+        print("%d check(s) failed" % len(FAILURES))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
