@@ -69,7 +69,18 @@ Val Walker::call(const CallExpr *CE) {
     return maskBitCall(CE, Name, Args);
   if (Name == "reduce" && CE->getNumArgs() == 3) {
     unsigned N = 0;
-    if (tileOf(CE->getArg(0), N)) {
+    // cg::reduce over a tile, or over the group parameter of a template
+    // (its instantiations pass tiles, which become __pk_tile<N>).
+    bool CgDependent = false;
+    if (const auto *U = dyn_cast<UnresolvedLookupExpr>(
+            CE->getCallee()->IgnoreParenImpCasts()))
+      for (const NamedDecl *D : U->decls())
+        for (const DeclContext *DC = D->getDeclContext(); DC;
+             DC = DC->getParent())
+          if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+            CgDependent |= NS->getName() == "cooperative_groups";
+    if (tileOf(CE->getArg(0), N) ||
+        (CgDependent && CE->getArg(0)->isTypeDependent())) {
       collectiveSite(W64Site::CgReduce, CE, "reduce");
       return {};
     }

@@ -15,6 +15,7 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace pk;
@@ -87,23 +88,43 @@ void Wave64Analysis::Impl::tokenSite(const Expr *Tok, int FnEnt,
   X.Why = Why.str();
 }
 
-std::string Wave64Analysis::Impl::relit(const Expr *Tok, uint64_t V) {
-  std::string T = tokText(SM.getSpellingLoc(Tok->getBeginLoc()));
-  llvm::StringRef S(T);
-  bool Hex = S.starts_with_insensitive("0x");
-  size_t SufPos =
-      S.find_first_not_of(Hex ? "0123456789abcdefABCDEFxX" : "0123456789");
-  llvm::StringRef Suffix =
-      SufPos == llvm::StringRef::npos ? "" : S.drop_front(SufPos);
-  std::string Num = Hex ? llvm::formatv("{0:x}", V).str() : std::to_string(V);
-  if (Hex) {
-    bool Upper = S.size() > 2 &&
-                 llvm::any_of(S.drop_front(2).take_front(SufPos - 2),
-                              [](char C) { return C >= 'A' && C <= 'F'; });
-    Num =
-        (S.take_front(2) + (Upper ? llvm::StringRef(Num).upper() : Num)).str();
+static std::string respell(llvm::StringRef S, uint64_t V) {
+  // The literal keeps its base prefix (0x/0X/0b/0B/0), the case of its
+  // digits and its suffix: 0x1f -> 0x3f, 0x1Fu -> 0x3Fu, 037 -> 077,
+  // 0b11111 -> 0b111111, 31ul -> 63ul.  Digit separators are dropped.
+  unsigned Radix = 10;
+  llvm::StringRef Prefix;
+  if (S.starts_with_insensitive("0x")) {
+    Radix = 16;
+    Prefix = S.take_front(2);
+  } else if (S.starts_with_insensitive("0b")) {
+    Radix = 2;
+    Prefix = S.take_front(2);
+  } else if (S.size() > 1 && S[0] == '0' && llvm::isDigit(S[1])) {
+    Radix = 8;
+    Prefix = S.take_front(1);
   }
-  return Num + Suffix.str();
+  llvm::StringRef Body = S.drop_front(Prefix.size());
+  size_t SufPos = Body.find_first_not_of(Radix == 16 ? "0123456789abcdefABCDEF'"
+                                                     : "0123456789'");
+  llvm::StringRef Digits = Body.take_front(SufPos);
+  llvm::StringRef Suffix =
+      SufPos == llvm::StringRef::npos ? "" : Body.drop_front(SufPos);
+  std::string Num;
+  if (V == 0)
+    Num = "0";
+  for (uint64_t X = V; X; X /= Radix)
+    Num.insert(Num.begin(), "0123456789abcdef"[X % Radix]);
+  if (Radix == 8 && Num != "0")
+    Num.insert(Num.begin(), '0'), Prefix = "";
+  if (Radix == 16 &&
+      llvm::any_of(Digits, [](char C) { return C >= 'A' && C <= 'F'; }))
+    Num = llvm::StringRef(Num).upper();
+  return (Prefix + Num + Suffix).str();
+}
+
+std::string Wave64Analysis::Impl::relit(const Expr *Tok, uint64_t V) {
+  return respell(tokText(SM.getSpellingLoc(Tok->getBeginLoc())), V);
 }
 
 void Wave64Analysis::Impl::claim(const Val &V, int FnEnt, uint64_t Native,
@@ -112,7 +133,42 @@ void Wave64Analysis::Impl::claim(const Val &V, int FnEnt, uint64_t Native,
     return;
   const Expr *T = V.Tok->IgnoreParenImpCasts();
   Claimed.insert(T);
+  // A warp width whose spelling is not in the user's files (a macro given
+  // with -D on the command line or in the compilation database): there is
+  // nothing to widen, so native warps would keep 32 here.
+  SourceLocation Spell = SM.getSpellingLoc(T->getBeginLoc());
+  if (isa<IntegerLiteral>(T) && !Src.isUserLoc(Spell)) {
+    std::string Name;
+    inWarpMacro(cast<IntegerLiteral>(T), &Name);
+    blocker(FnEnt, T->getBeginLoc(),
+            llvm::formatv("{0}: the warp width {1} comes from outside the "
+                          "ported files (a -D option); native warps cannot "
+                          "widen it",
+                          What, Name.empty() ? "32" : Name)
+                .str());
+    return;
+  }
   if (const auto *DRE = dyn_cast<DeclRefExpr>(T)) {
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl())) {
+      // A named enumerator: widen its initialiser.
+      const Expr *Init = EC->getInitExpr();
+      const auto *L =
+          Init ? dyn_cast<IntegerLiteral>(Init->IgnoreParenImpCasts())
+               : nullptr;
+      if (L && L->getValue() == 32)
+        tokenSite(L, FnEnt, relit(L, 64), RuleId::PK2021,
+                  llvm::formatv("{0}: the warp width constant 32 is the "
+                                "64-lane wave under native warps",
+                                EC->getName())
+                      .str());
+      else
+        blocker(FnEnt, T->getBeginLoc(),
+                llvm::formatv("{0}: the warp width {1} is not a literal the "
+                              "port can widen",
+                              What, EC->getName())
+                    .str());
+      return;
+    }
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD || VD->getName() == "warpSize")
       return; // the warpSize pass renames it

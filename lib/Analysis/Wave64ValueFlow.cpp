@@ -16,6 +16,8 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/APSInt.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace pk;
 using namespace pk::w64;
@@ -134,8 +136,25 @@ Val Walker::evalExpr(const Expr *E) {
     return peek(DA->getExpr());
   if (const auto *IL = dyn_cast<IntegerLiteral>(E))
     return literal(IL);
-  if (isa<CharacterLiteral>(E) || isa<FloatingLiteral>(E) ||
-      isa<CXXBoolLiteralExpr>(E))
+  if (const auto *FL = dyn_cast<FloatingLiteral>(E)) {
+    // A warp width written as a floating-point number (blockDim.x / 32.f,
+    // lane < 32.0): no idiom widens it, so native warps would keep 32 where
+    // the integer spellings around it become 64.  The kernel keeps logical
+    // warps (a forced --wave64=native warns here, PK2012).
+    bool Exact = false;
+    llvm::APSInt Int(64, /*isUnsigned=*/true);
+    if (Rel &&
+        FL->getValue().convertToInteger(Int, llvm::APFloat::rmTowardZero,
+                                        &Exact) == llvm::APFloat::opOK &&
+        Exact && (Int == 32 || Int == 31 || Int == 16))
+      block(FL->getBeginLoc(),
+            llvm::formatv("the warp width is written as the floating-point "
+                          "number '{0}', which native warps do not widen",
+                          text(FL))
+                .str());
+    return konst(0);
+  }
+  if (isa<CharacterLiteral>(E) || isa<CXXBoolLiteralExpr>(E))
     return konst(0);
   if (isa<UnaryExprOrTypeTraitExpr>(E))
     return konst(0);
@@ -219,8 +238,19 @@ Val Walker::declRef(const DeclRefExpr *DRE) {
     V.Kind = K_CONST;
     return V;
   }
-  if (const auto *EC = dyn_cast<EnumConstantDecl>(D))
-    return konst(EC->getInitVal().getSExtValue());
+  if (const auto *EC = dyn_cast<EnumConstantDecl>(D)) {
+    Val V = konst(EC->getInitVal().getSExtValue());
+    // A named warp width, 'enum { kWarpSize = 32 }', is one like a constant.
+    if (EC->getInitExpr() && EC->getInitVal() == 32 && EC->getIdentifier() &&
+        warpName(EC->getName())) {
+      V.Kind |= K_LIT32 | K_W;
+      V.Dep |= D_W;
+      V.Tok = DRE;
+      if (Rec)
+        I.WUses.push_back({DRE, Ent});
+    }
+    return V;
+  }
   const auto *VD = dyn_cast<VarDecl>(D);
   if (!VD)
     return {};

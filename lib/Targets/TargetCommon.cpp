@@ -1,6 +1,6 @@
 //===- TargetCommon.cpp - edits, findings and the shared rule passes
 //-------===//
-// Rules: PK1001, PK1002, PK1003, PK1004 (rename tables), PK1006, PK1010, PK1011
+// Rules: PK1001, PK1002, PK1003, PK1004, PK1006, PK1010, PK1011, PK1016
 #include "pk/Target.h"
 #include "pk/TargetContext.h"
 #include "llvm/ADT/StringExtras.h"
@@ -79,6 +79,69 @@ std::vector<std::string> pk::gpusWith(const std::set<std::string> &Needs) {
   return Out;
 }
 
+// ---- spellings that depend on the ROCm version (PK1016) ---------------------
+
+namespace {
+
+/// A CUDA name or header whose HIP spelling depends on --rocm-version.  The
+/// rename tables hold what ROCm 5.2 has (hip_bfloat16, no intrinsics);
+/// ROCm 6 has CUDA-like __hip_bfloat16 types and intrinsics in
+/// <hip/hip_bf16.h> (checked against the ROCm 6.3 headers).  An empty
+/// spelling: the version has no counterpart (the table's entry decides).
+struct RocmSpelling {
+  const char *Cuda, *Rocm5, *Rocm6;
+};
+
+const RocmSpelling *rocmSpelling(llvm::StringRef Cuda) {
+  static const RocmSpelling Table[] = {
+      {"__nv_bfloat16", "hip_bfloat16", "__hip_bfloat16"},
+      {"__nv_bfloat162", "", "__hip_bfloat162"},
+      {"cuda_bf16.h", "hip/hip_bfloat16.h", "hip/hip_bf16.h"},
+      {"__float2bfloat16", "hip_bfloat16", "__float2bfloat16"},
+      {"__float2bfloat16_rn", "hip_bfloat16", "__float2bfloat16"},
+      {"__bfloat162float", "float", "__bfloat162float"},
+      {"__floats2bfloat162_rn", "", "__floats2bfloat162_rn"},
+      {"__bfloat1622float2", "", "__bfloat1622float2"},
+  };
+  for (const RocmSpelling &S : Table)
+    if (Cuda == S.Cuda)
+      return &S;
+  return nullptr;
+}
+
+/// The HIP spelling of \p Cuda for the ROCm version of \p TC, with the
+/// reason of the edit; false when the version has none (or the name does
+/// not depend on it).
+bool versionedSpelling(const TargetContext &TC, llvm::StringRef Cuda,
+                       std::string &Hip, std::string &Why) {
+  const RocmSpelling *S = rocmSpelling(Cuda);
+  if (!S)
+    return false;
+  bool Six = TC.Opts.RocmMajor >= 6;
+  Hip = Six ? S->Rocm6 : S->Rocm5;
+  if (Hip.empty())
+    return false;
+  Why = llvm::formatv("{0} -> {1} for ROCm {2} (--rocm-version; ROCm {3} "
+                      "spells it {4})",
+                      Cuda, Hip, Six ? "6" : "5", Six ? "5" : "6",
+                      Six ? (*S->Rocm5 ? S->Rocm5 : "nothing") : S->Rocm6)
+            .str();
+  return true;
+}
+
+/// One note per file whose output depends on --rocm-version.
+void noteRocmDependence(TargetContext &TC, llvm::StringRef File,
+                        unsigned Offset) {
+  TC.finding(File, Offset, RuleId::PK1016, Severity::Note,
+             llvm::formatv("this output depends on --rocm-version (here {0}): "
+                           "the bfloat16 types, header and conversions of "
+                           "ROCm {0}",
+                           TC.Opts.RocmMajor >= 6 ? "6" : "5")
+                 .str());
+}
+
+} // namespace
+
 // ---- rename pass ------------------------------------------------------------
 
 namespace {
@@ -108,7 +171,7 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
   llvm::StringSet<> Declared;
   collectDeclaredNames(TC.Ctx().getTranslationUnitDecl(), TC, Declared);
   const LangOptions &LO = TC.Ctx().getLangOpts();
-  std::set<std::string> Done;
+  std::set<std::string> Done, NotedRocm;
   for (const std::string &File : TC.PF.UserFiles) {
     if (!Done.insert(File).second)
       continue;
@@ -137,9 +200,24 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
         continue;
       llvm::StringRef Name = Tok.getRawIdentifier();
       const RenameEntry *E = TC.DB.lookup(Name, ToHip);
-      if (!E)
+      std::string VHip, VWhy;
+      bool Versioned = ToHip && TC.T == Target::HIP && !Declared.count(Name) &&
+                       versionedSpelling(TC, Name, VHip, VWhy);
+      if (!E && !Versioned)
         continue;
       unsigned Off = Tok.getLocation().getRawEncoding() - 1;
+      if (Versioned) {
+        if (!NotedRocm.count(File)) {
+          NotedRocm.insert(File);
+          noteRocmDependence(TC, File, Off);
+        }
+        // The table's own spelling (ROCm 5's) stays the table's edit.
+        if (!(E && E->Unsupported.empty() && E->Hip == VHip)) {
+          if (VHip != Name)
+            TC.edit(File, Off, Name.size(), VHip, RuleId::PK1016, VWhy);
+          continue;
+        }
+      }
       if (Declared.count(Name)) {
         TC.finding(File, Off, RuleId::PK1011, Severity::Note,
                    llvm::formatv("'{0}' is declared in your code; left as is "
@@ -225,6 +303,14 @@ void pk::runIncludePass(TargetContext &TC, bool ToHip) {
       if (Name.empty())
         return;
       unsigned NameOff = D.HeaderOffset;
+      std::string VHip, VWhy;
+      const RenameEntry *HE = TC.DB.lookupHeader(Name, ToHip);
+      if (ToHip && TC.T == Target::HIP &&
+          versionedSpelling(TC, Name, VHip, VWhy) &&
+          !(HE && HE->Unsupported.empty() && HE->Hip == VHip)) {
+        TC.edit(File, NameOff, Name.size(), VHip, RuleId::PK1016, VWhy);
+        return;
+      }
       if (const RenameEntry *E = TC.DB.lookupHeader(Name, ToHip)) {
         if (!E->Unsupported.empty()) {
           TC.Facts.UnportedIncludes.push_back(

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every HIP output produced from corpus/ and the test inputs compiles with
-# clang++-19 for gfx90a and gfx942 against Debian's HIP headers.
+# clang++-19 for gfx90a and gfx942 against Debian's HIP headers (ROCm 5.2:
+# the outputs are made with --rocm-version=5).
 # Usage: hip_compile.sh BIN SRC_ROOT CLANGXX
 set -euo pipefail
 BIN="$1"; SRC="$2"; CXX="${3:-clang++-19}"
@@ -22,7 +23,7 @@ fails=0; n=0
 for f in "${inputs[@]}"; do
   name=$(echo "${f#$SRC/}" | tr '/' '_')
   out="$TMP/out/$name"
-  if ! "$BIN" port -q --to hip -o "$out" "$f" 2>"$TMP/port.err"; then
+  if ! "$BIN" port -q --to hip --rocm-version=5 -o "$out" "$f" 2>"$TMP/port.err"; then
     echo "FAIL: port $f"; cat "$TMP/port.err"; fails=$((fails+1)); continue
   fi
   while IFS= read -r hip; do

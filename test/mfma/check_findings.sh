@@ -38,7 +38,7 @@ grep -q "input.cu:29:5: .*(the loop variable is also used in 'out\[i\]')" "$TMP/
 C="$M/cases/lds_padding/lds_padding.cu"
 "$BIN" port -q --to hip --lds-padding=keep -o "$TMP/keep" "$C" 2>"$TMP/keep.err"
 ! grep -q PK3017 "$TMP/keep.err" || fail "PK3017 with --lds-padding=keep: $(cat "$TMP/keep.err")"
-diff <(grep -E '__shared__|matrix_sync' "$C" | sed -e 's/wmma::/pk_mfma::/g' -e 's/__nv_bfloat16/hip_bfloat16/g') \
+diff <(grep -E '__shared__|matrix_sync' "$C" | sed -e 's/wmma::/pk_mfma::/g' -e "s/__nv_bfloat16/__hip_bfloat16/g") \
      <(grep -E '__shared__|matrix_sync\(' "$TMP/keep/hip/lds_padding.hip" | grep -v '^__device__\|^load_matrix_sync\|^ *detail::\|^    fragment_ref') \
   || fail "--lds-padding=keep changed the tiles"
 "$BIN" port -q --to hip -o "$TMP/auto" "$C" 2>"$TMP/auto.err"

@@ -125,6 +125,13 @@ cl::opt<pk::LdsPadding> LdsPadding(
                clEnumValN(pk::LdsPadding::Keep, "keep", "as written")),
     cl::init(pk::LdsPadding::Auto), cl::cat(Cat), cl::sub(PortCmd),
     cl::sub(CheckCmd), cl::sub(ValidateCmd));
+cl::opt<unsigned> RocmVersion(
+    "rocm-version",
+    cl::desc("ROCm major version the HIP output is for: 6 (bfloat16 as "
+             "__hip_bfloat16 of <hip/hip_bf16.h>) or 5 (hip_bfloat16, "
+             "conversions written out); default 6 (PK1016)"),
+    cl::value_desc("5|6"), cl::init(6), cl::cat(Cat), cl::sub(PortCmd),
+    cl::sub(CheckCmd), cl::sub(ValidateCmd));
 cl::opt<bool>
     Strict("strict",
            cl::desc("All or nothing: one input that does not parse stops the "
@@ -277,6 +284,12 @@ int main(int argc, char **argv) {
   O.TO.Wave64 = Wave64;
   O.TO.Mfma = MfmaShapeOpt;
   O.TO.Padding = LdsPadding;
+  if (RocmVersion != 5 && RocmVersion != 6) {
+    llvm::errs() << "port-kernel: error: --rocm-version must be 5 or 6 (got "
+                 << RocmVersion << ")\n";
+    return 2;
+  }
+  O.TO.RocmMajor = RocmVersion;
 
   if (RulesCmd) {
     pk::Driver D(O, errs());

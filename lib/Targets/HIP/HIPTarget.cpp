@@ -5,14 +5,25 @@
 // The passes of `port --to hip`, in order:
 //   includes, renames     YAML tables (TargetCommon.cpp): PK1001-PK1004,
 //                         PK1006, PK1011
+//   runtime-include       PK1012: nvcc's implicit cuda_runtime.h, made
+//                         explicit (RuntimeInclude.cpp)
+//   toolkit-headers       PK1014 math_constants.h, PK1010 other toolkit
+//                         headers with no HIP counterpart (ToolkitHeaders.cpp)
 //   launch-casts          PK1005 (LaunchCasts.cpp)
+//   host-math             PK1015: device-only math in host code
+//                         (HostMath.cpp)
+//   bfloat16              PK1016: ROCm 5's explicit bfloat16 conversions
+//                         (Bfloat16.cpp; the renames of both versions are
+//                         in TargetCommon.cpp)
 //   wave64                warp-32 code on 64-lane waves, per kernel strategy:
 //                         PK2000-PK2023 (Wave64*.cpp over lib/Analysis)
 //   mfma                  tensor cores -> MFMA: PK3001-PK3017 (Mfma*.cpp)
+//   coop-groups-api       PK1013: cooperative groups HIP lacks or changes
+//                         (CoopGroupsApi.cpp)
 //   unported-includes     PK1010 for headers no pass made unnecessary
 //   helpers               generated helper blocks after the includes
 // `check --to hip` runs includes, renames, the wave-64 hazard report
-// (PK2101-PK2111) and unported-includes.
+// (PK2101-PK2111), coop-groups-api and unported-includes.
 //
 //===----------------------------------------------------------------------===//
 #include "HipPasses.h"
@@ -44,14 +55,19 @@ public:
   std::vector<TargetPass> portPasses() const override {
     return {
         pass("includes", [](TargetContext &TC) { runIncludePass(TC, true); }),
+        pass("runtime-include", hip::insertRuntimeInclude),
+        pass("toolkit-headers", hip::portToolkitHeaders),
         pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
         pass("launch-casts", hip::runLaunchCasts),
+        pass("host-math", hip::rewriteHostMath),
+        pass("bfloat16", hip::rocm5Bfloat16),
         pass("wave64",
              [](TargetContext &TC) {
                if (cudaInput(TC))
                  runWave64Rewrites(TC);
              }),
         {"mfma", runMfmaRules},
+        pass("coop-groups-api", hip::flagCoopGroupsApi),
         pass("unported-includes", reportUnportedIncludes),
         pass("helpers", insertHelpers)};
   }
@@ -65,6 +81,7 @@ public:
                if (cudaInput(TC))
                  runWave64Check(TC);
              }),
+        pass("coop-groups-api", hip::flagCoopGroupsApi),
         pass("unported-includes", reportUnportedIncludes)};
   }
 };

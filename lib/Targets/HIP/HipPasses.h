@@ -14,5 +14,26 @@ namespace pk::hip {
 /// PK1005: kernel arguments of cudaLaunchKernel & co. become `const void *`.
 void runLaunchCasts(TargetContext &TC);
 
+/// PK1012: <hip/hip_runtime.h> first in files that use what nvcc's implicit
+/// cuda_runtime.h declares (RuntimeInclude.cpp).
+void insertRuntimeInclude(TargetContext &TC);
+
+/// PK1013: cooperative-groups API that HIP lacks or defines differently on
+/// 64-lane waves, flagged at each use (CoopGroupsApi.cpp).
+void flagCoopGroupsApi(TargetContext &TC);
+
+/// PK1014: <math_constants.h> becomes the definitions of its constants;
+/// PK1010: other CUDA toolkit headers the header table does not map are
+/// flagged (ToolkitHeaders.cpp).
+void portToolkitHeaders(TargetContext &TC);
+
+/// PK1015: CUDA host/device math that HIP declares for the device only, in
+/// host code: rewritten or flagged (HostMath.cpp).
+void rewriteHostMath(TargetContext &TC);
+
+/// PK1016: under --rocm-version=5, the implicit conversions of CUDA's
+/// __nv_bfloat16 are written out for hip_bfloat16 (Bfloat16.cpp).
+void rocm5Bfloat16(TargetContext &TC);
+
 } // namespace pk::hip
 #endif

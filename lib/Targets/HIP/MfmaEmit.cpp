@@ -65,7 +65,7 @@ void mfma::emitWmmaHelpers(TargetContext &TC, const FragmentPlan &P,
       TC.Needs[F].insert(NeedMfmaF16);
     }
     if (FE.count(Elem::BF16)) {
-      H[KeyWmmaBF16] = wmmaBF16Helpers();
+      H[KeyWmmaBF16] = wmmaBF16Helpers(TC.Opts.RocmMajor >= 6);
       TC.Needs[F].insert(NeedMfmaBF16);
     }
     H[KeyWmmaOps] = wmmaOpsHelpers(Shape);

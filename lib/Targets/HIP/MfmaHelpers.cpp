@@ -629,7 +629,8 @@ std::string mfma::wmmaF16Helpers() {
                               {"@B@", "f16"}});
 }
 
-std::string mfma::wmmaBF16Helpers() {
+std::string mfma::wmmaBF16Helpers(bool Rocm6) {
+  // ROCm 6's bfloat16 is __hip_bfloat16 (PK1016); ROCm 5's hip_bfloat16.
   return substitute(
       ElemOps,
       {{"@G@", "BF16"},
@@ -639,7 +640,7 @@ std::string mfma::wmmaBF16Helpers() {
                "#error \"bf16 matrix cores (the _1k MFMA instructions) "
                "need gfx90a or newer [PK3012]\"\n"
                "#endif"},
-       {"@T@", "hip_bfloat16"},
+       {"@T@", Rocm6 ? "__hip_bfloat16" : "hip_bfloat16"},
        {"@V@", "bf16x4"},
        {"@E@", "short"},
        {"@B@", "bf16_1k"}});

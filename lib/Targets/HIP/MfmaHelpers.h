@@ -34,7 +34,7 @@ inline constexpr const char *PtxMmaFn = "__pk_mma_m16n8k16_f16f32";
 std::string wmmaCoreHelpers(MfmaShape S);
 std::string wmmaOpsHelpers(MfmaShape S);
 std::string wmmaF16Helpers();
-std::string wmmaBF16Helpers();
+std::string wmmaBF16Helpers(bool Rocm6);
 /// fragment_array: a logical warp's 2x2 groups of fragments as 32x32 tiles
 /// (PK3005); after the core, element and ops helpers.
 std::string warpTileHelpers();

@@ -11,6 +11,12 @@
 #include <curand_kernel.h>
 // CHECK: // port-kernel: warning: header <curand_kernel.h> has no HIP counterpart: hipRAND (hiprand/hiprand_kernel.h) is a separate library, not part of the HIP 5.2.3 runtime headers [PK1010]
 // CHECK-NEXT: #include <curand_kernel.h>
+// DIAG: PK1010.cu:[[@LINE+1]]:1: warning: header <cublas_v2.h> has no HIP counterpart: hipBLAS (hipblas/hipblas.h) is a separate library, not part of the HIP runtime headers; each cuBLAS call is flagged with its hipBLAS name [PK1010]
+#include <cublas_v2.h>
+// A toolkit header the header table does not know: flagged, kept.
+// DIAG: PK1010.cu:[[@LINE+1]]:1: warning: header <cuda_occupancy.h> of the CUDA toolkit has no HIP counterpart in the header table; the include is kept and will not be found on a ROCm system [PK1010]
+#include <cuda_occupancy.h>
+// CHECK: #include <cuda_occupancy.h>
 
 __global__ void backoff(int *flag, unsigned *out) {
   unsigned ns = 8;
@@ -39,5 +45,12 @@ void setup(cudaStream_t stream, cudaEvent_t ev) {
 // CHECK: cudaEventRecordWithFlags(ev, stream, cudaEventRecordExternal);
   cudaMalloc(nullptr, 0);
 // CHECK: hipMalloc(nullptr, 0);
+}
+
+// cuBLAS calls: flagged with their hipBLAS names.
+// DIAG: PK1010.cu:[[@LINE+1]]:11: warning: 'cublasHandle_t' has no HIP counterpart: cuBLAS is a separate library; with hipBLAS installed it is hipblasHandle_t (<hipblas/hipblas.h>) [PK1010]
+void blas(cublasHandle_t *h) {
+// DIAG: PK1010.cu:[[@LINE+1]]:3: warning: 'cublasCreate' has no HIP counterpart: cuBLAS is a separate library; with hipBLAS installed it is hipblasCreate (<hipblas/hipblas.h>) [PK1010]
+  cublasCreate(h);
 }
 // DIAG-NOT: warning

@@ -43,6 +43,9 @@ struct TargetOptions {
   /// --in-place: files keep their names, so includes of local headers keep
   /// theirs too (PK1006 does not apply).
   bool KeepNames = false;
+  /// --rocm-version: the ROCm major version HIP output is for (PK1016:
+  /// bfloat16 types, headers and conversions differ between 5 and 6).
+  unsigned RocmMajor = 6;
 };
 
 /// Output name of a translated file for a target (foo.cu -> foo.hip,

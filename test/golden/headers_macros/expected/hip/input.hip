@@ -1,3 +1,4 @@
+#include <hip/hip_runtime.h>
 #include "include/util.hpp"
 #include <hip/hip_runtime.h>
 

@@ -1,4 +1,5 @@
 // PK3017: which shared tiles get a new row pitch, and why others keep theirs.
+#include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 
 #ifndef PK_MFMA_WMMA

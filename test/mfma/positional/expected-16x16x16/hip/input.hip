@@ -1,5 +1,6 @@
 // Fragment elements accessed by position: layout-dependent (PK3010).  The
 // loop over num_elements at the end is element-wise and is not reported.
+#include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 
 #ifndef PK_MFMA_WMMA

@@ -1,5 +1,6 @@
 // PK3005: arrays of fragments that one loop nest multiplies become 32x32
 // tiles; PK3016: what happens to the fragments that do not.
+#include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 
 #ifndef PK_MFMA_WMMA

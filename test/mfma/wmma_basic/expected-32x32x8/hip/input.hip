@@ -2,7 +2,7 @@
 // per warp, with an early return for warps past the matrix edge.
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
-#include <hip/hip_bfloat16.h>
+#include <hip/hip_bf16.h>
 
 #ifndef PK_MFMA_WMMA
 #define PK_MFMA_WMMA
@@ -141,13 +141,13 @@ __device__ inline f32x16 mfma32(const __half *a, const __half *b, f32x16 c) {
 namespace pk_mfma {
 namespace detail {
 typedef short bf16x4 __attribute__((ext_vector_type(4)));
-__device__ inline f32x4 mfma16(const hip_bfloat16 *a, const hip_bfloat16 *b, f32x4 c) {
+__device__ inline f32x4 mfma16(const __hip_bfloat16 *a, const __hip_bfloat16 *b, f32x4 c) {
   bf16x4 va, vb;
   __builtin_memcpy(&va, a, 8);
   __builtin_memcpy(&vb, b, 8);
   return __builtin_amdgcn_mfma_f32_16x16x16bf16_1k(va, vb, c, 0, 0, 0);
 }
-__device__ inline f32x16 mfma32(const hip_bfloat16 *a, const hip_bfloat16 *b, f32x16 c) {
+__device__ inline f32x16 mfma32(const __hip_bfloat16 *a, const __hip_bfloat16 *b, f32x16 c) {
   bf16x4 va, vb;
   __builtin_memcpy(&va, a, 8);
   __builtin_memcpy(&vb, b, 8);
@@ -262,16 +262,17 @@ __global__ void hgemm(const half *A, const half *B, float *C, int M, int N,
                           pk_mfma::mem_row_major, __pk_mfma_live);
 }
 
-__global__ void bf16_gemm_scaled(const hip_bfloat16 *A,
-                                 const hip_bfloat16 *Bt, float *C, int N,
+// port-kernel: note: this output depends on --rocm-version (here 6): the bfloat16 types, header and conversions of ROCm 6 [PK1016]
+__global__ void bf16_gemm_scaled(const __hip_bfloat16 *A,
+                                 const __hip_bfloat16 *Bt, float *C, int N,
                                  int K, float alpha) {
   const int warpId = threadIdx.x / WARP_SIZE;
   const int tileRow = blockIdx.y * 2 + warpId / 2;
   const int tileCol = blockIdx.x * 2 + warpId % 2;
   // port-kernel: note: bf16 fragments use __builtin_amdgcn_mfma_f32_32x32x8bf16_1k: the output runs on gfx90a (MI200), gfx940/941/942 (MI300) and newer CDNA GPUs, not on gfx908 (MI100), which has no bf16_1k matrix instructions [PK3012]
   // port-kernel: note: 'a', 'b', 'acc' are not part of a logical warp's 32x32 tile: with --mfma-shape=32x32x8 one v_mfma_f32_32x32x8 computes the 16x16 tiles of both logical warps of a wave as its diagonal blocks and discards the other half of its products; --mfma-shape=auto uses v_mfma_f32_16x16x16 for such fragments [PK3016]
-  pk_mfma::fragment<pk_mfma::matrix_a, 16, 16, 16, hip_bfloat16, pk_mfma::row_major> a;
-  pk_mfma::fragment<pk_mfma::matrix_b, 16, 16, 16, hip_bfloat16, pk_mfma::col_major> b;
+  pk_mfma::fragment<pk_mfma::matrix_a, 16, 16, 16, __hip_bfloat16, pk_mfma::row_major> a;
+  pk_mfma::fragment<pk_mfma::matrix_b, 16, 16, 16, __hip_bfloat16, pk_mfma::col_major> b;
   pk_mfma::fragment<pk_mfma::accumulator, 16, 16, 16, float> acc;
   pk_mfma::fill_fragment(acc, 0.0f);
   for (int k = 0; k < K; k += 16) {

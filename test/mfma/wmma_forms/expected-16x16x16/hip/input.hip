@@ -2,6 +2,7 @@
 // directives, full qualification, a namespace alias, macros, fragment arrays,
 // fragments passed to device functions, templates, col-major A, accumulator
 // loads of both layouts.
+#include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 
 #ifndef PK_MFMA_WMMA
