@@ -34,8 +34,8 @@ in-place-backup)
   grep -q "already exists" "$TMP/err" || fail "message: $(cat "$TMP/err")"
   cmp -s "$TMP/k.cu.orig" "$TMP/orig.cu" || fail "backup was modified" ;;
 unknown-target)
-  if "$BIN" port --to hip,nki -o "$TMP/o" "$GOLD/launch/input.cu" 2>"$TMP/err"; then fail "nki accepted"; fi
-  grep -q "unknown target 'nki' (targets: cuda, hip)" "$TMP/err" || fail "message: $(cat "$TMP/err")"
+  if "$BIN" port --to hip,tpu -o "$TMP/o" "$GOLD/launch/input.cu" 2>"$TMP/err"; then fail "tpu accepted"; fi
+  grep -q "unknown target 'tpu' (targets: cuda, hip, nki)" "$TMP/err" || fail "message: $(cat "$TMP/err")"
   [ ! -e "$TMP/o" ] || fail "partial output written" ;;
 bad-input)
   printf '#include <cuda_runtime.h>\n__global__ void k(float *p) {\n  p[0] = undefined_thing;\n}\n' > "$TMP/bad.cu"
