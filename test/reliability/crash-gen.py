@@ -12,14 +12,49 @@ KIND:
   ternary    s = c0 ? a[0] : c1 ? a[1] : ... (N nested conditionals)
   ifchain    if (...) ... else if (...) ... (N nested if statements)
   macro      ID(ID(...ID(a[i])...)) (N nested macro arguments)
+  program    a self-checking program (for validate --program): a kernel
+             summing N ones in one expression, a main that launches it and
+             exits 1 unless every thread's sum is N
 The kernel is on line 2 onwards; the deep code starts on line 4 (line 5 for
 ifchain).
 """
 import sys
 
 
+PROGRAM = r"""#include <cuda_runtime.h>
+#include <cstdio>
+__global__ void deep(const float *a, float *out) {
+  float s = TERMS;
+  out[threadIdx.x] = s;
+}
+int main() {
+  float h[64];
+  for (int i = 0; i < 64; ++i)
+    h[i] = 1.0f;
+  float *da, *dout;
+  cudaMalloc(&da, sizeof h);
+  cudaMalloc(&dout, 32 * sizeof(float));
+  cudaMemcpy(da, h, sizeof h, cudaMemcpyHostToDevice);
+  deep<<<1, 32>>>(da, dout);
+  float r[32];
+  cudaMemcpy(r, dout, sizeof r, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 32; ++i)
+    if (r[i] != N_TERMS.0f) {
+      printf("thread %d: %f\n", i, r[i]);
+      return 1;
+    }
+  return 0;
+}
+"""
+
+
 def main():
     kind, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    if kind == 'program':
+        terms = ' + '.join(f'a[{k % 64}]' for k in range(n))
+        with open(out, 'w') as f:
+            f.write(PROGRAM.replace('N_TERMS', str(n)).replace('TERMS', terms))
+        return
     head = ['#define ID(x) x',
             '__global__ void deep(const float *a, float *out, int i) {',
             '  int lane = threadIdx.x & 31;']
