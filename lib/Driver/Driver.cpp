@@ -729,6 +729,11 @@ Driver::portFilesToTargets(llvm::ArrayRef<std::string> Inputs,
   return llvm::Error::success();
 }
 
+bool Driver::isHipSource(llvm::StringRef File) const {
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  return Buf && classifyFile(File, (*Buf)->getBuffer()) == FileKind::HIP;
+}
+
 llvm::Expected<std::string> Driver::emuPrepare(llvm::StringRef MainFile,
                                                bool IsHip,
                                                llvm::StringRef OutDir) {

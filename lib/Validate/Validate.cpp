@@ -18,6 +18,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include <atomic>
@@ -203,7 +204,8 @@ public:
   /// On failure fills \p C and returns std::nullopt.
   std::optional<std::string> portAndPrepare(StringRef Source,
                                             std::optional<Target> T,
-                                            StringRef Dir, Cell &C) {
+                                            StringRef Dir, Cell &C,
+                                            bool OriginalIsHip = false) {
     std::string Input = Source.str();
     if (T) {
       std::vector<std::string> Outs;
@@ -234,9 +236,9 @@ public:
     }
     Expected<std::string> Prepared = [&] {
       std::lock_guard<std::mutex> L(ServiceMutex);
-      return PS.emuPrepare(Input,
-                           T && targetEmuLanguage(*T) == EmuLanguage::HIP,
-                           joinPath(Dir, "prep"));
+      return PS.emuPrepare(
+          Input, T ? targetEmuLanguage(*T) == EmuLanguage::HIP : OriginalIsHip,
+          joinPath(Dir, "prep"));
     }();
     if (!Prepared) {
       C.Kind = "prepare";
@@ -266,6 +268,7 @@ public:
       Args.push_back("-std=c++17");
     if (!HasOpt)
       Args.push_back("-O1");
+    llvm::append_range(Args, Opts.BuildFlags); // --extra-arg -I/-D/-U
     Args.push_back(Hip ? "-DPKEMU_DEFAULT_WARP=64" : "-DPKEMU_DEFAULT_WARP=32");
     Args.push_back(Hip ? "-DPKEMU_LANG_HIP" : "-DPKEMU_LANG_CUDA");
     std::string Obj = (Exe + ".o").str();
@@ -536,8 +539,12 @@ public:
       C.Reason = "cannot create " + C.Dir + ": " + EC.message();
       return Done();
     }
-    const bool Hip = T && targetEmuLanguage(*T) == EmuLanguage::HIP;
-    std::optional<std::string> Prepared = portAndPrepare(File, T, C.Dir, C);
+    // A HIP program's original runs as HIP at 64 lanes (its CUDA port at
+    // 32); a CUDA program's at 32.
+    const bool OrigHip = PS.isHipSource(File);
+    const bool Hip = T ? targetEmuLanguage(*T) == EmuLanguage::HIP : OrigHip;
+    std::optional<std::string> Prepared =
+        portAndPrepare(File, T, C.Dir, C, OrigHip);
     if (!Prepared)
       return Done();
     if (T && runsOnNkiSimulator(*T)) {
@@ -570,6 +577,26 @@ public:
         C.Detail = Tail + "\n" + C.Detail;
       else if (!Tail.empty())
         C.Detail = Tail;
+      return Done();
+    }
+    // Programs that print their verdict and exit 0.
+    SmallVector<StringRef, 1> M;
+    if (!Opts.FailOutput.empty() &&
+        Regex(Opts.FailOutput, Regex::Newline).match(Stdout, &M)) {
+      C.Kind = "run";
+      size_t At = M[0].data() - Stdout.data();
+      size_t B = StringRef(Stdout).rfind('\n', At);
+      B = B == StringRef::npos ? 0 : B + 1;
+      C.Reason = "output matches --fail-output: " +
+                 StringRef(Stdout).substr(B).split('\n').first.str();
+      return Done();
+    }
+    if (!Opts.ExpectOutput.empty() &&
+        !Regex(Opts.ExpectOutput, Regex::Newline).match(Stdout)) {
+      C.Kind = "run";
+      C.Reason =
+          "output does not match --expect-output '" + Opts.ExpectOutput + "'";
+      C.Detail = lastLines(Stdout, 6);
       return Done();
     }
     C.Status = CellStatus::Pass;

@@ -24,6 +24,7 @@ static EmuToolchain emuToolchain() {
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <limits>
 
@@ -180,6 +181,16 @@ cl::opt<unsigned> OutputLimitKB(
     cl::desc("KiB of stdout and of stderr kept from each compiler or program "
              "run (default 4096); the rest is discarded with a note"),
     cl::value_desc("KIB"), cl::init(4096), cl::cat(Cat), cl::sub(ValidateCmd));
+
+cl::opt<std::string> ExpectOutput(
+    "expect-output",
+    cl::desc("A program run passes only when it exits 0 and its standard "
+             "output matches REGEX (POSIX extended; ^ and $ match at lines)"),
+    cl::value_desc("REGEX"), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<std::string> FailOutput(
+    "fail-output",
+    cl::desc("A program run fails when its standard output matches REGEX"),
+    cl::value_desc("REGEX"), cl::cat(Cat), cl::sub(ValidateCmd));
 
 const char *Examples = R"(
 EXAMPLES:
@@ -351,6 +362,29 @@ int main(int argc, char **argv) {
     V.ProgramFile = Program;
     V.Lanes = Lanes;
     V.ProgramArgs = ProgramArgs;
+    V.ExpectOutput = ExpectOutput;
+    V.FailOutput = FailOutput;
+    for (const std::string *Re : {&V.ExpectOutput, &V.FailOutput}) {
+      std::string Why;
+      if (!Re->empty() && !Regex(*Re).isValid(Why)) {
+        errs() << "port-kernel: error: bad regular expression '" << *Re
+               << "': " << Why << "\n";
+        return 2;
+      }
+    }
+    // -I/-D/-U/-include of --extra-arg reach the emulator builds too.
+    for (size_t I = 0; I < ExtraArg.size(); ++I) {
+      StringRef A = ExtraArg[I];
+      if (A.starts_with("-D") || A.starts_with("-U"))
+        V.BuildFlags.push_back(A.str());
+      else if (A.starts_with("-I") && A.size() > 2)
+        V.BuildFlags.push_back("-I" + pk::absPath(A.drop_front(2)));
+      else if ((A == "-I" || A == "-include") && I + 1 < ExtraArg.size()) {
+        V.BuildFlags.push_back(A.str());
+        V.BuildFlags.push_back(A == "-I" ? pk::absPath(ExtraArg[++I])
+                                         : ExtraArg[++I]);
+      }
+    }
     V.TimeoutSec = ValidateTimeout;
     if (OutputLimitKB == 0) {
       errs() << "port-kernel: error: --output-limit must be at least 1\n";

@@ -73,6 +73,10 @@ public:
   /// prepared main file's path.
   virtual llvm::Expected<std::string>
   emuPrepare(llvm::StringRef MainFile, bool IsHip, llvm::StringRef OutDir) = 0;
+
+  /// True when \p File is HIP source (by its extension and by what it uses),
+  /// so that `validate --program` runs a HIP original at 64 lanes.
+  virtual bool isHipSource(llvm::StringRef File) const { return false; }
 };
 
 } // namespace pk

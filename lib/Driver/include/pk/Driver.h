@@ -85,6 +85,7 @@ public:
                      std::vector<std::vector<std::string>> &OutPaths) override;
   llvm::Expected<std::string> emuPrepare(llvm::StringRef MainFile, bool IsHip,
                                          llvm::StringRef OutDir) override;
+  bool isHipSource(llvm::StringRef File) const override;
 
   const RenameDB &renames() const { return DB; }
 

@@ -43,6 +43,14 @@ struct ValidateOptions {
   int Lanes =
       0; ///< forces PKEMU_WARP_SIZE for every run; 0 = each variant's default
   std::vector<std::string> ProgramArgs;
+  /// --expect-output REGEX: a program run passes only when it exits 0 and
+  /// its standard output matches (POSIX extended, ^ and $ match at lines).
+  std::string ExpectOutput;
+  /// --fail-output REGEX: a program run fails when its output matches.
+  std::string FailOutput;
+  /// -I/-D/-U/-include flags of --extra-arg (absolute paths): they reach
+  /// the emulator builds as well as the parse.
+  std::vector<std::string> BuildFlags;
   // Limits (docs/reliability.md, "Validate bounds").
   /// Wall-clock limit of one case or program run: compiling, linking and
   /// running it together; 0 = none. The process group of the step that runs
