@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# One program of test/programs/: port it to HIP, compile every HIP output as
+# emitted (-fsyntax-only, host and device, gfx90a and gfx942) against the
+# installed HIP headers (ROCm 5.2, /usr/include; the output of
+# --rocm-version=5) and, when present, the ROCm 6.3 headers (the default
+# output; PK_ROCM6_INCLUDE, default /work/shared/rocm-6.3/include),
+# then validate it (original, HIP at 64 lanes, CUDA at 32) when its
+# program.conf says the emulator supports it.
+# Usage: run_program.sh BIN SRC_ROOT CLANGXX NAME
+#
+# program.conf (optional, sourced):
+#   PORT_ARGS   extra options of `port` and `validate` (e.g. --extra-arg=-DWARP_SIZE=32)
+#   CC_ARGS     extra options of the HIP compile checks (e.g. -DWARP_SIZE=32)
+#   RUN_ARGS    arguments of the program
+#   VALIDATE    1 (default) or 0: run `validate --program`
+#   EXPECT      a pattern `port`'s diagnostics must contain
+#   EXPECT_HIP  a pattern the HIP output of main.cu must contain
+set -euo pipefail
+BIN="$1"; SRC="$2"; CXX="${3:-clang++-19}"; NAME="$4"
+DIR="$SRC/test/programs/$NAME"
+ROCM6="${PK_ROCM6_INCLUDE:-/work/shared/rocm-6.3/include}"
+TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
+fail() { echo "FAIL: $NAME: $*"; exit 1; }
+
+PORT_ARGS=""; CC_ARGS=""; RUN_ARGS=""; VALIDATE=1; EXPECT=""; EXPECT_HIP=""
+[ -f "$DIR/program.conf" ] && . "$DIR/program.conf"
+
+# shellcheck disable=SC2086
+"$BIN" port --to hip $PORT_ARGS -o "$TMP/out" "$DIR/main.cu" 2>"$TMP/port.err" \
+  || { cat "$TMP/port.err"; fail "port exited $?"; }
+if grep -q "error:" "$TMP/port.err"; then cat "$TMP/port.err"; fail "port reported errors"; fi
+if [ -n "$EXPECT" ] && ! grep -q -- "$EXPECT" "$TMP/port.err"; then
+  cat "$TMP/port.err"; fail "port's diagnostics lack '$EXPECT'"
+fi
+MAIN_HIP="$(find "$TMP/out/hip" -name main.hip | head -1)"
+[ -n "$MAIN_HIP" ] || fail "no HIP output main.hip"
+if [ -n "$EXPECT_HIP" ] && ! grep -q -- "$EXPECT_HIP" "$MAIN_HIP"; then
+  cat "$MAIN_HIP"; fail "the HIP output lacks '$EXPECT_HIP'"
+fi
+
+# The default output (ROCm 6) against the ROCm 6.3 headers; the output of
+# --rocm-version=5 against Debian's ROCm 5.2 headers.
+# shellcheck disable=SC2086
+"$BIN" port -q --to hip --rocm-version=5 $PORT_ARGS -o "$TMP/out5" "$DIR/main.cu" \
+  2>"$TMP/port5.err" || { cat "$TMP/port5.err"; fail "port --rocm-version=5 failed"; }
+n=0
+check() { # ROCM OUTDIR FLAGS...
+  local rocm="$1" dir="$2"; shift 2
+  while IFS= read -r hip; do
+    for arch in gfx90a gfx942; do
+      for side in --offload-host-only --offload-device-only; do
+        # shellcheck disable=SC2086
+        "$CXX" -x hip --offload-arch=$arch $side -fsyntax-only -nogpulib -w \
+          "$@" $CC_ARGS "$hip" 2>"$TMP/cc.err" || {
+          grep error "$TMP/cc.err" | head -5
+          fail "${hip#$dir/hip/} does not compile (ROCm $rocm, $arch, $side)"; }
+        n=$((n+1))
+      done
+    done
+  done < <(find "$dir/hip" -name '*.hip')
+}
+check 5.2 "$TMP/out5" --rocm-path=/usr
+if [ -d "$ROCM6" ]; then
+  check 6.3 "$TMP/out" -nogpuinc -isystem "$ROCM6" -include __clang_hip_runtime_wrapper.h \
+    -DHIP_ENABLE_WARP_SYNC_BUILTINS
+else
+  echo "$NAME: no ROCm 6 headers at $ROCM6: the default output is not compile-checked"
+fi
+[ "$n" -gt 0 ] || fail "no HIP output compiled"
+echo "$NAME: $n compile checks passed"
+
+if [ "$VALIDATE" = 1 ]; then
+  # shellcheck disable=SC2086
+  "$BIN" validate --program "$DIR/main.cu" --to hip,cuda $PORT_ARGS -- $RUN_ARGS \
+    >"$TMP/val" 2>&1 || { cat "$TMP/val"; fail "validate --program failed"; }
+  grep -q "3 passed, 0 failed" "$TMP/val" || { cat "$TMP/val"; fail "validate summary"; }
+  echo "$NAME: validated (original, hip at 64 lanes, cuda at 32)"
+fi
+echo "ok: $NAME"
