@@ -18,7 +18,7 @@ float reference(float v, double d) {
   double b = rsqrt(d) + rcbrt(d);
 // CHECK:   double b = (1.0 / sqrt(d)) + (1.0 / cbrt(d));
   float c = a / 2.f;
-// DIAG: PK1015.cu:[[@LINE+1]]:13: warning: normcdff() is __host__ __device__ in CUDA but device-only in HIP; this host call does not compile for the host [PK1015]
+// DIAG: PK1015.cu:[[@LINE+1]]:14: warning: normcdff() is __host__ __device__ in CUDA but device-only in HIP; this host call does not compile for the host [PK1015]
   return c + normcdff(v) + float(b);
 }
 
