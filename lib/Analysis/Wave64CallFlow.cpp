@@ -43,10 +43,8 @@ Val Walker::call(const CallExpr *CE) {
   if (Obj && tileOf(Obj, TileN))
     return memberCall(CE, Obj, Name, TileN, Args);
 
-  if (isShuffleName(Name)) {
-    shuffle(CE, Name, Args);
-    return {};
-  }
+  if (isShuffleName(Name))
+    return shuffle(CE, Name, Args);
   if (isWmmaCall(CE)) {
     block(CE->getBeginLoc(),
           "it uses tensor-core fragments, whose warp-to-tile mapping the "
@@ -89,6 +87,8 @@ Val Walker::call(const CallExpr *CE) {
     tiledPartition(CE);
     return {};
   }
+  if (Name.starts_with("atomic") && Args.size() >= 2)
+    warpAggregateStore(CE, Args[1]);
   Val R;
   if (userCall(CE, Name, Args, R))
     return R;

@@ -60,6 +60,9 @@ enum : unsigned {
   D_MASK = 1u << 5,   ///< a lane mask (ballot, activemask, lane bits)
   D_RANK = 1u << 6,   ///< a rank among the lanes of a warp
   D_COUNT = 1u << 7,  ///< a count of lanes
+  D_WAGG = 1u << 8,   ///< combined across the lanes of one warp (a
+                      ///< full-warp shuffle reduction or scan)
+  D_SHARED = 1u << 9, ///< read from shared memory (may hold every warp's data)
 };
 /// Dependences whose value changes with the warp width.
 inline constexpr unsigned D_UNSAFE =
@@ -313,6 +316,10 @@ private:
   std::vector<const clang::ForStmt *> Loops;
   /// Enclosing lane-selecting conditions.
   std::vector<const clang::Expr *> LaneConds;
+  /// Enclosing conditions that let only some threads of the block through
+  /// (if conditions, and early exits earlier in an enclosing block).
+  /// Each with whether it holds negated (the condition of an early exit).
+  std::vector<std::pair<const clang::Expr *, bool>> Guards;
   int ConstDepth = 0;
   /// Nesting of eval/stmt/laneWise calls: bounded by
   /// Wave64Analysis::MaxDepth so that no input overflows the stack.
@@ -429,8 +436,10 @@ private:
                  const std::vector<Val> &Args);
 
   // ---- shuffles (Wave64ShuffleChecks.cpp) ----
-  void shuffle(const clang::CallExpr *CE, llvm::StringRef Name,
-               const std::vector<Val> &Args);
+  /// Checks a shuffle; its value carries D_WAGG when it is a step of a
+  /// full-warp reduction or scan.
+  Val shuffle(const clang::CallExpr *CE, llvm::StringRef Name,
+              const std::vector<Val> &Args);
   /// The explicit width of a shuffle: true when it is a sub-warp segment.
   bool shuffleWidth(const clang::CallExpr *CE, llvm::StringRef Name,
                     const Val &W, unsigned Arg);
@@ -472,6 +481,15 @@ private:
               const clang::Expr *IdxE, const Val &Idx, const Val *Stored);
   void globalAccess(const clang::Expr *Whole, const Val &BaseV,
                     const clang::Expr *IdxE, const Val &Idx, const Val *Stored);
+  /// A value combined across one warp's lanes written to global memory (a
+  /// store or an atomic) only by threads of the first warp: under 64-lane
+  /// warps it combines 64 lanes instead of 32.
+  void warpAggregateStore(const clang::Expr *Site, const Val &Stored);
+  /// \p C lets only threads of the first warp(s) through (tid == 0,
+  /// tid < 32, warp == 0), not one lane of every warp.
+  bool firstWarpOnly(const clang::Expr *C, bool Negated);
+  /// The condition of 'if (C) return;' (null for other statements).
+  static const clang::Expr *exitGuard(const clang::Stmt *S);
   /// A read of a per-warp shared slot (indexed by a warp id) inside \p E.
   bool readsPerWarpSlot(const clang::Expr *E);
   void sharedAccess(const clang::Expr *Whole, const clang::Expr *B,

@@ -175,7 +175,12 @@ Val Walker::subscript(const ArraySubscriptExpr *ASE, const Val *Stored) {
     access(ASE, ASE->getBase(), B, ASE->getIdx(), X, Stored);
   if (Rec && Rel)
     fragmentElement(ASE, X);
-  return {};
+  // Shared data may hold every warp's values (per-warp slots, a tree):
+  // a warp's sum of it can stand for the block (see warpAggregateStore).
+  Val R;
+  if (!Stored && spaceOf(ASE->getBase()) == Space::Shared)
+    R.Dep = D_SHARED;
+  return R;
 }
 
 void Walker::access(const Expr *Whole, const Expr *B, const Val &BaseV,
@@ -210,6 +215,8 @@ bool Walker::readsPerWarpSlot(const Expr *E) {
 
 void Walker::globalAccess(const Expr *Whole, const Val &BaseV, const Expr *IdxE,
                           const Val &Idx, const Val *Stored) {
+  if (Stored)
+    warpAggregateStore(Whole, *Stored);
   unsigned Dep = (BaseV.Dep | Idx.Dep);
   if (Dep & D_UNSAFE) {
     // rank + the warp's exclusive offset: a block-level rank.
@@ -235,6 +242,54 @@ void Walker::globalAccess(const Expr *Whole, const Val &BaseV, const Expr *IdxE,
                         "selects by their place in a 32-lane warp",
                         text(Whole), text(LaneConds.back()))
               .str());
+}
+
+bool Walker::firstWarpOnly(const Expr *C, bool Neg) {
+  if (!C)
+    return false;
+  const Expr *E = C->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    // a && b (or !(a || b)) holds only where both hold
+    if (BO->getOpcode() == (Neg ? BO_LOr : BO_LAnd))
+      return firstWarpOnly(BO->getLHS(), Neg) ||
+             firstWarpOnly(BO->getRHS(), Neg);
+    if (!BO->isComparisonOp())
+      return false;
+    Val L = peek(BO->getLHS()), R = peek(BO->getRHS());
+    BinaryOperatorKind Op = BO->getOpcode();
+    if (Neg)
+      Op = BinaryOperator::negateComparisonOp(Op);
+    if (!(L.Kind & (K_TID | K_WARP)) && (R.Kind & (K_TID | K_WARP))) {
+      std::swap(L, R);
+      Op = BinaryOperator::reverseComparisonOp(Op);
+    }
+    // threadIdx.x == 0, tid < 32, warp == 0: a bounded set of threads at the
+    // start of the block, not one lane of every warp.
+    if (!(L.Kind & (K_TID | K_WARP)) || (L.Kind & K_LANE) || !R.HasC)
+      return false;
+    return Op == BO_EQ || Op == BO_LT || Op == BO_LE;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_LNot)
+      return firstWarpOnly(UO->getSubExpr(), !Neg);
+  // 'if (tid) return;' leaves thread 0
+  Val V = peek(E);
+  return Neg && (V.Kind & (K_TID | K_WARP)) && !(V.Kind & K_LANE);
+}
+
+void Walker::warpAggregateStore(const Expr *Site, const Val &Stored) {
+  if (!Rec || !(Stored.Dep & D_WAGG) || (Stored.Dep & D_SHARED))
+    return;
+  for (const auto &[G, Neg] : Guards)
+    if (firstWarpOnly(G, Neg)) {
+      block(Site->getBeginLoc(),
+            llvm::formatv("'{0}' writes a value combined across one warp's "
+                          "lanes only from the threads '{1}' selects: under "
+                          "64-lane warps it combines 64 lanes instead of 32",
+                          text(Site), text(G))
+                .str());
+      return;
+    }
 }
 
 void Walker::sharedAccess(const Expr *Whole, const Expr *B, const Expr *IdxE,

@@ -18,15 +18,15 @@ using namespace pk;
 using namespace pk::w64;
 using namespace clang;
 
-void Walker::shuffle(const CallExpr *CE, llvm::StringRef Name,
-                     const std::vector<Val> &Args) {
+Val Walker::shuffle(const CallExpr *CE, llvm::StringRef Name,
+                    const std::vector<Val> &Args) {
   bool Sync = Name.ends_with("_sync");
   unsigned B = Sync ? 1 : 0;
   unsigned NArgs = 0;
   for (const Expr *A : CE->arguments())
     NArgs += !isa<CXXDefaultArgExpr>(A);
   if (NArgs < B + 2)
-    return;
+    return {};
   collectiveSite(W64Site::Shuffle, CE, Name);
   if (Sync)
     checkMaskArg(CE, Name, Args[0]);
@@ -36,6 +36,14 @@ void Walker::shuffle(const CallExpr *CE, llvm::StringRef Name,
   bool HasWidth = NArgs >= B + 3;
   bool SubWarp = HasWidth && shuffleWidth(CE, Name, Args[B + 2], B + 2);
   shuffleOperand(CE, Name, Op, B + 1, Args[B + 1], HasWidth, SubWarp);
+  // A step of a full-warp reduction or scan combines the warp's lanes: how
+  // many depends on the warp width.  Data read from shared memory may
+  // already cover every warp of the block (per-warp slots, a tree).
+  Val V;
+  const Val &O = Args[B + 1];
+  if (!SubWarp && (O.Kind & (K_RED | K_SCAN)))
+    V.Dep = D_WAGG | (Args[B].Dep & D_SHARED);
+  return V;
 }
 
 bool Walker::shuffleWidth(const CallExpr *CE, llvm::StringRef Name,

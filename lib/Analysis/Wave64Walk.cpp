@@ -243,7 +243,9 @@ void Walker::ifStmt(const IfStmt *IS) {
   bool LW = laneWise(IS->getCond());
   if (LW)
     LaneConds.push_back(IS->getCond());
+  Guards.push_back({IS->getCond(), false});
   stmt(IS->getThen());
+  Guards.pop_back();
   stmt(IS->getElse());
   if (LW)
     LaneConds.pop_back();
@@ -252,8 +254,26 @@ void Walker::ifStmt(const IfStmt *IS) {
 void Walker::compound(const CompoundStmt *CS) {
   if (Rec)
     unrolledChains(CS);
-  for (const Stmt *S : CS->body())
+  // 'if (threadIdx.x != 0) return;' guards the rest of the block with the
+  // negated condition.
+  size_t Depth = Guards.size();
+  for (const Stmt *S : CS->body()) {
     stmt(S);
+    if (const Expr *G = exitGuard(S))
+      Guards.push_back({G, true});
+  }
+  Guards.resize(Depth);
+}
+
+const Expr *Walker::exitGuard(const Stmt *S) {
+  const auto *IS = dyn_cast_or_null<IfStmt>(S);
+  if (!IS || IS->getElse() || IS->getInit() ||
+      IS->getConditionVariableDeclStmt())
+    return nullptr;
+  const Stmt *T = IS->getThen();
+  if (const auto *CS = dyn_cast<CompoundStmt>(T))
+    T = CS->size() == 1 ? CS->body_front() : nullptr;
+  return isa_and_nonnull<ReturnStmt>(T) ? IS->getCond() : nullptr;
 }
 
 void Walker::declStmt(const DeclStmt *DS) {

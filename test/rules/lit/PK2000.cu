@@ -4,8 +4,6 @@
 // warps naming the first construct that rules native out, or that a kernel
 // sharing its warp code needs them, or that --wave64 asked for it.  `check`
 // prints the same decision.
-// Known defect, expected to fail until fixed: under --wave64=auto a kernel whose thread 0 writes one warp's shuffle sum is given native 64-lane warps; the port then sums 64 values instead of 32.
-// XFAIL: *
 // RUN: rm -rf %t
 // RUN: %pk port -q --to hip --wave64=logical32 -o %t/log %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=LOG
@@ -78,11 +76,43 @@ __global__ void tile_totals(const float *x, float *out) {
 
 // Thread 0 writes the sum of the first warp of its block: with 64-lane
 // warps it would add 64 values, so this kernel needs logical warps.
-// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel first_warp_total: logical 32-lane warps inside 64-lane waves because {{.*}} [PK2000]
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel first_warp_total: logical 32-lane warps inside 64-lane waves because 'out[blockIdx.x]' writes a value combined across one warp's lanes only from the threads 'threadIdx.x == 0' selects: under 64-lane warps it combines 64 lanes instead of 32 (line [[#@LINE+6]]) [PK2000]
 __global__ void first_warp_total(const float *x, float *out) {
   float v = x[blockIdx.x * blockDim.x + threadIdx.x];
   for (int o = 16; o > 0; o /= 2)
     v += __shfl_down_sync(0xffffffff, v, o);
   if (threadIdx.x == 0)
     out[blockIdx.x] = v;
+}
+
+// The same through an early exit and an atomic.
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel first_warp_atomic: logical 32-lane warps inside 64-lane waves because 'atomicAdd(out, v)' writes a value combined across one warp's lanes only from the threads 'threadIdx.x != 0' selects: under 64-lane warps it combines 64 lanes instead of 32 (line [[#@LINE+7]]) [PK2000]
+__global__ void first_warp_atomic(const float *x, float *out) {
+  float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_xor_sync(0xffffffff, v, o);
+  if (threadIdx.x != 0)
+    return;
+  atomicAdd(out, v);
+}
+
+// Two stages: per-warp sums in shared slots, then the first warp adds the
+// slots. The first warp's sum covers every warp: native warps keep it.
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel two_stage: native 64-lane warps {{.*}} [PK2000]
+__global__ void two_stage(const float *x, float *out) {
+  __shared__ float part[32];
+  const int lane = threadIdx.x % warpSize, warp = threadIdx.x / warpSize;
+  float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2)
+    v += __shfl_down_sync(0xffffffff, v, o);
+  if (lane == 0)
+    part[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = lane < blockDim.x / warpSize ? part[lane] : 0.f;
+    for (int o = warpSize / 2; o > 0; o /= 2)
+      v += __shfl_down_sync(0xffffffff, v, o);
+    if (lane == 0)
+      out[blockIdx.x] = v;
+  }
 }

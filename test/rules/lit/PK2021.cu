@@ -115,15 +115,18 @@ __global__ void blockReduce(const float *in, float *partial) {
 // DIAG-NOT: warning
 
 // Lane ids spelled in hex, octal and binary keep their base, digit case and
-// suffix when widened.
+// suffix when widened (the stored lane ids differ under native warps: PK2012).
 // DIAG: PK2021.cu:[[@LINE+1]]:1: note: kernel spelledIds: native 64-lane warps (--wave64=native) [PK2000]
 __global__ void spelledIds(int *a, int *b, int *c) {
   int v = __shfl_sync(0xffffffff, (int)threadIdx.x, 0);
   a[threadIdx.x] = v + (threadIdx.x & 0x1f);
 // CHECK:   a[threadIdx.x] = v + (threadIdx.x & 0x3f);
+// DIAG: PK2021.cu:[[@LINE-2]]:3: warning: --wave64=native: 'a[threadIdx.x]' stores a value that depends on the 32-lane warp numbering in global memory; the widened code may compute something else [PK2012]
   b[threadIdx.x] = (threadIdx.x & 0x1F) + (threadIdx.x & 0x1fu);
 // CHECK:   b[threadIdx.x] = (threadIdx.x & 0x3F) + (threadIdx.x & 0x3fu);
+// DIAG: PK2021.cu:[[@LINE-2]]:3: warning: {{.*}} [PK2012]
   c[threadIdx.x] = (threadIdx.x & 037) + (threadIdx.x & 0b11111);
 // CHECK:   c[threadIdx.x] = (threadIdx.x & 077) + (threadIdx.x & 0b111111);
+// DIAG: PK2021.cu:[[@LINE-2]]:3: warning: {{.*}} [PK2012]
 }
 // DIAG-NOT: warning
