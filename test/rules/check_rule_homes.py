@@ -31,14 +31,24 @@ def table(src):
     return {r[0]: {'kind': r[1], 'targets': r[2], 'title': r[3].replace('\\"', '"')} for r in rows}
 
 
+CONTINUATION = re.compile(r'^\s*(?://|#)\s*((?:PK\d{4}\s*,?\s*)+)$')
+
+
 def rules_header(path):
+    """The IDs of the "Rules:" line, and of the comment lines that continue it
+    (clang-format wraps a long list: lines holding nothing but IDs)."""
     with open(path, encoding='utf-8', errors='replace') as f:
-        for i, line in enumerate(f):
-            if i >= 12:
-                break
-            m = RULES_LINE.match(line)
-            if m:
-                return set(ID.findall(m.group(1))), True
+        lines = [line for _, line in zip(range(16), f)]
+    for i, line in enumerate(lines[:12]):
+        m = RULES_LINE.match(line)
+        if m:
+            ids = set(ID.findall(m.group(1)))
+            for more in lines[i + 1:]:
+                c = CONTINUATION.match(more)
+                if not c:
+                    break
+                ids |= set(ID.findall(c.group(1)))
+            return ids, True
     return set(), False
 
 
