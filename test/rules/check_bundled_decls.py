@@ -26,7 +26,12 @@ import rules_common as rc  # noqa: E402
 
 # Headers of the CUDA toolkit that the bundled declarations do not provide;
 # the tables still know them so that their #include is reported.
-NOT_BUNDLED = {'nvrtc.h', 'curand.h', 'cuda_pipeline.h', 'cuda_awbarrier.h'}
+NOT_BUNDLED = {'nvrtc.h', 'curand.h', 'cuda_pipeline.h', 'cuda_awbarrier.h', 'cublas.h',
+               'cufft.h'}
+# Host APIs of those libraries: the tables diagnose each use (their HIP
+# counterparts are separate libraries); a source using them parses only
+# against an installed toolkit.
+NOT_BUNDLED_NAMES = re.compile(r'^(curand[A-Z]|curandGenerator_t|CURAND_|cufft|CUFFT_)')
 
 # Names the tables keep for older sources although recent toolkits dropped
 # them; they may be absent from the installed toolkit.
@@ -34,7 +39,7 @@ REMOVED_FROM_TOOLKIT = {'cudaDevAttrCooperativeMultiDeviceLaunch'}
 
 ALL_HEADERS = ['cuda_runtime.h', 'cuda_profiler_api.h', 'cuda.h', 'cuda_fp16.h', 'cuda_bf16.h',
                'mma.h', 'cooperative_groups.h', 'cooperative_groups/reduce.h',
-               'curand_kernel.h', 'cuComplex.h', 'library_types.h']
+               'curand_kernel.h', 'cuComplex.h', 'library_types.h', 'cublas_v2.h']
 
 
 def bundled_cmd(clang, resource_dir, decls):
@@ -125,7 +130,7 @@ def main():
                 (os.path.basename(path), e['cuda']))
     prelude = ''.join(f'#include <{h}>\n' for h in ALL_HEADERS)
     where = {n: f for f, n in names}
-    plain = [n for _, n in names]
+    plain = [n for _, n in names if not NOT_BUNDLED_NAMES.match(n)]
     bcmd_stdin = bcmd + ['-x', 'cuda']
     missing, log = undeclared(bcmd_stdin, prelude, plain)
     if missing is None:

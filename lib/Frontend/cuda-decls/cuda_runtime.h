@@ -7,6 +7,7 @@
  *===-----------------------------------------------------------------------===*/
 #ifndef __PK_CUDA_RUNTIME_H
 #define __PK_CUDA_RUNTIME_H
+#define __CUDA_RUNTIME_H__ /* the toolkit's include guard */
 
 #include "host_defines.h"
 #include "builtin_types.h"

@@ -7,6 +7,7 @@
  *===-----------------------------------------------------------------------===*/
 #ifndef __PK_CUDA_RUNTIME_API_H
 #define __PK_CUDA_RUNTIME_API_H
+#define __CUDA_RUNTIME_API_H__ /* the toolkit's include guard */
 
 #include <stddef.h>
 #include "driver_types.h"

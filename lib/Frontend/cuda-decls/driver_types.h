@@ -7,6 +7,7 @@
 #ifndef __PK_DRIVER_TYPES_H
 #define __PK_DRIVER_TYPES_H
 
+#define __DRIVER_TYPES_H__ /* the toolkit's include guard, which code tests */
 #include <stddef.h>
 #include "vector_types.h"
 
