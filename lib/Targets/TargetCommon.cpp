@@ -246,7 +246,8 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
 
 void pk::forEachDirective(llvm::StringRef Text,
                           llvm::function_ref<void(const Directive &)> F) {
-  size_t Pos = 0;
+  // A UTF-8 byte-order mark is not part of the first line's text.
+  size_t Pos = Text.starts_with("\xEF\xBB\xBF") ? 3 : 0;
   while (Pos < Text.size()) {
     size_t EOL = Text.find('\n', Pos);
     if (EOL == llvm::StringRef::npos)

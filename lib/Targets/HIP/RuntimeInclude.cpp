@@ -74,7 +74,9 @@ void pk::hip::insertRuntimeInclude(TargetContext &TC) {
     int Guard = -1;             // depth of a header guard, if any
     unsigned Count = 0;
     bool Found = false, Needed = true, AnyHip = false, AnyTable = false;
-    unsigned At = 0, AfterGuard = 0, AfterPragma = 0;
+    // After a UTF-8 byte-order mark, which must stay first.
+    unsigned Start = Buf.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    unsigned At = Start, AfterGuard = Start, AfterPragma = Start;
     std::string GuardName;
     forEachDirective(Buf, [&](const Directive &D) {
       ++Count;
