@@ -234,9 +234,9 @@ llvm::Error pk::collectInputs(llvm::ArrayRef<std::string> Paths,
     std::string P = absPath(P0);
     fs::file_status St;
     if (fs::status(P, St) || St.type() == fs::file_type::file_not_found)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "%s: error: no such file or directory",
-                                     P0.c_str());
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "%s: error: no such file or directory [PK9001]", P0.c_str());
     if (St.type() == fs::file_type::directory_file) {
       std::vector<std::string> Files;
       if (llvm::Error E =

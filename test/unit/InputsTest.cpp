@@ -252,7 +252,7 @@ TEST(Inputs, ExplicitPaths) {
   E = collectInputs({D.path("missing.cu")}, In, &Skipped);
   ASSERT_TRUE(bool(E));
   EXPECT_EQ(llvm::toString(std::move(E)),
-            D.path("missing.cu") + ": error: no such file or directory");
+            D.path("missing.cu") + ": error: no such file or directory [PK9001]");
   EXPECT_TRUE(Skipped.empty());
 }
 

@@ -4,8 +4,6 @@
 // inputs untouched.  This file does not parse (scale_factor is undeclared).
 //
 // Parse error: clang's error follows the PK9001 line; no output at all.
-// Known defect, expected to fail until fixed: a missing input is reported without [PK9001], unlike the other input errors.
-// XFAIL: *
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: not %pk port -q --to hip,cuda -o %t/o %s 2>&1 | FileCheck %s --check-prefix=DIAG
 // RUN: not ls %t/o
