@@ -19,6 +19,8 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
+
 using namespace pk;
 using namespace clang;
 
@@ -90,7 +92,6 @@ public:
     size_t Semi = Buf.find(';', Off);
     if (Semi == llvm::StringRef::npos)
       return true;
-    unsigned Line = 1 + Buf.take_front(Semi).count('\n');
     std::string Name = VD->getName().str();
     std::string Text;
     if (const auto *IA = TC.Ctx().getAsIncompleteArrayType(VD->getType())) {
@@ -103,19 +104,41 @@ public:
                            Name, typeText(VD->getType()))
                  .str();
     }
-    Text += llvm::formatv("#line {0}", Line).str();
-    // The rest of the line after ';' stays on a line of its own.
-    size_t EOL = Buf.find('\n', Semi);
-    if (EOL != llvm::StringRef::npos &&
-        !Buf.slice(Semi + 1, EOL).trim().empty())
-      Text += "\n";
-    TC.edit(File, Begin, Semi + 1 - Begin, Text, RuleId::PK9901,
-            "per-block shared memory on the emulator");
+    // 'a, b' in one declaration: one replacement for the declaration.
+    SharedDecl &D = Decls[{File, Begin}];
+    D.Semi = Semi;
+    D.Text += Text;
     return true;
+  }
+
+  /// Replaces each namespace-scope __shared__ declaration by its variables'
+  /// accessors and a #line that keeps the following lines' numbers.
+  void replaceDeclarations() {
+    for (auto &[Key, D] : Decls) {
+      const auto &[File, Begin] = Key;
+      llvm::StringRef Buf = TC.contents(File);
+      unsigned Line = 1 + Buf.take_front(D.Semi).count('\n');
+      // The rest of the declaration's line after ';' (if any) keeps its line
+      // number on a line of its own; otherwise the next line follows.
+      size_t EOL = Buf.find('\n', D.Semi);
+      bool Rest = EOL != llvm::StringRef::npos &&
+                  !Buf.slice(D.Semi + 1, EOL).trim().empty();
+      std::string Text =
+          D.Text + llvm::formatv("#line {0}", Rest ? Line : Line + 1).str();
+      if (Rest)
+        Text += "\n";
+      TC.edit(File, Begin, D.Semi + 1 - Begin, Text, RuleId::PK9901,
+              "per-block shared memory on the emulator");
+    }
   }
 
 private:
   TargetContext &TC;
+  struct SharedDecl {
+    size_t Semi = 0;
+    std::string Text;
+  };
+  std::map<std::pair<std::string, unsigned>, SharedDecl> Decls;
 
   std::string typeText(QualType T) {
     PrintingPolicy P(TC.Ctx().getLangOpts());
@@ -144,6 +167,7 @@ private:
 llvm::Error pk::runEmuPrep(TargetContext &TC) {
   EmuRewriter V(TC);
   V.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
+  V.replaceDeclarations();
   // Reports name the user's file and lines.
   for (const std::string &File : TC.PF.UserFiles)
     TC.edit(File, 0, 0, llvm::formatv("#line 1 \"{0}\"\n", File).str(),

@@ -5,8 +5,6 @@
 // reports at the original file and line.  These edits never reach `port`
 // outputs.  This file is a self-checking program (main exits 0 when right).
 //
-// Known defect, expected to fail until fixed: after a file-scope __shared__ declaration the emulator preparation's #line is one too low, and `__shared__ float lo, hi;` at file scope conflicts (PK9002).
-// XFAIL: *
 // RUN: rm -rf %t
 // RUN: %pk validate --program %s --to hip --keep-work --work-dir %t/w 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=RESULT
