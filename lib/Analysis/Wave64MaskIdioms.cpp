@@ -154,7 +154,10 @@ void Walker::laneBitShl(const BinaryOperator *BO, const Val &L, const Val &R,
     // 1 << lane: a lane bit; ~0 << lane: the lanes from this one up
     V.Dep = D_MASK | (R.Dep & ~(D_LANE));
     V.Kind = K_MASK | ((L.Kind & K_ONE) ? K_LANEBIT : 0);
-    if (L.Tok && Rec) {
+    // 1ull << lane is already a 64-bit lane bit: every lane of a wave fits.
+    bool Wide = !BO->getType()->isDependentType() &&
+                I.Ctx.getTypeSize(BO->getType()) >= 64;
+    if (L.Tok && Rec && !Wide) {
       std::string T = I.tokText(SM().getSpellingLoc(L.Tok->getBeginLoc()));
       bool Upper =
           llvm::StringRef(T).contains('U') || llvm::StringRef(T).contains('L');

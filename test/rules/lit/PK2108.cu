@@ -1,8 +1,6 @@
 // PK2108 (check): lane bits built in 32 bits (1u << lane, (1u << lane) - 1,
 // %lanemask_lt read through inline PTX, __ffs(mask) - 1 used as a lane
 // index) cannot name lanes 32-63 of a 64-lane wave.
-// Known gap, expected to fail until the analysis handles it: a 64-bit lane bit (1ull << lane) is still reported as a 32-bit one: the shift case does not look at the operand's width.
-// XFAIL: *
 // RUN: not %pk check -q --to hip %s 2>&1 | FileCheck %s --check-prefix=DIAG
 
 __device__ __forceinline__ unsigned lanemaskLt() {
