@@ -13,6 +13,7 @@
 #   CC_ARGS     extra options of the HIP compile checks (e.g. -DWARP_SIZE=32)
 #   RUN_ARGS    arguments of the program
 #   VALIDATE    1 (default) or 0: run `validate --program`
+#   VALIDATE_ARGS extra options of `validate` only (e.g. --expect-output PASS)
 #   EXPECT      a pattern `port`'s diagnostics must contain
 #   EXPECT_HIP  a pattern the HIP output of main.cu must contain
 set -euo pipefail
@@ -22,7 +23,7 @@ ROCM6="${PK_ROCM6_INCLUDE:-/work/shared/rocm-6.3/include}"
 TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $NAME: $*"; exit 1; }
 
-PORT_ARGS=""; CC_ARGS=""; RUN_ARGS=""; VALIDATE=1; EXPECT=""; EXPECT_HIP=""
+PORT_ARGS=""; CC_ARGS=""; RUN_ARGS=""; VALIDATE=1; VALIDATE_ARGS=""; EXPECT=""; EXPECT_HIP=""
 [ -f "$DIR/program.conf" ] && . "$DIR/program.conf"
 
 # shellcheck disable=SC2086
@@ -71,7 +72,7 @@ echo "$NAME: $n compile checks passed"
 
 if [ "$VALIDATE" = 1 ]; then
   # shellcheck disable=SC2086
-  "$BIN" validate --program "$DIR/main.cu" --to hip,cuda $PORT_ARGS -- $RUN_ARGS \
+  "$BIN" validate --program "$DIR/main.cu" --to hip,cuda $PORT_ARGS $VALIDATE_ARGS -- $RUN_ARGS \
     >"$TMP/val" 2>&1 || { cat "$TMP/val"; fail "validate --program failed"; }
   grep -q "3 passed, 0 failed" "$TMP/val" || { cat "$TMP/val"; fail "validate summary"; }
   echo "$NAME: validated (original, hip at 64 lanes, cuda at 32)"
