@@ -41,7 +41,7 @@ Val Walker::shuffle(const CallExpr *CE, llvm::StringRef Name,
   // already cover every warp of the block (per-warp slots, a tree).
   Val V;
   const Val &O = Args[B + 1];
-  if (!SubWarp && (O.Kind & (K_RED | K_SCAN)))
+  if (!SubWarp && ((O.Kind & (K_RED | K_SCAN)) || I.ChainOK.count(CE)))
     V.Dep = D_WAGG | (Args[B].Dep & D_SHARED);
   return V;
 }
@@ -72,11 +72,14 @@ void Walker::shuffleOperand(const CallExpr *CE, llvm::StringRef Name,
   };
   bool InChain = I.ChainOK.count(CE);
   if (Op == "shfl_xor") {
-    if (!((O.HasC && O.C >= 0 && O.C < 32) || (O.Kind & (K_RED | K_SUBRED)) ||
-          SubWarp || InChain))
+    // Lane masks of a butterfly, descending (K_RED) or ascending (K_SCAN:
+    // 1, 2, .. 16), stay below 32.
+    if (!((O.HasC && O.C >= 0 && O.C < 32) ||
+          (O.Kind & (K_RED | K_SUBRED | K_SCAN)) || SubWarp || InChain))
       Bad("a lane-mask operand that is not a reduction offset changes "
           "partners under 64-lane warps");
-    if (!HasWidth && !(O.HasC && O.C < 32) && !(O.Kind & (K_RED | K_SUBRED)))
+    if (!HasWidth && !(O.HasC && O.C < 32) &&
+        !(O.Kind & (K_RED | K_SUBRED | K_SCAN)))
       hazard(W64Class::ShflWidth, CE->getBeginLoc(),
              llvm::formatv("{0}: the default width is the 64-lane wave in HIP; "
                            "a lane mask of 32 or more reads the other half",
@@ -130,7 +133,7 @@ void Walker::tileShuffle(const CallExpr *CE, llvm::StringRef Name, unsigned N,
   if ((Name == "shfl_down" && !(O.Kind & K_RED)) ||
       (Name == "shfl_up" && !(O.Kind & K_SCAN)) ||
       (Name == "shfl_xor" &&
-       !((O.HasC && O.C < 32) || (O.Kind & (K_RED | K_SUBRED)))) ||
+       !((O.HasC && O.C < 32) || (O.Kind & (K_RED | K_SUBRED | K_SCAN)))) ||
       (Name == "shfl" && !(O.Kind & K_ZERO) && !is31(O)))
     block(CE->getBeginLoc(),
           llvm::formatv("'{0}' exchanges values in a pattern laid out "

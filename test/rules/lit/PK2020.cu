@@ -7,10 +7,11 @@
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK2020.hip
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/r.json
 // RUN: FileCheck %s --check-prefix=NOSYNC --input-file=%t/hip/PK2020.hip
-// --wave64=auto picks native warps for this kernel and makes the same rewrites.
+// --wave64=auto keeps logical warps for this kernel: thread 0 alone writes
+// one warp's sum and maximum, which native warps would take over 64 lanes
+// (PK2000); forced native warps warn at those writes (PK2012).
 // RUN: %pk port -q --to hip --wave64=auto -o %t/auto %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=AUTO
-// RUN: FileCheck %s --match-full-lines --input-file=%t/auto/hip/PK2020.hip
 
 // REPORT: "PK2020": {{[0-9]+}}
 // REPORT: "rule": "PK2020",
@@ -54,7 +55,7 @@ __device__ __forceinline__ float groupSum16(float v) {
 }
 
 // DIAG: PK2020.cu:[[@LINE+2]]:1: note: kernel rowStats: native 64-lane warps (--wave64=native) [PK2000]
-// AUTO: PK2020.cu:[[@LINE+1]]:1: note: kernel rowStats: native 64-lane warps (its warp code does not depend on the data layout of 32-lane warps) [PK2000]
+// AUTO: PK2020.cu:[[@LINE+1]]:1: note: kernel rowStats: logical 32-lane warps inside 64-lane waves because 'sum[blockIdx.x]' writes a value combined across one warp's lanes only from the threads 'threadIdx.x == 0' selects: under 64-lane warps it combines 64 lanes instead of 32 (line [[#@LINE+10]]) [PK2000]
 __global__ void rowStats(const float *in, float *sum, float *mx, float *g16) {
   const float v = in[blockIdx.x * blockDim.x + threadIdx.x];
   const float s = warpReduceSum(v);
@@ -65,7 +66,9 @@ __global__ void rowStats(const float *in, float *sum, float *mx, float *g16) {
 // CHECK:   const float first = __shfl(v, 0, 64);
   if (threadIdx.x == 0) {
     sum[blockIdx.x] = s + first;
+// DIAG: PK2020.cu:[[@LINE-1]]:5: warning: --wave64=native: 'sum[blockIdx.x]' writes a value combined across one warp's lanes only from the threads 'threadIdx.x == 0' selects: under 64-lane warps it combines 64 lanes instead of 32; the widened code may compute something else [PK2012]
     mx[blockIdx.x] = m;
+// DIAG: PK2020.cu:[[@LINE-1]]:5: warning: --wave64=native: 'mx[blockIdx.x]' {{.*}} [PK2012]
     g16[blockIdx.x] = h;
   }
 }

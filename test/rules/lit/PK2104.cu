@@ -2,8 +2,6 @@
 // width, the 64-lane wave: __shfl_down and __shfl_up cross into the other
 // 32-lane half, a broadcast reaches lanes 32-63, and __shfl_xor does so when
 // its lane mask can reach 32 or more.
-// Known gap, expected to fail until the analysis handles it: an ascending xor loop whose lane mask never reaches 32 (o = 1, 2, 4, 8, 16) is still reported.
-// XFAIL: *
 // RUN: not %pk check -q --to hip %s 2>&1 | FileCheck %s --check-prefix=DIAG
 
 #define FULL 0xffffffffu
