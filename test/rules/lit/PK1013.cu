@@ -3,7 +3,7 @@
 // use.  Tiles and their meta_group_rank are mapped (PK2005) and not flagged.
 // RUN: rm -rf %t && %pk port -q --to hip -o %t %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIAG
-// RUN: %pk check --to hip %s 2>&1 | FileCheck %s --check-prefix=DIAG
+// RUN: not %pk check --to hip %s 2>&1 | FileCheck %s --check-prefix=DIAG
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
