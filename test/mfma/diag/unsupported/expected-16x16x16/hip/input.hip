@@ -1,5 +1,6 @@
 // WMMA configurations the MFMA port does not handle (PK3015): the file's
 // WMMA code is left unchanged.
+#include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 // port-kernel: warning: header <mma.h> has no HIP counterpart: tensor-core fragments have no HIP 5.2.3 header; the WMMA rule family handles nvcuda::wmma [PK1010]
 #include <mma.h>
