@@ -111,6 +111,18 @@ llvm::StringRef driverRuntimeHeader();
 /// C++ spelling of an element type in the given language.
 llvm::StringRef elemTypeCxx(ElemType T, Lang L);
 
+// Pieces of generated driver programs (DriverGen.cpp), shared by the
+// emulator and NKI drivers.
+/// The pkv_rt.h element-type and initialiser constants (pkv::T_F32, ...).
+llvm::StringRef driverElemType(ElemType T);
+llvm::StringRef driverInitKind(InitKind K);
+/// A double as a C++ literal that reads back exactly.
+std::string cxxDoubleLiteral(double D);
+/// \p S as a C++ string literal.
+std::string cxxStringLiteral(llvm::StringRef S);
+/// The C++ initialiser of scalar argument \p A in its element type.
+std::string cxxScalarInit(const ArgSpec &A);
+
 /// One output's comparison, as printed by the driver.
 struct OutputResult {
   std::string Name;
