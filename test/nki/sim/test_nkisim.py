@@ -16,6 +16,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "lib", "NKISim"))
 sys.path.insert(0, os.path.join(HERE, "kernels"))
+# The hand-written outputs of nki.validate double as simulator test kernels.
+sys.path.insert(0, os.path.join(HERE, "..", "validate", "outputs"))
 
 import nki  # noqa: E402
 import nki.isa as nisa  # noqa: E402
@@ -451,14 +453,14 @@ class Counting(unittest.TestCase):
 
 class Kernels(unittest.TestCase):
     def test_saxpy_ragged(self):
-        import saxpy_nki
+        import saxpy as saxpy_nki
         for n in (1, 511, 512, 3000, 128 * 512 + 700):
             x, y = rand(n), rand(n)
             r = nki.simulate(saxpy_nki.saxpy)(y, x, 2.5, n)
             np.testing.assert_array_equal(r, np.float32(2.5) * x + y)
 
     def test_row_softmax(self):
-        import softmax_nki
+        import warp_softmax as softmax_nki
         for rows, cols in ((37, 100), (200, 33)):
             x = rand(rows, cols, lo=-6, hi=6)
             r = nki.simulate(softmax_nki.softmax_warp_per_row)(x, rows, cols)

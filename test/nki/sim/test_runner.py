@@ -20,6 +20,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 RUNNER = os.path.join(ROOT, "lib", "NKISim", "pk_nki_run.py")
 KERNELS = os.path.join(HERE, "kernels")
+# The hand-written outputs of nki.validate double as runner test kernels.
+OUTPUTS = os.path.join(HERE, "..", "validate", "outputs")
 
 HEADER = """import nki
 import nki.language as nl
@@ -75,7 +77,7 @@ class Runner(unittest.TestCase):
         x = rng.uniform(-1, 1, 3000).astype("<f4")
         make_case(self.d, [("y", "float", y, True), ("x", "float", x, False),
                            ("a", "float", 2.5), ("n", "int", 3000)])
-        code, r = run(os.path.join(KERNELS, "saxpy_nki.py"), "saxpy", self.d)
+        code, r = run(os.path.join(OUTPUTS, "saxpy.py"), "saxpy", self.d)
         self.assertEqual((code, r["status"], r["backend"]),
                          (0, "ok", "simulator"))
         self.assertEqual(r["ops"], 10)
@@ -89,7 +91,7 @@ class Runner(unittest.TestCase):
         make_case(self.d, [("in", "float", x, False),
                            ("out", "float", out, True),
                            ("rows", "int", 37), ("cols", "int", 100)])
-        code, r = run(os.path.join(KERNELS, "softmax_nki.py"),
+        code, r = run(os.path.join(OUTPUTS, "warp_softmax.py"),
                       "softmax_warp_per_row", self.d)
         self.assertEqual((code, r["ops"]), (0, 8), r)
         got = np.fromfile(os.path.join(self.d, "out1.bin"), "<f4")
@@ -125,7 +127,7 @@ class Runner(unittest.TestCase):
         x = rng.uniform(-1, 1, 100).astype("<f4")
         make_case(self.d, [("y", "float", y, True), ("x", "float", x, False),
                            ("a", "float", 2.0), ("n", "int", 60)])
-        code, r = run(os.path.join(KERNELS, "saxpy_nki.py"), "saxpy", self.d)
+        code, r = run(os.path.join(OUTPUTS, "saxpy.py"), "saxpy", self.d)
         self.assertEqual(code, 0, r)
         got = np.fromfile(os.path.join(self.d, "out0.bin"), "<f4")
         np.testing.assert_array_equal(got[:60], 2 * x[:60] + y[:60])
@@ -186,13 +188,13 @@ PK_KERNELS = {}
         make_case(self.d, [("y", "int", y.view("<i4"), True),
                            ("x", "float", y, False),
                            ("a", "float", 2.5), ("n", "int", 8)])
-        code, r = run(os.path.join(KERNELS, "saxpy_nki.py"), "saxpy", self.d)
+        code, r = run(os.path.join(OUTPUTS, "saxpy.py"), "saxpy", self.d)
         self.assertEqual((code, r["kind"]), (1, "interface"))
         self.assertIn("parameter 'y' is float32 in the NKI output but the "
                       "case's 'y' is int", r["message"])
         make_case(self.d, [("y", "float", y, True), ("x", "float", y, False),
                            ("a", "float", 2.5), ("n", "int", 9)])
-        code, r = run(os.path.join(KERNELS, "saxpy_nki.py"), "saxpy", self.d)
+        code, r = run(os.path.join(OUTPUTS, "saxpy.py"), "saxpy", self.d)
         self.assertEqual((code, r["kind"]), (1, "interface"))
         self.assertIn("'y' has shape [9] = 9 elements but the case's buffer "
                       "'y' has 8", r["message"])
