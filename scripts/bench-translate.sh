@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Translation speed of `port-kernel port --to hip,cuda`: files per second and
+# peak memory (/usr/bin/time -v) on corpus/ and on a generated large tree
+# (corpus kernels copied under new names, their headers kept next to them),
+# at -j 1 and -j 2; and the ratio of the port to a bare
+# `clang++-19 -fsyntax-only` of the same files with the flags port-kernel
+# parses CUDA with (one clang process per file, one after the other, like
+# `port -j 1`).  Prints a short table and the figures last recorded in
+# docs/performance.md ("Translation speed") next to today's.
+#
+# Usage: scripts/bench-translate.sh [-b BIN] [-n FILES] [-w WORKDIR] [-k] [--quick]
+#   -b       the port-kernel binary (default: $BUILD_DIR/bin/port-kernel,
+#            BUILD_DIR defaulting to build)
+#   -n       files in the generated tree (default 500)
+#   -w       where the tree and the outputs go (default: a temporary directory)
+#   -k       keep the work directory
+#   --quick  a smoke run: a 3-file tree at -j 1 only, no corpus/ runs
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BIN="${BUILD_DIR:-$ROOT/build}/bin/port-kernel"
+NFILES=500
+WORK=""
+KEEP=0
+QUICK=0
+while (($#)); do
+  case "$1" in
+    -b) BIN="$2"; shift 2 ;;
+    -n) NFILES="$2"; shift 2 ;;
+    -w) WORK="$2"; shift 2 ;;
+    -k) KEEP=1; shift ;;
+    --quick) QUICK=1; NFILES=3; shift ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench-translate: error: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+  esac
+done
+[ -x "$BIN" ] || { echo "bench-translate: error: no port-kernel at $BIN (-b BIN)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "bench-translate: error: /usr/bin/time missing (apt-get install time; scripts/setup.sh installs it)" >&2; exit 2; }
+CLANGXX="$(command -v clang++-19 || echo /usr/lib/llvm-19/bin/clang++)"
+[ -x "$CLANGXX" ] || { echo "bench-translate: error: clang++-19 not found" >&2; exit 2; }
+[[ "$NFILES" =~ ^[1-9][0-9]*$ ]] || { echo "bench-translate: error: -n needs a positive number" >&2; exit 2; }
+
+if [ -z "$WORK" ]; then
+  WORK="$(mktemp -d "${TMPDIR:-/tmp}/pk-bench-translate.XXXXXX")"
+  ((KEEP)) || trap 'rm -rf "$WORK"' EXIT
+fi
+mkdir -p "$WORK"
+
+# The large tree: set NNN holds a copy of every corpus kernel, renamed
+# <case>_NNN.cu, with corpus/common beside it so that "../common/..." works.
+TREE="$WORK/tree"
+rm -rf "$TREE"
+mapfile -t KERNELS < <(cd "$ROOT/corpus" && ls -1 */*.cu | sort)
+made=0; set_no=0
+while ((made < NFILES)); do
+  s="$(printf 'set%03d' "$set_no")"
+  mkdir -p "$TREE/$s"
+  cp -r "$ROOT/corpus/common" "$TREE/$s/common"
+  for k in "${KERNELS[@]}"; do
+    ((made < NFILES)) || break
+    d="$(dirname "$k")"; b="$(basename "$k" .cu)"
+    mkdir -p "$TREE/$s/$d"
+    cp "$ROOT/corpus/$k" "$TREE/$s/$d/${b}_$set_no.cu"
+    made=$((made + 1))
+  done
+  set_no=$((set_no + 1))
+done
+
+# The flags port-kernel parses CUDA with (lib/Frontend/Frontend.cpp): the
+# installed toolkit when there is one, the bundled declarations otherwise.
+RES="$("$CLANGXX" -print-resource-dir)"
+FLAGS=(-resource-dir="$RES" -x cuda --cuda-host-only -nocudalib --cuda-gpu-arch=sm_90 -std=c++17)
+PROBE="$("$BIN" port --to cuda -v -o "$WORK/probe-out" "$ROOT/corpus/saxpy/saxpy.cu" 2>&1 || true)"
+CUDA="$(sed -n 's/.*parsing CUDA with the CUDA toolkit at \(.*\)$/\1/p' <<<"$PROBE" | head -1)"
+if [ -n "$CUDA" ]; then
+  FLAGS+=(--cuda-path="$CUDA" -Wno-unknown-cuda-version -isystem "$ROOT/lib/Frontend/cuda13-shim")
+  [ -d "$CUDA/include/cccl" ] && FLAGS+=(-isystem "$CUDA/include/cccl")
+  FLAGS+=(-include __pk_nvcc_compat.h)
+  DECLS="CUDA toolkit $CUDA"
+else
+  FLAGS+=(-nocudainc --cuda-path=/nonexistent -isystem "$ROOT/lib/Frontend/cuda-decls"
+          -isystem "$ROOT/lib/Frontend/cuda13-shim" -include __pk_cuda_prelude.h -include __pk_nvcc_compat.h)
+  DECLS="bundled CUDA declarations"
+fi
+FLAGS+=(-w -ferror-limit=20)
+
+# measure NAME CMD...: wall seconds and peak RSS (MB) of CMD into $SECS, $PEAK.
+measure() {
+  local log="$WORK/time.$1.log"; shift
+  if ! /usr/bin/time -v -o "$log" "$@" >"$log.out" 2>&1; then
+    echo "bench-translate: error: failed: $*" >&2
+    tail -n 20 "$log.out" >&2
+    exit 1
+  fi
+  local wall
+  wall="$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log")"
+  SECS="$(awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }' <<<"$wall")"
+  PEAK="$(awk '/Maximum resident set size/ { printf "%.0f", $NF / 1024 }' "$log")"
+}
+
+ROWS=()
+row() { # tree files jobs secs peak
+  local fps
+  fps="$(awk -v n="$2" -v s="$4" 'BEGIN { printf "%.1f", (s > 0 ? n / s : 0) }')"
+  ROWS+=("$1|$2|$3|$4|$fps|$5")
+}
+
+port_run() { # name dir files jobs
+  rm -rf "$WORK/out"
+  measure "port-$1-j$4" "$BIN" port --to hip,cuda -q -j "$4" -o "$WORK/out" "$2"
+  row "$1" "$3" "$4" "$SECS" "$PEAK"
+}
+
+CORPUS_FILES="$(cd "$ROOT/corpus" && find . -name '*.cu' -o -name '*.hip' -o -name '*.cuh' | wc -l)"
+JOBS=(1 2)
+((QUICK)) && JOBS=(1)
+if ((!QUICK)); then
+  for j in "${JOBS[@]}"; do port_run corpus "$ROOT/corpus" "$CORPUS_FILES" "$j"; done
+fi
+TREE_FILES="$(find "$TREE" -name '*.cu' -o -name '*.cuh' | wc -l)"
+for j in "${JOBS[@]}"; do port_run "tree-$NFILES" "$TREE" "$TREE_FILES" "$j"; done
+PORT_J1_SECS="$(IFS='|' read -r _ _ _ s _ _ <<<"${ROWS[-${#JOBS[@]}]}"; echo "$s")"
+
+# Bare clang on the same translation units (the .cu files of the tree).
+find "$TREE" -name '*.cu' | sort >"$WORK/tus.txt"
+measure clang xargs -a "$WORK/tus.txt" -n 1 "$CLANGXX" -fsyntax-only "${FLAGS[@]}"
+CLANG_SECS="$SECS"; CLANG_PEAK="$PEAK"
+row "clang-syntax-$NFILES" "$(wc -l <"$WORK/tus.txt")" 1 "$CLANG_SECS" "$CLANG_PEAK"
+RATIO="$(awk -v p="$PORT_J1_SECS" -v c="$CLANG_SECS" 'BEGIN { printf "%.2f", (c > 0 ? p / c : 0) }')"
+
+# The figures recorded in docs/performance.md, by tree and -j.
+declare -A RECORDED
+DOC="$ROOT/docs/performance.md"
+if [ -f "$DOC" ]; then
+  while IFS='|' read -r _ tree files jobs secs fps peak _; do
+    tree="$(xargs <<<"$tree")"; jobs="$(xargs <<<"$jobs")"; fps="$(xargs <<<"$fps")"; peak="$(xargs <<<"$peak")"
+    [[ "$jobs" =~ ^[0-9]+$ ]] || continue
+    RECORDED["$tree|$jobs"]="$fps files/s, $peak MB"
+  done < <(awk '/^## Translation speed/ { on = 1; next } /^## / { on = 0 } on && /^\| *(corpus|tree-|clang-)/' "$DOC")
+  RECORDED_RATIO="$(awk '/^## Translation speed/ { on = 1; next } /^## / { on = 0 } on' "$DOC" | sed -n 's/.*port \/ clang ratio: \([0-9.]*\).*/\1/p' | head -1)"
+fi
+
+echo "port-kernel port --to hip,cuda ($DECLS); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-18s %6s %3s %9s %9s %8s   %s\n' tree files -j seconds files/s "peak MB" "recorded (docs/performance.md)"
+for r in "${ROWS[@]}"; do
+  IFS='|' read -r tree files jobs secs fps peak <<<"$r"
+  printf '%-18s %6s %3s %9s %9s %8s   %s\n' "$tree" "$files" "$jobs" "$secs" "$fps" "$peak" "${RECORDED[$tree|$jobs]:--}"
+done
+echo "port / clang ratio: $RATIO (port -j 1 of tree-$NFILES over clang++ -fsyntax-only of its $(wc -l <"$WORK/tus.txt") translation units; recorded: ${RECORDED_RATIO:--})"
+((KEEP)) && echo "work: $WORK"
+exit 0
