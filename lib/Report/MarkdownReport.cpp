@@ -1,0 +1,120 @@
+//===- MarkdownReport.cpp - a pull-request comment ------------------------===//
+// Rules: none (reports on what the rules did)
+#include "ReportModel.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace pk;
+
+/// Text for a Markdown table cell or list item: one line, no pipes, and no
+/// HTML the comment renderer would interpret.
+static std::string cell(llvm::StringRef S) {
+  std::string R;
+  for (char C : S) {
+    if (C == '\n' || C == '\r')
+      R += ' ';
+    else if (C == '|')
+      R += "\\|";
+    else if (C == '<')
+      R += "&lt;";
+    else if (C == '>')
+      R += "&gt;";
+    else
+      R += C;
+  }
+  return R;
+}
+
+std::string pk::renderMarkdown(const ReportModel &M) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << "## port-kernel report\n\n";
+  OS << llvm::formatv("**{0}** input files, **{1}** kernels, targets: ",
+                      M.Inputs.size(), M.Kernels.size());
+  std::vector<std::string> Names;
+  for (const TargetReport &T : M.Targets)
+    Names.push_back("`" + T.Name + "`");
+  OS << llvm::join(Names, ", ") << "\n\n";
+
+  OS << "| target | files changed | edits | errors | warnings | notes |\n"
+        "|---|---:|---:|---:|---:|---:|\n";
+  for (const TargetReport &T : M.Targets) {
+    unsigned Changed = 0;
+    for (const FileReport &F : T.Files)
+      Changed += F.Old != F.New;
+    OS << llvm::formatv("| {0} | {1} | {2} | {3} | {4} | {5} |\n", T.Name,
+                        Changed, T.Edits, T.Errors, T.Warnings, T.Notes);
+  }
+  OS << "\n";
+
+  OS << "**Validation:** ";
+  if (!M.Validated)
+    OS << "not run\n\n";
+  else {
+    OS << (M.ValFailed ? "FAILED" : "passed")
+       << llvm::formatv(" ({0} passed, {1} failed, {2} skipped)\n\n",
+                        M.ValPassed, M.ValFailed, M.ValSkipped);
+    OS << "| case | variant | result | largest abs / rel error |\n"
+          "|---|---|---|---|\n";
+    for (const ValidationCell &C : M.Validation)
+      OS << llvm::formatv(
+          "| {0} | {1} | {2} | {3} |\n", cell(C.Case), cell(C.Variant),
+          C.Status == "pass" ? "pass" : "**" + C.Status + "**",
+          C.HaveError ? C.MaxAbs + " / " + C.MaxRel : cell(C.Detail));
+    OS << "\n";
+  }
+
+  if (!M.NotPorted.empty()) {
+    OS << "**Not ported** (do not parse):\n";
+    for (const auto &[P, Why] : M.NotPorted)
+      OS << "- `" << cell(P) << "`\n";
+    OS << "\n";
+  }
+
+  // The flagged lines: every warning and error.
+  std::vector<std::string> Flagged;
+  for (const TargetReport &T : M.Targets)
+    for (const FileReport &F : T.Files)
+      for (const Finding &Fi : F.Findings)
+        if (Fi.Sev != Severity::Note)
+          Flagged.push_back(llvm::formatv("- {0} `{1}:{2}` {3} [{4}]: {5}",
+                                          T.Name, F.RelIn, Fi.Line,
+                                          severityName(Fi.Sev), Fi.RuleID,
+                                          cell(Fi.Message))
+                                .str());
+  OS << "### Flagged lines (" << Flagged.size() << ")\n\n";
+  if (Flagged.empty())
+    OS << "None.\n";
+  for (const std::string &L : Flagged)
+    OS << L << "\n";
+  OS << "\n";
+
+  // Per file: edits by rule and every diagnostic, collapsed.
+  for (const TargetReport &T : M.Targets)
+    for (const FileReport &F : T.Files) {
+      if (F.Old == F.New && F.Findings.empty())
+        continue;
+      std::map<std::string, unsigned> ByRule;
+      unsigned N = 0;
+      for (const Edit &E : F.Edits)
+        if (E.Why != "diagnostic")
+          ++ByRule[E.RuleID], ++N;
+      OS << "<details><summary>" << T.Name << ": <code>" << cell(F.RelIn)
+         << "</code> &rarr; <code>" << cell(F.RelOut) << "</code> (" << N
+         << " edits, " << F.Findings.size() << " diagnostics)</summary>\n\n";
+      if (!ByRule.empty()) {
+        OS << "| rule | edits | title |\n|---|---:|---|\n";
+        for (const auto &[R, C] : ByRule) {
+          const RuleInfo *Info = RuleRegistry::get().find(R);
+          OS << llvm::formatv("| {0} | {1} | {2} |\n", R, C,
+                              Info ? cell(Info->Title) : "");
+        }
+        OS << "\n";
+      }
+      for (const Finding &Fi : F.Findings)
+        OS << llvm::formatv("- line {0}: {1} [{2}]: {3}\n", Fi.Line,
+                            severityName(Fi.Sev), Fi.RuleID, cell(Fi.Message));
+      OS << "\n</details>\n\n";
+    }
+  return S;
+}

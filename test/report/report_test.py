@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""Tests of `port-kernel report` (docs/report.md).
+
+usage: report_test.py PORT_KERNEL SOURCE_DIR CASE
+CASE: html (headless Chromium: content in the DOM, filters, a screenshot
+that is not blank), patch (each target's patch applied with `git apply` to a
+copy of the input tree equals the `port` output byte for byte), markdown,
+bad-input, validate.
+"""
+import filecmp
+import re
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+import numpy
+
+PK, SRC, CASE = sys.argv[1], sys.argv[2], sys.argv[3]
+TREE = os.path.join(SRC, "test", "report", "tree")
+TARGETS = "hip,cuda"
+
+
+def run(args, cwd=None, ok=(0,)):
+    p = subprocess.run(args, cwd=cwd, capture_output=True, text=True)
+    if p.returncode not in ok:
+        sys.exit("FAIL: %s exited %d\nstdout:\n%s\nstderr:\n%s"
+                 % (" ".join(args), p.returncode, p.stdout, p.stderr))
+    return p
+
+
+def check(cond, what):
+    if not cond:
+        sys.exit("FAIL: " + what)
+    print("ok: " + what)
+
+
+def copy_tree(dst):
+    shutil.copytree(TREE, dst)
+    return dst
+
+
+def read_png(path):
+    """Decodes an 8-bit, non-interlaced PNG into an array (H, W, C)."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat = 8, b""
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            w, h, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    assert depth == 8 and interlace == 0, "unsupported PNG"
+    chans = {0: 1, 2: 3, 4: 2, 6: 4}[ctype]
+    raw = zlib.decompress(idat)
+    stride = w * chans
+    img = numpy.zeros((h, stride), dtype=numpy.int32)
+    prev = numpy.zeros(stride, dtype=numpy.int32)
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = numpy.frombuffer(raw, dtype=numpy.uint8, count=stride,
+                                offset=y * (stride + 1) + 1).astype(numpy.int32)
+        out = numpy.zeros(stride, dtype=numpy.int32)
+        if f == 0:
+            out = line
+        elif f == 1:
+            for x in range(stride):
+                out[x] = (line[x] + (out[x - chans] if x >= chans else 0)) & 255
+        elif f == 2:
+            out = (line + prev) & 255
+        elif f == 3:
+            for x in range(stride):
+                left = out[x - chans] if x >= chans else 0
+                out[x] = (line[x] + ((left + prev[x]) >> 1)) & 255
+        elif f == 4:
+            for x in range(stride):
+                a = out[x - chans] if x >= chans else 0
+                b = prev[x]
+                c = prev[x - chans] if x >= chans else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                out[x] = (line[x] + pred) & 255
+        img[y] = out
+        prev = out
+    return img.reshape(h, w, chans)
+
+
+def chromium(args, html, tmp):
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    check(exe is not None, "chromium is installed (scripts/setup.sh)")
+    profile = os.path.join(tmp, "profile")
+    base = [exe, "--headless", "--no-sandbox", "--disable-gpu",
+            "--disable-dev-shm-usage", "--no-first-run",
+            "--user-data-dir=" + profile, "--virtual-time-budget=3000"]
+    env = dict(os.environ, HOME=tmp)
+    p = subprocess.run(base + args + [html], capture_output=True, text=True,
+                       env=env, timeout=240)
+    return p
+
+
+def case_html(tmp):
+    html = os.path.join(tmp, "report.html")
+    run([PK, "report", "--to", TARGETS, "-o", html, TREE])
+    text = open(html, encoding="utf-8").read()
+    # Self-contained: nothing is fetched.
+    for bad in ("<script src", "<link", "@import", "url(", "http://", "https://"):
+        check(bad not in text, "no external resource (%s)" % bad)
+    check("prefers-color-scheme: dark" in text, "dark-mode styles")
+
+    p = chromium(["--dump-dom"], "file://" + html, tmp)
+    dom = p.stdout
+    check("<h1>port-kernel report</h1>" in dom, "Chromium rendered the page")
+    check("hunks shown" in dom, "the filter script ran (hunk count shown)")
+    for s in ('id="summary"', "Edits by rule", "Flagged constructs",
+              'id="kernels"', "block_sums", "halves", "saxpy",
+              "kernels/reduce.cu</code> &rarr; <code>kernels/reduce.hip",
+              "kernels/warp_sum.cuh</code> &rarr; <code>kernels/warp_sum.hpp",
+              'data-target="hip"', 'data-target="cuda"',
+              "not run (use --validate)"):
+        check(s in dom, "DOM has %r" % s)
+    # Hunks carry rule IDs linked to the embedded docs.
+    check('class="hunk" data-rules="' in dom, "hunks carry their rules")
+    check('href="#rule-PK2010"' in dom and 'id="rule-PK2010"' in dom,
+          "a rule badge links to the rule's embedded documentation")
+    check("mask 0x0000ffff is not the full warp" in dom,
+          "the PK2010 warning is shown at its line")
+    check('<tr class="diag"' in dom, "diagnostics are rows of the diff")
+    check("native 64-lane warps" in dom or "logical 32-lane warps" in dom,
+          "a kernel's wave-64 strategy (PK2000) is shown")
+    check('class="tk-kw"' in dom and 'class="tk-gpu"' in dom,
+          "code is syntax highlighted")
+    # Every edit of the port is explained in some hunk: the JSON report's
+    # rules all appear as hunk badges.
+    import json
+    rj = os.path.join(tmp, "r.json")
+    run([PK, "port", "-q", "--to", TARGETS, "--report", rj, "-o",
+         os.path.join(tmp, "out"), TREE], ok=(0, 3))
+    rules = {e["rule"] for t in json.load(open(rj))["targets"]
+             for e in t["edits"] if e["why"] != "diagnostic"}
+    check(len(rules) >= 3, "the port made edits of several rules")
+    for r in sorted(rules):
+        check('href="#rule-%s"' % r in dom and 'id="rule-%s"' % r in dom,
+              "rule %s of the JSON report is linked and documented" % r)
+
+    # Filters set from the address: errors only hides the warning hunks;
+    # target cuda only hides the hip section.
+    p = chromium(["--dump-dom"], "file://" + html + "#target=cuda", tmp)
+    check('<section class="target" data-target="hip" hidden' in p.stdout,
+          "target filter hides the hip section")
+    p = chromium(["--dump-dom"], "file://" + html + "#rule=PK2010", tmp)
+    hunks = re.findall(r'<div class="hunk" data-rules="([^"]*)" data-sevs="[^"]*"( hidden="")?>',
+                       p.stdout)
+    check(any("PK2010" in r.split() and not h for r, h in hunks),
+          "rule filter shows the PK2010 hunks")
+    check(all(h for r, h in hunks if "PK2010" not in r.split()) and
+          any(h for r, h in hunks), "rule filter hides the other hunks")
+    p = chromium(["--dump-dom"], "file://" + html + "#sev=error", tmp)
+    hunks = re.findall(r'<div class="hunk" data-rules="[^"]*" data-sevs="([^"]*)"( hidden="")?>',
+                       p.stdout)
+    check(hunks and all(h for s, h in hunks if "error" not in s.split()),
+          "severity filter (errors) hides the hunks without errors")
+
+    png = os.path.join(tmp, "shot.png")
+    p = chromium(["--screenshot=" + png, "--window-size=1280,1600",
+                  "--hide-scrollbars"], "file://" + html, tmp)
+    check(os.path.exists(png), "a screenshot was written")
+    img = read_png(png)[:, :, :3].astype(float)
+    check(img.shape[0] >= 800 and img.shape[1] >= 1000, "screenshot size %s" % (img.shape,))
+    check(img.std() > 10, "screenshot is not blank (std %.1f)" % img.std())
+    colours = len({tuple(c) for c in img[::7, ::7].reshape(-1, 3).astype(int)})
+    check(colours > 20, "screenshot has text and colours (%d colours)" % colours)
+
+
+def tree_files(root):
+    out = []
+    for d, _, files in os.walk(root):
+        for f in files:
+            out.append(os.path.relpath(os.path.join(d, f), root))
+    return sorted(out)
+
+
+def case_patch(tmp):
+    pdir = os.path.join(tmp, "patches")
+    run([PK, "report", "--to", TARGETS, "-o", os.path.join(tmp, "r.html"),
+         "--patch-dir", pdir, TREE])
+    out = os.path.join(tmp, "out")
+    run([PK, "port", "-q", "--to", TARGETS, "-o", out, TREE], ok=(0, 3))
+    for t in TARGETS.split(","):
+        patch = os.path.join(pdir, t + ".patch")
+        text = open(patch).read()
+        check("diff --git a/kernels/reduce.cu b/kernels/reduce.%s"
+              % ("hip" if t == "hip" else "cu") in text, "%s patch has a/ b/ paths" % t)
+        if t == "hip":
+            check("rename from kernels/warp_sum.cuh\nrename to kernels/warp_sum.hpp"
+                  in text, "hip patch renames the header")
+        work = copy_tree(os.path.join(tmp, "apply-" + t))
+        run(["git", "apply", "--check", patch], cwd=work)
+        run(["git", "apply", patch], cwd=work)
+        want = os.path.join(out, t)
+        check(tree_files(work) == tree_files(want),
+              "%s: the patched tree has the port's files %s" % (t, tree_files(want)))
+        for f in tree_files(want):
+            check(filecmp.cmp(os.path.join(work, f), os.path.join(want, f),
+                              shallow=False),
+                  "%s: %s equals the port output byte for byte" % (t, f))
+
+
+def case_markdown(tmp):
+    md = os.path.join(tmp, "r.md")
+    run([PK, "report", "--to", TARGETS, "-o", os.path.join(tmp, "r.html"),
+         "--markdown", md, TREE])
+    text = open(md).read()
+    for s in ("## port-kernel report", "| target | files changed | edits |",
+              "| hip |", "| cuda |", "**Validation:** not run",
+              "### Flagged lines", "`kernels/reduce.cu:", "[PK2010]",
+              "<details><summary>hip: <code>kernels/reduce.cu</code>",
+              "</details>"):
+        check(s in text, "markdown has %r" % s)
+    check("http" not in text, "markdown links nowhere outside")
+
+
+def case_bad_input(tmp):
+    work = copy_tree(os.path.join(tmp, "tree"))
+    html = os.path.join(tmp, "r.html")
+    p = run([PK, "report", "--to", "hip,metal", "-o", html, work], ok=(2,))
+    check("unknown target 'metal'" in p.stderr, "unknown target is named")
+    check(not os.path.exists(html), "nothing written for an unknown target")
+    src = os.path.join(work, "saxpy.cu")
+    before = open(src, "rb").read()
+    p = run([PK, "report", "--to", "hip", "-o", src, work], ok=(2,))
+    check("would overwrite an input" in p.stderr and "saxpy.cu" in p.stderr,
+          "an output on an input is refused: " + p.stderr.strip().splitlines()[-2])
+    check(open(src, "rb").read() == before, "the input is untouched")
+    hdr = os.path.join(work, "kernels", "warp_sum.cuh")
+    p = run([PK, "report", "--to", "hip", "-o", html, "--markdown", hdr, work],
+            ok=(2,))
+    check("--markdown" in p.stderr and "no output written" in p.stderr,
+          "a --markdown path on an included header is refused")
+    check(not os.path.exists(html), "all or nothing: the HTML is not written")
+    p = run([PK, "report", "--to", "hip", work], ok=(2,))
+    check("-o" in p.stderr, "report without -o is a usage error")
+    p = run([PK, "report", "--to", "hip", "-o", html,
+             os.path.join(tmp, "missing")], ok=(2,))
+    check("missing" in p.stderr, "a missing input is an input error")
+    check(sorted(tree_files(work)) == sorted(tree_files(TREE)), "the input tree has no new files")
+
+
+def case_validate(tmp):
+    html = os.path.join(tmp, "r.html")
+    md = os.path.join(tmp, "r.md")
+    run([PK, "report", "--to", "hip,cuda", "--validate", "-o", html,
+         "--markdown", md, os.path.join(SRC, "corpus", "saxpy")])
+    text = open(html).read()
+    check('id="validation"' in text, "HTML has the validation table")
+    for v in ("hip", "cuda"):
+        check('<td>%s</td><td class="pass">pass</td>' % v in text,
+              "saxpy passes as %s" % v)
+    check("passed</span>: 3 passed, 0 failed" in text, "summary says validation passed")
+    check("**Validation:** passed (3 passed, 0 failed" in open(md).read(),
+          "markdown says validation passed")
+
+
+tmp = tempfile.mkdtemp(prefix="pk-report-test-")
+try:
+    {"html": case_html, "patch": case_patch, "markdown": case_markdown,
+     "bad-input": case_bad_input, "validate": case_validate}[CASE](tmp)
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+print("PASS")

@@ -1,0 +1,8 @@
+#include <cuda_runtime.h>
+
+// y = a*x + y; this file ends without a newline.
+__global__ void saxpy(float a, const float *x, float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = a * x[i] + y[i];
+}
