@@ -8,6 +8,7 @@
 #include "pk/Inputs.h"
 #include "pk/Rules.h"
 #ifdef PK_HAVE_VALIDATE
+#include "pk/GpuRun.h"
 #include "pk/Validate.h"
 namespace pk {
 /// The emulator toolchain configured at build time.
@@ -192,6 +193,41 @@ cl::opt<std::string> FailOutput(
     cl::desc("A program run fails when its standard output matches REGEX"),
     cl::value_desc("REGEX"), cl::cat(Cat), cl::sub(ValidateCmd));
 
+cl::opt<bool> Gpu("gpu",
+                  cl::desc("Build the original and its CUDA port with nvcc, "
+                           "run both on an NVIDIA GPU against the reference "
+                           "and time the kernels (skipped without nvcc or "
+                           "GPU)"),
+                  cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<std::string> GpuBundle(
+    "gpu-bundle",
+    cl::desc("Write what --gpu builds and runs to DIR, with a run.sh for a "
+             "GPU machine that has nvcc, bash and python3"),
+    cl::value_desc("DIR"), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<std::string> Nvcc("nvcc",
+                          cl::desc("nvcc for --gpu (default: $NVCC, PATH, "
+                                   "/usr/local/cuda/bin/nvcc)"),
+                          cl::value_desc("PATH"), cl::cat(Cat),
+                          cl::sub(ValidateCmd));
+cl::opt<std::string>
+    GpuArch("gpu-arch",
+            cl::desc("nvcc -arch for --gpu (default: the GPU's, else sm_90)"),
+            cl::value_desc("sm_XX"), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<unsigned> GpuWarmup("gpu-warmup",
+                            cl::desc("--gpu: untimed launches before timing "
+                                     "(default 5)"),
+                            cl::init(5), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<unsigned>
+    GpuRepeats("gpu-repeats",
+               cl::desc("--gpu: timed samples, the median is reported "
+                        "(default 21)"),
+               cl::init(21), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<unsigned>
+    GpuBatch("gpu-batch",
+             cl::desc("--gpu: launches per timed sample (default 0: about "
+                      "0.5 ms per sample)"),
+             cl::init(0), cl::cat(Cat), cl::sub(ValidateCmd));
+
 const char *Examples = R"(
 EXAMPLES:
   port-kernel port --to hip -o out src/           port a tree to HIP (out/hip/...)
@@ -202,6 +238,8 @@ EXAMPLES:
   port-kernel explain PK2001                       what a rule does and why
   port-kernel validate --to hip corpus/            port every case and run it on the emulator
   port-kernel validate --program app.cu --to hip -- 1024
+  port-kernel validate --gpu corpus/              original and CUDA port on an NVIDIA GPU
+  port-kernel validate --gpu-bundle b corpus/     the same as a bundle: bash b/run.sh on a GPU machine
 )";
 
 bool parseTargets(llvm::StringRef S, std::vector<pk::Target> &Out,
@@ -399,6 +437,23 @@ int main(int argc, char **argv) {
       errs() << "port-kernel: error: validate needs case directories or "
                 "--program FILE\n";
       return 2;
+    }
+    if (Gpu || !GpuBundle.empty()) {
+      // The original and its CUDA port: --to defaults to cuda here.
+      if (!To.getNumOccurrences())
+        V.Targets = {pk::Target::CUDA};
+      pk::GpuOptions G;
+      G.BundleDir = GpuBundle;
+      G.Nvcc = Nvcc;
+      G.Arch = GpuArch;
+      G.Warmup = GpuWarmup;
+      G.Repeats = GpuRepeats;
+      G.Batch = GpuBatch;
+      if (G.Repeats == 0) {
+        errs() << "port-kernel: error: --gpu-repeats must be at least 1\n";
+        return 2;
+      }
+      return pk::runGpuValidate(V, G, D, outs(), errs());
     }
     return pk::runValidate(V, pk::emuToolchain(), D, outs(), errs());
 #else
