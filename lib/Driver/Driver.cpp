@@ -127,6 +127,20 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
                                                 : !DbFiles.count(F.Path));
     (Fragment ? Headers : TUs).push_back(&F);
   }
+  // --shard K/N: this shard's translation units, the headers they include
+  // and the lone files of its own (pk/Shard.h).
+  std::optional<std::set<std::string>> InShard;
+  if (O.Shard.enabled()) {
+    std::set<std::string> TUSet;
+    for (const InputFile *F : TUs)
+      TUSet.insert(F->Path);
+    std::vector<std::string> Args = O.FE.ExtraArgsBefore;
+    Args.insert(Args.end(), O.FE.ExtraArgs.begin(), O.FE.ExtraArgs.end());
+    InShard = selectShard(Inputs, TUSet, includeDirsOf(Args), O.Shard);
+    auto Out = [&](const InputFile *F) { return !InShard->count(F->Path); };
+    llvm::erase_if(TUs, Out);
+    llvm::erase_if(Headers, Out);
+  }
 
   // One TU; \p Phase says what it is doing, for the message of a crash.
   auto RunOneUnguarded = [&](const InputFile *F, std::string &Phase) {
@@ -184,16 +198,26 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
     return C;
   };
 
+  std::mutex ProgressMu;
+  size_t NumDone = 0, NumKnown = TUs.size();
+  auto RunAndReport = [&](const InputFile *F) {
+    TUResult R = RunOne(F);
+    if (O.Progress) {
+      std::lock_guard<std::mutex> Lock(ProgressMu);
+      O.Progress(++NumDone, NumKnown, F->Path);
+    }
+    return R;
+  };
   auto RunAll = [&](const std::vector<const InputFile *> &List) {
     std::vector<TUResult> Res(List.size());
     unsigned J = effectiveJobs(O.Jobs, List.size());
     if (J <= 1) {
       for (size_t I = 0; I < List.size(); ++I)
-        Res[I] = RunOne(List[I]);
+        Res[I] = RunAndReport(List[I]);
     } else {
       llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(J));
       for (size_t I = 0; I < List.size(); ++I)
-        Pool.async([&, I] { Res[I] = RunOne(List[I]); });
+        Pool.async([&, I] { Res[I] = RunAndReport(List[I]); });
       Pool.wait();
     }
     return Res;
@@ -208,6 +232,7 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
   for (const InputFile *H : Headers)
     if (!Covered.count(H->Path))
       Lone.push_back(H);
+  NumKnown += Lone.size();
   for (TUResult &R : RunAll(Lone))
     Results.push_back(std::move(R));
   // Which sources were translated as parts of another file, and where.
@@ -265,7 +290,7 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
     Kinds[F.Path] = F.Kind;
   std::set<std::string> Files; // every file that gets an output
   for (const InputFile &F : Inputs)
-    if (!FailedPaths.count(F.Path))
+    if (!FailedPaths.count(F.Path) && (!InShard || InShard->count(F.Path)))
       Files.insert(F.Path);
   for (const TUResult &R : Results)
     for (const auto &U : R.UserFiles)

@@ -7,8 +7,10 @@
 #include "pk/Frontend.h"
 #include "pk/PortService.h"
 #include "pk/Rules.h"
+#include "pk/Shard.h"
 #include "pk/TargetContext.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
 #include <map>
 #include <set>
 
@@ -29,6 +31,11 @@ struct DriverOptions {
   /// written).  Otherwise every file that parses is ported and each one that
   /// does not is reported (PK9100, exit 4).
   bool Strict = false;
+  /// --shard K/N: only the translation units of shard K (pk/Shard.h).
+  ShardSpec Shard;
+  /// Called after each translation unit (or lone header) is done, with the
+  /// number done, the number known so far and the file; calls are serialised.
+  std::function<void(size_t Done, size_t Total, llvm::StringRef File)> Progress;
 };
 
 /// An input that could not be ported: its path and clang's reasons
@@ -88,6 +95,8 @@ public:
   bool isHipSource(llvm::StringRef File) const override;
 
   const RenameDB &renames() const { return DB; }
+  /// Absolute paths of every file the last translate() read.
+  const std::set<std::string> &readFiles() const { return ReadFiles; }
 
 private:
   DriverOptions O;
