@@ -120,5 +120,19 @@ __device__ bool __nv_atomic_compare_exchange(T *, T *, T *, bool, int, int,
                                              int = __NV_THREAD_SCOPE_SYSTEM);
 __device__ void __nv_atomic_thread_fence(int, int = __NV_THREAD_SCOPE_SYSTEM);
 
+/* 5. Runtime functions the toolkit removed (CUDA 12/13), declared so that
+ *    legacy code parses and the CUDA target can replace them with their
+ *    current forms (PK6010, rules/cuda-legacy/runtime.yaml).  An output that
+ *    still calls one does not compile with nvcc. */
+#include <driver_types.h>
+cudaError_t cudaThreadSynchronize(void);
+cudaError_t cudaThreadExit(void);
+cudaError_t cudaThreadSetLimit(enum cudaLimit, size_t);
+cudaError_t cudaThreadGetLimit(size_t *, enum cudaLimit);
+cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache);
+cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache *);
+cudaError_t cudaSetDoubleForDevice(double *);
+cudaError_t cudaSetDoubleForHost(double *);
+
 #endif
 #endif

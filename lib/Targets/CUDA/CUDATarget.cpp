@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "pk/Target.h"
 
+#include "LegacyPasses.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
 
@@ -183,12 +185,19 @@ public:
                      runRenamePass(TC, /*ToHip=*/false);
                  }),
             pass("hip-to-cuda", hipToCuda),
+            {"legacy-runtime-api", cudaleg::portRuntimeApi},
+            pass("legacy-warp-intrinsics", cudaleg::portWarpIntrinsics),
+            pass("legacy-warp-sync", cudaleg::portWarpSync),
             pass("unported-includes", reportUnportedIncludes),
             pass("helpers", insertHelpers)};
   }
 
-  /// No hazard passes yet: CUDA output of CUDA input is the input.
-  std::vector<TargetPass> checkPasses() const override { return {}; }
+  /// Legacy CUDA input: what port would change for Volta and newer.
+  std::vector<TargetPass> checkPasses() const override {
+    return {{"legacy-runtime-api", cudaleg::checkRuntimeApi},
+            pass("legacy-warp-intrinsics", cudaleg::checkWarpIntrinsics),
+            pass("legacy-warp-sync", cudaleg::checkWarpSync)};
+  }
 };
 
 } // namespace

@@ -349,7 +349,9 @@ inline cudaError_t cudaGetSymbolSize(std::size_t *n, S &&sym) {
 inline cudaError_t cudaDeviceSynchronize() {
   return PKEMU_CE(pkemu::api::device_synchronize());
 }
-inline cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
+// cudaThreadSynchronize and the other cudaThread* functions are not declared:
+// the CUDA toolkit removed them, and nvcc rejects code that calls them
+// (port --to cuda replaces them, PK6010).
 inline cudaError_t cudaDeviceReset() {
   return PKEMU_CE(pkemu::api::device_reset());
 }

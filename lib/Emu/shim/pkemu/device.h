@@ -132,8 +132,11 @@ PKEMU_SHFL_SYNC(__shfl_xor_sync, kShflXor, int)
 // clang-format on
 #undef PKEMU_SHFL_SYNC
 
-// Non-sync forms (HIP, and CUDA's legacy pre-Volta forms): all live lanes of
-// the warp.
+// Non-sync forms (HIP only): all live lanes of the wave.  CUDA removed them
+// for sm_70 and newer (CUDA 9): nvcc -arch=sm_90 rejects them, and so does
+// the emulator's CUDA mode, so that an output nvcc would reject never passes
+// validation.
+#if defined(PKEMU_LANG_HIP)
 #define PKEMU_SHFL(NAME, OP, ARGT)                                             \
   template <class T>                                                           \
   PKEMU_HD inline T NAME(T var, ARGT a, int width = warpSize,                  \
@@ -149,6 +152,21 @@ PKEMU_SHFL(__shfl_down, kShflDown, unsigned int)
 PKEMU_SHFL(__shfl_xor, kShflXor, int)
 // clang-format on
 #undef PKEMU_SHFL
+#elif defined(__clang__)
+// Declared unavailable: a call is an error that names the replacement.
+#define PKEMU_LEGACY(NAME)                                                     \
+  "pkemu (CUDA, as nvcc for sm_70+): " #NAME                                   \
+  "() is not valid on sm_70 and newer (removed in CUDA 9); use " #NAME        \
+  "_sync(mask, ...)"
+#define PKEMU_SHFL_REMOVED(NAME)                                               \
+  template <class T, class... A>                                               \
+  __attribute__((unavailable(PKEMU_LEGACY(NAME)))) T NAME(T, A...);
+PKEMU_SHFL_REMOVED(__shfl)
+PKEMU_SHFL_REMOVED(__shfl_up)
+PKEMU_SHFL_REMOVED(__shfl_down)
+PKEMU_SHFL_REMOVED(__shfl_xor)
+#undef PKEMU_SHFL_REMOVED
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // Votes.
@@ -202,6 +220,7 @@ PKEMU_HD inline PKEMU_BALLOT_T __match_all_sync(PKEMU_SYNC_MASK mask, T value,
     *pred = r != 0;
   return (PKEMU_BALLOT_T)r;
 }
+#if defined(PKEMU_LANG_HIP)
 PKEMU_HD inline PKEMU_BALLOT_T __ballot(int pred, PKEMU_LOC_PARAMS) {
   return (PKEMU_BALLOT_T)::pkemu::detail::vote(::pkemu::detail::kBallot,
                                                ::pkemu::detail::kLangFlag, 0,
@@ -217,6 +236,12 @@ PKEMU_HD inline int __all(int pred, PKEMU_LOC_PARAMS) {
                                     ::pkemu::detail::kLangFlag, 0, pred,
                                     "__all", PKEMU_LOC);
 }
+#elif defined(__clang__)
+__attribute__((unavailable(PKEMU_LEGACY(__ballot)))) unsigned __ballot(int);
+__attribute__((unavailable(PKEMU_LEGACY(__any)))) int __any(int);
+__attribute__((unavailable(PKEMU_LEGACY(__all)))) int __all(int);
+#undef PKEMU_LEGACY
+#endif
 PKEMU_HD inline PKEMU_BALLOT_T __activemask() {
   return (PKEMU_BALLOT_T)::pkemu::detail::live_mask();
 }
