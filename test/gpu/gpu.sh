@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Tests of `validate --gpu` and `--gpu-bundle` on a machine without a GPU.
+# Usage: gpu.sh skip|bundle|bundle_nvcc PORT_KERNEL ROOT   (77: skipped)
+set -euo pipefail
+what="$1"; PK="$2"; ROOT="$3"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/pk-gpu-test.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+NVCC="${NVCC:-$(command -v nvcc || true)}"
+[ -n "$NVCC" ] || { [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc; } || true
+have_gpu() { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; }
+
+case "$what" in
+skip)
+  # No nvcc: every cell skipped, exit 0, the reason in the table and JSON.
+  set +e
+  "$PK" validate --gpu --nvcc "$WORK/no-such-nvcc" "$ROOT/corpus/saxpy" "$ROOT/corpus/layernorm" >"$WORK/out" 2>"$WORK/err"
+  rc=$?
+  set -e
+  cat "$WORK/out" "$WORK/err"
+  [ "$rc" = 0 ] || fail "exit status $rc without nvcc (want 0)"
+  grep -q "^GPU: skipped: no nvcc: $WORK/no-such-nvcc is not an executable" "$WORK/out" || fail "no skip reason"
+  grep -Eq '^saxpy +SKIP +SKIP *$' "$WORK/out" || fail "saxpy row is not SKIP SKIP"
+  grep -q "^0 passed, 0 failed, 4 skipped (2 cases x 2 variants)" "$WORK/out" || fail "summary"
+  "$PK" validate --gpu --json --nvcc "$WORK/no-such-nvcc" "$ROOT/corpus/saxpy" >"$WORK/json" 2>/dev/null \
+    || fail "--json exit status"
+  python3 - "$WORK/json" <<'EOF' || fail "JSON document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["mode"] == "gpu" and d["skipped"] is True, d
+assert d["reason"].startswith("no nvcc"), d["reason"]
+assert d["summary"] == {"passed": 0, "failed": 0, "skipped": 2}, d["summary"]
+assert d["ok"] is True
+c = d["cases"][0]
+assert c["name"] == "saxpy" and c["status"] == "skip"
+assert [r["variant"] for r in c["results"]] == ["original", "cuda"]
+assert all(r["status"] == "skip" for r in c["results"])
+EOF
+  # nvcc but no GPU: skipped too, saying so.
+  if [ -n "$NVCC" ] && ! have_gpu; then
+    "$PK" validate --gpu --nvcc "$NVCC" "$ROOT/corpus/saxpy" >"$WORK/out2" 2>&1 || fail "exit status without a GPU"
+    cat "$WORK/out2"
+    grep -q "^GPU: skipped: no NVIDIA GPU: " "$WORK/out2" || fail "no 'no NVIDIA GPU' reason"
+    grep -Eq '^saxpy +SKIP +SKIP *$' "$WORK/out2" || fail "saxpy row without a GPU"
+  fi
+  # Usage errors: --gpu runs CUDA ports only; a program that does not exist.
+  set +e
+  "$PK" validate --gpu --to hip "$ROOT/corpus/saxpy" >/dev/null 2>"$WORK/err3"; rc=$?
+  set -e
+  [ "$rc" = 2 ] && grep -q -- "--to must be cuda or none" "$WORK/err3" || fail "--gpu --to hip: exit $rc"
+  echo PASS
+  ;;
+bundle)
+  # A bundle of two CUDA cases (one with a header outside its directory)
+  # and of every HIP-written corpus case.
+  mapfile -t HIPS < <(cd "$ROOT/corpus" && ls -1 */*.hip 2>/dev/null | xargs -r -n1 dirname | sort -u)
+  CASES=("$ROOT/corpus/saxpy" "$ROOT/corpus/layernorm")
+  for h in "${HIPS[@]}"; do CASES+=("$ROOT/corpus/$h"); done
+  B="$WORK/bundle"
+  "$PK" validate --gpu-bundle "$B" "${CASES[@]}" >"$WORK/out" 2>"$WORK/err" || { cat "$WORK/out" "$WORK/err"; fail "bundle exit status"; }
+  cat "$WORK/out"
+  grep -q "^wrote $B: ${#CASES[@]} cases" "$WORK/out" || fail "summary line"
+  for f in run.sh run.py manifest.json pkv_rt.h pkv_gpu.h \
+           cases/saxpy/original.cu cases/saxpy/cuda.cu cases/saxpy/launch.h \
+           cases/saxpy/original/saxpy.cu cases/saxpy/cuda/saxpy.cu cases/saxpy/ref/ref.cpp \
+           cases/layernorm/original/layernorm/layernorm.cu cases/layernorm/original/common/warp_reduce.cuh \
+           cases/layernorm/cuda/layernorm/layernorm.cu cases/layernorm/cuda/common/warp_reduce.cuh; do
+    [ -f "$B/$f" ] || fail "missing $f"
+  done
+  [ -x "$B/run.sh" ] || fail "run.sh is not executable"
+  grep -q '^#define PKV_GPU_ARG_BYTES {12000, 12000, 0, 0}$' "$B/cases/saxpy/launch.h" || fail "saxpy buffer sizes"
+  grep -q '#include "cuda/saxpy.cu"' "$B/cases/saxpy/cuda.cu" || fail "driver does not include the port"
+  grep -q '#include "ref/ref.cpp"' "$B/cases/saxpy/cuda.cu" || fail "driver does not include the reference"
+  # Nothing of the build machine: no absolute paths in what nvcc reads.
+  if grep -rl "$ROOT" "$B/cases" >/dev/null; then fail "absolute paths in the bundle: $(grep -rl "$ROOT" "$B/cases")"; fi
+  size="$(du -sk "$B" | cut -f1)"
+  [ "$size" -lt 4096 ] || fail "bundle is $size KB"
+  python3 - "$B/manifest.json" "${HIPS[@]}" <<'EOF' || fail "manifest"
+import json, sys
+m = json.load(open(sys.argv[1]))
+hips = set(sys.argv[2:])
+assert m["pk_gpu_bundle"] == 1 and m["mode"] == "kernel"
+assert m["variants"] == ["original", "cuda"]
+for e in m["entries"]:
+    v = {x["variant"]: x for x in e["variants"]}
+    if e["name"] in hips:
+        assert v["original"]["status"] == "skip", e
+        assert "HIP source" in v["original"]["reason"]
+    else:
+        assert v["original"]["driver"] == "cases/%s/original.cu" % e["name"], e
+    assert v["cuda"].get("driver") == "cases/%s/cuda.cu" % e["name"], e
+EOF
+  # A second bundle replaces the first; a directory that is not a bundle
+  # is refused.
+  "$PK" validate --gpu-bundle "$B" "$ROOT/corpus/saxpy" >/dev/null 2>&1 || fail "replacing a bundle"
+  [ ! -d "$B/cases/layernorm" ] || fail "old bundle contents kept"
+  mkdir "$WORK/other" && echo x >"$WORK/other/file"
+  set +e
+  "$PK" validate --gpu-bundle "$WORK/other" "$ROOT/corpus/saxpy" >/dev/null 2>"$WORK/err2"; rc=$?
+  set -e
+  [ "$rc" = 2 ] && grep -q "exists and is not a GPU bundle" "$WORK/err2" || fail "non-bundle directory: exit $rc"
+  [ "$(ls "$WORK/other")" = file ] || fail "non-bundle directory changed"
+  ls "$WORK" | grep -q '\.tmp' && fail "staging directory left behind"
+  # run.sh without a GPU: a clean refusal (exit 3), nothing built.
+  if [ -n "$NVCC" ] && ! have_gpu; then
+    set +e
+    bash "$B/run.sh" --nvcc "$NVCC" >"$WORK/run.out" 2>"$WORK/run.err"; rc=$?
+    set -e
+    cat "$WORK/run.err"
+    [ "$rc" = 3 ] || fail "run.sh exit status $rc without a GPU (want 3)"
+    grep -q "^run.sh: error: no NVIDIA GPU: " "$WORK/run.err" || fail "run.sh does not say 'no NVIDIA GPU'"
+    [ ! -f "$B/results.json" ] || fail "results.json written without a GPU"
+  fi
+  set +e
+  bash "$B/run.sh" --nvcc "$WORK/none" >/dev/null 2>"$WORK/run2.err"; rc=$?
+  set -e
+  [ "$rc" = 3 ] && grep -q "no nvcc" "$WORK/run2.err" || fail "run.sh without nvcc: exit $rc"
+  echo PASS
+  ;;
+bundle_nvcc)
+  [ -n "$NVCC" ] || { echo "SKIP: no nvcc (NVCC, PATH, /usr/local/cuda/bin)"; exit 77; }
+  B="$WORK/bundle"
+  "$PK" validate --gpu-bundle "$B" "$ROOT/corpus" || fail "bundle of the corpus"
+  du -sh "$B"
+  bash "$B/run.sh" --nvcc "$NVCC" --compile-only --arch sm_90 --jobs "${PK_NVCC_JOBS:-2}" || fail "some drivers do not compile"
+  echo PASS
+  ;;
+*) fail "unknown test $what" ;;
+esac
