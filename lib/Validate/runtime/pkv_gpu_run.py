@@ -391,9 +391,9 @@ def main():
                     help="each sample's launches are queued behind a kernel "
                     "that spins this long, so that the host's launch rate "
                     "does not limit them (default 3; 0: no spin)")
-    ap.add_argument("--rounds", type=int, default=3,
+    ap.add_argument("--rounds", type=int, default=5,
                     help="runs of each driver, original and port "
-                    "alternating; the median is reported (default 3)")
+                    "alternating; the median is reported (default 5)")
     ap.add_argument("--program-warmup", dest="prog_warmup", type=int,
                     default=1, help="untimed program runs (default 1)")
     ap.add_argument("--program-repeats", dest="prog_repeats", type=int,
@@ -426,21 +426,6 @@ def main():
         eprint("run.sh: error: --warmup, --warmup-ms, --repeats and --batch "
                "must be >= 0, --rounds >= 1")
         return 2
-
-    try:
-        with open(os.path.join(HERE, "manifest.json")) as f:
-            man = json.load(f)
-    except (OSError, ValueError) as e:
-        eprint("run.sh: error: cannot read manifest.json: %s" % e)
-        return 2
-    entries = man.get("entries", [])
-    if args.names:
-        unknown = [n for n in args.names
-                   if n not in [e["name"] for e in entries]]
-        if unknown:
-            eprint("run.sh: error: no such case: " + ", ".join(unknown))
-            return 2
-        entries = [e for e in entries if e["name"] in args.names]
 
     nvcc = find_nvcc(args.nvcc)
     if not nvcc:
@@ -477,6 +462,22 @@ def main():
     if args.probe:
         print(json.dumps(dict(gpu, ok=True)))
         return 0
+
+    try:
+        with open(os.path.join(HERE, "manifest.json")) as f:
+            man = json.load(f)
+    except (OSError, ValueError) as e:
+        eprint("run.sh: error: cannot read manifest.json: %s" % e)
+        return 2
+    entries = man.get("entries", [])
+    if args.names:
+        unknown = [n for n in args.names
+                   if n not in [e["name"] for e in entries]]
+        if unknown:
+            eprint("run.sh: error: no such case: " + ", ".join(unknown))
+            return 2
+        entries = [e for e in entries if e["name"] in args.names]
+
 
     variants = man.get("variants", ["original", "cuda"])
     program = man.get("mode") == "program"
