@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "pk/Driver.h"
 #include "pk/Inputs.h"
+#include "pk/Report.h"
 #include "pk/Rules.h"
 #ifdef PK_HAVE_VALIDATE
 #include "pk/GpuRun.h"
@@ -44,6 +45,10 @@ cl::SubCommand ValidateCmd(
     "validate",
     "Port corpus cases or programs and run them on the SIMT emulator");
 
+cl::SubCommand ReportCmd("report",
+                         "Write an HTML report of a port (diffs with the rules "
+                         "that made them), a Markdown summary and patches");
+
 cl::OptionCategory Cat("port-kernel options");
 
 cl::opt<std::string>
@@ -51,7 +56,8 @@ cl::opt<std::string>
        cl::desc(
            "Targets, comma separated: hip, cuda (validate also accepts none)"),
        cl::value_desc("targets"), cl::init("hip"), cl::cat(Cat),
-       cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
+       cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ReportCmd),
+       cl::sub(ValidateCmd));
 cl::opt<std::string>
     OutDir("o", cl::desc("Output directory (outputs go to DIR/<target>/)"),
            cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd));
@@ -59,7 +65,8 @@ cl::opt<unsigned> Jobs("j",
                        cl::desc("Files (or cases) in parallel (default: one "
                                 "per core, fewer when memory is short)"),
                        cl::init(0), cl::cat(Cat), cl::sub(PortCmd),
-                       cl::sub(CheckCmd), cl::sub(ValidateCmd));
+                       cl::sub(CheckCmd), cl::sub(ReportCmd),
+                       cl::sub(ValidateCmd));
 cl::opt<bool>
     InPlace("in-place",
             cl::desc("Rewrite the inputs in place, keeping FILE.orig backups"),
@@ -67,27 +74,29 @@ cl::opt<bool>
 cl::opt<std::string>
     CompDb("p", cl::desc("Build directory with compile_commands.json"),
            cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd),
-           cl::sub(CheckCmd), cl::sub(ValidateCmd));
+           cl::sub(CheckCmd), cl::sub(ReportCmd), cl::sub(ValidateCmd));
 cl::list<std::string>
     ExtraArg("extra-arg",
              cl::desc("Extra argument to append to the compiler command line"),
              cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
-             cl::sub(ValidateCmd));
+             cl::sub(ReportCmd), cl::sub(ValidateCmd));
 cl::list<std::string> ExtraArgBefore(
     "extra-arg-before",
     cl::desc("Extra argument to prepend to the compiler command line"),
-    cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ValidateCmd));
+    cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ReportCmd),
+    cl::sub(ValidateCmd));
 cl::opt<std::string> CudaPath(
     "cuda-path",
     cl::desc(
         "CUDA toolkit to parse against; 'none' uses the bundled declarations"),
     cl::value_desc("DIR"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
-    cl::sub(ValidateCmd));
+    cl::sub(ReportCmd), cl::sub(ValidateCmd));
 cl::list<std::string> RuleFiles(
     "rules",
     cl::desc(
         "Additional YAML rename table (same format as rules/cuda2hip/*.yaml)"),
-    cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+    cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
+    cl::sub(ReportCmd));
 cl::opt<std::string> Report("report",
                             cl::desc("Write a JSON report of every edit (with "
                                      "its rule and reason) and finding"),
@@ -102,7 +111,7 @@ cl::opt<pk::Wave64Strategy> Wave64(
                    "two logical 32-lane warps per 64-lane wave"),
         clEnumValN(pk::Wave64Strategy::Native, "native", "64-lane warps")),
     cl::init(pk::Wave64Strategy::Auto), cl::cat(Cat), cl::sub(PortCmd),
-    cl::sub(CheckCmd), cl::sub(ValidateCmd));
+    cl::sub(CheckCmd), cl::sub(ReportCmd), cl::sub(ValidateCmd));
 cl::opt<pk::MfmaShape> MfmaShapeOpt(
     "mfma-shape", cl::desc("MFMA shape for ported tensor-core code"),
     cl::values(
@@ -114,7 +123,7 @@ cl::opt<pk::MfmaShape> MfmaShapeOpt(
         clEnumValN(pk::MfmaShape::M32N32K8, "32x32x8",
                    "v_mfma_f32_32x32x8 everywhere")),
     cl::init(pk::MfmaShape::Auto), cl::cat(Cat), cl::sub(PortCmd),
-    cl::sub(CheckCmd), cl::sub(ValidateCmd));
+    cl::sub(CheckCmd), cl::sub(ReportCmd), cl::sub(ValidateCmd));
 cl::opt<pk::LdsPadding> LdsPadding(
     "lds-padding",
     cl::desc("Row padding of shared-memory tiles that ported fragments load or "
@@ -126,14 +135,14 @@ cl::opt<pk::LdsPadding> LdsPadding(
                           "re-planned even then"),
                clEnumValN(pk::LdsPadding::Keep, "keep", "as written")),
     cl::init(pk::LdsPadding::Auto), cl::cat(Cat), cl::sub(PortCmd),
-    cl::sub(CheckCmd), cl::sub(ValidateCmd));
+    cl::sub(CheckCmd), cl::sub(ReportCmd), cl::sub(ValidateCmd));
 cl::opt<unsigned> RocmVersion(
     "rocm-version",
     cl::desc("ROCm major version the HIP output is for: 6 (bfloat16 as "
              "__hip_bfloat16 of <hip/hip_bf16.h>) or 5 (hip_bfloat16, "
              "conversions written out); default 6 (PK1016)"),
     cl::value_desc("5|6"), cl::init(6), cl::cat(Cat), cl::sub(PortCmd),
-    cl::sub(CheckCmd), cl::sub(ValidateCmd));
+    cl::sub(CheckCmd), cl::sub(ReportCmd), cl::sub(ValidateCmd));
 cl::opt<bool>
     Strict("strict",
            cl::desc("All or nothing: one input that does not parse stops the "
@@ -144,14 +153,33 @@ cl::opt<bool> StubMissing(
     cl::desc("Parse a header that is not installed (mpi.h, omp.h, gsl/...) as "
              "an empty one; errors in host code that follow are tolerated; "
              "each is reported at its line (PK9102)"),
-    cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+    cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ReportCmd));
 cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat),
                     cl::sub(PortCmd), cl::sub(CheckCmd));
 cl::opt<bool> Verbose("v", cl::desc("Say which CUDA declarations are used"),
-                      cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+                      cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
+                      cl::sub(ReportCmd));
 cl::list<std::string> Paths(cl::Positional, cl::desc("<file or directory>..."),
                             cl::sub(PortCmd), cl::sub(CheckCmd),
-                            cl::sub(ValidateCmd));
+                            cl::sub(ReportCmd), cl::sub(ValidateCmd));
+// report
+cl::opt<std::string> ReportHtml("o", cl::desc("The HTML report to write"),
+                                cl::value_desc("FILE.html"), cl::cat(Cat),
+                                cl::sub(ReportCmd));
+cl::opt<std::string>
+    ReportMarkdown("markdown",
+                   cl::desc("Also write a Markdown summary for a pull request"),
+                   cl::value_desc("FILE.md"), cl::cat(Cat), cl::sub(ReportCmd));
+cl::opt<std::string> PatchDir(
+    "patch-dir",
+    cl::desc("Also write DIR/<target>.patch, which `git apply` accepts in the "
+             "inputs' root"),
+    cl::value_desc("DIR"), cl::cat(Cat), cl::sub(ReportCmd));
+cl::opt<bool> ReportValidate(
+    "validate",
+    cl::desc("Validate the cases under the inputs on the emulator and report "
+             "each kernel's result per target"),
+    cl::cat(Cat), cl::sub(ReportCmd));
 cl::opt<std::string> ExplainID(cl::Positional, cl::desc("<rule ID>"),
                                cl::sub(ExplainCmd));
 
@@ -351,7 +379,7 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  if (!PortCmd && !CheckCmd && !ValidateCmd) {
+  if (!PortCmd && !CheckCmd && !ValidateCmd && !ReportCmd) {
     errs() << "port-kernel: error: no command; try `port-kernel --help`\n";
     return 2;
   }
@@ -460,6 +488,38 @@ int main(int argc, char **argv) {
     errs() << "port-kernel: error: this build has no emulator\n";
     return 2;
 #endif
+  }
+
+  if (ReportCmd) {
+    pk::ReportOptions R;
+    R.HtmlPath = ReportHtml;
+    R.MarkdownPath = ReportMarkdown;
+    R.PatchDir = PatchDir;
+    R.Targets = O.Targets;
+    if (ReportValidate) {
+#ifdef PK_HAVE_VALIDATE
+      R.Validate = [&]() -> Expected<json::Value> {
+        pk::ValidateOptions V;
+        V.Targets = O.Targets;
+        V.Paths = Paths;
+        V.Json = true;
+        V.Jobs = O.Jobs;
+        std::string S;
+        raw_string_ostream OS(S);
+        int RC = pk::runValidate(V, pk::emuToolchain(), D, OS, errs());
+        if (RC != 0 && RC != 1)
+          return createStringError("port-kernel: error: --validate: the "
+                                   "validation did not run (exit %d)",
+                                   RC);
+        return json::parse(S);
+      };
+#else
+      errs() << "port-kernel: error: this build has no emulator "
+                "(--validate)\n";
+      return 2;
+#endif
+    }
+    return pk::runReport(D, Paths, R, errs());
   }
 
   if (Paths.empty()) {
