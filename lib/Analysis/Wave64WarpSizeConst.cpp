@@ -25,6 +25,16 @@ public:
   explicit WarpSizeVisitor(Wave64Analysis::Impl &I) : I(I) {}
   bool shouldVisitTemplateInstantiations() const { return false; }
 
+  /// Every template argument as written is a constant context; the parent
+  /// map does not lead there from an explicit argument of a function
+  /// template call (`groupSum<warpSize>(v)`), so the traversal says it.
+  bool TraverseTemplateArgumentLoc(const TemplateArgumentLoc &L) {
+    ++InTemplateArg;
+    bool R = RecursiveASTVisitor::TraverseTemplateArgumentLoc(L);
+    --InTemplateArg;
+    return R;
+  }
+
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     if (DRE->getDecl()->getName() != "warpSize")
       return true;
@@ -32,7 +42,7 @@ public:
     if (!I.Src.isUserLoc(Spell))
       return true;
     const FunctionDecl *Fn = nullptr;
-    bool Constant = false;
+    bool Constant = InTemplateArg > 0;
     enclosing(DRE, Fn, Constant);
     int E = entityOf(Spell, Fn);
     if (E >= 0) {
@@ -50,6 +60,7 @@ public:
 
 private:
   Wave64Analysis::Impl &I;
+  unsigned InTemplateArg = 0;
 
   /// The function around \p DRE, and whether it sits in a constant context
   /// (a constant expression, static_assert, template argument, case label,

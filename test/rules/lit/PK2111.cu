@@ -2,8 +2,6 @@
 // template argument, a static_assert, a constexpr initialiser, a case label)
 // stops compiling from ROCm 7.0, where it is a run-time value (and it was 64,
 // not 32, before).
-// Known gap, expected to fail until the analysis handles it: warpSize as an explicit function template argument is not reported yet (as a class template argument it is).
-// XFAIL: *
 // RUN: not %pk check -q --to hip %s 2>&1 | FileCheck %s --check-prefix=DIAG
 
 // Sum over groups of WIDTH lanes.
