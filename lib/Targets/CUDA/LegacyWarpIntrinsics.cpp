@@ -151,6 +151,8 @@ std::vector<Plan> plan(TargetContext &TC, Convergence &Conv,
       P->Rule = RuleId::PK6003;
       P->Mask = "__activemask()";
       P->L.Kind = Lanes::Unknown;
+      P->L.Why = "it is written once in a macro whose expansions run on "
+                 "different lanes";
       P->Why = llvm::formatv("{0} -> {0}_sync with __activemask(): it is "
                              "written once in a macro whose expansions run "
                              "on different lanes",

@@ -34,16 +34,16 @@ __global__ void lanes(const float *in, float *out) {
 // CHECK:    v -= __shfl_sync(0xffffffffu, v, 0);
   }
   if (v > 0.f) {
-// CHECK:  const unsigned __pk_lanes_[[#@LINE-1]] = __ballot_sync(0xffffffffu, v > 0.f);
+// CHECK:  const unsigned [[LANES:__pk_lanes_[0-9]+]] = __ballot_sync(0xffffffffu, v > 0.f);
 // CHECK-NEXT:  if (v > 0.f) {
     v += __shfl_up(v, 1);
-// CHECK:    v += __shfl_up_sync(__pk_lanes_[[#@LINE-6]], v, 1);
+// CHECK:    v += __shfl_up_sync([[LANES]], v, 1);
     if (lane >= 8)
       v += __shfl_up(v, 8);
-// CHECK:      v += __shfl_up_sync((__pk_lanes_[[#@LINE-10]] & 0xffffff00u), v, 8);
+// CHECK:      v += __shfl_up_sync(([[LANES]] & 0xffffff00u), v, 8);
   } else {
     v = __shfl_xor(v, 1);
-// CHECK:    v = __shfl_xor_sync((0xffffffffu & ~__pk_lanes_[[#@LINE-14]]), v, 1);
+// CHECK:    v = __shfl_xor_sync((0xffffffffu & ~[[LANES]]), v, 1);
   }
   out[blockIdx.x * blockDim.x + tid] = v;
 }

@@ -6,7 +6,7 @@
 
 __device__ float unknown_callers(float v) { return __shfl_down(v, 1); }
 // CHECK: __device__ float unknown_callers(float v) { return __shfl_down_sync(__activemask(), v, 1); }
-// DIAG: PK6003.cu:[[@LINE-2]]:59: warning: __shfl_down became __shfl_down_sync(__activemask(), ...): the lanes that call 'unknown_callers' are not the same known lanes at every call in this file; {{.*}} [PK6003]
+// DIAG: PK6003.cu:[[@LINE-2]]:52: warning: __shfl_down became __shfl_down_sync(__activemask(), ...): the lanes that call 'unknown_callers' are not the same known lanes at every call in this file; {{.*}} [PK6003]
 
 #define BCAST(v) __shfl(v, 0)
 // CHECK: #define BCAST(v) __shfl_sync(__activemask(), v, 0)

@@ -17,7 +17,6 @@ __global__ void neighbours(float *g) {
 // CHECK-NEXT:  __syncwarp();
   float own = s[tid];
   g[tid] = s[tid ^ 1] + own;
-// CHECK-NEXT:  float own = s[tid];
   if (lane == 0)
     part[warp] = own;
 // CHECK:    part[warp] = own;
