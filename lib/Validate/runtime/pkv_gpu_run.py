@@ -362,6 +362,22 @@ def err_cell(c):
     return "FAIL " + c.kind
 
 
+def same_sources(bundle, entry, a, b):
+    """True when variants a and b of a case have byte-identical sources (the
+    port changed nothing): their speed differs only by measurement noise."""
+    def files(v):
+        root = os.path.join(bundle, "cases", entry["name"], v)
+        out = {}
+        for d, _, names in os.walk(root):
+            for n in names:
+                p = os.path.join(d, n)
+                with open(p, "rb") as f:
+                    out[os.path.relpath(p, root)] = f.read()
+        return out
+    fa = files(a)
+    return bool(fa) and fa == files(b)
+
+
 def speed(orig, port):
     if not orig or not port or orig.status != "pass" or \
             port.status != "pass" or not orig.timing or not port.timing:
@@ -391,9 +407,9 @@ def main():
                     help="each sample's launches are queued behind a kernel "
                     "that spins this long, so that the host's launch rate "
                     "does not limit them (default 3; 0: no spin)")
-    ap.add_argument("--rounds", type=int, default=5,
+    ap.add_argument("--rounds", type=int, default=7,
                     help="runs of each driver, original and port "
-                    "alternating; the median is reported (default 5)")
+                    "alternating; the median is reported (default 7)")
     ap.add_argument("--program-warmup", dest="prog_warmup", type=int,
                     default=1, help="untimed program runs (default 1)")
     ap.add_argument("--program-repeats", dest="prog_repeats", type=int,
@@ -592,6 +608,8 @@ def main():
         s = speed(cells.get((e["name"], "original")),
                   cells.get((e["name"], variants[-1])))
         r["speed_ratio"] = round(s, 4) if s is not None else None
+        r["same_source"] = (not program) and len(variants) > 1 and \
+            same_sources(args.bundle, e, "original", variants[-1])
         rows.append(r)
     doc = {"mode": "gpu-program" if program else "gpu",
            "date": datetime.datetime.now(datetime.timezone.utc)
@@ -657,12 +675,16 @@ def main():
             line += fmt_ms(cells.get((e["name"], v))).rjust(12)
         s = r["speed_ratio"]
         line += "  " + ("%.2f" % s if s is not None else "n/a")
+        if r.get("same_source"):
+            line += " ="
         print(line)
     print("(PASS a/r: largest absolute / relative error over the outputs; "
           "ms: median %s; speed: original ms / %s ms, the port's speed "
-          "relative to the original)" % (
+          "relative to the original%s)" % (
               "wall time per program run" if program else "time per launch",
-              variants[-1]))
+              variants[-1], "" if program else
+              "; =: the port's sources are identical to the original's, "
+              "the difference is measurement noise"))
     header = False
     for e in entries:
         for v in variants:
