@@ -233,8 +233,8 @@ void diagRow(llvm::raw_ostream &OS, const Finding &F, const std::string &Id) {
   std::string Sev = severityName(F.Sev).str();
   OS << "<tr class=\"diag\" id=\"" << Id << "\" data-rules=\""
      << escStr(F.RuleID) << "\" data-sevs=\"" << Sev
-     << "\"><td class=\"ln\"></td><td class=\"ln\">" << F.Line
-     << "</td><td><span class=\"sev-" << Sev << "\">" << Sev << "</span> ";
+     << "\"><td class=\"ln\"></td><td class=\"ln\"></td><td><span class=\"sev-"
+     << Sev << "\">" << Sev << "</span> ";
   ruleLink(OS, F.RuleID);
   OS << "line " << F.Line << ":" << F.Col << ": ";
   esc(OS, F.Message);
@@ -453,7 +453,7 @@ void Html::kernels() {
         OS << "<span class=\"muted\">no strategy note: nothing in it "
               "depends on the warp width</span>";
       } else {
-        OS << "<span class=\"muted\">warps keep their width</span>";
+        OS << "<span class=\"muted\">not applicable: no 64-lane waves</span>";
       }
       OS << "</td>";
     }
