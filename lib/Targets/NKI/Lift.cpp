@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lift.h"
+#include "LiftMatmul.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -2174,7 +2175,29 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
             .str());
   };
 
+  // GEMMs (LiftMatmul.cpp) first: lifted, or refused with the reason the
+  // GEMM is not proven; other kernels go on to the lifters below.
+  auto Gemm = [&](const FunctionDecl *FD) {
+    Kernel K;
+    std::optional<MatmulRefusal> Why;
+    std::string Name = FD->getNameAsString();
+    if (liftMatmul(TC, FD, K, Why)) {
+      TC.finding(FD->getLocation(), RuleId::PK5001, Severity::Note,
+                 llvm::formatv("kernel '{0}' lifted to an NKI tile program: "
+                               "{1}; {2} tile operations in its loop bodies",
+                               Name, K.Family, staticOpCount(K.Body))
+                     .str());
+      Out[TC.fileOf(FD->getLocation())].Kernels.push_back(std::move(K));
+      return true;
+    }
+    if (Why)
+      Report(Name, FD->getLocation(), Failure{Why->Rule, Why->Loc, Why->Msg});
+    return Why.has_value();
+  };
+
   for (const FunctionTemplateDecl *FT : Templates) {
+    if (Gemm(FT->getTemplatedDecl()))
+      continue;
     Scan S(TC.Ctx());
     S.run(FT->getTemplatedDecl());
     Report(FT->getNameAsString(), FT->getLocation(),
@@ -2185,6 +2208,8 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
   }
 
   for (const FunctionDecl *FD : Kernels) {
+    if (Gemm(FD))
+      continue;
     std::string Name = FD->getNameAsString();
     Scan S(TC.Ctx());
     S.run(FD);
