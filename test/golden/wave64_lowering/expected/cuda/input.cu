@@ -44,12 +44,12 @@ __global__ void ranks(const int *in, int *rank) {
 }
 
 __device__ void warp_reduce(volatile float *s, int tid) {
-  s[tid] += s[tid + 32];
-  s[tid] += s[tid + 16];
-  s[tid] += s[tid + 8];
-  s[tid] += s[tid + 4];
-  s[tid] += s[tid + 2];
-  s[tid] += s[tid + 1];
+  { auto __pk_v = s[tid + 32]; __syncwarp(); s[tid] += __pk_v; __syncwarp(); }
+  { auto __pk_v = s[tid + 16]; __syncwarp(); s[tid] += __pk_v; __syncwarp(); }
+  { auto __pk_v = s[tid + 8]; __syncwarp(); s[tid] += __pk_v; __syncwarp(); }
+  { auto __pk_v = s[tid + 4]; __syncwarp(); s[tid] += __pk_v; __syncwarp(); }
+  { auto __pk_v = s[tid + 2]; __syncwarp(); s[tid] += __pk_v; __syncwarp(); }
+  { auto __pk_v = s[tid + 1]; __syncwarp(); s[tid] += __pk_v; __syncwarp(); }
 }
 
 __global__ void reduce_volatile(const float *in, float *out) {
@@ -69,8 +69,8 @@ __global__ void reduce_volatile(const float *in, float *out) {
 __global__ void legacy(const int *in, int *out) {
   int v = in[threadIdx.x];
   for (int o = 16; o > 0; o >>= 1)
-    v += __shfl_xor(v, o);
-  const unsigned b = __ballot(v > 0);
+    v += __shfl_xor_sync(0xffffffffu, v, o);
+  const unsigned b = __ballot_sync(0xffffffffu, v > 0);
   const int half = __shfl_sync(0x0000ffff, v, 3);   // a half-warp mask
   __syncwarp(0xffffffff);
   if ((threadIdx.x & 31) == 0)
