@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pk/Driver.h"
+#include "pk/GateCheck.h"
 #include "pk/Inputs.h"
 #include "pk/Report.h"
 #include "pk/Rules.h"
@@ -44,6 +45,10 @@ cl::SubCommand RulesCmd("rules", "List every rule and diagnostic ID");
 cl::SubCommand ValidateCmd(
     "validate",
     "Port corpus cases or programs and run them on the SIMT emulator");
+
+cl::SubCommand MergeReportsCmd(
+    "merge-reports",
+    "Combine the JSON or SARIF reports of `check` shards into one");
 
 cl::SubCommand ReportCmd("report",
                          "Write an HTML report of a port (diffs with the rules "
@@ -159,6 +164,49 @@ cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat),
 cl::opt<bool> Verbose("v", cl::desc("Say which CUDA declarations are used"),
                       cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
                       cl::sub(ReportCmd));
+// check as a CI gate (docs/ci.md)
+cl::opt<pk::CheckFormat>
+    Format("format", cl::desc("How check reports its findings"),
+           cl::values(clEnumValN(pk::CheckFormat::Text, "text",
+                                 "clang-style lines on stderr"),
+                      clEnumValN(pk::CheckFormat::Json, "json",
+                                 "a JSON report (also a baseline)"),
+                      clEnumValN(pk::CheckFormat::Sarif, "sarif",
+                                 "SARIF 2.1.0 for code-scanning services")),
+           cl::init(pk::CheckFormat::Text), cl::cat(Cat), cl::sub(CheckCmd));
+cl::opt<std::string> CheckOutput(
+    "output",
+    cl::desc("Write the json or sarif report to FILE (atomically) instead of "
+             "stdout"),
+    cl::value_desc("FILE"), cl::cat(Cat), cl::sub(CheckCmd));
+cl::opt<std::string> Baseline(
+    "baseline",
+    cl::desc("Findings recorded in FILE (a json report) do not count: exit 1 "
+             "only for new ones, matched by target, rule, file and "
+             "fingerprint"),
+    cl::value_desc("FILE"), cl::cat(Cat), cl::sub(CheckCmd));
+cl::opt<bool> UpdateBaseline(
+    "update-baseline",
+    cl::desc("Record every finding in the --baseline FILE and exit 0"),
+    cl::cat(Cat), cl::sub(CheckCmd));
+cl::opt<std::string>
+    SrcRoot("src-root",
+            cl::desc("Directory report paths are relative to (SARIF %SRCROOT%; "
+                     "default: the current directory)"),
+            cl::value_desc("DIR"), cl::cat(Cat), cl::sub(CheckCmd));
+cl::opt<std::string> Shard(
+    "shard",
+    cl::desc("Only shard K of N: translation units split by a stable hash of "
+             "their paths, each with the headers it includes"),
+    cl::value_desc("K/N"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::list<std::string> MergeArgs(cl::Positional, cl::desc("OUT IN..."),
+                                cl::sub(MergeReportsCmd));
+cl::opt<std::string>
+    HelpMarkdown("help-markdown",
+                 cl::desc("Print docs/cli.md (cli) or docs/rules/README.md "
+                          "(rules)"),
+                 cl::value_desc("cli|rules"), cl::Hidden);
+
 cl::list<std::string> Paths(cl::Positional, cl::desc("<file or directory>..."),
                             cl::sub(PortCmd), cl::sub(CheckCmd),
                             cl::sub(ReportCmd), cl::sub(ValidateCmd));
@@ -263,6 +311,8 @@ EXAMPLES:
   port-kernel port --to hip -p build src/kernels   use build/compile_commands.json
   port-kernel port --to hip --in-place k.cu        rewrite k.cu, keep k.cu.orig
   port-kernel check --to hip src/                  lint NVIDIA-first code for wave-64 hazards
+  port-kernel check --format sarif --output r.sarif --baseline b.json src/
+  port-kernel merge-reports all.sarif s1.sarif s2.sarif
   port-kernel explain PK2001                       what a rule does and why
   port-kernel validate --to hip corpus/            port every case and run it on the emulator
   port-kernel validate --program app.cu --to hip -- 1024
@@ -323,6 +373,45 @@ int main(int argc, char **argv) {
           &errs()))
     return 2;
 
+  if (!HelpMarkdown.empty()) {
+    if (HelpMarkdown == "rules") {
+      pk::writeRuleCatalogue(outs());
+      return 0;
+    }
+    if (HelpMarkdown != "cli") {
+      errs() << "port-kernel: error: --help-markdown takes cli or rules\n";
+      return 2;
+    }
+    pk::writeCliReference(outs(), Cat, [](const cl::Option &Opt) {
+      std::vector<std::pair<std::string, std::string>> V;
+      auto Add = [&](auto &P) {
+        for (unsigned I = 0; I < P.getNumOptions(); ++I)
+          V.push_back({P.getOption(I).str(), P.getDescription(I).str()});
+      };
+      if (&Opt == &Wave64)
+        Add(Wave64.getParser());
+      else if (&Opt == &MfmaShapeOpt)
+        Add(MfmaShapeOpt.getParser());
+      else if (&Opt == &LdsPadding)
+        Add(LdsPadding.getParser());
+      else if (&Opt == &Format)
+        Add(Format.getParser());
+      return V;
+    });
+    return 0;
+  }
+
+  if (MergeReportsCmd) {
+    if (MergeArgs.size() < 2) {
+      errs() << "port-kernel: error: merge-reports needs OUT and at least one "
+                "input report\n";
+      return 2;
+    }
+    return pk::mergeReports(MergeArgs.front(),
+                            ArrayRef<std::string>(MergeArgs).drop_front(),
+                            PK_VERSION, errs());
+  }
+
   if (ExplainCmd) {
     if (ExplainID.empty()) {
       errs() << "port-kernel: error: explain needs a rule ID, e.g. "
@@ -367,6 +456,15 @@ int main(int argc, char **argv) {
     return 2;
   }
   O.TO.RocmMajor = RocmVersion;
+  if (!Shard.empty()) {
+    auto S = pk::parseShard(Shard);
+    if (!S) {
+      errs() << toString(S.takeError()) << "\n";
+      return 2;
+    }
+    O.Shard = *S;
+  }
+  O.Progress = pk::terminalProgress();
 
   if (RulesCmd) {
     pk::Driver D(O, errs());
@@ -526,7 +624,17 @@ int main(int argc, char **argv) {
     errs() << "port-kernel: error: no input files or directories\n";
     return 2;
   }
-  if (CheckCmd)
-    return D.check(Paths);
+  if (CheckCmd) {
+    pk::CheckOptions C;
+    C.Format = Format;
+    C.Output = CheckOutput;
+    C.Baseline = Baseline;
+    C.UpdateBaseline = UpdateBaseline;
+    C.SrcRoot = SrcRoot;
+    C.ToolVersion = PK_VERSION;
+    C.Quiet = Quiet;
+    C.Strict = Strict;
+    return pk::runCheck(D, Paths, O.Targets, C, outs(), errs());
+  }
   return D.port(Paths);
 }

@@ -1,0 +1,464 @@
+//===- Report.cpp - check reports: fingerprints, JSON, SARIF, merging -----===//
+// Rules: none (reports of findings)
+#include "pk/Gate.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+using namespace pk;
+namespace json = llvm::json;
+namespace fs = llvm::sys::fs;
+
+/// The key of partialFingerprints (versioned: a change of the hashed fields
+/// gets a new key instead of silently different values).
+static constexpr const char *FingerprintKey = "portKernelLine/v1";
+static constexpr const char *SarifSchema =
+    "https://json.schemastore.org/sarif-2.1.0.json";
+/// Where the tool is documented (CMake: -DPK_INFORMATION_URI=...).
+static constexpr const char *InformationUri = PK_INFORMATION_URI;
+
+std::string pk::normalizedLine(llvm::StringRef Contents, unsigned Line) {
+  if (Line == 0)
+    return "";
+  llvm::StringRef Rest = Contents;
+  for (unsigned I = 1; I < Line && !Rest.empty(); ++I)
+    Rest = Rest.split('\n').second;
+  llvm::StringRef L = Rest.split('\n').first;
+  std::string Out;
+  bool Space = false;
+  for (char C : L) {
+    if (llvm::isSpace(C)) {
+      Space = !Out.empty();
+      continue;
+    }
+    if (Space)
+      Out += ' ';
+    Space = false;
+    Out += C;
+  }
+  return Out;
+}
+
+void pk::assignFingerprints(
+    std::vector<GateFinding> &Fs,
+    const std::function<std::string(const GateFinding &)> &ContentsOf) {
+  std::vector<size_t> Order(Fs.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return std::tie(Fs[A].File, Fs[A].Line, Fs[A].Col) <
+           std::tie(Fs[B].File, Fs[B].Line, Fs[B].Col);
+  });
+  std::map<std::string, std::string> Texts;
+  std::map<std::string, unsigned> Seen;
+  for (size_t I : Order) {
+    GateFinding &F = Fs[I];
+    auto T = Texts.find(F.File);
+    if (T == Texts.end())
+      T = Texts.emplace(F.File, ContentsOf(F)).first;
+    std::string Key = F.Target + '\0' + F.Rule + '\0' + F.File + '\0' +
+                      normalizedLine(T->second, F.Line);
+    unsigned Index = Seen[Key]++;
+    llvm::MD5 H;
+    H.update(Key);
+    H.update(llvm::StringRef("\0", 1));
+    H.update(std::to_string(Index));
+    llvm::MD5::MD5Result R;
+    H.final(R);
+    F.Fingerprint = R.digest().str().str().substr(0, 32);
+  }
+}
+
+std::string pk::baselineKey(const GateFinding &F) {
+  return F.Target + '\0' + F.Rule + '\0' + F.File + '\0' + F.Fingerprint;
+}
+
+void pk::sortAndDedupe(std::vector<GateFinding> &Fs) {
+  std::stable_sort(Fs.begin(), Fs.end(),
+                   [](const GateFinding &A, const GateFinding &B) {
+                     return std::tie(A.File, A.Line, A.Col, A.Rule, A.Target,
+                                     A.Message, A.Fingerprint) <
+                            std::tie(B.File, B.Line, B.Col, B.Rule, B.Target,
+                                     B.Message, B.Fingerprint);
+                   });
+  std::set<std::string> Keys;
+  llvm::erase_if(Fs, [&](const GateFinding &F) {
+    return !Keys.insert(baselineKey(F)).second;
+  });
+}
+
+json::Value pk::reportToJson(const GateReport &R) {
+  json::Array Fs;
+  for (const GateFinding &F : R.Findings) {
+    json::Object O{{"target", F.Target},   {"rule", F.Rule},
+                   {"severity", F.Level},  {"file", F.File},
+                   {"line", F.Line},       {"col", F.Col},
+                   {"message", F.Message}, {"fingerprint", F.Fingerprint}};
+    if (!F.Relative)
+      O["absolute"] = true;
+    if (!F.BaselineState.empty())
+      O["baseline"] = F.BaselineState;
+    Fs.push_back(std::move(O));
+  }
+  return json::Object{{"tool", "port-kernel"},
+                      {"format", "check-report/1"},
+                      {"srcRoot", R.SrcRoot},
+                      {"findings", std::move(Fs)}};
+}
+
+static std::string fileUri(llvm::StringRef AbsPath, bool Dir) {
+  std::string U = "file://";
+  for (char C : AbsPath) {
+    if (llvm::isAlnum(C) || llvm::StringRef("/-._~").contains(C))
+      U += C;
+    else
+      U += llvm::formatv("%{0:X2}", (unsigned char)C).str();
+  }
+  if (Dir && !llvm::StringRef(U).ends_with("/"))
+    U += '/';
+  return U;
+}
+
+/// A relative path as a URI reference (percent-encoded).
+static std::string relUri(llvm::StringRef Rel) {
+  std::string U;
+  for (char C : Rel) {
+    if (llvm::isAlnum(C) || llvm::StringRef("/-._~").contains(C))
+      U += C;
+    else
+      U += llvm::formatv("%{0:X2}", (unsigned char)C).str();
+  }
+  return U;
+}
+
+static std::string uriDecode(llvm::StringRef U) {
+  std::string Out;
+  for (size_t I = 0; I < U.size(); ++I) {
+    unsigned V;
+    if (U[I] == '%' && I + 2 < U.size() &&
+        !U.substr(I + 1, 2).getAsInteger(16, V)) {
+      Out += char(V);
+      I += 2;
+    } else {
+      Out += U[I];
+    }
+  }
+  return Out;
+}
+
+static std::string levelOfKind(llvm::StringRef Kind) {
+  return Kind == "diagnostic" ? "warning" : "note";
+}
+
+json::Value pk::reportToSarif(const GateReport &R,
+                              llvm::StringRef ToolVersion) {
+  std::vector<RuleInfo> Rules = RuleRegistry::get().all();
+  // A finding of a rule nobody registered still gets a descriptor.
+  std::set<std::string> Known;
+  for (const RuleInfo &I : Rules)
+    Known.insert(I.ID);
+  for (const GateFinding &F : R.Findings)
+    if (Known.insert(F.Rule).second)
+      Rules.push_back({F.Rule, F.Rule, "diagnostic"});
+  std::sort(Rules.begin(), Rules.end(),
+            [](const RuleInfo &A, const RuleInfo &B) { return A.ID < B.ID; });
+  json::Array RuleObjs;
+  std::map<std::string, size_t> Index;
+  for (const RuleInfo &I : Rules) {
+    Index[I.ID] = RuleObjs.size();
+    std::string Doc = ruleDoc(I.ID).str();
+    if (Doc.empty())
+      Doc = "# " + I.ID + ": " + I.Title + "\n";
+    json::Object Props{{"kind", I.Kind}};
+    if (std::optional<RuleId> Id = findRuleId(I.ID))
+      Props["targets"] = ruleSpec(*Id).Targets;
+    RuleObjs.push_back(json::Object{
+        {"id", I.ID},
+        {"name", I.ID},
+        {"shortDescription", json::Object{{"text", I.Title}}},
+        {"fullDescription", json::Object{{"text", I.Title}}},
+        {"help", json::Object{{"text", Doc}, {"markdown", Doc}}},
+        {"defaultConfiguration", json::Object{{"level", levelOfKind(I.Kind)}}},
+        {"properties", std::move(Props)}});
+  }
+  json::Array Results;
+  for (const GateFinding &F : R.Findings) {
+    json::Object Art{
+        {"uri", F.Relative ? relUri(F.File) : fileUri(F.File, /*Dir=*/false)}};
+    if (F.Relative)
+      Art["uriBaseId"] = "%SRCROOT%";
+    json::Object Region{{"startLine", std::max(1u, F.Line)}};
+    if (F.Col)
+      Region["startColumn"] = F.Col;
+    json::Object Res{
+        {"ruleId", F.Rule},
+        {"ruleIndex", Index[F.Rule]},
+        {"level", F.Level},
+        {"message", json::Object{{"text", F.Message}}},
+        {"locations", json::Array{json::Object{
+                          {"physicalLocation",
+                           json::Object{{"artifactLocation", std::move(Art)},
+                                        {"region", std::move(Region)}}}}}},
+        {"partialFingerprints", json::Object{{FingerprintKey, F.Fingerprint}}},
+        {"properties", json::Object{{"target", F.Target}}}};
+    if (!F.BaselineState.empty())
+      Res["baselineState"] = F.BaselineState;
+    Results.push_back(std::move(Res));
+  }
+  json::Object Run{
+      {"tool",
+       json::Object{{"driver", json::Object{{"name", "port-kernel"},
+                                            {"version", ToolVersion},
+                                            {"informationUri", InformationUri},
+                                            {"rules", std::move(RuleObjs)}}}}},
+      {"results", std::move(Results)}};
+  if (!R.SrcRoot.empty())
+    Run["originalUriBaseIds"] = json::Object{
+        {"%SRCROOT%", json::Object{{"uri", fileUri(R.SrcRoot, true)}}}};
+  return json::Object{{"$schema", SarifSchema},
+                      {"version", "2.1.0"},
+                      {"runs", json::Array{std::move(Run)}}};
+}
+
+static llvm::Error bad(llvm::StringRef Path, const llvm::Twine &Why) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 (Path + ": error: " + Why).str());
+}
+
+static llvm::Expected<GateReport> readJsonReport(llvm::StringRef Path,
+                                                 const json::Object &Root) {
+  GateReport R;
+  if (auto S = Root.getString("srcRoot"))
+    R.SrcRoot = S->str();
+  const json::Array *Fs = Root.getArray("findings");
+  if (!Fs)
+    return bad(Path, "not a port-kernel check report: no 'findings' array");
+  size_t I = 0;
+  for (const json::Value &V : *Fs) {
+    ++I;
+    const json::Object *O = V.getAsObject();
+    GateFinding F;
+    auto Str = [&](llvm::StringRef K, std::string &Out) {
+      if (auto S = O->getString(K)) {
+        Out = S->str();
+        return true;
+      }
+      return false;
+    };
+    if (!O || !Str("target", F.Target) || !Str("rule", F.Rule) ||
+        !Str("file", F.File) || !Str("fingerprint", F.Fingerprint))
+      return bad(Path, llvm::formatv("finding {0} lacks target, rule, file or "
+                                     "fingerprint",
+                                     I));
+    Str("severity", F.Level);
+    Str("message", F.Message);
+    Str("baseline", F.BaselineState);
+    F.Line = O->getInteger("line").value_or(0);
+    F.Col = O->getInteger("col").value_or(0);
+    F.Relative = !O->getBoolean("absolute").value_or(false);
+    R.Findings.push_back(std::move(F));
+  }
+  return R;
+}
+
+static llvm::Expected<GateReport> readSarifReport(llvm::StringRef Path,
+                                                  const json::Object &Root) {
+  GateReport R;
+  const json::Array *Runs = Root.getArray("runs");
+  if (Root.getString("version") != "2.1.0" || !Runs)
+    return bad(Path, "not SARIF 2.1.0 (no version \"2.1.0\" or no runs)");
+  for (const json::Value &RV : *Runs) {
+    const json::Object *Run = RV.getAsObject();
+    if (!Run)
+      return bad(Path, "a run is not an object");
+    if (const json::Object *B = Run->getObject("originalUriBaseIds"))
+      if (const json::Object *S = B->getObject("%SRCROOT%"))
+        if (auto U = S->getString("uri"); U && R.SrcRoot.empty()) {
+          llvm::StringRef P = *U;
+          P.consume_front("file://");
+          std::string D = uriDecode(P);
+          if (D.size() > 1 && D.back() == '/')
+            D.pop_back();
+          R.SrcRoot = D;
+        }
+    const json::Array *Results = Run->getArray("results");
+    if (!Results)
+      return bad(Path, "a run has no results array");
+    size_t I = 0;
+    for (const json::Value &V : *Results) {
+      ++I;
+      const json::Object *O = V.getAsObject();
+      auto Fail = [&](const char *What) {
+        return bad(Path, llvm::formatv("result {0}: {1}", I, What));
+      };
+      if (!O)
+        return Fail("not an object");
+      GateFinding F;
+      if (auto S = O->getString("ruleId"))
+        F.Rule = S->str();
+      else
+        return Fail("no ruleId");
+      F.Level = O->getString("level").value_or("warning").str();
+      if (const json::Object *M = O->getObject("message"))
+        F.Message = M->getString("text").value_or("").str();
+      if (const json::Object *P = O->getObject("properties"))
+        F.Target = P->getString("target").value_or("").str();
+      if (const json::Object *P = O->getObject("partialFingerprints"))
+        F.Fingerprint = P->getString(FingerprintKey).value_or("").str();
+      if (F.Fingerprint.empty())
+        return Fail("no port-kernel partialFingerprints");
+      F.BaselineState = O->getString("baselineState").value_or("").str();
+      const json::Array *Locs = O->getArray("locations");
+      const json::Object *PL =
+          Locs && !Locs->empty() && Locs->front().getAsObject()
+              ? Locs->front().getAsObject()->getObject("physicalLocation")
+              : nullptr;
+      const json::Object *Art =
+          PL ? PL->getObject("artifactLocation") : nullptr;
+      if (!Art || !Art->getString("uri"))
+        return Fail("no physical location");
+      llvm::StringRef U = *Art->getString("uri");
+      F.Relative = Art->getString("uriBaseId").has_value();
+      if (!F.Relative)
+        U.consume_front("file://");
+      F.File = uriDecode(U);
+      if (const json::Object *Reg = PL->getObject("region")) {
+        F.Line = Reg->getInteger("startLine").value_or(0);
+        F.Col = Reg->getInteger("startColumn").value_or(0);
+      }
+      R.Findings.push_back(std::move(F));
+    }
+  }
+  return R;
+}
+
+llvm::Expected<GateReport> pk::readReport(llvm::StringRef Path,
+                                          CheckFormat *Format) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return bad(Path, "cannot read: " + Buf.getError().message());
+  auto V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return bad(Path, "not JSON: " + llvm::toString(V.takeError()));
+  const json::Object *Root = V->getAsObject();
+  if (!Root)
+    return bad(Path, "not a report: the top level is not an object");
+  bool Sarif = Root->get("runs") != nullptr;
+  if (Format)
+    *Format = Sarif ? CheckFormat::Sarif : CheckFormat::Json;
+  return Sarif ? readSarifReport(Path, *Root) : readJsonReport(Path, *Root);
+}
+
+int pk::mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
+                     llvm::StringRef ToolVersion, llvm::raw_ostream &Diag) {
+  if (Ins.empty()) {
+    Diag << "port-kernel: error: merge-reports needs OUT and at least one "
+            "input report\n";
+    return 2;
+  }
+  GateReport All;
+  std::optional<CheckFormat> Fmt;
+  for (const std::string &In : Ins) {
+    CheckFormat F;
+    auto R = readReport(In, &F);
+    if (!R) {
+      Diag << llvm::toString(R.takeError()) << "\n";
+      return 2;
+    }
+    if (Fmt && *Fmt != F) {
+      Diag << In << ": error: is "
+           << (F == CheckFormat::Sarif ? "SARIF" : "JSON")
+           << " but the reports before it are not: merge reports of one "
+              "format\n";
+      return 2;
+    }
+    Fmt = F;
+    if (All.SrcRoot.empty())
+      All.SrcRoot = R->SrcRoot;
+    for (GateFinding &G : R->Findings)
+      All.Findings.push_back(std::move(G));
+  }
+  sortAndDedupe(All.Findings);
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << llvm::formatv("{0:2}", *Fmt == CheckFormat::Sarif
+                                   ? reportToSarif(All, ToolVersion)
+                                   : reportToJson(All))
+     << "\n";
+  if (Out == "-") {
+    llvm::outs() << S;
+    return 0;
+  }
+  if (llvm::Error E = writeReportFile(Out, S)) {
+    Diag << llvm::toString(std::move(E)) << "\n";
+    return 2;
+  }
+  return 0;
+}
+
+llvm::Error pk::writeReportFile(llvm::StringRef Path,
+                                llvm::StringRef Contents) {
+  llvm::SmallString<256> Abs(Path);
+  fs::make_absolute(Abs);
+  llvm::SmallString<256> Tmp;
+  int FD;
+  if (std::error_code EC =
+          fs::createUniqueFile(Abs + ".pk-tmp-%%%%%%", FD, Tmp))
+    return bad(Path, "cannot write: " + EC.message());
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Contents;
+    OS.close();
+    if (OS.has_error()) {
+      std::string Msg = OS.error().message();
+      OS.clear_error();
+      fs::remove(Tmp);
+      return bad(Path, "cannot write: " + Msg);
+    }
+  }
+  if (std::error_code EC = fs::rename(Tmp, Abs)) {
+    fs::remove(Tmp);
+    return bad(Path, "cannot write: " + EC.message());
+  }
+  return llvm::Error::success();
+}
+
+std::string pk::progressLine(size_t Done, size_t Total, llvm::StringRef File,
+                             unsigned Width) {
+  std::string Head = llvm::formatv("[{0}/{1}] ", Done, Total).str();
+  if (Width && Head.size() + File.size() > Width) {
+    size_t Keep = Width > Head.size() + 3 ? Width - Head.size() - 3 : 0;
+    return Head + "..." + File.take_back(Keep).str();
+  }
+  return Head + File.str();
+}
+
+void pk::writeRuleCatalogue(llvm::raw_ostream &OS) {
+  OS << "# Rule catalogue\n\n"
+        "Every rule and diagnostic ID of port-kernel, from the rule table "
+        "(`lib/Core/include/pk/RuleTable.def`).\nGenerated by `port-kernel "
+        "--help-markdown=rules`: do not edit; the test `gate.docs_rules` "
+        "fails when\nthis page and the table differ "
+        "(`scripts/gen-docs.sh` rewrites it).\n\n"
+        "Kinds: **rename** (a YAML table under `rules/` holds the entries), "
+        "**rewrite** (a C++ pass\nedits the code), **diagnostic** (a "
+        "finding only; `check` reports these).\n\n"
+        "| ID | kind | targets | title |\n|---|---|---|---|\n";
+  for (const RuleSpec &R : ruleTable()) {
+    std::string Title;
+    for (char C : llvm::StringRef(R.Title)) {
+      if (C == '|')
+        Title += '\\';
+      Title += C;
+    }
+    OS << llvm::formatv("| [{0}]({0}.md) | {1} | {2} | {3} |\n", R.Name,
+                        ruleKindName(R.Kind), R.Targets, Title);
+  }
+}

@@ -1,0 +1,89 @@
+//===- Gate.h - `check` as a CI gate: formats, fingerprints, baselines
+//-----===//
+// Rules: none (reports of findings)
+#ifndef PK_GATE_H
+#define PK_GATE_H
+
+#include "pk/Rules.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace pk {
+
+enum class CheckFormat { Text, Json, Sarif };
+
+/// One finding of `check` as reports carry it.
+struct GateFinding {
+  std::string Target;   ///< "hip", "cuda", ...
+  std::string Rule;     ///< PK2001
+  std::string Level;    ///< "error", "warning", "note"
+  std::string File;     ///< relative to the source root ('/'), or absolute
+  bool Relative = true; ///< File is relative to the source root
+  unsigned Line = 0, Col = 0;
+  std::string Message;
+  std::string Fingerprint;
+  /// With a baseline: "new" or "unchanged"; empty without one.
+  std::string BaselineState;
+};
+
+/// Everything a check report holds.
+struct GateReport {
+  std::string SrcRoot; ///< absolute directory the relative paths start from
+  std::vector<GateFinding> Findings;
+};
+
+/// The text of a finding's line, whitespace runs collapsed to one space and
+/// trimmed (what a fingerprint hashes instead of the line number).
+std::string normalizedLine(llvm::StringRef Contents, unsigned Line);
+
+/// Fills every finding's Fingerprint: a hash of target, rule, file, the
+/// normalised text of the flagged line and the finding's index among those
+/// with the same four (in line order), so it survives edits elsewhere in
+/// the file.  \p ContentsOf gives a file's text by its path as stored.
+void assignFingerprints(
+    std::vector<GateFinding> &Fs,
+    const std::function<std::string(const GateFinding &)> &ContentsOf);
+
+/// Sorts (file, line, column, rule, target, message) and drops duplicates
+/// (same target, rule, file and fingerprint).
+void sortAndDedupe(std::vector<GateFinding> &Fs);
+
+/// The report as `check --format json` writes it.
+llvm::json::Value reportToJson(const GateReport &R);
+/// The report as SARIF 2.1.0 (one run; tool.driver.rules: every rule of the
+/// rule table and of --rules tables, with their documentation).
+llvm::json::Value reportToSarif(const GateReport &R,
+                                llvm::StringRef ToolVersion);
+/// Reads a report written by reportToJson or reportToSarif; errors name the
+/// file and what is wrong.
+llvm::Expected<GateReport> readReport(llvm::StringRef Path,
+                                      CheckFormat *Format = nullptr);
+
+/// The keys a baseline matches on: target, rule, file and fingerprint.
+std::string baselineKey(const GateFinding &F);
+
+/// `merge-reports OUT IN...`: combines shards' reports (all JSON or all
+/// SARIF) into one: the union, duplicates dropped, in a stable order.
+/// Returns the exit code (0, or 2 on an input error; nothing written then).
+int mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
+                 llvm::StringRef ToolVersion, llvm::raw_ostream &Diag);
+
+/// Writes \p Contents to \p Path atomically (temporary file, rename).
+llvm::Error writeReportFile(llvm::StringRef Path, llvm::StringRef Contents);
+
+/// One progress line: "[done/total] file", cut at the front to \p Width
+/// columns (0: no limit).
+std::string progressLine(size_t Done, size_t Total, llvm::StringRef File,
+                         unsigned Width);
+
+/// docs/rules/README.md: the rule catalogue, from the rule table.
+void writeRuleCatalogue(llvm::raw_ostream &OS);
+
+} // namespace pk
+#endif
