@@ -548,9 +548,9 @@ def main():
         return 1 if failed else 0
 
     # Runs one at a time so that timings do not overlap: per case, --rounds
-    # rounds that alternate original and port (each a fresh process), so
-    # that both see the same clocks; the reported time is the median of the
-    # rounds' medians.
+    # rounds that alternate original and port (each a fresh process, the
+    # order reversed every other round), so that both see the same clocks;
+    # the reported time is the median of the rounds' medians.
     rounds = 1 if program else max(1, args.rounds)
     total = sum(1 for e, v in todo if cells[(e["name"], v["variant"])].exe)
     i = 0
@@ -560,7 +560,9 @@ def main():
               cells[(e["name"], v["variant"])].exe]
         runs = {v: [] for v in vs}
         for r in range(rounds):
-            for v in vs:
+            # Odd rounds run the variants in reverse order, so that neither
+            # always runs first (clocks and caches favour no side).
+            for v in (vs if r % 2 == 0 else vs[::-1]):
                 key = (e["name"], v)
                 if runs[v] is None:
                     continue
