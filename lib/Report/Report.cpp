@@ -55,6 +55,13 @@ static unsigned lineOfOffset(llvm::ArrayRef<llvm::StringRef> Lines,
 static void attribute(FileReport &F) {
   auto Script = diffLines(F.OldLines, F.NewLines);
   std::vector<DiffHunk> Hunks = makeHunks(Script, 3);
+  // A target that generates its output whole (NKI) records no edits, yet
+  // lines of the input go; comments of findings alone only add lines.
+  F.Generated =
+      llvm::none_of(F.Edits,
+                    [](const Edit &E) { return E.Why != "diagnostic"; }) &&
+      llvm::any_of(Script,
+                   [](const DiffLine &L) { return L.K == DiffLine::Delete; });
   // Old line span [Lo, Hi] of each edit and finding.
   struct Span {
     unsigned Lo, Hi;
@@ -343,12 +350,6 @@ int pk::runReport(Driver &D, llvm::ArrayRef<std::string> Paths,
     for (FileReport &F : T.Files) {
       F.OldLines = splitLines(F.Old);
       F.NewLines = splitLines(F.New);
-      // A target that generates its outputs whole records no edits.
-      F.Generated =
-          F.Old != F.New &&
-          llvm::none_of(F.Edits,
-                        [](const Edit &E) { return E.Why != "diagnostic"; }) &&
-          F.Findings.empty();
       attribute(F);
     }
     M.Targets.push_back(std::move(T));

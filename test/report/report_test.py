@@ -200,11 +200,12 @@ def tree_files(root):
 
 def case_patch(tmp):
     pdir = os.path.join(tmp, "patches")
-    run([PK, "report", "--to", TARGETS, "-o", os.path.join(tmp, "r.html"),
+    targets = TARGETS + ",nki"  # nki: outputs generated whole, .cu -> .py
+    run([PK, "report", "--to", targets, "-o", os.path.join(tmp, "r.html"),
          "--patch-dir", pdir, TREE])
     out = os.path.join(tmp, "out")
-    run([PK, "port", "-q", "--to", TARGETS, "-o", out, TREE], ok=(0, 3))
-    for t in TARGETS.split(","):
+    run([PK, "port", "-q", "--to", targets, "-o", out, TREE], ok=(0, 3))
+    for t in targets.split(","):
         patch = os.path.join(pdir, t + ".patch")
         text = open(patch).read()
         if t == "hip":
