@@ -1,5 +1,5 @@
 //===- Lift.cpp - CUDA/HIP kernels to NKI tile programs -------------------===//
-// Rules: PK5001, PK5002, PK5003, PK5004, PK5005, PK5006, PK5007, PK5008
+// Rules: PK5001, PK5002, PK5003, PK5004, PK5005, PK5006, PK5007, PK5008, PK5009
 //
 // A kernel is lifted when its per-thread program is proven to be an
 // element-wise map over a 1-D or 2-D index space: every thread index is a
@@ -338,12 +338,33 @@ struct Value {
   /// RowPtr: `p + row * pitch` (row programs); ColVar: the column of a
   /// row program's column loop; Partial: an accumulator of a column loop
   /// (Op over the thread's columns, from Init).
-  enum Kind { None, Index, Stride, Elem, RowPtr, ColVar, Partial } K = None;
+  /// Block row programs (one block per row): GridCol, the element of a
+  /// grid-stride loop over a 1-D input whose chunks of the block size are
+  /// dealt to the blocks in turn; WarpTot, each warp's reduction of a
+  /// Partial (in every lane after an xor butterfly, else in lane 0);
+  /// W0Part, per-warp results read back by the lanes of warp 0, whose
+  /// reduction with Pad is the row's; Total0, that reduction, held by
+  /// lane 0 of warp 0 (by every lane of warp 0 when AllLanes).
+  enum Kind {
+    None,
+    Index,
+    Stride,
+    Elem,
+    RowPtr,
+    ColVar,
+    Partial,
+    GridCol,
+    WarpTot,
+    W0Part,
+    Total0
+  } K = None;
   Affine Idx;
   char StrideDim = 0;
   NodeP N;
   const ParmVarDecl *Ptr = nullptr;
   std::string Pitch, Op, Tile;
+  std::string Pad;       ///< W0Part: the value of lanes past the last warp
+  bool AllLanes = false; ///< WarpTot/Total0: every lane holds the result
 };
 
 struct TensorUse {
@@ -584,6 +605,42 @@ public:
         return rowLoad(It->second, Idx, Loc);
     }
     auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    // p[c] with c the column of a row program's column loop: a row vector
+    // shared by every row ('r'); p[i] with i the element of a grid-stride
+    // loop of a block row program ('g').
+    auto *ID = dyn_cast<DeclRefExpr>(strip(Idx));
+    auto *IV = ID ? dyn_cast<VarDecl>(ID->getDecl()) : nullptr;
+    auto IIt = IV ? Env.find(IV) : Env.end();
+    if (P && P->getType()->isPointerType() && IIt != Env.end() &&
+        (IIt->second.K == Value::ColVar || IIt->second.K == Value::GridCol)) {
+      auto Ty = dtypeOf(P->getType()->getPointeeType());
+      if (!Ty) {
+        fail(RuleId::PK5007, Loc,
+             llvm::formatv("element type '{0}' of '{1}' has no NKI dtype",
+                           P->getType()->getPointeeType().getAsString(),
+                           P->getName())
+                 .str());
+        return nullptr;
+      }
+      char Lay = IIt->second.K == Value::ColVar ? 'r' : 'g';
+      TensorUse &U = use(P, Loc);
+      if (U.Written || (U.Layout && U.Layout != Lay)) {
+        fail(RuleId::PK5006, Loc,
+             llvm::formatv("'{0}' is written, or accessed with two "
+                           "different layouts",
+                           P->getName())
+                 .str());
+        return nullptr;
+      }
+      U.Read = true;
+      U.Layout = Lay;
+      auto N = std::make_shared<Node>();
+      N->K = Node::Load;
+      N->Ty = *Ty;
+      N->Layout = Lay;
+      N->Text = P->getName().str();
+      return N;
+    }
     if (!P || !P->getType()->isPointerType()) {
       fail(RuleId::PK5007, Loc,
            "only kernel pointer parameters can be read element-wise");
@@ -709,6 +766,9 @@ public:
     return L;
   }
   std::map<const ParmVarDecl *, std::string> RowPitch;
+  /// Calls already evaluated (block reductions inlined by a row lifter):
+  /// their per-row results.
+  std::map<const CallExpr *, NodeP> Precomputed;
 
   NodeP elem(const Expr *E) {
     while (true) {
@@ -880,6 +940,9 @@ public:
   }
 
   NodeP call(const CallExpr *C) {
+    auto Pre = Precomputed.find(C);
+    if (Pre != Precomputed.end())
+      return Pre->second;
     const FunctionDecl *FD = C->getDirectCallee();
     if (!FD)
       return fail(RuleId::PK5007, C->getBeginLoc(),
@@ -1198,10 +1261,16 @@ public:
   std::map<const Node *, Operand> Done;
   std::string Ones; ///< the [1, 128] tile of ones for row broadcasts
 
-  std::vector<std::string> tileShape() const { return {"128", "512"}; }
+  /// The partitions [PLo, PHi) and the free elements [0, FHi) of a tile
+  /// that hold values, and the free size of the tiles.
+  std::string PLo = "0", PHi = "np_", FHi = "nf_", FSize = "512";
+  /// 'g' loads (grid-stride elements): the HBM access of this tile.
+  std::optional<Access> GridSrc;
+
+  std::vector<std::string> tileShape() const { return {"128", FSize}; }
   /// The valid part of a tile: np_ partitions by nf_ elements.
   Access full(const std::string &T) const {
-    return Access{T, {{"0", "np_"}, {"0", "nf_"}}, {}};
+    return Access{T, {{PLo, PHi}, {"0", FHi}}, {}};
   }
   /// The thread's elements of an HBM tensor in this tile: rows p0:p1 and
   /// columns f0:f1 (2-D), or the run lo:hi of a 1-D tensor seen as np_
@@ -1227,7 +1296,7 @@ public:
            O.Tile.Slices[1].first == "0" && O.Tile.Slices[1].second == "1";
   }
   Access colAccess(const std::string &T) const {
-    return Access{T, {{"0", "np_"}, {"0", "1"}}, {}};
+    return Access{T, {{PLo, PHi}, {"0", "1"}}, {}};
   }
   /// A fresh tile shaped like a full tile or a column.
   Access fresh(DType Ty, bool Col) {
@@ -1321,6 +1390,17 @@ public:
 
   Operand loadTile(const NodeP &N) {
     std::string Src = HbmName.at(N->Text);
+    if (N->Layout == 'g') {
+      std::string T = B.alloc("t", Mem::SBUF, N->Ty, tileShape());
+      Access A = *GridSrc;
+      A.Tensor = Src;
+      Op O;
+      O.Kind = OpKind::DmaCopy;
+      O.Dst = full(T);
+      O.Srcs = {Operand::tile(A)};
+      B.op(O);
+      return Operand::tile(full(T));
+    }
     if (N->Layout == 'e') {
       std::string T = B.alloc("t", Mem::SBUF, N->Ty, tileShape());
       Op O;
@@ -1570,10 +1650,15 @@ std::optional<Failure> liftElementwise(TargetContext &TC,
 
 class WarpRowLifter {
 public:
-  WarpRowLifter(TargetContext &TC, const FunctionDecl *FD, Kernel &K)
-      : L(TC, FD), FD(FD), K(K), B(K.Body) {}
+  WarpRowLifter(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
+                bool BlockMode = false)
+      : L(TC, FD), FD(FD), K(K), B(K.Body), Block(BlockMode) {}
 
   std::optional<Failure> run();
+  /// Block mode: the kernel was recognised as a block row program (a
+  /// column or grid-stride loop was lifted), so its failure is the reason
+  /// to report.
+  bool recognised() const { return Opened || Recognised; }
 
 private:
   ElementwiseLifter L;
@@ -1590,11 +1675,106 @@ private:
   std::map<std::string, std::string> HbmName;
   bool Failed = false;
   std::optional<Failure> F;
+  /// One block per row (block row programs) instead of one warp per row.
+  bool Block = false;
 
   bool fail(SourceLocation Loc, std::string Msg) {
     if (!F)
-      F = Failure{RuleId::PK5004, Loc, std::move(Msg)};
+      F = Failure{Block ? RuleId::PK5009 : RuleId::PK5004, Loc, std::move(Msg)};
     return false;
+  }
+  /// Fails with the element lifter's reason when it has one.
+  bool failElem(SourceLocation Loc, const std::string &What) {
+    if (L.F && !F) {
+      F = L.F;
+      F->Msg = What + ": " + F->Msg;
+      return false;
+    }
+    return fail(Loc, What);
+  }
+
+  // --- block row programs ---------------------------------------------
+  /// The threads that run a statement: all, warp 0 only (W0), lane 0 of
+  /// each warp (L0), or thread 0 (both).
+  struct Ctx {
+    bool W0 = false, L0 = false;
+    bool all() const { return !W0 && !L0; }
+  };
+  /// What a __shared__ array holds, as far as the lifter follows it:
+  /// PerWarp, slot w the reduction (Op) of warp w's partials; Bcast, slot 0
+  /// a per-row value; PerThread, slots [0, M) whose reduction is the row's.
+  /// Pending: written since the last barrier; ReadAll: read since then by
+  /// threads outside warp 0; ReadW0: the warp-synchronising operations
+  /// seen when warp 0 last read it (-1: not read).
+  struct ShArr {
+    enum Kind { Empty, PerWarp, Bcast, PerThread } K = Empty;
+    std::string Op, Tile;
+    NodeP N;
+    int64_t M = 0, Size = 0;
+    bool Pending = false, ReadAll = false;
+    int64_t ReadW0 = -1;
+  };
+  std::map<const VarDecl *, ShArr> Sh;
+  int64_t WarpSyncs = 0;
+  std::set<const VarDecl *> LaneV, WarpV, NWarpsV, TidV, RowV;
+  unsigned Depth = 0, InlineDepth = 0;
+  std::map<const VarDecl *, unsigned> DeclDepth;
+  std::vector<std::set<const VarDecl *>> AssignedOuter;
+  bool RowsBound = false, UsesWarps = false;
+  /// A loop of the block row patterns was recognised (even if what it does
+  /// is then refused).
+  bool Recognised = false;
+  std::optional<int64_t> BlockSize;
+  std::string GridBound; ///< the bound of the grid-stride loop (1-D input)
+  std::set<int64_t> PerWarpSizes;
+  std::map<const FunctionDecl *, bool> Communicates;
+
+  bool isTid(const Expr *E) {
+    return isBuiltin(strip(E), "threadIdx") || TidV.count(varOf(E));
+  }
+  bool isRow(const Expr *E) {
+    return (Row && varOf(E) == Row) || RowV.count(varOf(E)) ||
+           (Block && isBuiltin(strip(E), "blockIdx"));
+  }
+  std::optional<int64_t> constInt(const Expr *E) {
+    Expr::EvalResult R;
+    if (!E || !E->EvaluateAsInt(R, FD->getASTContext()))
+      return std::nullopt;
+    return R.Val.getInt().getExtValue();
+  }
+  const VarDecl *sharedVar(const Expr *E) {
+    const VarDecl *V = varOf(E);
+    return V && V->hasAttr<CUDASharedAttr>() ? V : nullptr;
+  }
+  bool communicates(const FunctionDecl *Fn);
+  bool bstmt(const clang::Stmt *S, Ctx C);
+  bool bdecl(const DeclStmt *DS, Ctx C);
+  bool bassign(const BinaryOperator *Bo, Ctx C);
+  bool bif(const IfStmt *I, Ctx C);
+  bool bfor(const ForStmt *Fo, Ctx C);
+  bool barrier(Ctx C, SourceLocation Loc);
+  void noteAssign(const VarDecl *V);
+  std::optional<Value> evalValue(const Expr *E, Ctx C);
+  std::optional<Value> inlineCall(const CallExpr *Ca, const FunctionDecl *Fn,
+                                  Ctx C);
+  std::optional<Value> applyWarpReduce(Value V, const std::string &Op, bool Xor,
+                                       Ctx C, SourceLocation Loc);
+  bool matchWarpLoop(const ForStmt *Fo, const VarDecl *&V, std::string &Op,
+                     bool &Xor);
+  bool isWarpReduceFn(const FunctionDecl *Fn, std::string &Op, bool &Xor);
+  std::string combine(const std::string &Tile, const std::string &Fn,
+                      const std::string &With);
+  bool sharedStore(const ArraySubscriptExpr *A, const Expr *RHS, Ctx C);
+  bool globalStore(const ArraySubscriptExpr *A, const Expr *RHS, Ctx C);
+  bool gridLoop(const ForStmt *Fo, Ctx C);
+  bool treeLoop(const ForStmt *Fo, Ctx C);
+  bool warpsLoop(const ForStmt *Fo, Ctx C);
+  bool readShared(ShArr &Sa, Ctx C) {
+    if (C.W0)
+      Sa.ReadW0 = WarpSyncs;
+    else
+      Sa.ReadAll = true;
+    return true;
   }
 
   const VarDecl *varOf(const Expr *E) {
@@ -1611,27 +1791,41 @@ private:
     return builtinIndex(E, N, D) && N == Var && D == 'x';
   }
 
-  /// The prologue's integer locals: lane, warp, warps per block, row.
+  /// The prologue's integer locals: lane, warp, warps per block, row (and
+  /// in block row programs the thread index and the row = blockIdx.x).
   bool prologue(const VarDecl *V) {
+    if (Block && isBuiltin(V->getInit(), "threadIdx")) {
+      TidV.insert(V);
+      return true;
+    }
+    if (Block && isBuiltin(V->getInit(), "blockIdx")) {
+      RowV.insert(V);
+      return true;
+    }
     auto *Bo = dyn_cast<BinaryOperator>(strip(V->getInit()));
     if (!Bo)
       return false;
     auto Op = Bo->getOpcode();
     const Expr *X = Bo->getLHS(), *Y = Bo->getRHS();
-    if (isBuiltin(X, "threadIdx") &&
+    if (isTid(X) &&
         ((Op == BO_And && isInt(Y, 31)) || (Op == BO_Rem && isInt(Y, 32)))) {
       Lane = V;
+      LaneV.insert(V);
       return true;
     }
-    if (isBuiltin(X, "threadIdx") &&
+    if (isTid(X) &&
         ((Op == BO_Shr && isInt(Y, 5)) || (Op == BO_Div && isInt(Y, 32)))) {
       Warp = V;
+      WarpV.insert(V);
       return true;
     }
     if (isBuiltin(X, "blockDim") && Op == BO_Div && isInt(Y, 32)) {
       NWarps = V;
+      NWarpsV.insert(V);
       return true;
     }
+    if (Block)
+      return false;
     if (Op == BO_Add && Warp && NWarps) {
       for (int Side = 0; Side < 2; ++Side) {
         const Expr *M = Side ? Y : X, *W = Side ? X : Y;
@@ -1653,7 +1847,7 @@ private:
   /// `p + row * pitch` (p a pointer parameter).
   bool rowPointer(const VarDecl *V) {
     auto *Bo = dyn_cast<BinaryOperator>(strip(V->getInit()));
-    if (!Bo || Bo->getOpcode() != BO_Add || !Row)
+    if (!Bo || Bo->getOpcode() != BO_Add || (!Row && !Block))
       return false;
     auto *D = dyn_cast<DeclRefExpr>(strip(Bo->getLHS()));
     auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
@@ -1662,9 +1856,9 @@ private:
         Mul->getOpcode() != BO_Mul)
       return false;
     std::optional<std::string> Pitch;
-    if (varOf(Mul->getLHS()) == Row)
+    if (isRow(Mul->getLHS()))
       Pitch = L.scalarExpr(Mul->getRHS());
-    else if (varOf(Mul->getRHS()) == Row)
+    else if (isRow(Mul->getRHS()))
       Pitch = L.scalarExpr(Mul->getLHS());
     if (!Pitch || (!Cols.empty() && Cols != *Pitch))
       return false;
@@ -1763,23 +1957,1026 @@ private:
   bool statement(const clang::Stmt *S);
 };
 
+//===----------------------------------------------------------------------===//
+// Block row programs: one block per row.
+//
+//   row = blockIdx.x (or `if (row >= rows) return;` first)
+//   for (c = threadIdx.x; c < cols; c += blockDim.x) acc += e;   (column
+//                                                  loops, as above)
+//   for (i = blockIdx.x * BS + tid; i < n; i += BS * gridDim.x)  (a grid-
+//     acc += e(in[i]);                    stride loop: block b sums the
+//                                         chunks b, b + G, ... of BS)
+//   warp reductions (16 .. 1, __shfl_xor_sync or __shfl_down_sync, inline
+//   or in a device function), `if (lane == 0) s[warp] = v;`, barriers,
+//   `v = lane < nwarps ? s[lane] : pad;` and a second warp reduction in
+//   warp 0, `s[tid] = acc;` and a shared-memory tree `for (s = BS/2; s >
+//   32; s >>= 1) { if (tid < s) a[tid] += a[tid + s]; __syncthreads(); }`
+//   finished by `a[tid] + a[tid + 32]` in warp 0, a loop over the warps'
+//   slots, broadcasts through `s[0]`, device functions such as
+//   blockReduceSum inlined; stores of the row's values by thread 0.
+//
+// Each per-thread value is followed abstractly: a thread's partial of the
+// row's reduction (the column loop's (P, 1) accumulator holds the whole
+// row's), each warp's reduction of it, the lanes of warp 0 holding the
+// warps' results, the reduction in lane 0 of warp 0, a per-row value
+// every thread holds.  Shared arrays are followed the same way, with the
+// threads that wrote and read them since the last barrier: a read of
+// unsynchronised data, a write that can overtake a read, a barrier or a
+// shuffle under a condition, a reduction with the wrong operation or over
+// the wrong threads is refused (PK5009).  The row's reduction is then the
+// tensor_reduce over the free axis, as for one warp per row.
+//===----------------------------------------------------------------------===//
+
+bool WarpRowLifter::communicates(const FunctionDecl *Fn) {
+  Fn = Fn ? Fn->getDefinition() : nullptr;
+  if (!Fn || !Fn->hasBody() || Fn->hasAttr<CUDAGlobalAttr>())
+    return false;
+  auto It = Communicates.find(Fn);
+  if (It != Communicates.end())
+    return It->second;
+  Communicates[Fn] = false; // recursion
+  bool R = false;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S || R)
+      return;
+    if (auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (D->hasAttr<CUDASharedAttr>())
+          R = true;
+    if (auto *C = dyn_cast<CallExpr>(S))
+      if (auto *Callee = C->getDirectCallee()) {
+        std::string NS = Callee->getNameAsString();
+        llvm::StringRef N(NS);
+        if (N.starts_with("__shfl") || N == "__syncthreads" ||
+            communicates(Callee))
+          R = true;
+      }
+    for (const clang::Stmt *Ch : S->children())
+      Walk(Ch);
+  };
+  Walk(Fn->getBody());
+  Communicates[Fn] = R;
+  return R;
+}
+
+void WarpRowLifter::noteAssign(const VarDecl *V) {
+  auto It = DeclDepth.find(V);
+  unsigned D = It == DeclDepth.end() ? 0 : It->second;
+  if (D < Depth && !AssignedOuter.empty())
+    AssignedOuter.back().insert(V);
+}
+
+bool WarpRowLifter::barrier(Ctx C, SourceLocation Loc) {
+  if (!C.all())
+    return fail(Loc, "__syncthreads() under a condition: only some threads "
+                     "reach the barrier");
+  for (auto &[V, Sa] : Sh) {
+    Sa.Pending = false;
+    Sa.ReadAll = false;
+    Sa.ReadW0 = -1;
+  }
+  return true;
+}
+
+std::string WarpRowLifter::combine(const std::string &Tile,
+                                   const std::string &Fn,
+                                   const std::string &With) {
+  if (Fn == "nl.add" && (With == "0.0" || With == "0"))
+    return Tile;
+  std::string T = B.alloc("c", Mem::SBUF, DType::F32, {"128", "1"});
+  Op O;
+  O.Kind = OpKind::TensorScalar;
+  O.Fn = Fn;
+  O.Dst = Access{T, {{"0", "np_"}, {"0", "1"}}, {}};
+  O.Srcs = {Operand::tile(Access{Tile, {{"0", "np_"}, {"0", "1"}}, {}}),
+            Operand::scalar(With)};
+  B.op(O);
+  return T;
+}
+
+/// for (o = 16; o > 0; o >>= 1) v = op(v, __shfl_{xor,down}_sync(~0, v, o))
+bool WarpRowLifter::matchWarpLoop(const ForStmt *Fo, const VarDecl *&V,
+                                  std::string &Op, bool &Xor) {
+  auto *DS = dyn_cast_or_null<DeclStmt>(Fo->getInit());
+  auto *O = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                     : nullptr;
+  if (!O || !O->getInit() || constInt(O->getInit()) != 16)
+    return false;
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(Fo->getCond());
+  if (!Cond || varOf(Cond->getLHS()) != O ||
+      !((Cond->getOpcode() == BO_GT && isInt(Cond->getRHS(), 0)) ||
+        (Cond->getOpcode() == BO_GE && isInt(Cond->getRHS(), 1))))
+    return false;
+  auto *Inc = dyn_cast_or_null<CompoundAssignOperator>(Fo->getInc());
+  if (!Inc || varOf(Inc->getLHS()) != O ||
+      !((Inc->getOpcode() == BO_ShrAssign && isInt(Inc->getRHS(), 1)) ||
+        (Inc->getOpcode() == BO_DivAssign && isInt(Inc->getRHS(), 2))))
+    return false;
+  const clang::Stmt *S = Fo->getBody();
+  if (auto *CS = dyn_cast<CompoundStmt>(S)) {
+    if (CS->size() != 1)
+      return false;
+    S = CS->body_front();
+  }
+  const Expr *E;
+  if (!accumulation(S, V, Op, E))
+    return false;
+  auto *Call = dyn_cast<CallExpr>(strip(E));
+  auto *Fn = Call ? Call->getDirectCallee() : nullptr;
+  if (!Fn || Call->getNumArgs() < 3 || varOf(Call->getArg(1)) != V ||
+      varOf(Call->getArg(2)) != O)
+    return false;
+  std::string N = Fn->getNameAsString();
+  if (N != "__shfl_xor_sync" && N != "__shfl_down_sync")
+    return false;
+  Xor = N == "__shfl_xor_sync";
+  auto Mask = constInt(Call->getArg(0));
+  if (!Mask || (uint64_t(*Mask) & 0xffffffffu) != 0xffffffffu)
+    return fail(Call->getBeginLoc(), "warp reduction with a partial lane "
+                                     "mask"),
+           false;
+  if (Call->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Call->getArg(3)) &&
+      constInt(Call->getArg(3)) != 32)
+    return fail(Call->getBeginLoc(), "warp reduction over a sub-warp width"),
+           false;
+  return true;
+}
+
+/// A device function `T f(T v) { <warp loop on v>; return v; }`.
+bool WarpRowLifter::isWarpReduceFn(const FunctionDecl *Fn, std::string &Op,
+                                   bool &Xor) {
+  Fn = Fn->getDefinition();
+  auto *Body = Fn ? dyn_cast_or_null<CompoundStmt>(Fn->getBody()) : nullptr;
+  if (!Body || Fn->getNumParams() != 1 || Body->size() != 2)
+    return false;
+  const clang::Stmt *S0 = Body->body_front();
+  if (auto *A = dyn_cast<AttributedStmt>(S0))
+    S0 = A->getSubStmt();
+  auto *Fo = dyn_cast<ForStmt>(S0);
+  auto *R = dyn_cast<ReturnStmt>(Body->body_back());
+  const VarDecl *V = nullptr;
+  if (!Fo || !R || !R->getRetValue() || !matchWarpLoop(Fo, V, Op, Xor))
+    return false;
+  return V == Fn->getParamDecl(0) && varOf(R->getRetValue()) == V;
+}
+
+std::optional<Value> WarpRowLifter::applyWarpReduce(Value V,
+                                                    const std::string &Op,
+                                                    bool Xor, Ctx C,
+                                                    SourceLocation Loc) {
+  UsesWarps = true;
+  if (C.L0) {
+    fail(Loc, "warp shuffle executed by one lane per warp");
+    return std::nullopt;
+  }
+  if (V.K == Value::Partial && C.all()) {
+    if (V.Op != Op) {
+      fail(Loc, "warp reduction with another operation than the partial "
+                "results it combines");
+      return std::nullopt;
+    }
+    V.K = Value::WarpTot;
+    V.AllLanes = Xor;
+    ++WarpSyncs;
+    return V;
+  }
+  if (V.K == Value::W0Part && C.W0) {
+    if (V.Op != Op) {
+      fail(Loc, "warp reduction with another operation than the per-warp "
+                "results it combines");
+      return std::nullopt;
+    }
+    Value R;
+    R.K = Value::Total0;
+    R.Tile = combine(V.Tile, Op, V.Pad);
+    R.AllLanes = Xor;
+    ++WarpSyncs;
+    return R;
+  }
+  fail(Loc, "warp reduction of a value that is not the threads' partial "
+            "results of the row (in every warp) or the warps' results (in "
+            "warp 0)");
+  return std::nullopt;
+}
+
+std::optional<Value> WarpRowLifter::inlineCall(const CallExpr *Ca,
+                                               const FunctionDecl *Fn, Ctx C) {
+  std::string Op;
+  bool Xor = false;
+  if (isWarpReduceFn(Fn, Op, Xor)) {
+    auto A = evalValue(Ca->getArg(0), C);
+    if (!A)
+      return std::nullopt;
+    return applyWarpReduce(*A, Op, Xor, C, Ca->getBeginLoc());
+  }
+  if (F)
+    return std::nullopt;
+  const FunctionDecl *Def = Fn->getDefinition();
+  auto *Body = Def ? dyn_cast_or_null<CompoundStmt>(Def->getBody()) : nullptr;
+  if (!Body || Body->size() == 0 || InlineDepth > 4 ||
+      Def->getNumParams() != Ca->getNumArgs()) {
+    fail(Ca->getBeginLoc(), "call of a device function that communicates "
+                            "and is not inlined");
+    return std::nullopt;
+  }
+  for (unsigned I = 0; I < Ca->getNumArgs(); ++I) {
+    auto A = evalValue(Ca->getArg(I), C);
+    if (!A)
+      return std::nullopt;
+    L.Env[Def->getParamDecl(I)] = *A;
+    DeclDepth[Def->getParamDecl(I)] = Depth;
+  }
+  ++InlineDepth;
+  std::optional<Value> R;
+  size_t N = Body->size(), I = 0;
+  for (const clang::Stmt *S : Body->body()) {
+    if (++I < N) {
+      if (!bstmt(S, C)) {
+        --InlineDepth;
+        return std::nullopt;
+      }
+      continue;
+    }
+    auto *Ret = dyn_cast<ReturnStmt>(S);
+    if (!Ret || !Ret->getRetValue()) {
+      fail(S->getBeginLoc(), "device function that does not end with the "
+                             "return of its value");
+    } else {
+      R = evalValue(Ret->getRetValue(), C);
+    }
+  }
+  --InlineDepth;
+  return R;
+}
+
+std::optional<Value> WarpRowLifter::evalValue(const Expr *E, Ctx C) {
+  const Expr *X = E->IgnoreParenImpCasts();
+  if (auto *Ca = dyn_cast<CallExpr>(X))
+    if (auto *Fn = Ca->getDirectCallee())
+      if (communicates(Fn))
+        return inlineCall(Ca, Fn, C);
+  // lane < nwarps ? s[lane] : pad, in warp 0.
+  if (auto *Co = dyn_cast<ConditionalOperator>(X)) {
+    auto *Cond = dyn_cast<BinaryOperator>(strip(Co->getCond()));
+    auto *A =
+        dyn_cast<ArraySubscriptExpr>(Co->getTrueExpr()->IgnoreParenImpCasts());
+    const VarDecl *Arr = A ? sharedVar(A->getBase()) : nullptr;
+    auto Pad = L.scalarExpr(Co->getFalseExpr());
+    if (!Cond || !Arr) {
+      fail(Co->getBeginLoc(), "conditional expression: only `lane < nwarps "
+                              "? shared[lane] : value` is lifted");
+      return std::nullopt;
+    }
+    const Expr *Lo = Cond->getLHS(), *Hi = Cond->getRHS();
+    bool Ok = Cond->getOpcode() == BO_LT;
+    if (Cond->getOpcode() == BO_GT) {
+      std::swap(Lo, Hi);
+      Ok = true;
+    }
+    Ok = Ok && LaneV.count(varOf(Lo)) && NWarpsV.count(varOf(Hi)) &&
+         LaneV.count(varOf(A->getIdx())) && Pad;
+    ShArr &Sa = Sh[Arr];
+    if (!Ok || !C.W0 || C.L0 || Sa.K != ShArr::PerWarp || Sa.Pending) {
+      fail(Co->getBeginLoc(),
+           "read of the warps' results that is not `lane < nwarps ? "
+           "s[lane] : value` by the lanes of warp 0 after a barrier");
+      return std::nullopt;
+    }
+    readShared(Sa, C);
+    Value R;
+    R.K = Value::W0Part;
+    R.Op = Sa.Op;
+    R.Tile = Sa.Tile;
+    R.Pad = *Pad;
+    return R;
+  }
+  // s[tid] + s[tid + 32] in warp 0: the last step of a shared tree.
+  if (auto *Bo = dyn_cast<BinaryOperator>(X)) {
+    auto *A1 =
+        dyn_cast<ArraySubscriptExpr>(Bo->getLHS()->IgnoreParenImpCasts());
+    auto *A2 =
+        dyn_cast<ArraySubscriptExpr>(Bo->getRHS()->IgnoreParenImpCasts());
+    const VarDecl *S1 = A1 ? sharedVar(A1->getBase()) : nullptr;
+    const VarDecl *S2 = A2 ? sharedVar(A2->getBase()) : nullptr;
+    if (S1 || S2) {
+      auto *Off = A2 ? dyn_cast<BinaryOperator>(strip(A2->getIdx())) : nullptr;
+      bool Ok = Bo->getOpcode() == BO_Add && S1 && S1 == S2 &&
+                isTid(A1->getIdx()) && Off && Off->getOpcode() == BO_Add &&
+                isTid(Off->getLHS()) && constInt(Off->getRHS()) == 32;
+      ShArr &Sa = Sh[S1 ? S1 : S2];
+      if (!Ok || !C.W0 || C.L0 || Sa.K != ShArr::PerThread || Sa.Pending ||
+          Sa.M != 64 || Sa.Op != "nl.add") {
+        fail(Bo->getBeginLoc(), "read of a shared tree that is not `s[tid] + "
+                                "s[tid + 32]` by warp 0 when 64 partial sums "
+                                "are left, after a barrier");
+        return std::nullopt;
+      }
+      readShared(Sa, C);
+      Value R;
+      R.K = Value::W0Part;
+      R.Op = "nl.add";
+      R.Tile = Sa.Tile;
+      R.Pad = "0.0";
+      return R;
+    }
+  }
+  if (auto *A = dyn_cast<ArraySubscriptExpr>(X))
+    if (const VarDecl *Arr = sharedVar(A->getBase())) {
+      ShArr &Sa = Sh[Arr];
+      if (Sa.K != ShArr::Bcast || Sa.Pending || constInt(A->getIdx()) != 0) {
+        fail(A->getBeginLoc(),
+             llvm::formatv("read of '{0}' that is not slot 0 holding a value "
+                           "for the whole row, after a barrier",
+                           Arr->getName())
+                 .str());
+        return std::nullopt;
+      }
+      readShared(Sa, C);
+      Value R;
+      R.K = Value::Elem;
+      R.N = Sa.N;
+      return R;
+    }
+  if (auto *D = dyn_cast<DeclRefExpr>(X))
+    if (auto *V = dyn_cast<VarDecl>(D->getDecl())) {
+      auto It = L.Env.find(V);
+      if (It != L.Env.end() &&
+          (It->second.K == Value::Partial || It->second.K == Value::WarpTot ||
+           It->second.K == Value::W0Part ||
+           (It->second.K == Value::Total0 &&
+            !(C.W0 && (C.L0 || It->second.AllLanes)))))
+        return It->second;
+    }
+  // A per-row value: communicating calls inside it first.
+  std::function<bool(const clang::Stmt *)> Pre = [&](const clang::Stmt *S) {
+    if (!S)
+      return true;
+    if (auto *Ca = dyn_cast<CallExpr>(S))
+      if (auto *Fn = Ca->getDirectCallee())
+        if (communicates(Fn)) {
+          auto R = inlineCall(Ca, Fn, C);
+          if (!R)
+            return false;
+          if (R->K != Value::Elem)
+            return fail(Ca->getBeginLoc(), "the result of this reduction is "
+                                           "not the same in every thread "
+                                           "where it is used");
+          L.Precomputed[Ca] = R->N;
+          return true;
+        }
+    for (const clang::Stmt *Ch : S->children())
+      if (!Pre(Ch))
+        return false;
+    return true;
+  };
+  if (!Pre(X))
+    return std::nullopt;
+  // Lane 0 of warp 0 (every lane of warp 0 after a butterfly) holds the
+  // row's reduction: a per-row value there.
+  std::vector<std::pair<const VarDecl *, Value>> Saved;
+  for (auto &[V, Val] : L.Env)
+    if (Val.K == Value::Total0 && C.W0 && (C.L0 || Val.AllLanes)) {
+      Saved.push_back({V, Val});
+      auto R = std::make_shared<Node>();
+      R->K = Node::Ref;
+      R->Text = Val.Tile;
+      Value U;
+      U.K = Value::Elem;
+      U.N = R;
+      Val = U;
+    }
+  NodeP N = L.elem(E);
+  for (auto &[V, Val] : Saved)
+    L.Env[V] = Val;
+  if (!N) {
+    failElem(E->getExprLoc(), "per-row value not lifted");
+    return std::nullopt;
+  }
+  if (N->K != Node::Scalar) {
+    N = column(N, E->getExprLoc());
+    if (!N)
+      return std::nullopt;
+  }
+  Value R;
+  R.K = Value::Elem;
+  R.N = N;
+  return R;
+}
+
+bool WarpRowLifter::sharedStore(const ArraySubscriptExpr *A, const Expr *RHS,
+                                Ctx C) {
+  const VarDecl *Arr = sharedVar(A->getBase());
+  ShArr &Sa = Sh[Arr];
+  auto Val = evalValue(RHS, C);
+  if (!Val)
+    return false;
+  // A write must not overtake a read of the same phase: every reader has
+  // passed a barrier, or the readers are warp 0 and a warp-synchronising
+  // shuffle came between their read and this write, which warp 0 makes.
+  bool Overtakes =
+      Sa.ReadAll || (Sa.ReadW0 >= 0 && !(C.W0 && WarpSyncs > Sa.ReadW0));
+  if (Sa.Pending || Overtakes)
+    return fail(A->getBeginLoc(),
+                llvm::formatv("'{0}' is written again before a barrier "
+                              "separates the write from earlier reads or "
+                              "writes of it",
+                              Arr->getName())
+                    .str());
+  const Expr *I = A->getIdx();
+  ShArr N;
+  N.Size = Sa.Size;
+  if (WarpV.count(varOf(I)) && C.L0 && !C.W0 && Val->K == Value::WarpTot) {
+    N.K = ShArr::PerWarp;
+    N.Op = Val->Op;
+    N.Tile = Val->Tile;
+    if (Sa.Size < 32)
+      PerWarpSizes.insert(Sa.Size);
+  } else if (constInt(I) == 0 && Val->K == Value::Elem) {
+    N.K = ShArr::Bcast;
+    N.N = Val->N;
+  } else if (isTid(I) && C.all() && Val->K == Value::Partial) {
+    if (!BlockSize || *BlockSize > Sa.Size)
+      return fail(A->getBeginLoc(),
+                  llvm::formatv("'{0}[tid]': the block size is not a known "
+                                "constant within the array's {1} elements",
+                                Arr->getName(), Sa.Size)
+                      .str());
+    N.K = ShArr::PerThread;
+    N.Op = Val->Op;
+    N.Tile = Val->Tile;
+    N.M = *BlockSize;
+  } else {
+    return fail(A->getBeginLoc(),
+                llvm::formatv("store to '{0}' that is not a warp's result "
+                              "by lane 0 at [warp], a per-row value at [0] "
+                              "or the threads' partial results at [tid]",
+                              Arr->getName())
+                    .str());
+  }
+  N.Pending = true;
+  Sa = N;
+  return true;
+}
+
+bool WarpRowLifter::globalStore(const ArraySubscriptExpr *A, const Expr *RHS,
+                                Ctx C) {
+  auto *D = dyn_cast<DeclRefExpr>(strip(A->getBase()));
+  auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+  if (!P || !P->getType()->isPointerType() || !isRow(A->getIdx()))
+    return fail(A->getBeginLoc(), "store outside a column loop that is not "
+                                  "p[row] (one value per row)");
+  auto Ty = dtypeOf(P->getType()->getPointeeType());
+  if (!Ty)
+    return fail(A->getBeginLoc(), "element type without an NKI dtype");
+  auto Val = evalValue(RHS, C);
+  if (!Val)
+    return false;
+  if (Val->K != Value::Elem)
+    return fail(A->getBeginLoc(), "the value stored for the row is not the "
+                                  "row's value in the threads that store it");
+  NodeP N = L.castTo(Val->N, P->getType()->getPointeeType(), A->getExprLoc());
+  if (!N)
+    return failElem(A->getExprLoc(), "stored value not lifted");
+  open();
+  Operand V;
+  if (N->K == Node::Scalar) {
+    std::string T = B.alloc("c", Mem::SBUF, *Ty, {"128", "1"});
+    Op M;
+    M.Kind = OpKind::Memset;
+    M.Dst = Access{T, {{"0", "np_"}, {"0", "1"}}, {}};
+    M.Srcs = {Operand::scalar(N->Text)};
+    B.op(M);
+    V = Operand::tile(M.Dst);
+  } else {
+    N = column(N, A->getExprLoc());
+    if (!N)
+      return false;
+    V = Operand::tile(Access{N->Text, {{"0", "np_"}, {"0", "1"}}, {}});
+  }
+  TensorUse &U = L.use(P, A->getExprLoc());
+  if (U.Read || U.Written)
+    return fail(A->getBeginLoc(), "a tensor read and written, or written "
+                                  "twice, is not lifted");
+  U.Written = true;
+  U.Layout = 'c';
+  Op O;
+  O.Kind = OpKind::DmaCopy;
+  O.Dst = Access{OutName.count(P) ? OutName[P] : pyName(P->getName()),
+                 {{"p0", "p1"}, {"0", "1"}},
+                 {}};
+  O.Srcs = {V};
+  B.op(O);
+  Pending.push_back({P, N});
+  return true;
+}
+
+bool WarpRowLifter::bassign(const BinaryOperator *Bo, Ctx C) {
+  const Expr *LHS = Bo->getLHS()->IgnoreParens();
+  if (auto *A = dyn_cast<ArraySubscriptExpr>(LHS)) {
+    if (Bo->getOpcode() != BO_Assign)
+      return fail(Bo->getOperatorLoc(), "compound assignment to memory "
+                                        "outside a loop the lifter "
+                                        "recognises");
+    if (sharedVar(A->getBase()))
+      return sharedStore(A, Bo->getRHS(), C);
+    return globalStore(A, Bo->getRHS(), C);
+  }
+  const VarDecl *V = varOf(LHS);
+  if (V && Bo->getOpcode() == BO_Assign && !V->getType()->isIntegerType() &&
+      !V->getType()->isPointerType()) {
+    auto Val = evalValue(Bo->getRHS(), C);
+    if (!Val)
+      return false;
+    L.Env[V] = *Val;
+    noteAssign(V);
+    return true;
+  }
+  return fail(Bo->getOperatorLoc(), "assignment that is not a store or a "
+                                    "new value of a float local");
+}
+
+bool WarpRowLifter::bif(const IfStmt *I, Ctx C) {
+  if (I->getElse() || I->getInit() || I->getConditionVariable())
+    return fail(I->getIfLoc(), "if/else: only the thread conditions lane == "
+                               "0, warp == 0, tid < 32 and tid == 0 are "
+                               "lifted");
+  const clang::Stmt *Then = I->getThen();
+  if (auto *CS = dyn_cast<CompoundStmt>(Then))
+    if (CS->size() == 1)
+      Then = CS->body_front();
+  if (isa<ReturnStmt>(Then)) {
+    auto *Cond = dyn_cast<BinaryOperator>(strip(I->getCond()));
+    if (Cond && Cond->getOpcode() == BO_GE && isRow(Cond->getLHS()) &&
+        !Opened && !RowsBound && C.all() && Depth == 0 && InlineDepth == 0)
+      if (auto R = L.scalarExpr(Cond->getRHS())) {
+        Rows = *R;
+        RowsBound = true;
+        return true;
+      }
+    return fail(I->getIfLoc(), "early return that is not `if (row >= rows) "
+                               "return;` first");
+  }
+  Ctx N = C;
+  std::function<bool(const Expr *)> Parse = [&](const Expr *E) {
+    auto *Bo = dyn_cast<BinaryOperator>(strip(E));
+    if (!Bo)
+      return false;
+    if (Bo->getOpcode() == BO_LAnd)
+      return Parse(Bo->getLHS()) && Parse(Bo->getRHS());
+    const Expr *X = Bo->getLHS(), *Y = Bo->getRHS();
+    if (Bo->getOpcode() == BO_EQ) {
+      if (isInt(X, 0))
+        std::swap(X, Y);
+      if (!isInt(Y, 0))
+        return false;
+      if (LaneV.count(varOf(X)))
+        N.L0 = true;
+      else if (WarpV.count(varOf(X)))
+        N.W0 = true;
+      else if (isTid(X))
+        N.W0 = N.L0 = true;
+      else
+        return false;
+      return true;
+    }
+    if (Bo->getOpcode() == BO_LT && isTid(X) && constInt(Y) == 32) {
+      N.W0 = true;
+      return true;
+    }
+    return false;
+  };
+  if (!Parse(I->getCond()))
+    return fail(I->getIfLoc(), "condition that is not lane == 0, warp == 0, "
+                               "threadIdx.x < 32 or threadIdx.x == 0: "
+                               "per-thread branches are not lifted");
+  ++Depth;
+  AssignedOuter.emplace_back();
+  bool Ok = bstmt(I->getThen(), N);
+  std::set<const VarDecl *> Out = AssignedOuter.back();
+  AssignedOuter.pop_back();
+  --Depth;
+  // A variable assigned by some threads only holds different values in
+  // different threads afterwards: not followed.
+  for (const VarDecl *V : Out) {
+    L.Env[V] = Value();
+    noteAssign(V);
+  }
+  return Ok;
+}
+
+bool WarpRowLifter::bdecl(const DeclStmt *DS, Ctx C) {
+  for (const Decl *D : DS->decls()) {
+    auto *V = dyn_cast<VarDecl>(D);
+    if (!V)
+      continue;
+    if (V->hasAttr<CUDASharedAttr>()) {
+      auto *AT = FD->getASTContext().getAsConstantArrayType(V->getType());
+      if (!AT ||
+          !V->getType()->getArrayElementTypeNoTypeQual()->isFloatingType())
+        return fail(V->getLocation(),
+                    llvm::formatv("__shared__ '{0}': only fixed-size "
+                                  "one-dimensional float arrays are followed",
+                                  V->getName())
+                        .str());
+      if (!Sh.count(V))
+        Sh[V].Size = AT->getSize().getSExtValue();
+      continue;
+    }
+    if (!V->getInit())
+      return fail(V->getLocation(), "declaration without an initial value");
+    if (V->getType()->isIntegerType()) {
+      if (C.all() && prologue(V))
+        continue;
+      return fail(V->getLocation(), "integer local that is not the thread, "
+                                    "lane, warp, warp count or row index");
+    }
+    if (V->getType()->isPointerType()) {
+      if (!rowPointer(V))
+        return fail(V->getLocation(), "pointer local that is not a row "
+                                      "`p + row * pitch`");
+      continue;
+    }
+    auto Val = evalValue(V->getInit(), C);
+    if (!Val)
+      return false;
+    L.Env[V] = *Val;
+    DeclDepth[V] = Depth;
+  }
+  return true;
+}
+
+bool WarpRowLifter::bstmt(const clang::Stmt *S, Ctx C) {
+  if (!S || isa<NullStmt>(S))
+    return true;
+  if (auto *A = dyn_cast<AttributedStmt>(S))
+    return bstmt(A->getSubStmt(), C);
+  if (auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const clang::Stmt *X : CS->body())
+      if (!bstmt(X, C))
+        return false;
+    return true;
+  }
+  if (auto *DS = dyn_cast<DeclStmt>(S))
+    return bdecl(DS, C);
+  if (auto *EW = dyn_cast<ExprWithCleanups>(S))
+    S = EW->getSubExpr();
+  if (auto *Ca = dyn_cast<CallExpr>(S)) {
+    auto *Fn = Ca->getDirectCallee();
+    if (Fn && Fn->getNameAsString() == "__syncthreads")
+      return barrier(C, Ca->getBeginLoc());
+    if (Fn && communicates(Fn))
+      return inlineCall(Ca, Fn, C).has_value();
+    return fail(Ca->getBeginLoc(), "call statement not lifted");
+  }
+  if (auto *Bo = dyn_cast<BinaryOperator>(S))
+    if (Bo->isAssignmentOp())
+      return bassign(Bo, C);
+  if (auto *I = dyn_cast<IfStmt>(S))
+    return bif(I, C);
+  if (auto *Fo = dyn_cast<ForStmt>(S))
+    return bfor(Fo, C);
+  return fail(S->getBeginLoc(),
+              llvm::formatv("statement ({0}) of a block row program not "
+                            "lifted",
+                            S->getStmtClassName())
+                  .str());
+}
+
+bool WarpRowLifter::bfor(const ForStmt *Fo, Ctx C) {
+  if (C.all() && Depth == 0 && columnLoop(Fo))
+    return true;
+  if (F)
+    return false;
+  const VarDecl *V = nullptr;
+  std::string Op;
+  bool Xor = false;
+  if (matchWarpLoop(Fo, V, Op, Xor)) {
+    auto It = L.Env.find(V);
+    if (It == L.Env.end())
+      return fail(Fo->getForLoc(), "warp reduction of an unknown value");
+    auto R = applyWarpReduce(It->second, Op, Xor, C, Fo->getForLoc());
+    if (!R)
+      return false;
+    L.Env[V] = *R;
+    noteAssign(V);
+    return true;
+  }
+  if (F)
+    return false;
+  if (gridLoop(Fo, C) || F)
+    return !F;
+  if (treeLoop(Fo, C) || F)
+    return !F;
+  if (warpsLoop(Fo, C) || F)
+    return !F;
+  return fail(Fo->getForLoc(), "loop that is not a column loop, a grid-"
+                               "stride loop, a warp reduction, a shared "
+                               "tree or a loop over the warps' results");
+}
+
+/// for (i = blockIdx.x * BS + tid; i < n; i += BS * gridDim.x) acc op= e
+bool WarpRowLifter::gridLoop(const ForStmt *Fo, Ctx C) {
+  auto *DS = dyn_cast_or_null<DeclStmt>(Fo->getInit());
+  auto *I = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                     : nullptr;
+  if (!I || !I->getInit())
+    return false;
+  auto *Add = dyn_cast<BinaryOperator>(strip(I->getInit()));
+  if (!Add || Add->getOpcode() != BO_Add)
+    return false;
+  std::optional<int64_t> K1;
+  for (int Side = 0; Side < 2 && !K1; ++Side) {
+    const Expr *M = Side ? Add->getRHS() : Add->getLHS();
+    const Expr *T = Side ? Add->getLHS() : Add->getRHS();
+    auto *Mul = dyn_cast<BinaryOperator>(strip(M));
+    if (!Mul || Mul->getOpcode() != BO_Mul || !isTid(T))
+      continue;
+    if (isBuiltin(Mul->getLHS(), "blockIdx"))
+      K1 = constInt(Mul->getRHS());
+    else if (isBuiltin(Mul->getRHS(), "blockIdx"))
+      K1 = constInt(Mul->getLHS());
+  }
+  if (!K1)
+    return false;
+  Recognised = true;
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(Fo->getCond());
+  auto *Inc = dyn_cast_or_null<CompoundAssignOperator>(Fo->getInc());
+  std::optional<std::string> Bound =
+      Cond && Cond->getOpcode() == BO_LT && varOf(Cond->getLHS()) == I
+          ? L.scalarExpr(Cond->getRHS())
+          : std::nullopt;
+  auto *Step = Inc ? dyn_cast<BinaryOperator>(strip(Inc->getRHS())) : nullptr;
+  bool StepOk = Step && Step->getOpcode() == BO_Mul &&
+                ((isBuiltin(Step->getLHS(), "gridDim") &&
+                  constInt(Step->getRHS()) == *K1) ||
+                 (isBuiltin(Step->getRHS(), "gridDim") &&
+                  constInt(Step->getLHS()) == *K1));
+  if (!Bound || !Inc || Inc->getOpcode() != BO_AddAssign ||
+      varOf(Inc->getLHS()) != I || !StepOk)
+    return fail(Fo->getForLoc(),
+                "loop from blockIdx.x * BS + tid that is not `i < n; i += "
+                "BS * gridDim.x` with the same constant BS");
+  if (!C.all() || Depth != 0 || RowsBound || *K1 <= 0 ||
+      (BlockSize && *BlockSize != *K1) ||
+      (!GridBound.empty() && GridBound != *Bound))
+    return fail(Fo->getForLoc(), "grid-stride loop under a condition, after "
+                                 "a row bound, or with another block size or "
+                                 "bound than an earlier one");
+  BlockSize = *K1;
+  GridBound = *Bound;
+  Value GV;
+  GV.K = Value::GridCol;
+  L.Env[I] = GV;
+  std::vector<const clang::Stmt *> Body;
+  if (auto *CS = dyn_cast<CompoundStmt>(Fo->getBody()))
+    Body.assign(CS->body_begin(), CS->body_end());
+  else
+    Body.push_back(Fo->getBody());
+  struct Acc {
+    const VarDecl *V;
+    std::string Op, Init;
+    NodeP E;
+  };
+  std::vector<Acc> Accs;
+  for (const clang::Stmt *S : Body) {
+    if (auto *D = dyn_cast<DeclStmt>(S)) {
+      if (!L.declare(D))
+        return failElem(S->getBeginLoc(), "local of a grid-stride loop");
+      continue;
+    }
+    const VarDecl *AV;
+    std::string Op;
+    const Expr *E;
+    if (!accumulation(S, AV, Op, E))
+      return fail(S->getBeginLoc(), "statement of a grid-stride loop that "
+                                    "is not an accumulation or a local");
+    auto It = L.Env.find(AV);
+    if (It == L.Env.end() || It->second.K != Value::Elem ||
+        It->second.N->K != Node::Scalar ||
+        (Op == "nl.add" && It->second.N->Text != "0.0" &&
+         It->second.N->Text != "0"))
+      return fail(S->getBeginLoc(), "accumulator that does not start from "
+                                    "0 (a sum) or a constant before the loop");
+    NodeP N = L.elem(E);
+    if (!N)
+      return failElem(S->getBeginLoc(), "accumulated value not lifted");
+    Accs.push_back({AV, Op, It->second.N->Text, N});
+  }
+  if (Accs.empty())
+    return fail(Fo->getForLoc(), "grid-stride loop that accumulates nothing");
+  open();
+  std::string K = std::to_string(*K1);
+  std::vector<std::string> AccTiles;
+  for (const Acc &A : Accs) {
+    std::string T = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
+    Op M;
+    M.Kind = OpKind::Memset;
+    M.Dst = Access{T, {{"0", "np_"}, {"0", "1"}}, {}};
+    M.Srcs = {Operand::scalar(A.Init)};
+    B.op(M);
+    AccTiles.push_back(T);
+  }
+  auto Reduce = [&](TileLowering &TL) {
+    for (size_t J = 0; J < Accs.size(); ++J) {
+      Operand V = TL.lower(Accs[J].E);
+      if (!V.IsTile || TileLowering::isCol(V))
+        return fail(Fo->getForLoc(), "accumulated value that does not "
+                                     "depend on the element");
+      std::string R = B.alloc("red", Mem::SBUF, DType::F32, {"128", "1"});
+      Access RA{R, {{TL.PLo, TL.PHi}, {"0", "1"}}, {}};
+      Op Rd;
+      Rd.Kind = OpKind::Reduce;
+      Rd.Fn = Accs[J].Op;
+      Rd.Dst = RA;
+      Rd.Srcs = {V};
+      B.op(Rd);
+      Access AA{AccTiles[J], {{TL.PLo, TL.PHi}, {"0", "1"}}, {}};
+      Op Cb;
+      Cb.Kind = OpKind::TensorTensor;
+      Cb.Fn = Accs[J].Op;
+      Cb.Dst = AA;
+      Cb.Srcs = {Operand::tile(AA), Operand::tile(RA)};
+      B.op(Cb);
+    }
+    return true;
+  };
+  // Whole chunks: round k0 deals chunks k0 .. k0 + grid_x - 1 to the
+  // blocks; those of this tile's blocks are rows of one tile (the loop
+  // over c0 runs at most once: it is empty when no chunk is whole).
+  B.assign("nfull_", "(" + *Bound + ") // " + K);
+  B.open("k0", "0", "nfull_", "grid_x");
+  B.open("c0", "k0 + p0", "min(nfull_, k0 + p1)", "128");
+  B.assign("c1", "min(nfull_, k0 + p1)");
+  B.assign("nc_", "c1 - c0");
+  {
+    TileLowering TL(B, HbmName, true);
+    TL.PHi = "nc_";
+    TL.FHi = K;
+    TL.FSize = K;
+    TL.GridSrc = Access{"", {{"c0 * " + K, "c1 * " + K}}, {"nc_", K}};
+    if (!Reduce(TL))
+      return false;
+  }
+  B.close();
+  B.close();
+  // The last, partial chunk (if any) belongs to block nfull_ % grid_x: one
+  // partition, when that block is in this tile.
+  B.assign("qq_", "nfull_ % grid_x - p0");
+  B.open("lo", "nfull_ * " + K, *Bound, K);
+  B.open("q0", "max(0, qq_)", "min(np_, qq_ + 1)", "1");
+  B.assign("nt_", "(" + *Bound + ") - lo");
+  {
+    TileLowering TL(B, HbmName, true);
+    TL.PLo = "q0";
+    TL.PHi = "q0 + 1";
+    TL.FHi = "nt_";
+    TL.FSize = K;
+    TL.GridSrc = Access{"", {{"lo", *Bound}}, {"1", "nt_"}};
+    if (!Reduce(TL))
+      return false;
+  }
+  B.close();
+  B.close();
+  for (size_t J = 0; J < Accs.size(); ++J) {
+    Value PV;
+    PV.K = Value::Partial;
+    PV.Op = Accs[J].Op;
+    PV.Tile = AccTiles[J];
+    L.Env[Accs[J].V] = PV;
+  }
+  L.Env.erase(I);
+  return true;
+}
+
+/// for (s = S0; s > E; s >>= 1) { if (tid < s) a[tid] += a[tid + s];
+///                                __syncthreads(); }
+bool WarpRowLifter::treeLoop(const ForStmt *Fo, Ctx C) {
+  auto *DS = dyn_cast_or_null<DeclStmt>(Fo->getInit());
+  auto *Sv = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                      : nullptr;
+  auto S0 = Sv && Sv->getInit() ? constInt(Sv->getInit()) : std::nullopt;
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(Fo->getCond());
+  auto End = Cond ? constInt(Cond->getRHS()) : std::nullopt;
+  if (!S0 || !End || varOf(Cond->getLHS()) != Sv ||
+      (Cond->getOpcode() != BO_GT && Cond->getOpcode() != BO_GE))
+    return false;
+  auto *Inc = dyn_cast_or_null<CompoundAssignOperator>(Fo->getInc());
+  auto *CS = dyn_cast<CompoundStmt>(Fo->getBody());
+  auto *If =
+      CS && CS->size() == 2 ? dyn_cast<IfStmt>(CS->body_front()) : nullptr;
+  auto *Sync =
+      CS && CS->size() == 2 ? dyn_cast<CallExpr>(CS->body_back()) : nullptr;
+  auto *IC = If ? dyn_cast<BinaryOperator>(strip(If->getCond())) : nullptr;
+  const clang::Stmt *Then = If ? If->getThen() : nullptr;
+  if (auto *TC = dyn_cast_or_null<CompoundStmt>(Then))
+    Then = TC->size() == 1 ? TC->body_front() : nullptr;
+  auto *Upd = dyn_cast_or_null<CompoundAssignOperator>(Then);
+  auto *Dst = Upd ? dyn_cast<ArraySubscriptExpr>(Upd->getLHS()->IgnoreParens())
+                  : nullptr;
+  auto *Src =
+      Upd ? dyn_cast<ArraySubscriptExpr>(Upd->getRHS()->IgnoreParenImpCasts())
+          : nullptr;
+  auto *Off = Src ? dyn_cast<BinaryOperator>(strip(Src->getIdx())) : nullptr;
+  const VarDecl *Arr = Dst ? sharedVar(Dst->getBase()) : nullptr;
+  bool Ok = Inc && varOf(Inc->getLHS()) == Sv &&
+            ((Inc->getOpcode() == BO_ShrAssign && isInt(Inc->getRHS(), 1)) ||
+             (Inc->getOpcode() == BO_DivAssign && isInt(Inc->getRHS(), 2))) &&
+            If && !If->getElse() && IC && IC->getOpcode() == BO_LT &&
+            isTid(IC->getLHS()) && varOf(IC->getRHS()) == Sv && Sync &&
+            Sync->getDirectCallee() &&
+            Sync->getDirectCallee()->getNameAsString() == "__syncthreads" &&
+            Upd && Upd->getOpcode() == BO_AddAssign && Arr &&
+            isTid(Dst->getIdx()) && sharedVar(Src->getBase()) == Arr && Off &&
+            Off->getOpcode() == BO_Add && isTid(Off->getLHS()) &&
+            varOf(Off->getRHS()) == Sv;
+  if (!Ok)
+    return fail(Fo->getForLoc(),
+                "loop over a constant that is not a shared tree `if (tid < "
+                "s) a[tid] += a[tid + s]; __syncthreads();` halving s");
+  ShArr &Sa = Sh[Arr];
+  if (!C.all() || Sa.K != ShArr::PerThread || Sa.Pending || Sa.Op != "nl.add")
+    return fail(Fo->getForLoc(), "shared tree over an array that does not "
+                                 "hold the threads' partial sums after a "
+                                 "barrier");
+  for (int64_t S = *S0; Cond->getOpcode() == BO_GT ? S > *End : S >= *End;
+       S >>= 1) {
+    if (S <= 0 || Sa.M != 2 * S)
+      return fail(Fo->getForLoc(),
+                  llvm::formatv("shared tree step s = {0} on {1} partial "
+                                "sums: each step must fold the upper half",
+                                S, Sa.M)
+                      .str());
+    Sa.M = S;
+  }
+  return barrier(C, Sync->getBeginLoc());
+}
+
+/// for (w = 0; w < nwarps; ++w) acc = op(acc, s[w])
+bool WarpRowLifter::warpsLoop(const ForStmt *Fo, Ctx C) {
+  auto *DS = dyn_cast_or_null<DeclStmt>(Fo->getInit());
+  auto *W = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                     : nullptr;
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(Fo->getCond());
+  if (!W || !W->getInit() || constInt(W->getInit()) != 0 || !Cond ||
+      Cond->getOpcode() != BO_LT || varOf(Cond->getLHS()) != W ||
+      !NWarpsV.count(varOf(Cond->getRHS())))
+    return false;
+  auto *Inc = dyn_cast_or_null<UnaryOperator>(Fo->getInc());
+  const clang::Stmt *S = Fo->getBody();
+  if (auto *CS = dyn_cast<CompoundStmt>(S))
+    S = CS->size() == 1 ? CS->body_front() : nullptr;
+  const VarDecl *AV = nullptr;
+  std::string Op;
+  const Expr *E = nullptr;
+  bool Ok = Inc && Inc->isIncrementOp() && varOf(Inc->getSubExpr()) == W && S &&
+            accumulation(S, AV, Op, E);
+  auto *A =
+      Ok ? dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  const VarDecl *Arr = A ? sharedVar(A->getBase()) : nullptr;
+  auto It = AV ? L.Env.find(AV) : L.Env.end();
+  if (!Arr || varOf(A->getIdx()) != W || It == L.Env.end() ||
+      It->second.K != Value::Elem || It->second.N->K != Node::Scalar)
+    return fail(Fo->getForLoc(), "loop over the warps that is not `acc = "
+                                 "op(acc, s[w])` from a constant");
+  ShArr &Sa = Sh[Arr];
+  if (Sa.K != ShArr::PerWarp || Sa.Pending || Sa.Op != Op)
+    return fail(Fo->getForLoc(), "loop over the warps' results of another "
+                                 "operation, or before a barrier");
+  readShared(Sa, C);
+  auto R = std::make_shared<Node>();
+  R->K = Node::Ref;
+  R->Text = combine(Sa.Tile, Op, It->second.N->Text);
+  Value U;
+  U.K = Value::Elem;
+  U.N = R;
+  L.Env[AV] = U;
+  noteAssign(AV);
+  return true;
+}
+
 bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
   auto *DS = dyn_cast_or_null<DeclStmt>(Fo->getInit());
   auto *C = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
                                      : nullptr;
-  if (!C || !C->getInit() || varOf(C->getInit()) != Lane)
+  if (!C || !C->getInit() ||
+      (Block ? !isTid(C->getInit()) : !LaneV.count(varOf(C->getInit()))))
     return false;
   auto *Cond = dyn_cast_or_null<BinaryOperator>(Fo->getCond());
   auto *Inc = dyn_cast_or_null<CompoundAssignOperator>(Fo->getInc());
   if (!Cond || Cond->getOpcode() != BO_LT || varOf(Cond->getLHS()) != C ||
       !Inc || Inc->getOpcode() != BO_AddAssign || varOf(Inc->getLHS()) != C ||
-      !isInt(Inc->getRHS(), 32))
-    return fail(Fo->getForLoc(), "column loop that is not `for (c = lane; c "
-                                 "< cols; c += 32)`");
+      (Block ? !isBuiltin(Inc->getRHS(), "blockDim")
+             : !isInt(Inc->getRHS(), 32)))
+    return fail(Fo->getForLoc(),
+                Block ? "column loop that is not `for (c = threadIdx.x; c < "
+                        "cols; c += blockDim.x)`"
+                      : "column loop that is not `for (c = lane; c < cols; c "
+                        "+= 32)`");
   auto Bound = L.scalarExpr(Cond->getRHS());
   if (!Bound || Cols.empty() || *Bound != Cols)
     return fail(Fo->getForLoc(), "column loop whose bound is not the row "
                                  "pitch of the row pointers");
+  Recognised = Block;
   Value CV;
   CV.K = Value::ColVar;
   L.Env[C] = CV;
@@ -1796,7 +2993,10 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
   };
   std::vector<Acc> Accs;
   std::vector<std::pair<const ParmVarDecl *, NodeP>> Stores;
-  for (const clang::Stmt *S : Body) {
+  for (const clang::Stmt *S0 : Body) {
+    const clang::Stmt *S = S0;
+    if (auto *EW = dyn_cast<ExprWithCleanups>(S))
+      S = EW->getSubExpr();
     if (auto *D = dyn_cast<DeclStmt>(S)) {
       if (!L.declare(D))
         return fail(S->getBeginLoc(), "local of a column loop not lifted");
@@ -1811,24 +3011,39 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
           It->second.N->K != Node::Scalar)
         return fail(S->getBeginLoc(), "accumulator that does not start from "
                                       "a constant before the column loop");
+      // Every thread starts from the constant: a sum over the threads
+      // counts it once per thread, so only 0 is the tile's start.
+      if (Op == "nl.add" && It->second.N->Text != "0.0" &&
+          It->second.N->Text != "0")
+        return fail(S->getBeginLoc(), "sum that does not start from 0 in "
+                                      "every thread");
       NodeP N = L.elem(E);
       if (!N)
         return fail(S->getBeginLoc(), "accumulated value not lifted");
       Accs.push_back({AV, Op, It->second.N->Text, N});
       continue;
     }
-    auto *Bo = dyn_cast<BinaryOperator>(S);
-    auto *A = Bo && Bo->getOpcode() == BO_Assign
-                  ? dyn_cast<ArraySubscriptExpr>(Bo->getLHS()->IgnoreParens())
-                  : nullptr;
+    // y[c] = e (operator= on a class element type such as __half).
+    const Expr *SL = nullptr, *SR = nullptr;
+    if (auto *Bo = dyn_cast<BinaryOperator>(S);
+        Bo && Bo->getOpcode() == BO_Assign) {
+      SL = Bo->getLHS();
+      SR = Bo->getRHS();
+    } else if (auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+               OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+      SL = OC->getArg(0);
+      SR = OC->getArg(1);
+    }
+    auto *A =
+        SL ? dyn_cast<ArraySubscriptExpr>(SL->IgnoreParenImpCasts()) : nullptr;
     const VarDecl *PV = A ? varOf(A->getBase()) : nullptr;
     auto PIt = PV ? L.Env.find(PV) : L.Env.end();
     if (PIt != L.Env.end() && PIt->second.K == Value::RowPtr &&
         varOf(A->getIdx()) == C) {
       const ParmVarDecl *P = PIt->second.Ptr;
-      NodeP N = L.elem(Bo->getRHS());
+      NodeP N = L.elem(SR);
       if (!N)
-        return fail(S->getBeginLoc(), "stored value not lifted");
+        return failElem(S->getBeginLoc(), "stored value not lifted");
       N = L.castTo(N, P->getType()->getPointeeType(), S->getBeginLoc());
       if (!N)
         return false;
@@ -2064,14 +3279,19 @@ std::optional<Failure> WarpRowLifter::run() {
       if (!P->getType()->getPointeeType().isConstQualified())
         OutName[P] = pyName(P->getName());
     }
+  if (Block)
+    Rows = "grid_x";
   for (const clang::Stmt *S : Body->body())
-    if (!statement(S))
-      return F ? F : Failure{RuleId::PK5004, S->getBeginLoc(), "not lifted"};
+    if (!(Block ? bstmt(S, Ctx()) : statement(S)))
+      return F ? F
+               : Failure{Block ? RuleId::PK5009 : RuleId::PK5004,
+                         S->getBeginLoc(), "not lifted"};
   if (Opened)
     B.close();
-  if (Pending.empty() || Rows.empty() || Cols.empty())
-    return Failure{RuleId::PK5004, FD->getLocation(),
-                   "no row of the warp-per-row pattern is stored"};
+  if (Pending.empty() || Rows.empty() || (!Block && Cols.empty()))
+    return Failure{Block ? RuleId::PK5009 : RuleId::PK5004, FD->getLocation(),
+                   Block ? "no value of the block-per-row pattern is stored"
+                         : "no row of the warp-per-row pattern is stored"};
   // The interface: every pointer is a [rows, cols] tensor; the stored ones
   // are outputs (a row read and written is refused above).
   for (const ParmVarDecl *P : FD->parameters()) {
@@ -2100,7 +3320,19 @@ std::optional<Failure> WarpRowLifter::run() {
                      "element type without an NKI dtype"};
     Pa.IsTensor = true;
     Pa.Ty = *Ty;
-    Pa.Shape = {Rows, Cols};
+    switch (U->second.Layout) {
+    case 'r': // a row vector p[c]
+      Pa.Shape = {"1", Cols};
+      break;
+    case 'c': // one value per row p[row]
+      Pa.Shape = {Rows, "1"};
+      break;
+    case 'g': // the 1-D input of a grid-stride loop
+      Pa.Shape = {GridBound};
+      break;
+    default:
+      Pa.Shape = {Rows, Cols};
+    }
     Pa.R = U->second.Written ? Param::Out : Param::In;
     if (!U->second.Written)
       OutName.erase(P);
@@ -2109,9 +3341,24 @@ std::optional<Failure> WarpRowLifter::run() {
   // Allocate the outputs and check the launch before the row loop.
   std::vector<nki::Stmt> Head;
   Builder H(Head);
-  H.check("block_x % 32 == 0", "blocks of whole warps");
-  H.check("grid_x * (block_x // 32) >= " + Rows,
-          "the launch has a warp for every row");
+  if (!Block) {
+    H.check("block_x % 32 == 0", "blocks of whole warps");
+    H.check("grid_x * (block_x // 32) >= " + Rows,
+            "the launch has a warp for every row");
+  } else {
+    if (UsesWarps) {
+      H.check("block_x % 32 == 0", "blocks of whole warps");
+      H.check("block_x <= 1024", "at most 32 warps per block");
+    }
+    for (int64_t S : PerWarpSizes)
+      H.check("block_x // 32 <= " + std::to_string(S),
+              "a slot of the shared array for every warp");
+    if (BlockSize)
+      H.check("block_x == " + std::to_string(*BlockSize),
+              "the block size the kernel's indexing assumes");
+    if (RowsBound)
+      H.check("grid_x >= " + Rows, "the launch has a block for every row");
+  }
   for (const Param &Pa : K.Params)
     if (Pa.IsTensor && Pa.R == Param::Out) {
       Op O;
@@ -2124,6 +3371,509 @@ std::optional<Failure> WarpRowLifter::run() {
   K.Launch = {"grid_x", "block_x"};
   K.Family = "row reduction, one warp per row (rows on partitions, "
              "tensor_reduce over column chunks of 512 on the free axis)";
+  if (Block)
+    K.Family = GridBound.empty()
+                   ? "row reduction, one block per row (rows on partitions, "
+                     "block reductions as tensor_reduce over column chunks "
+                     "of 512 on the free axis)"
+                   : "per-block partial reduction of a grid-stride loop "
+                     "(blocks on partitions, each block's chunks of " +
+                         std::to_string(*BlockSize) +
+                         " on the free axis, tensor_reduce)";
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Transposes staged through a shared tile.
+//
+//   __shared__ T tile[TD][TD + pad];
+//   int x = blockIdx.x * TD + threadIdx.x, y = blockIdx.y * TD + threadIdx.y;
+//   for (j = 0; j < TD; j += R)
+//     if (x < cols && y + j < rows)
+//       tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * cols + x];
+//   __syncthreads();
+//   x = blockIdx.y * TD + threadIdx.x;  y = blockIdx.x * TD + threadIdx.y;
+//   for (j = 0; j < TD; j += R)
+//     if (x < rows && y + j < cols)
+//       out[(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
+//
+// Index expressions are evaluated as affine forms over the thread and block
+// indices and j, with coefficients linear in the scalar parameters.  The
+// first loop is proven to fill tile[a][b] = in[R0 + a][C0 + b] (R0, C0 of
+// the block only) where the source is in bounds, the second to store
+// out[c][r] = in[r][c] exactly where it reads filled elements; the block
+// must be TD x R threads (so j and the thread indices cover the tile) and
+// the grid must cover the matrix (both asserted when traced).  The tile
+// program: 128 x 128 tiles loaded with dma_copy, nc_transpose into PSUM,
+// evicted with tensor_copy, stored transposed.
+//===----------------------------------------------------------------------===//
+
+/// A linear form over the scalar parameters: name -> coefficient ("" is the
+/// constant).
+using Lin = std::map<std::string, int64_t>;
+/// An affine form over the index atoms tx, ty, bx, by, j with Lin
+/// coefficients; atom "" is the constant part.
+using Aff = std::map<std::string, Lin>;
+
+void linAdd(Lin &A, const Lin &B, int64_t S) {
+  for (auto &[K, V] : B)
+    if ((A[K] += S * V) == 0)
+      A.erase(K);
+}
+void affAdd(Aff &A, const Aff &B, int64_t S) {
+  for (auto &[K, V] : B) {
+    linAdd(A[K], V, S);
+    if (A[K].empty())
+      A.erase(K);
+  }
+}
+/// The constant of a Lin that has no parameter.
+std::optional<int64_t> linConst(const Lin &L) {
+  if (L.empty())
+    return 0;
+  if (L.size() == 1 && L.count(""))
+    return L.at("");
+  return std::nullopt;
+}
+std::optional<Lin> linMul(const Lin &A, const Lin &B) {
+  if (auto C = linConst(A)) {
+    Lin R;
+    linAdd(R, B, *C);
+    return R;
+  }
+  if (auto C = linConst(B)) {
+    Lin R;
+    linAdd(R, A, *C);
+    return R;
+  }
+  return std::nullopt;
+}
+std::optional<Aff> affMul(const Aff &A, const Aff &B) {
+  auto Pure = [](const Aff &X) {
+    return X.empty() || (X.size() == 1 && X.count(""));
+  };
+  if (!Pure(A) && !Pure(B))
+    return std::nullopt;
+  const Aff &P = Pure(A) ? A : B;
+  const Aff &Q = Pure(A) ? B : A;
+  Lin S = P.count("") ? P.at("") : Lin();
+  Aff R;
+  for (auto &[K, V] : Q) {
+    auto M = linMul(S, V);
+    if (!M)
+      return std::nullopt;
+    if (!M->empty())
+      R[K] = *M;
+  }
+  return R;
+}
+bool threadFree(const Aff &A) {
+  return !A.count("tx") && !A.count("ty") && !A.count("j");
+}
+
+class TransposeLifter {
+public:
+  TransposeLifter(TargetContext &TC, const FunctionDecl *FD, Kernel &K)
+      : TC(TC), FD(FD), K(K) {}
+  std::optional<Failure> run();
+  bool recognised() const { return Tile != nullptr; }
+
+private:
+  TargetContext &TC;
+  const FunctionDecl *FD;
+  Kernel &K;
+  const VarDecl *Tile = nullptr;
+  int64_t TileRows = 0, TileCols = 0;
+  std::map<const VarDecl *, Aff> Env;
+  const VarDecl *J = nullptr;
+  std::optional<Failure> F;
+  int Phase = 0;
+  // Phase 1 facts.
+  const ParmVarDecl *In = nullptr;
+  Aff R0, C0;
+  Lin Rows, Cols;
+  int64_t TD = 0, R = 0;
+  // Phase 2.
+  const ParmVarDecl *Out = nullptr;
+
+  bool fail(SourceLocation L, std::string M) {
+    if (!F)
+      F = Failure{RuleId::PK5009, L, std::move(M)};
+    return false;
+  }
+  const VarDecl *varOf(const Expr *E) {
+    auto *D = dyn_cast<DeclRefExpr>(strip(E));
+    return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+  }
+  std::optional<Aff> aff(const Expr *E) {
+    E = strip(E);
+    if (auto *I = dyn_cast<IntegerLiteral>(E))
+      return Aff{{"", Lin{{"", I->getValue().getSExtValue()}}}};
+    std::string N;
+    char D;
+    if (builtinIndex(E, N, D) && (D == 'x' || D == 'y')) {
+      if (N == "threadIdx")
+        return Aff{{std::string("t") + D, Lin{{"", 1}}}};
+      if (N == "blockIdx")
+        return Aff{{std::string("b") + D, Lin{{"", 1}}}};
+      return std::nullopt;
+    }
+    if (auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      auto *V = dyn_cast<VarDecl>(DR->getDecl());
+      if (!V)
+        return std::nullopt;
+      if (V == J)
+        return Aff{{"j", Lin{{"", 1}}}};
+      auto It = Env.find(V);
+      if (It != Env.end())
+        return It->second;
+      if (auto *P = dyn_cast<ParmVarDecl>(V))
+        if (P->getDeclContext() == FD && P->getType()->isIntegerType())
+          return Aff{{"", Lin{{pyName(P->getName()), 1}}}};
+      return std::nullopt;
+    }
+    if (auto *B = dyn_cast<BinaryOperator>(E)) {
+      auto L = aff(B->getLHS()), R = aff(B->getRHS());
+      if (!L || !R)
+        return std::nullopt;
+      switch (B->getOpcode()) {
+      case BO_Add:
+        affAdd(*L, *R, 1);
+        return L;
+      case BO_Sub:
+        affAdd(*L, *R, -1);
+        return L;
+      case BO_Mul:
+        return affMul(*L, *R);
+      default:
+        return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+  static std::string linText(const Lin &L) {
+    std::string S;
+    for (auto &[K, V] : L) {
+      std::string T = K.empty() ? std::to_string(V)
+                                : (V == 1 ? K : std::to_string(V) + " * " + K);
+      S += (S.empty() ? "" : " + ") + T;
+    }
+    if (S.empty())
+      return "0";
+    return L.size() == 1 ? S : "(" + S + ")";
+  }
+  /// The guard `A < B && C < D` as (coordinate, bound) pairs.
+  bool guard(const Expr *E, std::vector<std::pair<Aff, Lin>> &G) {
+    auto *B = dyn_cast<BinaryOperator>(strip(E));
+    if (!B)
+      return false;
+    if (B->getOpcode() == BO_LAnd)
+      return guard(B->getLHS(), G) && guard(B->getRHS(), G);
+    if (B->getOpcode() != BO_LT)
+      return false;
+    auto A = aff(B->getLHS()), Bd = aff(B->getRHS());
+    if (!A || !Bd || !threadFree(*Bd) || Bd->count("bx") || Bd->count("by"))
+      return false;
+    G.push_back({*A, Bd->count("") ? Bd->at("") : Lin()});
+    return true;
+  }
+  bool loop(const ForStmt *Fo);
+  bool stage(const BinaryOperator *St, std::vector<std::pair<Aff, Lin>> &G);
+  bool store(const BinaryOperator *St, std::vector<std::pair<Aff, Lin>> &G);
+};
+
+bool TransposeLifter::loop(const ForStmt *Fo) {
+  auto *DS = dyn_cast_or_null<DeclStmt>(Fo->getInit());
+  auto *V = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                     : nullptr;
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(Fo->getCond());
+  auto *Inc = dyn_cast_or_null<CompoundAssignOperator>(Fo->getInc());
+  Expr::EvalResult E0, E1, E2;
+  ASTContext &Ctx = FD->getASTContext();
+  if (!V || !V->getInit() || !V->getInit()->EvaluateAsInt(E0, Ctx) ||
+      E0.Val.getInt() != 0 || !Cond || Cond->getOpcode() != BO_LT ||
+      varOf(Cond->getLHS()) != V || !Cond->getRHS()->EvaluateAsInt(E1, Ctx) ||
+      !Inc || Inc->getOpcode() != BO_AddAssign || varOf(Inc->getLHS()) != V ||
+      !Inc->getRHS()->EvaluateAsInt(E2, Ctx))
+    return fail(Fo->getForLoc(), "loop that is not `for (j = 0; j < TILE; j "
+                                 "+= ROWS)` over constants");
+  int64_t T = E1.Val.getInt().getExtValue(), S = E2.Val.getInt().getExtValue();
+  if (S <= 0 || T <= 0 || T % S != 0 || (TD && (TD != T || R != S)))
+    return fail(Fo->getForLoc(), "tile loops with different or uneven "
+                                 "steps");
+  TD = T;
+  R = S;
+  J = V;
+  const clang::Stmt *Body = Fo->getBody();
+  if (auto *CS = dyn_cast<CompoundStmt>(Body))
+    Body = CS->size() == 1 ? CS->body_front() : nullptr;
+  auto *If = dyn_cast_or_null<IfStmt>(Body);
+  std::vector<std::pair<Aff, Lin>> G;
+  if (!If || If->getElse() || !guard(If->getCond(), G) || G.size() != 2)
+    return fail(Fo->getForLoc(), "tile loop whose body is not one store "
+                                 "under a two-sided bound check");
+  const clang::Stmt *Then = If->getThen();
+  if (auto *CS = dyn_cast<CompoundStmt>(Then))
+    Then = CS->size() == 1 ? CS->body_front() : nullptr;
+  auto *St = dyn_cast_or_null<BinaryOperator>(Then);
+  if (!St || St->getOpcode() != BO_Assign)
+    return fail(If->getIfLoc(), "guarded statement that is not one store");
+  bool Ok = Phase == 0 ? stage(St, G) : store(St, G);
+  J = nullptr;
+  return Ok;
+}
+
+/// tile[ty + j][tx] = in[Gr * Cols + Gc] with guard Gc < Cols, Gr < Rows.
+bool TransposeLifter::stage(const BinaryOperator *St,
+                            std::vector<std::pair<Aff, Lin>> &G) {
+  auto *A0 = dyn_cast<ArraySubscriptExpr>(St->getLHS()->IgnoreParens());
+  auto *A1 =
+      A0 ? dyn_cast<ArraySubscriptExpr>(A0->getBase()->IgnoreParenImpCasts())
+         : nullptr;
+  auto *Src = dyn_cast<ArraySubscriptExpr>(St->getRHS()->IgnoreParenImpCasts());
+  auto *PD = Src ? dyn_cast<DeclRefExpr>(strip(Src->getBase())) : nullptr;
+  auto *P = PD ? dyn_cast<ParmVarDecl>(PD->getDecl()) : nullptr;
+  if (!A1 || varOf(A1->getBase()) != Tile || !P ||
+      !P->getType()->isPointerType())
+    return fail(St->getBeginLoc(), "staging store that is not tile[i][k] = "
+                                   "p[index] from a pointer parameter");
+  auto I0 = aff(A1->getIdx()), I1 = aff(A0->getIdx()), Idx = aff(Src->getIdx());
+  Aff WantI0{{"ty", {{"", 1}}}, {"j", {{"", 1}}}}, WantI1{{"tx", {{"", 1}}}};
+  if (!I0 || !I1 || !Idx || *I0 != WantI0 || *I1 != WantI1)
+    return fail(St->getBeginLoc(), "staging store whose tile index is not "
+                                   "[threadIdx.y + j][threadIdx.x]");
+  // Which guard is the row and which the column: Gr - I0 and Gc - I1 are
+  // free of the thread indices.
+  for (int Sw = 0; Sw < 2; ++Sw) {
+    Aff Gr = G[Sw].first, Gc = G[1 - Sw].first;
+    Aff RR = Gr, CC = Gc;
+    affAdd(RR, *I0, -1);
+    affAdd(CC, *I1, -1);
+    if (!threadFree(RR) || !threadFree(CC))
+      continue;
+    Lin W = G[1 - Sw].second;
+    auto GW = affMul(Gr, Aff{{"", W}});
+    if (!GW)
+      continue;
+    Aff Want = *GW;
+    affAdd(Want, Gc, 1);
+    if (Want != *Idx)
+      continue;
+    In = P;
+    R0 = RR;
+    C0 = CC;
+    Rows = G[Sw].second;
+    Cols = W;
+    return true;
+  }
+  return fail(St->getBeginLoc(), "staging load whose index is not (row) * "
+                                 "cols + (column) of the guarded row and "
+                                 "column, with cols the column bound");
+}
+
+/// out[Oc * Rows + Or] = tile[tx][ty + j] with guard Or < Rows, Oc < Cols:
+/// out[c][r] = in[r][c].
+bool TransposeLifter::store(const BinaryOperator *St,
+                            std::vector<std::pair<Aff, Lin>> &G) {
+  auto *Dst = dyn_cast<ArraySubscriptExpr>(St->getLHS()->IgnoreParens());
+  auto *PD = Dst ? dyn_cast<DeclRefExpr>(strip(Dst->getBase())) : nullptr;
+  auto *P = PD ? dyn_cast<ParmVarDecl>(PD->getDecl()) : nullptr;
+  auto *A0 = dyn_cast<ArraySubscriptExpr>(St->getRHS()->IgnoreParenImpCasts());
+  auto *A1 =
+      A0 ? dyn_cast<ArraySubscriptExpr>(A0->getBase()->IgnoreParenImpCasts())
+         : nullptr;
+  if (!P || !P->getType()->isPointerType() || !A1 ||
+      varOf(A1->getBase()) != Tile || !In)
+    return fail(St->getBeginLoc(), "store that is not p[index] = tile[i][k] "
+                                   "after the tile was staged");
+  auto J0 = aff(A1->getIdx()), J1 = aff(A0->getIdx()),
+       OIdx = aff(Dst->getIdx());
+  Aff WantJ0{{"tx", {{"", 1}}}}, WantJ1{{"ty", {{"", 1}}}, {"j", {{"", 1}}}};
+  if (!J0 || !J1 || !OIdx || *J0 != WantJ0 || *J1 != WantJ1)
+    return fail(St->getBeginLoc(), "read of the tile that is not the "
+                                   "transposed [threadIdx.x][threadIdx.y + j]");
+  // The element read is in[R0 + J0][C0 + J1].
+  Aff SrcRow = R0, SrcCol = C0;
+  affAdd(SrcRow, *J0, 1);
+  affAdd(SrcCol, *J1, 1);
+  for (int Sw = 0; Sw < 2; ++Sw) {
+    const Aff &Gr = G[Sw].first;     // the output's column = in's row
+    const Aff &Gc = G[1 - Sw].first; // the output's row = in's column
+    if (Gr != SrcRow || Gc != SrcCol || G[Sw].second != Rows ||
+        G[1 - Sw].second != Cols)
+      continue;
+    auto GW = affMul(Gc, Aff{{"", Rows}});
+    if (!GW)
+      continue;
+    Aff Want = *GW;
+    affAdd(Want, Gr, 1);
+    if (Want != *OIdx)
+      continue;
+    Out = P;
+    return true;
+  }
+  return fail(St->getBeginLoc(), "store that is not out[c * rows + r] = "
+                                 "in[r][c] under the bounds r < rows, c < "
+                                 "cols of the staged matrix");
+}
+
+std::optional<Failure> TransposeLifter::run() {
+  auto *Body = dyn_cast<CompoundStmt>(FD->getBody());
+  if (!Body)
+    return Failure{RuleId::PK5009, FD->getLocation(), "no body"};
+  for (const clang::Stmt *S : Body->body()) {
+    if (auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls()) {
+        auto *V = dyn_cast<VarDecl>(D);
+        if (V && V->hasAttr<CUDASharedAttr>()) {
+          auto *A0 = FD->getASTContext().getAsConstantArrayType(V->getType());
+          auto *A1 = A0 ? FD->getASTContext().getAsConstantArrayType(
+                              A0->getElementType())
+                        : nullptr;
+          if (Tile || !A1 || !dtypeOf(A1->getElementType()))
+            return Failure{RuleId::PK5004, V->getLocation(),
+                           "__shared__ array that is not one 2-D tile"};
+          Tile = V;
+          TileRows = A0->getSize().getSExtValue();
+          TileCols = A1->getSize().getSExtValue();
+          continue;
+        }
+        auto A = V && V->getType()->isIntegerType() && V->getInit()
+                     ? aff(V->getInit())
+                     : std::nullopt;
+        if (!A)
+          return Failure{RuleId::PK5009, D->getLocation(),
+                         "local that is not an affine index of the thread "
+                         "and block indices"};
+        Env[V] = *A;
+      }
+      continue;
+    }
+    if (!Tile)
+      return Failure{RuleId::PK5004, S->getBeginLoc(),
+                     "statement before the shared tile"};
+    if (auto *Bo = dyn_cast<BinaryOperator>(S);
+        Bo && Bo->getOpcode() == BO_Assign) {
+      const VarDecl *V = varOf(Bo->getLHS());
+      auto A = V && Env.count(V) ? aff(Bo->getRHS()) : std::nullopt;
+      if (!A)
+        return Failure{RuleId::PK5009, Bo->getBeginLoc(),
+                       "assignment that is not a new affine index"};
+      Env[V] = *A;
+      continue;
+    }
+    if (auto *C = dyn_cast<CallExpr>(S)) {
+      if (C->getDirectCallee() &&
+          C->getDirectCallee()->getNameAsString() == "__syncthreads" &&
+          Phase == 0 && In) {
+        Phase = 1;
+        continue;
+      }
+      return Failure{RuleId::PK5009, C->getBeginLoc(),
+                     "call that is not the one barrier between staging and "
+                     "storing"};
+    }
+    if (auto *Fo = dyn_cast<ForStmt>(S)) {
+      if ((Phase == 1 && Out) || !loop(Fo))
+        return F ? F
+                 : Failure{RuleId::PK5009, Fo->getForLoc(),
+                           "a second store loop"};
+      continue;
+    }
+    return Failure{RuleId::PK5009, S->getBeginLoc(),
+                   "statement of a staged transpose not lifted"};
+  }
+  if (!In || !Out)
+    return Failure{RuleId::PK5009, FD->getLocation(),
+                   "the staged tile is not stored transposed"};
+  if (TD > TileRows || TD > TileCols)
+    return Failure{RuleId::PK5009, Tile->getLocation(),
+                   "the tile loops run past the shared tile"};
+  // The blocks must be TD x R threads; R0 and C0 must be TD times the block
+  // indices so that the blocks' tiles cover the matrix (the grid covers it).
+  Aff WantR0{{"by", {{"", TD}}}}, WantC0{{"bx", {{"", TD}}}};
+  if (R0 != WantR0 || C0 != WantC0)
+    return Failure{RuleId::PK5009, Tile->getLocation(),
+                   "the block's tile does not start at (blockIdx.y * TILE, "
+                   "blockIdx.x * TILE)"};
+  auto DT = dtypeOf(In->getType()->getPointeeType());
+  auto DO = dtypeOf(Out->getType()->getPointeeType());
+  if (!DT || !DO || *DT != *DO)
+    return Failure{RuleId::PK5009, Out->getLocation(),
+                   "input and output of the transpose have different or no "
+                   "NKI dtypes"};
+  std::string Rs = linText(Rows), Cs = linText(Cols);
+  for (const ParmVarDecl *P : FD->parameters()) {
+    Param Pa;
+    Pa.Name = P->getName().str();
+    Pa.PyName = pyName(Pa.Name);
+    if (P == In || P == Out) {
+      Pa.IsTensor = true;
+      Pa.Ty = *DT;
+      Pa.Shape = P == In ? std::vector<std::string>{Rs, Cs}
+                         : std::vector<std::string>{Cs, Rs};
+      Pa.R = P == In ? Param::In : Param::Out;
+    } else if (P->getType()->isPointerType()) {
+      return Failure{RuleId::PK5008, P->getLocation(),
+                     "pointer parameter the transpose does not access"};
+    } else {
+      auto T = dtypeOf(P->getType());
+      if (!T)
+        return Failure{RuleId::PK5007, P->getLocation(),
+                       "scalar parameter without an NKI dtype"};
+      Pa.Ty = *T;
+    }
+    K.Params.push_back(Pa);
+  }
+  Builder B(K.Body);
+  std::string TDs = std::to_string(TD);
+  B.check("block_x == " + TDs + " and block_y == " + std::to_string(R),
+          "blocks of TILE x ROWS threads cover each tile");
+  B.check("grid_x * " + TDs + " >= " + Cs + " and grid_y * " + TDs +
+              " >= " + Rs,
+          "the launch covers the matrix");
+  std::string O = pyName(Out->getName());
+  Op A;
+  A.Kind = OpKind::Alloc;
+  A.Alloc = Tensor{O, Mem::HBM, *DT, {Cs, Rs}};
+  B.op(A);
+  K.Returns.push_back(O);
+  B.open("p0", "0", Rs, "128");
+  B.assign("p1", "min(" + Rs + ", p0 + 128)");
+  B.assign("np_", "p1 - p0");
+  B.open("f0", "0", Cs, "128");
+  B.assign("f1", "min(" + Cs + ", f0 + 128)");
+  B.assign("nf_", "f1 - f0");
+  std::string T = B.alloc("t", Mem::SBUF, *DT, {"128", "128"});
+  Op Ld;
+  Ld.Kind = OpKind::DmaCopy;
+  Ld.Dst = Access{T, {{"0", "np_"}, {"0", "nf_"}}, {}};
+  Ld.Srcs = {Operand::tile(
+      Access{pyName(In->getName()), {{"p0", "p1"}, {"f0", "f1"}}, {}})};
+  B.op(Ld);
+  std::string Ps = B.alloc("ps", Mem::PSUM, DType::F32, {"128", "128"});
+  Op Tr;
+  Tr.Kind = OpKind::Transpose;
+  Tr.Dst = Access{Ps, {{"0", "nf_"}, {"0", "np_"}}, {}};
+  Tr.Srcs = {Operand::tile(Ld.Dst)};
+  B.op(Tr);
+  std::string U = B.alloc("t", Mem::SBUF, *DT, {"128", "128"});
+  Op Cp;
+  Cp.Kind = OpKind::TensorCopy;
+  Cp.Dst = Access{U, {{"0", "nf_"}, {"0", "np_"}}, {}};
+  Cp.Srcs = {Operand::tile(Tr.Dst)};
+  B.op(Cp);
+  Op St;
+  St.Kind = OpKind::DmaCopy;
+  St.Dst = Access{O, {{"f0", "f1"}, {"p0", "p1"}}, {}};
+  St.Srcs = {Operand::tile(Cp.Dst)};
+  B.op(St);
+  B.close();
+  B.close();
+  K.Launch = {"grid_x", "block_x", "grid_y", "block_y"};
+  K.Family = "transpose staged through a shared tile (128 x 128 tiles, "
+             "nc_transpose into PSUM)";
+  (void)TC;
   return std::nullopt;
 }
 
@@ -2221,9 +3971,30 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
       // reason stands.
       Kernel RK;
       RK.Name = Name;
-      if (S.F->Rule != RuleId::PK5004 || WarpRowLifter(TC, FD, RK).run()) {
+      if (S.F->Rule != RuleId::PK5004) {
         Report(Name, FD->getLocation(), *S.F);
         continue;
+      }
+      Kernel TK;
+      TK.Name = Name;
+      TransposeLifter TL(TC, FD, TK);
+      if (auto TF = TL.run(); TL.recognised()) {
+        if (TF) {
+          Report(Name, FD->getLocation(), *TF);
+          continue;
+        }
+        RK = std::move(TK);
+      } else if (WarpRowLifter(TC, FD, RK).run()) {
+        // One block per row: reported with its own reason once the
+        // kernel is recognised as a block row program.
+        Kernel BK;
+        BK.Name = Name;
+        WarpRowLifter BL(TC, FD, BK, /*BlockMode=*/true);
+        if (auto BF = BL.run()) {
+          Report(Name, FD->getLocation(), BL.recognised() ? *BF : *S.F);
+          continue;
+        }
+        RK = std::move(BK);
       }
       K = std::move(RK);
     } else if (auto Fl = liftElementwise(TC, FD, K)) {

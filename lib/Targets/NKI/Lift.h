@@ -1,5 +1,5 @@
 //===- Lift.h - CUDA/HIP kernels to NKI tile programs ---------------------===//
-// Rules: PK5001, PK5002, PK5003, PK5004, PK5005, PK5006, PK5007, PK5008
+// Rules: PK5001, PK5002, PK5003, PK5004, PK5005, PK5006, PK5007, PK5008, PK5009
 #ifndef PK_NKI_LIFT_H
 #define PK_NKI_LIFT_H
 

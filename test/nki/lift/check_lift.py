@@ -198,6 +198,118 @@ def main():
           np.allclose(out, (h.astype(np.float32) * 3.0).astype(np.float16)),
           "fill_all: half in, float arithmetic, half out over grid*block")
 
+    # Block row programs (one block per row): block reductions through
+    # warp shuffles and shared memory become tensor_reduce over the free axis.
+    mod, irs, _ = port(a.pk, os.path.join(corpus, "layernorm",
+                                          "layernorm.cu"), a.work, "layernorm")
+    k = "layernorm_fwd"
+    spec = mod.PK_KERNELS[k]
+    check([p["shape"] for p in spec["params"][:6]] ==
+          [["grid_x", "cols"], ["1", "cols"], ["1", "cols"],
+           ["grid_x", "cols"], ["grid_x", "1"], ["grid_x", "1"]] and
+          spec["launch"] == ["grid_x", "block_x"],
+          "layernorm: x/y [rows, cols], gamma/beta rows, mean/rstd columns, "
+          "rows = grid_x")
+    for rows, cols, block in ((8, 300, 128), (200, 1100, 256)):
+        x = rng.uniform(-2, 3, (rows, cols)).astype(np.float32)
+        g = rng.uniform(0.5, 1.5, (1, cols)).astype(np.float32)
+        b = rng.uniform(-0.5, 0.5, (1, cols)).astype(np.float32)
+        (y, mu, rs), ops = run(mod, k, [x, g, b, None, None, None, cols, 1e-5],
+                               launch=(rows, block))
+        m = x.astype(np.float64).mean(axis=1, keepdims=True)
+        v = ((x - m) ** 2).mean(axis=1, keepdims=True)
+        r = 1 / np.sqrt(v + 1e-5)
+        check(np.allclose(y, (x - m) * r * g + b, rtol=1e-4, atol=1e-4) and
+              np.allclose(mu, m, rtol=1e-5, atol=1e-5) and
+              np.allclose(rs, r, rtol=1e-4, atol=1e-5),
+              "layernorm: y, mean, rstd match on %d x %d (block %d)" %
+              (rows, cols, block))
+        tiles = -(-rows // 128) * -(-cols // 512)
+        check(ops <= 40 * tiles, "layernorm: %d traced operations for %d "
+              "tiles" % (ops, tiles))
+    try:
+        run(mod, k, [x, g, b, None, None, None, cols, 1e-5],
+            launch=(rows, 100))
+        refused = False
+    except AssertionError:
+        refused = True
+    check(refused, "layernorm: a block that is not whole warps is refused")
+
+    mod, irs, _ = port(a.pk, os.path.join(corpus, "rmsnorm", "rmsnorm.cu"),
+                       a.work, "rmsnorm")
+    k = "rmsnorm_f16"
+    for rows, cols, block in ((6, 320, 64), (130, 600, 1024)):
+        x = rng.uniform(-2, 2, (rows, cols)).astype(np.float16)
+        w = rng.uniform(0.5, 1.5, (1, cols)).astype(np.float32)
+        out, ops = run(mod, k, [None, x, w, cols, 1e-6], launch=(rows, block))
+        xf = x.astype(np.float64)
+        ref = xf / np.sqrt((xf ** 2).mean(axis=1, keepdims=True) + 1e-6) * w
+        check(out.dtype == np.float16 and
+              np.allclose(out.astype(np.float64), ref, rtol=2e-3, atol=2e-3),
+              "rmsnorm: half rows match on %d x %d (block %d)" %
+              (rows, cols, block))
+    try:
+        run(mod, k, [None, x, w, cols, 1e-6], launch=(rows, 2048))
+        refused = False
+    except AssertionError:
+        refused = True
+    check(refused, "rmsnorm: more warps than warpSums has slots is refused")
+
+    # Per-block partial sums of a grid-stride loop: blocks on partitions,
+    # the launch's grid_x is a parameter of the result.
+    mod, irs, _ = port(a.pk, os.path.join(corpus, "block_reduce",
+                                          "block_reduce.cu"), a.work,
+                       "block_reduce")
+    k = "block_reduce_sum"
+    spec = mod.PK_KERNELS[k]
+    check(spec["params"][0]["shape"] == ["n"] and
+          spec["params"][1]["shape"] == ["grid_x", "1"],
+          "block_reduce: in [n], partial [grid_x, 1]")
+    for n, grid in ((5000, 6), (300000, 150), (256 * 7, 3), (100, 4)):
+        x = rng.uniform(-1, 1, n).astype(np.float32)
+        out, ops = run(mod, k, [x, None, n], launch=(grid, 256))
+        ref = np.zeros(grid)
+        for c in range(-(-n // 256)):
+            ref[c % grid] += x[c * 256:(c + 1) * 256].astype(np.float64).sum()
+        check(np.allclose(out.reshape(-1), ref, rtol=1e-5, atol=1e-4),
+              "block_reduce: partial sums match for n = %d, %d blocks" %
+              (n, grid))
+        rounds = -(-n // (256 * grid)) * -(-grid // 128)
+        check(ops <= 6 * rounds + 12, "block_reduce: %d traced operations "
+              "for %d rounds" % (ops, rounds))
+    try:
+        run(mod, k, [x, None, n], launch=(grid, 128))
+        refused = False
+    except AssertionError:
+        refused = True
+    check(refused, "block_reduce: a block of another size than BLOCK_SIZE "
+          "is refused")
+
+    # A transpose staged through a padded shared tile: nc_transpose.
+    mod, irs, _ = port(a.pk, os.path.join(corpus, "transpose",
+                                          "transpose.cu"), a.work, "transpose")
+    k = "transpose_padded"
+    for rows, cols in ((70, 45), (300, 200)):
+        x = rng.uniform(-10, 10, (rows, cols)).astype(np.float32)
+        out, ops = run(mod, k, [None, x, rows, cols],
+                       launch=(-(-cols // 32), 32, -(-rows // 32), 8))
+        check(out.shape == (cols, rows) and np.array_equal(out, x.T),
+              "transpose: exact on %d x %d" % (rows, cols))
+        tiles = -(-rows // 128) * -(-cols // 128)
+        check(ops == 4 * tiles, "transpose: %d traced operations for %d "
+              "tiles" % (ops, tiles))
+    shapes = allocs(irs[k]["body"], [])
+    check(("sbuf", ("128", "128")) in shapes and
+          ("psum", ("128", "128")) in shapes,
+          "transpose: [128, 128] SBUF and PSUM tiles")
+    try:
+        run(mod, k, [None, x, rows, cols], launch=(6, 32, 10, 8))
+        refused = False
+    except AssertionError:
+        refused = True
+    check(refused, "transpose: a grid that does not cover the matrix is "
+          "refused")
+
     # A tree: one .py per input (a header gets <stem>_cuh.py), the report
     # lists each kernel's finding, the unlifted kernel is left out.
     tree = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tree")

@@ -1,0 +1,64 @@
+// PK5009: a kernel recognised as a block row program or a staged transpose
+// is refused, with no output for it, when a step is not proven equivalent to
+// the tile program: a shared array read before the barrier that publishes
+// it, a sum whose every thread starts from a non-zero constant, a transpose
+// whose store does not read the tile transposed.
+// RUN: rm -rf %t && %pk port -q --to nki -o %t %s 2>&1 | FileCheck %s
+// RUN: not grep -q "^def " %t/nki/PK5009.py
+#include <cuda_runtime.h>
+
+__device__ float warp_sum(float v) {
+  for (int o = 16; o > 0; o >>= 1)
+    v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+
+__global__ void no_barrier(const float *x, float *out, int cols) {
+  __shared__ float part[32];
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x >> 5;
+  const int nwarps = blockDim.x / 32;
+  const float *xr = x + blockIdx.x * cols;
+  float s = 0.0f;
+  for (int c = threadIdx.x; c < cols; c += blockDim.x)
+    s += xr[c];
+  s = warp_sum(s);
+  if (lane == 0)
+    part[warp] = s;
+  if (warp == 0) {
+// CHECK: PK5009.cu:[[@LINE+1]]:15: warning: kernel 'no_barrier' is not lifted to NKI: read of the warps' results that is not `lane < nwarps ? s[lane] : value` by the lanes of warp 0 after a barrier [PK5009]
+    float t = lane < nwarps ? part[lane] : 0.0f;
+    t = warp_sum(t);
+    if (lane == 0)
+      out[blockIdx.x] = t;
+  }
+}
+
+__global__ void biased_sum(const float *x, float *out, int cols) {
+  const float *xr = x + blockIdx.x * cols;
+  float s = 1.0f;
+  for (int c = threadIdx.x; c < cols; c += blockDim.x)
+// CHECK: PK5009.cu:[[@LINE+1]]:5: warning: kernel 'biased_sum' is not lifted to NKI: sum that does not start from 0 in every thread [PK5009]
+    s += xr[c];
+  s = warp_sum(s);
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = s;
+}
+
+__global__ void copy_not_transposed(float *out, const float *in, int rows,
+                                    int cols) {
+  __shared__ float tile[32][33];
+  int x = blockIdx.x * 32 + threadIdx.x;
+  int y = blockIdx.y * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    if (x < cols && y + j < rows)
+      tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * cols + x];
+  __syncthreads();
+  x = blockIdx.y * 32 + threadIdx.x;
+  y = blockIdx.x * 32 + threadIdx.y;
+  for (int j = 0; j < 32; j += 8)
+    if (x < rows && y + j < cols)
+// CHECK: PK5009.cu:[[@LINE+1]]:7: warning: kernel 'copy_not_transposed' is not lifted to NKI: read of the tile that is not the transposed [threadIdx.x][threadIdx.y + j] [PK5009]
+      out[(y + j) * rows + x] = tile[threadIdx.y + j][threadIdx.x];
+}
+// CHECK-NOT: warning
