@@ -169,6 +169,7 @@ def big(mods):
         check(np.allclose(out, ref, rtol=1e-4, atol=1e-4),
               "sgemm_regblock 200x600x150 matches NumPy (max error %g)" %
               np.abs(out - ref).max())
+        check(n == 2 * 2 * (2 * 5 + 2), "sgemm_regblock: %d traced ops" % n)
         try:
             call(mods["sgemm_regblock"], "sgemm_regblock",
                  [A, B, None, M, N, K], launch[:2] + (128, 1))
@@ -187,6 +188,7 @@ def big(mods):
         check(np.allclose(out, ref, rtol=1e-4, atol=1e-3),
               "wmma_hgemm 160x544x272 matches NumPy (max error %g)" %
               np.abs(out - ref).max())
+        check(n == 2 * 2 * (3 * 5 + 2), "wmma_hgemm: %d traced ops" % n)
         try:
             call(mods["wmma_hgemm"], "wmma_hgemm", [A, B, None, M, N, K + 8],
                  launch)
