@@ -6,6 +6,11 @@
 // RUN: FileCheck %s --match-full-lines --input-file=%t/cuda/PK6010.cu
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/r.json
 // RUN: not %pk check --to cuda %s 2>&1 | FileCheck %s --check-prefix=CHECKCMD
+// The HIP target gives the same calls their HIP forms (rules/cuda2hip):
+// RUN: %pk port -q --to hip -o %t/h %s 2> %t/h.log
+// RUN: FileCheck %s --check-prefix=HIP --input-file=%t/h/hip/PK6010.hip
+// HIP: #define SYNC() hipDeviceSynchronize()
+// HIP: hipDeviceReset();
 // REPORT:      "counts": {
 // REPORT-NEXT:   "PK6010": 8
 #include <cuda_runtime.h>
