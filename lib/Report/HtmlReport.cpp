@@ -464,7 +464,8 @@ void Html::kernels() {
 
 void Html::validation() {
   OS << "<h2 id=\"validation\">Validation on the SIMT emulator</h2>\n"
-        "<table class=\"validation\"><tr><th>case</th><th>variant</th>"
+        "<table class=\"validation\"><tr><th>case</th><th>kernels</th>"
+        "<th>variant</th>"
         "<th>result</th><th>largest abs error</th><th>largest rel "
         "error</th><th>detail</th></tr>";
   for (const ValidationCell &C : M.Validation) {
@@ -473,10 +474,10 @@ void Html::validation() {
     OS << "<tr";
     if (IsTarget)
       OS << " data-target=\"" << escStr(C.Variant) << "\"";
-    OS << "><td><code>" << escStr(C.Case) << "</code></td><td>"
-       << escStr(C.Variant) << "</td><td class=\"" << escStr(C.Status) << "\">"
-       << escStr(C.Status) << "</td><td>"
-       << (C.HaveError ? escStr(C.MaxAbs) : "-") << "</td><td>"
+    OS << "><td><code>" << escStr(C.Case) << "</code></td><td><code>"
+       << escStr(C.Kernel) << "</code></td><td>" << escStr(C.Variant)
+       << "</td><td class=\"" << escStr(C.Status) << "\">" << escStr(C.Status)
+       << "</td><td>" << (C.HaveError ? escStr(C.MaxAbs) : "-") << "</td><td>"
        << (C.HaveError ? escStr(C.MaxRel) : "-") << "</td><td>";
     esc(OS, C.Detail);
     OS << "</td></tr>";

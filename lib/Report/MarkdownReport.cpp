@@ -54,13 +54,14 @@ std::string pk::renderMarkdown(const ReportModel &M) {
     OS << (M.ValFailed ? "FAILED" : "passed")
        << llvm::formatv(" ({0} passed, {1} failed, {2} skipped)\n\n",
                         M.ValPassed, M.ValFailed, M.ValSkipped);
-    OS << "| case | variant | result | largest abs / rel error |\n"
-          "|---|---|---|---|\n";
+    OS << "| case | kernels | variant | result | largest abs / rel error |\n"
+          "|---|---|---|---|---|\n";
     for (const ValidationCell &C : M.Validation)
       OS << llvm::formatv(
-          "| {0} | {1} | {2} | {3} |\n", cell(C.Case), cell(C.Variant),
+          "| {0} | {4} | {1} | {2} | {3} |\n", cell(C.Case), cell(C.Variant),
           C.Status == "pass" ? "pass" : "**" + C.Status + "**",
-          C.HaveError ? C.MaxAbs + " / " + C.MaxRel : cell(C.Detail));
+          C.HaveError ? C.MaxAbs + " / " + C.MaxRel : cell(C.Detail),
+          cell(C.Kernel));
     OS << "\n";
   }
 

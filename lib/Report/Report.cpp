@@ -197,6 +197,15 @@ static llvm::Error readValidation(const llvm::json::Value &V, ReportModel &M) {
     }
     return std::string();
   };
+  // The kernels of a case: those defined in files of its directory.
+  auto KernelsOf = [&](llvm::StringRef CaseYaml) {
+    std::vector<std::string> Names;
+    llvm::StringRef Dir = path::parent_path(CaseYaml);
+    for (const KernelReport &K : M.Kernels)
+      if (path::parent_path(M.Root + "/" + K.RelFile) == Dir)
+        Names.push_back(K.Name);
+    return llvm::join(Names, ", ");
+  };
   const llvm::json::Array *Cases = Doc->getArray("cases");
   if (!Cases)
     return llvm::createStringError("validation results have no cases");
@@ -207,7 +216,7 @@ static llvm::Error readValidation(const llvm::json::Value &V, ReportModel &M) {
     std::string Name = Str(*C, "name");
     const llvm::json::Array *Res = C->getArray("results");
     if (!Res || Res->empty()) {
-      ValidationCell Cell{Name, Str(*C, "kernel"), "-", "fail",
+      ValidationCell Cell{Name, KernelsOf(Str(*C, "path")), "-", "fail",
                           Str(*C, "error")};
       M.Validation.push_back(Cell);
       ++M.ValFailed;
@@ -219,7 +228,7 @@ static llvm::Error readValidation(const llvm::json::Value &V, ReportModel &M) {
         continue;
       ValidationCell Cell;
       Cell.Case = Name;
-      Cell.Kernel = Str(*C, "kernel");
+      Cell.Kernel = KernelsOf(Str(*C, "path"));
       Cell.Variant = Str(*R, "variant");
       Cell.Status = Str(*R, "status");
       Cell.Detail = Str(*R, "reason");

@@ -276,11 +276,13 @@ def case_validate(tmp):
     text = open(html).read()
     check('id="validation"' in text, "HTML has the validation table")
     for v in ("hip", "cuda"):
-        check('<td>%s</td><td class="pass">pass</td>' % v in text,
-              "saxpy passes as %s" % v)
+        check('<td><code>saxpy</code></td><td>%s</td><td class="pass">pass</td>' % v
+              in text, "kernel saxpy passes as %s" % v)
     check("passed</span>: 3 passed, 0 failed" in text, "summary says validation passed")
-    check("**Validation:** passed (3 passed, 0 failed" in open(md).read(),
+    mdt = open(md).read()
+    check("**Validation:** passed (3 passed, 0 failed" in mdt,
           "markdown says validation passed")
+    check("| saxpy | saxpy | hip | pass |" in mdt, "markdown has the hip cell")
 
 
 tmp = tempfile.mkdtemp(prefix="pk-report-test-")
