@@ -930,8 +930,25 @@ Gemm WmmaGemm::run() {
                      : nullptr;
         auto *XM = X ? dyn_cast<MemberExpr>(X->getBase()->IgnoreParenImpCasts())
                      : nullptr;
-        if (Sc && NE && NE->getMemberDecl()->getName() == "num_elements" &&
-            XM && XM->getMemberDecl()->getName() == "x" && AccV &&
+        // The loop runs over every element: from 0 by one, indexing x[] with
+        // its own variable.
+        auto *IDS = dyn_cast_or_null<DeclStmt>(F->getInit());
+        auto *IV = IDS && IDS->isSingleDecl()
+                       ? dyn_cast<VarDecl>(IDS->getSingleDecl())
+                       : nullptr;
+        auto *IInc = dyn_cast_or_null<UnaryOperator>(F->getInc());
+        auto *CV =
+            Cond ? dyn_cast<DeclRefExpr>(Cond->getLHS()->IgnoreParenImpCasts())
+                 : nullptr;
+        auto *XV = X ? dyn_cast<DeclRefExpr>(X->getIdx()->IgnoreParenImpCasts())
+                     : nullptr;
+        bool Every = IV && IV->hasInit() && isZeroLiteral(IV->getInit()) &&
+                     IInc && IInc->isIncrementOp() && CV &&
+                     CV->getDecl() == IV && Cond->getOpcode() == BO_LT && XV &&
+                     XV->getDecl() == IV;
+        if (Every && Sc && NE &&
+            NE->getMemberDecl()->getName() == "num_elements" && XM &&
+            XM->getMemberDecl()->getName() == "x" && AccV &&
             fragVar(XM->getBase()) == AccV && fragVar(NE->getBase()) == AccV) {
           Alpha = Sc;
           continue;
@@ -1074,17 +1091,20 @@ Gemm WmmaGemm::run() {
            "fragments' element type, C float");
   // The rows: Rc < M from the early return.
   std::string M;
+  bool ColBound = false;
   for (const auto &[L, R] : Exits) {
     if (L == Rc && R.single())
       M = *R.single();
-    else if (!(L == Cc && R == Poly::atom(G.N)))
+    else if (L == Cc && R == Poly::atom(G.N))
+      ColBound = true;
+    else
       refuse(RuleId::PK5044, ExitLoc,
              "the early return is not on the C tile's row and column");
   }
-  if (M.empty())
+  if (M.empty() || !ColBound)
     refuse(RuleId::PK5044, ExitLoc.isValid() ? ExitLoc : FD->getLocation(),
-           "no early return bounds the C tile's row by a size parameter "
-           "(if (row >= M || col >= N) return;)");
+           "no early return bounds the C tile's row and column by size "
+           "parameters (if (row >= M || col >= N) return;)");
   for (const Poly *P : {&Rc, &Cc})
     for (const std::string &A : P->atoms()) {
       std::string S = A;
@@ -1232,6 +1252,7 @@ private:
   std::map<const VarDecl *, Def> Defs;
   std::map<const VarDecl *, Accum> Accs;
   std::set<const VarDecl *> ZeroInit;
+  std::set<const VarDecl *> StagedNow; ///< shared arrays written this phase
   std::vector<LoopCtx> Loops;
   Conds Guard;
   std::optional<OutStore> Out;
@@ -1420,6 +1441,11 @@ void TiledGemm::defineArray(const VarDecl *V, const std::vector<Poly> &Idx,
     refuse(RuleId::PK5040, Loc,
            "a staged or register element is written under a condition");
   bool IsShared = Shared.count(V);
+  if (IsShared && !StagedNow.insert(V).second)
+    refuse(RuleId::PK5041, Loc,
+           "shared array '" + V->getNameAsString() +
+               "' is written by two stores in one staging phase: threads "
+               "would race on its elements");
   if (IsShared && Phase != 0)
     refuse(RuleId::PK5040, Loc,
            "shared array '" + V->getNameAsString() +
@@ -1572,8 +1598,9 @@ void TiledGemm::assign(const BinaryOperator *B) {
     Out = O;
     return;
   }
-  if (Accs.count(V))
-    refuse(RuleId::PK5042, B->getExprLoc(), "the accumulator is overwritten");
+  if (Accs.count(V) || ZeroInit.count(V))
+    refuse(RuleId::PK5042, B->getExprLoc(),
+           "accumulator '" + V->getNameAsString() + "' is assigned");
   if (Dims.count(V)) {
     defineArray(V, Idx, value(B->getRHS()), B->getExprLoc());
     return;
@@ -1661,6 +1688,7 @@ void TiledGemm::forLoop(const ForStmt *F) {
              "the K-tile loop is not 'stage; __syncthreads(); compute; "
              "__syncthreads();'");
     Phase = -1;
+    StagedNow.clear();
     // Staged values do not outlive their iteration.
     for (const VarDecl *S : Shared)
       Defs.erase(S);

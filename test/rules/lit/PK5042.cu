@@ -24,4 +24,27 @@ __global__ void half_k(const float *A, const float *B, float *C, int M, int N,
   if (row < M && col < N)
     C[row * N + col] = acc;
 }
+
+// The accumulator reset in every K tile: only the last tile's products are
+// stored.
+__global__ void reset_acc(const float *A, const float *B, float *C, int M,
+                          int N, int K) {
+  __shared__ float As[16][16];
+  __shared__ float Bs[16][16];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+  float acc = 0.0f;
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    As[ty][tx] = (row < M && k0 + tx < K) ? A[row * K + k0 + tx] : 0.0f;
+    Bs[ty][tx] = (k0 + ty < K && col < N) ? B[(k0 + ty) * N + col] : 0.0f;
+    __syncthreads();
+// CHECK: PK5042.cu:[[@LINE+1]]:9: warning: kernel 'reset_acc' is not lifted to NKI: accumulator 'acc' is assigned [PK5042]
+    acc = 0.0f;
+    for (int k = 0; k < 16; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
 // CHECK-NOT: warning
