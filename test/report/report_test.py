@@ -60,32 +60,29 @@ def read_png(path):
     chans = {0: 1, 2: 3, 4: 2, 6: 4}[ctype]
     raw = zlib.decompress(idat)
     stride = w * chans
-    img = numpy.zeros((h, stride), dtype=numpy.int32)
-    prev = numpy.zeros(stride, dtype=numpy.int32)
+    img = numpy.zeros((h, stride), dtype=numpy.uint8)
+    prev = [0] * stride
     for y in range(h):
         f = raw[y * (stride + 1)]
-        line = numpy.frombuffer(raw, dtype=numpy.uint8, count=stride,
-                                offset=y * (stride + 1) + 1).astype(numpy.int32)
-        out = numpy.zeros(stride, dtype=numpy.int32)
+        line = raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)]
         if f == 0:
-            out = line
-        elif f == 1:
-            for x in range(stride):
-                out[x] = (line[x] + (out[x - chans] if x >= chans else 0)) & 255
+            out = list(line)
         elif f == 2:
-            out = (line + prev) & 255
-        elif f == 3:
-            for x in range(stride):
-                left = out[x - chans] if x >= chans else 0
-                out[x] = (line[x] + ((left + prev[x]) >> 1)) & 255
-        elif f == 4:
+            out = [(a + b) & 255 for a, b in zip(line, prev)]
+        else:  # Sub, Average, Paeth: each byte depends on the one to its left
+            out = [0] * stride
             for x in range(stride):
                 a = out[x - chans] if x >= chans else 0
-                b = prev[x]
-                c = prev[x - chans] if x >= chans else 0
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                if f == 1:
+                    pred = a
+                elif f == 3:
+                    pred = (a + prev[x]) >> 1
+                else:
+                    b = prev[x]
+                    c = prev[x - chans] if x >= chans else 0
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
                 out[x] = (line[x] + pred) & 255
         img[y] = out
         prev = out
