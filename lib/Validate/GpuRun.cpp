@@ -694,6 +694,18 @@ int runGpuValidate(const ValidateOptions &Opts, const GpuOptions &G,
     } else if (!V)
       consumeError(V.takeError());
   }
+  if (!Opts.Json && RemoveWork) {
+    // The results file goes with the scratch directory: do not name it.
+    std::string Kept;
+    for (StringRef Rest = Text; !Rest.empty();) {
+      auto [Line, Tail] = Rest.split('\n');
+      if (!Line.starts_with("results: "))
+        Kept +=
+            Line.str() + (Tail.data() > Line.data() + Line.size() ? "\n" : "");
+      Rest = Tail;
+    }
+    Text = std::move(Kept);
+  }
   Out << Text;
   if (!Opts.Json && !RemoveWork)
     Out << "work: " << Work << "\n";

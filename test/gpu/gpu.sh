@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests of `validate --gpu` and `--gpu-bundle` on a machine without a GPU.
-# Usage: gpu.sh skip|bundle|bundle_nvcc PORT_KERNEL ROOT   (77: skipped)
+# Usage: gpu.sh skip|bundle|fake|bundle_nvcc PORT_KERNEL ROOT   (77: skipped)
 set -euo pipefail
 what="$1"; PK="$2"; ROOT="$3"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/pk-gpu-test.XXXXXX")"
@@ -116,6 +116,65 @@ EOF
   bash "$B/run.sh" --nvcc "$WORK/none" >/dev/null 2>"$WORK/run2.err"; rc=$?
   set -e
   [ "$rc" = 3 ] && grep -q "no nvcc" "$WORK/run2.err" || fail "run.sh without nvcc: exit $rc"
+  echo PASS
+  ;;
+fake)
+  # The --gpu run path end to end with a stand-in nvcc whose "executables"
+  # print what drivers print on a GPU (a device query that finds one, timing
+  # lines, result lines; layernorm's port reports a mismatch).
+  cat >"$WORK/nvcc" <<'NVCC'
+#!/usr/bin/env bash
+out=""; src=""
+while (($#)); do
+  case "$1" in
+    --version) echo "Cuda compilation tools, release 13.0, V13.0.88"; exit 0 ;;
+    -o) out="$2"; shift 2 ;;
+    -*) shift ;;
+    *) src="$1"; shift ;;
+  esac
+done
+case "$src" in
+  *probe.cu) echo 'echo "{\"ok\":true,\"name\":\"Stand-in GPU\",\"major\":9,\"minor\":0,\"count\":1,\"runtime\":13000,\"driver_api\":13000,\"memory_mib\":1}"' ;;
+  *)
+    status=pass; bad=0; first=-1
+    [[ "$src" == */layernorm/cuda.cu ]] && { status=mismatch; bad=2; first=3; }
+    echo "echo '{\"pkv_gpu\":1,\"ms\":0.002,\"min\":0.002,\"max\":0.003,\"warmup\":5,\"repeats\":21,\"batch\":10,\"regs\":8,\"local_bytes\":0,\"static_shared_bytes\":0}'"
+    echo "echo '{\"pkv\":1,\"case\":\"c\",\"variant\":\"v\",\"status\":\"$status\",\"outputs\":[{\"name\":\"y\",\"count\":8,\"mismatches\":$bad,\"nan_mismatches\":0,\"max_abs\":0.5,\"max_rel\":0.25,\"first_bad\":$first,\"got\":1,\"want\":2}]}'"
+    [ "$status" = pass ] || echo "exit 1" ;;
+esac >"$out.body"
+{ echo '#!/bin/sh'; cat "$out.body"; } >"$out"; rm -f "$out.body"; chmod +x "$out"
+NVCC
+  chmod +x "$WORK/nvcc"
+  set +e
+  "$PK" validate --gpu --nvcc "$WORK/nvcc" --gpu-repeats 3 "$ROOT/corpus/saxpy" "$ROOT/corpus/layernorm" >"$WORK/out" 2>"$WORK/err"
+  rc=$?
+  set -e
+  cat "$WORK/out"
+  [ "$rc" = 1 ] || { cat "$WORK/err"; fail "exit status $rc with a mismatch (want 1)"; }
+  grep -q "^GPU: Stand-in GPU (sm_90)" "$WORK/out" || fail "GPU line"
+  grep -Eq '^saxpy +PASS 5.0e-01/2.5e-01 +PASS 5.0e-01/2.5e-01 +0.0020 +0.0020  1.00 =$' "$WORK/out" || fail "saxpy row"
+  grep -Eq '^layernorm +PASS 5.0e-01/2.5e-01 +FAIL mismatch +0.0020 +- +n/a$' "$WORK/out" || fail "layernorm row"
+  grep -q "^results: " "$WORK/out" && fail "names a results file that was removed"
+  grep -q 'layernorm \[cuda\]: mismatch: y\[3\] = 1 (want 2); 2 of 8 differ' "$WORK/out" || fail "mismatch reason"
+  grep -q "^3 passed, 1 failed (2 cases x 2 variants)" "$WORK/out" || fail "summary"
+  set +e
+  "$PK" validate --gpu --json --keep-work --work-dir "$WORK/w" --nvcc "$WORK/nvcc" "$ROOT/corpus/saxpy" >"$WORK/json" 2>/dev/null
+  rc=$?
+  set -e
+  [ "$rc" = 0 ] || fail "--json exit status $rc"
+  python3 - "$WORK/json" "$WORK/w" <<'EOF' || fail "JSON document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["mode"] == "gpu" and d["ok"] is True, d
+assert d["work_dir"] == sys.argv[2], d.get("work_dir")
+assert d["gpu"]["name"] == "Stand-in GPU" and d["gpu"]["arch"] == "sm_90"
+c = d["cases"][0]
+assert c["name"] == "saxpy" and c["speed_ratio"] == 1.0 and c["same_source"] is True
+assert [r["variant"] for r in c["results"]] == ["original", "cuda"]
+assert all(r["status"] == "pass" and r["ms"] == 0.002 for r in c["results"])
+assert d["summary"] == {"passed": 2, "failed": 0, "skipped": 0}
+EOF
+  [ -f "$WORK/w/bundle/manifest.json" ] && [ -f "$WORK/w/bundle/results.json" ] || fail "work directory contents"
   echo PASS
   ;;
 bundle_nvcc)

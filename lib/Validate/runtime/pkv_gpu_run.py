@@ -677,7 +677,7 @@ def main():
             line += fmt_ms(cells.get((e["name"], v))).rjust(12)
         s = r["speed_ratio"]
         line += "  " + ("%.2f" % s if s is not None else "n/a")
-        if r.get("same_source"):
+        if r.get("same_source") and s is not None:
             line += " ="
         print(line)
     print("(PASS a/r: largest absolute / relative error over the outputs; "
