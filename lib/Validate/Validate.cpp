@@ -439,9 +439,11 @@ public:
       C.Reason = "cannot create " + C.Dir + ": " + EC.message();
       return Done();
     }
-    const bool Hip = T && targetEmuLanguage(*T) == EmuLanguage::HIP;
+    // A HIP case's original runs as HIP at 64 lanes (its CUDA port at 32).
+    const bool OrigHip = PS.isHipSource(Spec.sourcePath());
+    const bool Hip = T ? targetEmuLanguage(*T) == EmuLanguage::HIP : OrigHip;
     std::optional<std::string> Prepared =
-        portAndPrepare(Spec.sourcePath(), T, C.Dir, C);
+        portAndPrepare(Spec.sourcePath(), T, C.Dir, C, OrigHip);
     if (!Prepared)
       return Done();
     if (T && runsOnNkiSimulator(*T)) {

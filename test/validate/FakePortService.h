@@ -139,6 +139,11 @@ public:
     return copyTree(MainFile.str(), OutDir, "", true);
   }
 
+  /// HIP corpus cases (.hip) run as HIP at 64 lanes.
+  bool isHipSource(llvm::StringRef File) const override {
+    return File.ends_with(".hip");
+  }
+
 private:
   static std::vector<std::string> localIncludes(llvm::StringRef Text) {
     static const std::regex Inc(R"(^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\")");

@@ -2,6 +2,7 @@
 //----------------------------===//
 // Rules: PK1007, PK4001, PK4011
 //
+// (The HIP -> CUDA passes of PK6030-PK6042 are in FromHip*.cpp.)
 // HIP input: API renames and includes back to CUDA (tables reversed), HIP
 // launches and warp intrinsics to their CUDA forms.  CUDA input: already
 // CUDA; the output is the input unless a rule applies.
@@ -12,6 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pk/Target.h"
+
+#include "FromHip.h"
 
 #include "LegacyPasses.h"
 
@@ -79,7 +82,10 @@ size_t splitArgs(const std::vector<Tok> &T, size_t Open,
 void hipLaunches(TargetContext &TC, const std::string &File) {
   llvm::StringRef Buf = TC.contents(File);
   auto T = lexAll(Buf, TC.Ctx().getLangOpts());
+  auto Blocks = cuda::helperBlocks(Buf);
   for (size_t I = 0; I + 1 < T.size(); ++I) {
+    if (cuda::inRevertedBlock(Blocks, T[I].Off))
+      continue;
     if (T[I].Kind != tok::raw_identifier || T[I].Text != "hipLaunchKernelGGL" ||
         T[I + 1].Kind != tok::l_paren)
       continue;
@@ -114,7 +120,10 @@ void hipLaunches(TargetContext &TC, const std::string &File) {
 void hipWarpIntrinsics(TargetContext &TC, const std::string &File) {
   llvm::StringRef Buf = TC.contents(File);
   auto T = lexAll(Buf, TC.Ctx().getLangOpts());
+  auto Blocks = cuda::helperBlocks(Buf);
   for (size_t I = 0; I + 1 < T.size(); ++I) {
+    if (cuda::inRevertedBlock(Blocks, T[I].Off))
+      continue;
     if (T[I].Kind != tok::raw_identifier || T[I + 1].Kind != tok::l_paren)
       continue;
     if (I > 0 && (T[I - 1].Kind == tok::period || T[I - 1].Kind == tok::arrow ||
@@ -126,6 +135,8 @@ void hipWarpIntrinsics(TargetContext &TC, const std::string &File) {
     bool IsShfl = llvm::is_contained(Shfl, N);
     if (!IsShfl && N != "__ballot")
       continue;
+    if (cuda::coveredByEdit(TC, File, T[I].Off))
+      continue; // removed with its statement (PK6033)
     std::string New = N.str() + "_sync";
     TC.edit(File, T[I].Off, T[I].Len + 1, New + "(0xffffffffu, ",
             RuleId::PK4001,
@@ -184,6 +195,9 @@ public:
                    if (hipInput(TC))
                      runRenamePass(TC, /*ToHip=*/false);
                  }),
+            pass("from-hip-helpers", cuda::fromHipHelpers),
+            pass("from-hip-warp-width", cuda::fromHipWarpWidth),
+            pass("from-hip-mfma", cuda::fromHipMfma),
             pass("hip-to-cuda", hipToCuda),
             {"legacy-runtime-api", cudaleg::portRuntimeApi},
             pass("legacy-warp-intrinsics", cudaleg::portWarpIntrinsics),
