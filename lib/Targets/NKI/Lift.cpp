@@ -2571,6 +2571,16 @@ bool WarpRowLifter::bdecl(const DeclStmt *DS, Ctx C) {
       continue;
     if (V->hasAttr<CUDASharedAttr>()) {
       auto *AT = FD->getASTContext().getAsConstantArrayType(V->getType());
+      if (V->getType()->isIncompleteArrayType()) {
+        Recognised = true;
+        return fail(V->getLocation(),
+                    llvm::formatv("dynamic shared memory '{0}' (extern "
+                                  "__shared__, sized by the launch): block "
+                                  "row programs are lifted with fixed-size "
+                                  "one-dimensional shared arrays only",
+                                  V->getName())
+                        .str());
+      }
       if (!AT ||
           !V->getType()->getArrayElementTypeNoTypeQual()->isFloatingType())
         return fail(V->getLocation(),

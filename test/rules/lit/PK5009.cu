@@ -2,7 +2,8 @@
 // is refused, with no output for it, when a step is not proven equivalent to
 // the tile program: a shared array read before the barrier that publishes
 // it, a sum whose every thread starts from a non-zero constant, a transpose
-// whose store does not read the tile transposed.
+// whose store does not read the tile transposed, a row staged in dynamic
+// shared memory.
 // RUN: rm -rf %t && %pk port -q --to nki -o %t %s 2>&1 | FileCheck %s
 // RUN: not grep -q "^def " %t/nki/PK5009.py
 #include <cuda_runtime.h>
@@ -60,5 +61,15 @@ __global__ void copy_not_transposed(float *out, const float *in, int rows,
     if (x < rows && y + j < cols)
 // CHECK: PK5009.cu:[[@LINE+1]]:7: warning: kernel 'copy_not_transposed' is not lifted to NKI: read of the tile that is not the transposed [threadIdx.x][threadIdx.y + j] [PK5009]
       out[(y + j) * rows + x] = tile[threadIdx.y + j][threadIdx.x];
+}
+
+__global__ void staged_row(const float *x, float *y, int cols) {
+// CHECK: PK5009.cu:[[@LINE+1]]:27: warning: kernel 'staged_row' is not lifted to NKI: dynamic shared memory 'buf' (extern __shared__, sized by the launch): block row programs are lifted with fixed-size one-dimensional shared arrays only [PK5009]
+  extern __shared__ float buf[];
+  for (int c = threadIdx.x; c < cols; c += blockDim.x)
+    buf[c] = x[blockIdx.x * cols + c];
+  __syncthreads();
+  for (int c = threadIdx.x; c < cols; c += blockDim.x)
+    y[blockIdx.x * cols + c] = buf[cols - 1 - c];
 }
 // CHECK-NOT: warning
