@@ -227,7 +227,16 @@ void removeBlock(TargetContext &TC, const std::string &File,
                  const cuda::HelperBlock &B) {
   llvm::StringRef Buf = TC.contents(File);
   const FileEdits *FE = TC.Edits.find(File);
-  unsigned RunBegin = B.Begin;
+  // The blank line the HIP target put before the block goes with it.
+  unsigned Begin = B.Begin;
+  if (Begin > 0) {
+    size_t PrevStart = Buf.take_front(Begin - 1).rfind('\n');
+    PrevStart = PrevStart == llvm::StringRef::npos ? 0 : PrevStart + 1;
+    if (PrevStart > 0 && Buf.slice(PrevStart, Begin).trim().empty() &&
+        (!FE || FE->startingIn(PrevStart, Begin).empty()))
+      Begin = PrevStart;
+  }
+  unsigned RunBegin = Begin;
   auto Flush = [&](unsigned End) {
     if (End > RunBegin)
       TC.edit(File, RunBegin, End - RunBegin, "", RuleId::PK6030,
@@ -236,7 +245,7 @@ void removeBlock(TargetContext &TC, const std::string &File,
                             B.Guard)
                   .str());
   };
-  unsigned Pos = B.Begin;
+  unsigned Pos = Begin;
   while (Pos < B.End) {
     size_t NL = Buf.find('\n', Pos);
     unsigned LineEnd = NL == llvm::StringRef::npos ? Buf.size() : NL + 1;
