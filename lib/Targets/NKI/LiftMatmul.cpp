@@ -358,8 +358,12 @@ bool isZeroLiteral(const Expr *E) {
 /// floating `+=` of a product reading a shared or local array?
 class GemmShape : public RecursiveASTVisitor<GemmShape> {
 public:
-  bool Mma = false, Mac = false;
+  bool Mma = false, Mac = false, Shared = false;
   unsigned Depth = 0;
+  bool VisitVarDecl(VarDecl *V) {
+    Shared = Shared || V->hasAttr<CUDASharedAttr>();
+    return true;
+  }
   /// mma_sync inside a loop (a K loop): a lone mma_sync is not a GEMM.
   bool TraverseForStmt(ForStmt *F) {
     ++Depth;
@@ -1164,6 +1168,9 @@ struct FV {
   Conds Guard;                    ///< Load: zero unless all hold
   const VarDecl *AccV = nullptr;  ///< Acc
   std::vector<Poly> AccIdx;       ///< Acc
+  /// Acc read back from a shared tile: the writer warp's offset atoms,
+  /// replaced in the accumulated term by fresh atoms.
+  std::map<std::string, Poly> AccSub;
   FVP L, R;
 };
 
@@ -1177,6 +1184,8 @@ FVP substFV(const FVP &V, const std::map<std::string, Poly> &S) {
     R = R.subst(S);
   }
   for (Poly &P : N.AccIdx)
+    P = P.subst(S);
+  for (auto &[A, P] : N.AccSub)
     P = P.subst(S);
   if (V->L)
     N.L = substFV(V->L, S);
@@ -1214,6 +1223,10 @@ struct LoopCtx {
 struct Def {
   std::vector<std::string> Vars; ///< one per dimension
   FVP V;
+  std::vector<Poly> Ext; ///< elements written per dimension (empty: all)
+  /// A WMMA accumulator stored as 16x16 tiles at per-warp offsets: the
+  /// (row, column) offset; reads are checked to be covered by the tiles.
+  std::optional<std::pair<Poly, Poly>> Tile;
 };
 
 struct Accum {
@@ -1257,8 +1270,12 @@ private:
   Conds Guard;
   std::optional<OutStore> Out;
   std::vector<std::pair<std::string, std::string>> Checks, Assigns;
-  std::set<std::string> Bound; ///< template parameters given a value
-  int Phase = -1; ///< -1: outside the K-tile loop; 0 staging; 1 compute; 2 done
+  std::set<std::string> Bound;           ///< template parameters given a value
+  std::map<const VarDecl *, Frag> Frags; ///< WMMA fragments
+  bool KDone = false;                    ///< the K-tile loop has run
+  /// -1: outside the K-tile loop; 0 staging; 1 compute; 2 done; after the
+  /// K-tile loop: 3 accumulator tiles stored to shared; 4 after its barrier.
+  int Phase = -1;
   unsigned Fresh = 0;
 
   void check(std::string C, std::string W) {
@@ -1313,7 +1330,10 @@ private:
         break;
       }
     }
-    if (!T->isFloatingType() && !T->isDependentType())
+    auto DT = dtypeOf(T);
+    bool Float = T->isFloatingType() ||
+                 (DT && (*DT == DType::F16 || *DT == DType::BF16));
+    if (!Float && !T->isDependentType())
       refuse(RuleId::PK5040, V->getLocation(),
              "array '" + V->getNameAsString() +
                  "' does not hold floating-point values");
@@ -1332,16 +1352,38 @@ private:
   }
 
   FVP value(const Expr *E);
+  FVP readArray(const VarDecl *V, const std::vector<Poly> &Idx,
+                SourceLocation Loc);
+  void tileCovers(const std::pair<Poly, Poly> &T, const std::vector<Poly> &Idx,
+                  SourceLocation Loc, const std::string &Arr);
+  const VarDecl *sharedTile(const Expr *Ptr, const Expr *Ld, Poly &R0, Poly &C0,
+                            SourceLocation Loc);
+  void warpUniform(const Poly &P, SourceLocation Loc);
+  std::string freshAtom(const std::string &Hint, int64_t Max) {
+    std::string A = "v_" + Hint + std::to_string(Fresh++) + "_";
+    IE.Max[A] = std::to_string(Max);
+    return A;
+  }
+  void wmmaCall(const CallExpr *C);
   void exec(const clang::Stmt *S);
   void forLoop(const ForStmt *F);
-  void assign(const BinaryOperator *B);
+  void assign(const Expr *LHS, const Expr *RHS, BinaryOperatorKind Op,
+              SourceLocation Loc);
   void defineArray(const VarDecl *V, const std::vector<Poly> &Idx, FVP Val,
                    SourceLocation Loc);
   Gemm prove();
 };
 
 FVP TiledGemm::value(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
+  // Copies of class-typed elements (__half) are their values.
+  while (true) {
+    E = E->IgnoreImplicit()->IgnoreParenImpCasts();
+    auto *CE = dyn_cast<CXXConstructExpr>(E);
+    if (!CE || CE->getNumArgs() != 1 || !CE->getConstructor() ||
+        !(CE->getConstructor()->isCopyOrMoveConstructor()))
+      break;
+    E = CE->getArg(0);
+  }
   if (isZeroLiteral(E))
     return mk(FV{});
   if (auto S = scalarOf(E)) {
@@ -1390,31 +1432,7 @@ FVP TiledGemm::value(const Expr *E) {
     }
     if (!V || !Dims.count(V))
       refuse(RuleId::PK5040, E->getExprLoc(), "read of an unknown array");
-    if (Shared.count(V) && Phase != 1)
-      refuse(RuleId::PK5040, E->getExprLoc(),
-             "shared array '" + V->getNameAsString() +
-                 "' is read outside the compute phase of the K-tile loop "
-                 "(between its two barriers)");
-    const auto &D = Dims[V];
-    if (Idx.size() != D.size())
-      refuse(RuleId::PK5041, E->getExprLoc(), "partial array subscript");
-    for (size_t I = 0; I < D.size(); ++I)
-      inBounds(Idx[I], D[I], E->getExprLoc(), V->getNameAsString());
-    if (Accs.count(V)) {
-      FV N;
-      N.K = FV::Acc;
-      N.AccV = V;
-      N.AccIdx = Idx;
-      return mk(N);
-    }
-    auto It = Defs.find(V);
-    if (It == Defs.end())
-      refuse(RuleId::PK5040, E->getExprLoc(),
-             "'" + V->getNameAsString() + "' is read before it is written");
-    std::map<std::string, Poly> S;
-    for (size_t I = 0; I < D.size(); ++I)
-      S[It->second.Vars[I]] = Idx[I];
-    return substFV(It->second.V, S);
+    return readArray(V, Idx, E->getExprLoc());
   }
   if (const VarDecl *V = varOf(E)) {
     if (Accs.count(V)) {
@@ -1430,6 +1448,43 @@ FVP TiledGemm::value(const Expr *E) {
   refuse(RuleId::PK5040, E->getExprLoc(),
          "value is not a load, a staged or register element, an "
          "accumulator, a scalar parameter or a constant");
+}
+
+FVP TiledGemm::readArray(const VarDecl *V, const std::vector<Poly> &Idx,
+                         SourceLocation Loc) {
+  {
+    if (Shared.count(V) && Phase != 1 && Phase != 4)
+      refuse(RuleId::PK5040, Loc,
+             "shared array '" + V->getNameAsString() +
+                 "' is read outside the compute phase of the K-tile loop "
+                 "(between its two barriers) or after the barrier that "
+                 "follows the store of the accumulator tiles");
+    const auto &D = Dims[V];
+    if (Idx.size() != D.size())
+      refuse(RuleId::PK5041, Loc, "partial array subscript");
+    auto It = Defs.find(V);
+    for (size_t I = 0; I < D.size(); ++I) {
+      bool Ext = It != Defs.end() && !It->second.Ext.empty();
+      inBounds(Idx[I], Ext ? It->second.Ext[I] : D[I], Loc,
+               V->getNameAsString());
+    }
+    if (It != Defs.end() && It->second.Tile)
+      tileCovers(*It->second.Tile, Idx, Loc, V->getNameAsString());
+    if (Accs.count(V)) {
+      FV N;
+      N.K = FV::Acc;
+      N.AccV = V;
+      N.AccIdx = Idx;
+      return mk(N);
+    }
+    if (It == Defs.end())
+      refuse(RuleId::PK5040, Loc,
+             "'" + V->getNameAsString() + "' is read before it is written");
+    std::map<std::string, Poly> S;
+    for (size_t I = 0; I < D.size(); ++I)
+      S[It->second.Vars[I]] = Idx[I];
+    return substFV(It->second.V, S);
+  }
 }
 
 void TiledGemm::defineArray(const VarDecl *V, const std::vector<Poly> &Idx,
@@ -1455,6 +1510,7 @@ void TiledGemm::defineArray(const VarDecl *V, const std::vector<Poly> &Idx,
   // the store defines every element exactly once.
   Def Df;
   std::set<std::string> Seen;
+  std::vector<Poly> Ext = D;
   for (size_t I = 0; I < D.size(); ++I) {
     auto A = Idx[I].single();
     if (!A || Seen.count(*A))
@@ -1501,10 +1557,16 @@ void TiledGemm::defineArray(const VarDecl *V, const std::vector<Poly> &Idx,
                "index " + X + " of '" + V->getNameAsString() +
                    "' is not one of a (i / W, i % W) pair over a cooperative "
                    "loop whose bound W divides");
-      if (D[I] != Poly::c(Div ? E / W : W))
+      // The pair covers [0, E / W) x [0, W): the whole dimension, or its
+      // leading part when the row is padded (reads are then checked to stay
+      // inside the part written).
+      Poly W0 = Poly::c(Div ? E / W : W);
+      auto DC = D[I].constant();
+      if (D[I] != W0 && !(DC && *DC > *W0.constant()))
         refuse(RuleId::PK5041, Loc,
                "index " + X + " of '" + V->getNameAsString() +
                    "' does not run over the whole dimension " + Dim);
+      Ext[I] = W0;
       CoopPart = true;
     }
     if (CoopPart)
@@ -1534,28 +1596,31 @@ void TiledGemm::defineArray(const VarDecl *V, const std::vector<Poly> &Idx,
                    "element: threads would race");
   }
   Df.V = std::move(Val);
+  if (Ext != D)
+    Df.Ext = Ext;
   Defs[V] = std::move(Df);
 }
 
-void TiledGemm::assign(const BinaryOperator *B) {
-  const Expr *L = B->getLHS()->IgnoreParenImpCasts();
+void TiledGemm::assign(const Expr *LHS, const Expr *RHS, BinaryOperatorKind Op,
+                       SourceLocation Loc) {
+  const Expr *L = LHS->IgnoreParenImpCasts();
   std::vector<Poly> Idx;
   const VarDecl *V = isa<ArraySubscriptExpr>(L) ? subscript(L, Idx) : varOf(L);
   if (!V)
-    refuse(RuleId::PK5040, B->getExprLoc(), "store to an unknown location");
-  if (B->getOpcode() == BO_AddAssign) {
+    refuse(RuleId::PK5040, Loc, "store to an unknown location");
+  if (Op == BO_AddAssign) {
     if (!ZeroInit.count(V) || Accs.count(V))
-      refuse(RuleId::PK5042, B->getExprLoc(),
+      refuse(RuleId::PK5042, Loc,
              "'" + V->getNameAsString() +
                  "' is not a zero-initialised accumulator updated once");
     Accum A;
-    A.Loc = B->getExprLoc();
-    A.Term = value(B->getRHS());
+    A.Loc = Loc;
+    A.Term = value(RHS);
     std::set<std::string> El;
     for (const Poly &I : Idx) {
       auto X = I.single();
       if (!X || El.count(*X))
-        refuse(RuleId::PK5042, B->getExprLoc(),
+        refuse(RuleId::PK5042, Loc,
                "accumulator index " + I.py() + " is not an element loop");
       El.insert(*X);
       A.Vars.push_back(*X);
@@ -1568,7 +1633,7 @@ void TiledGemm::assign(const BinaryOperator *B) {
           Lc = &C;
       if (!Lc || Lc->Begin != Poly() || Lc->Step != Poly::c(1) ||
           Lc->End != D[I])
-        refuse(RuleId::PK5042, B->getExprLoc(),
+        refuse(RuleId::PK5042, Loc,
                "accumulator index " + A.Vars[I] +
                    " does not run over the whole dimension");
     }
@@ -1576,42 +1641,249 @@ void TiledGemm::assign(const BinaryOperator *B) {
       if (!El.count(C.Var))
         A.Sums.push_back(C);
     if (!Guard.empty())
-      refuse(RuleId::PK5042, B->getExprLoc(),
-             "the accumulation is conditional");
+      refuse(RuleId::PK5042, Loc, "the accumulation is conditional");
     Accs[V] = A;
     return;
   }
-  if (B->getOpcode() != BO_Assign)
-    refuse(RuleId::PK5040, B->getExprLoc(),
+  if (Op != BO_Assign)
+    refuse(RuleId::PK5040, Loc,
            "compound assignment other than the accumulation '+='");
   if (auto *P = dyn_cast<ParmVarDecl>(V)) {
-    if (Out || Idx.size() != 1 || Phase != -1)
-      refuse(RuleId::PK5044, B->getExprLoc(),
+    if (Out || Idx.size() != 1 || (Phase != -1 && Phase != 4))
+      refuse(RuleId::PK5044, Loc,
              "only one store to global memory, after the K loop, is lifted");
     OutStore O;
     O.P = P;
     O.Idx = Idx[0];
-    O.V = value(B->getRHS());
+    O.V = value(RHS);
     O.Guard = Guard;
     O.Loops = Loops;
-    O.Loc = B->getExprLoc();
+    O.Loc = Loc;
     Out = O;
     return;
   }
   if (Accs.count(V) || ZeroInit.count(V))
-    refuse(RuleId::PK5042, B->getExprLoc(),
+    refuse(RuleId::PK5042, Loc,
            "accumulator '" + V->getNameAsString() + "' is assigned");
   if (Dims.count(V)) {
-    defineArray(V, Idx, value(B->getRHS()), B->getExprLoc());
+    defineArray(V, Idx, value(RHS), Loc);
     return;
   }
   if (V->getType()->isFloatingType()) {
     if (!Guard.empty())
-      refuse(RuleId::PK5040, B->getExprLoc(), "conditional register value");
-    Defs[V] = Def{{}, value(B->getRHS())};
+      refuse(RuleId::PK5040, Loc, "conditional register value");
+    Defs[V] = Def{{}, value(RHS)};
     return;
   }
-  refuse(RuleId::PK5040, B->getExprLoc(), "store not part of a GEMM");
+  refuse(RuleId::PK5040, Loc, "store not part of a GEMM");
+}
+
+void TiledGemm::warpUniform(const Poly &P, SourceLocation Loc) {
+  for (const std::string &A : P.atoms()) {
+    std::string R = A;
+    for (size_t At; (At = R.find("tid_x")) != std::string::npos;)
+      R.erase(At, 5);
+    if (R.size() == A.size() || std::any_of(R.begin(), R.end(), [](char C) {
+          return std::isalpha(C) || C == '_';
+        }))
+      refuse(RuleId::PK5041, Loc,
+             "the fragment's tile offset " + P.py() +
+                 " is not a function of threadIdx.x alone (a warp's offset "
+                 "must be uniform over its lanes)");
+  }
+  check("block_x % 32 == 0", "blocks are whole warps");
+  check("block_y == 1", "one-dimensional blocks");
+  if (P.atoms().empty())
+    return;
+  check("all(len({" + P.py() +
+            " for tid_x in range(w_ * 32, min(w_ * 32 + 32, block_x))}) == 1 "
+            "for w_ in range((block_x + 31) // 32))",
+        "the fragment offsets are uniform over the lanes of each warp");
+}
+
+const VarDecl *TiledGemm::sharedTile(const Expr *Ptr, const Expr *Ld, Poly &R0,
+                                     Poly &C0, SourceLocation Loc) {
+  const Expr *E = Ptr->IgnoreParenImpCasts();
+  std::vector<Poly> Idx;
+  const VarDecl *V = nullptr;
+  if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    V = subscript(U->getSubExpr(), Idx);
+  if (!V || !Shared.count(V) || Idx.size() != 2 || Dims[V].size() != 2)
+    refuse(RuleId::PK5041, Loc,
+           "the fragment's address is not '&S[row][col]' of a "
+           "two-dimensional shared array");
+  std::string Name = V->getNameAsString();
+  auto L = IE.eval(Ld);
+  auto W = Dims[V][1].constant();
+  if (!L || !W || L->constant() != W)
+    refuse(RuleId::PK5041, Ld->getExprLoc(),
+           "the leading dimension is not the row length of '" + Name + "'");
+  R0 = Idx[0];
+  C0 = Idx[1];
+  warpUniform(R0, Loc);
+  warpUniform(C0, Loc);
+  auto MR = IE.maxOf(R0), MC = IE.maxOf(C0);
+  if (!MR || !MC)
+    refuse(RuleId::PK5041, Loc,
+           "the tile offset in '" + Name + "' is not bounded");
+  check(paren(*MR) + " + 16 <= " + Dims[V][0].py() + " and " + paren(*MC) +
+            " + 16 <= " + Dims[V][1].py(),
+        "the 16x16 fragment tiles of '" + Name + "' stay inside it");
+  return V;
+}
+
+void TiledGemm::tileCovers(const std::pair<Poly, Poly> &T,
+                           const std::vector<Poly> &Idx, SourceLocation Loc,
+                           const std::string &Arr) {
+  auto MR = IE.maxOf(Idx[0]), MC = IE.maxOf(Idx[1]);
+  if (!MR || !MC)
+    refuse(RuleId::PK5041, Loc, "the read of '" + Arr + "' is not bounded");
+  std::string R0 = T.first.py(), C0 = T.second.py();
+  check("{(r_, c_) for tid_x in range(block_x) for r_ in range(" + R0 + ", " +
+            R0 + " + 16) for c_ in range(" + C0 + ", " + C0 +
+            " + 16)} >= {(r_, c_) for r_ in range(" + *MR +
+            " + 1) for c_ in range(" + *MC + " + 1)}",
+        "the accumulator tiles stored to '" + Arr +
+            "' cover the elements read back");
+}
+
+void TiledGemm::wmmaCall(const CallExpr *C) {
+  std::string N = calleeName(C);
+  SourceLocation Loc = C->getExprLoc();
+  auto FragArg = [&](unsigned I) {
+    const VarDecl *V = I < C->getNumArgs() ? varOf(C->getArg(I)) : nullptr;
+    if (!V || !Frags.count(V))
+      refuse(RuleId::PK5040, Loc,
+             "argument " + std::to_string(I + 1) + " of '" + N +
+                 "' is not a WMMA fragment variable");
+    return V;
+  };
+  auto ElemDType = [](const VarDecl *V) {
+    QualType T = V->getType();
+    while (const ArrayType *A = T->getAsArrayTypeUnsafe())
+      T = A->getElementType();
+    return dtypeOf(T);
+  };
+  if (N == "fill_fragment" && C->getNumArgs() == 2) {
+    const VarDecl *V = FragArg(0);
+    if (Frags[V].Use != "accumulator" || !isZeroLiteral(C->getArg(1)) ||
+        Phase != -1 || !Loops.empty() || KDone || !Guard.empty() ||
+        ZeroInit.count(V))
+      refuse(RuleId::PK5042, Loc,
+             "the accumulator is not zero-filled once, unconditionally, "
+             "before the K-tile loop");
+    ZeroInit.insert(V);
+    return;
+  }
+  if (N == "load_matrix_sync" && C->getNumArgs() == 3) {
+    const VarDecl *V = FragArg(0);
+    if (Frags[V].Use == "accumulator" || Phase != 1 || !Guard.empty())
+      refuse(RuleId::PK5040, Loc,
+             "an operand fragment is loaded outside the compute phase of the "
+             "K-tile loop (between its two barriers) or under a condition");
+    Poly R0, C0;
+    const VarDecl *Arr = sharedTile(C->getArg(1), C->getArg(2), R0, C0, Loc);
+    std::string I = freshAtom("fr", 15), J = freshAtom("fc", 15);
+    Def Df;
+    Df.Vars = {I, J};
+    Df.V = readArray(Arr, {R0 + Poly::atom(I), C0 + Poly::atom(J)}, Loc);
+    if (Df.V->K != FV::Load ||
+        ElemDType(Arr) != dtypeOf(Df.V->P->getType()->getPointeeType()))
+      refuse(RuleId::PK5041, Loc,
+             "the shared tile '" + Arr->getNameAsString() +
+                 "' does not hold the global operand's elements unconverted");
+    Defs[V] = std::move(Df);
+    return;
+  }
+  if (N == "mma_sync" && C->getNumArgs() == 4) {
+    const VarDecl *D = FragArg(0), *A = FragArg(1), *B = FragArg(2),
+                  *Cc = FragArg(3);
+    if (D != Cc || Frags[D].Use != "accumulator" ||
+        Frags[A].Use != "matrix_a" || Frags[B].Use != "matrix_b")
+      refuse(RuleId::PK5042, Loc,
+             "mma_sync is not 'mma_sync(acc, a, b, acc)' with a matrix_a and "
+             "a matrix_b fragment");
+    if (!ZeroInit.count(D) || Accs.count(D) || Phase != 1 || !Guard.empty())
+      refuse(RuleId::PK5042, Loc,
+             "'" + D->getNameAsString() +
+                 "' is not a zero-filled accumulator updated once, "
+                 "unconditionally, in the compute phase of the K-tile loop");
+    auto DA = Defs.find(A), DB = Defs.find(B);
+    if (DA == Defs.end() || DB == Defs.end())
+      refuse(RuleId::PK5040, Loc, "a fragment is used before it is loaded");
+    std::string I = freshAtom("mi", 15), J = freshAtom("mj", 15),
+                KK = freshAtom("mk", 15);
+    FV T;
+    T.K = FV::Mul;
+    T.L = substFV(DA->second.V, {{DA->second.Vars[0], Poly::atom(I)},
+                                 {DA->second.Vars[1], Poly::atom(KK)}});
+    T.R = substFV(DB->second.V, {{DB->second.Vars[0], Poly::atom(KK)},
+                                 {DB->second.Vars[1], Poly::atom(J)}});
+    Accum Ac;
+    Ac.Loc = Loc;
+    Ac.Vars = {I, J};
+    Ac.Term = mk(T);
+    Ac.Sums = Loops;
+    LoopCtx L;
+    L.Var = KK;
+    L.End = Poly::c(16);
+    L.Step = Poly::c(1);
+    Ac.Sums.push_back(L);
+    Accs[D] = Ac;
+    return;
+  }
+  if (N == "store_matrix_sync" && C->getNumArgs() == 4) {
+    const VarDecl *V = FragArg(1);
+    if (!Accs.count(V) || !KDone || Phase != -1 || !Loops.empty() ||
+        !Guard.empty())
+      refuse(RuleId::PK5044, Loc,
+             "the accumulator is not stored to a shared tile once, "
+             "unconditionally, after the K-tile loop");
+    auto *L = dyn_cast<DeclRefExpr>(C->getArg(3)->IgnoreParenImpCasts());
+    if (!L || L->getDecl()->getName() != "mem_row_major")
+      refuse(RuleId::PK5041, Loc,
+             "the accumulator is stored column-major (only mem_row_major is "
+             "lifted)");
+    Poly R0, C0;
+    const VarDecl *Arr = sharedTile(C->getArg(0), C->getArg(2), R0, C0, Loc);
+    if (ElemDType(Arr) != DType::F32)
+      refuse(RuleId::PK5043, Loc,
+             "the accumulator tile '" + Arr->getNameAsString() +
+                 "' is not float (the stored values would be rounded)");
+    StagedNow.insert(Arr);
+    // The accumulated term may depend on the thread only through the
+    // tile's offsets: an element read back at (r, c) is then the same for
+    // every warp whose tile holds it (those offsets cancel).
+    std::set<std::string> TA, OA = R0.atoms();
+    atomsOf(Accs[V].Term, TA);
+    for (const std::string &A : C0.atoms())
+      OA.insert(A);
+    for (const std::string &A : TA)
+      if (A.find("tid_") != std::string::npos && !OA.count(A))
+        refuse(RuleId::PK5041, Loc,
+               "the accumulator depends on the thread through " + A +
+                   ", not only through the offset of the tile it is stored "
+                   "at");
+    std::map<std::string, Poly> W;
+    for (const std::string &A : OA)
+      W[A] = Poly::atom("v_w" + std::to_string(Fresh++) + "_");
+    std::string P = "v_tr" + std::to_string(Fresh++) + "_",
+                Q = "v_tc" + std::to_string(Fresh++) + "_";
+    FV Acc;
+    Acc.K = FV::Acc;
+    Acc.AccV = V;
+    Acc.AccIdx = {Poly::atom(P) - R0.subst(W), Poly::atom(Q) - C0.subst(W)};
+    Acc.AccSub = W;
+    Def Df;
+    Df.Vars = {P, Q};
+    Df.V = mk(Acc);
+    Df.Tile = std::make_pair(R0, C0);
+    Defs[Arr] = std::move(Df);
+    Phase = 3;
+    return;
+  }
+  refuse(RuleId::PK5040, Loc,
+         "call to '" + N + "' is not part of a WMMA GEMM over shared tiles");
 }
 
 void TiledGemm::forLoop(const ForStmt *F) {
@@ -1688,6 +1960,7 @@ void TiledGemm::forLoop(const ForStmt *F) {
              "the K-tile loop is not 'stage; __syncthreads(); compute; "
              "__syncthreads();'");
     Phase = -1;
+    KDone = true;
     StagedNow.clear();
     // Staged values do not outlive their iteration.
     for (const VarDecl *S : Shared)
@@ -1713,6 +1986,8 @@ void TiledGemm::exec(const clang::Stmt *S) {
       Phase = 1;
     else if (Phase == 1 && Loops.size() == 1)
       Phase = 2;
+    else if (Phase == 3 && Loops.empty())
+      Phase = 4;
     else
       refuse(RuleId::PK5040, S->getBeginLoc(),
              "barrier outside 'stage; __syncthreads(); compute; "
@@ -1733,6 +2008,17 @@ void TiledGemm::exec(const clang::Stmt *S) {
         continue;
       }
       QualType T = V->getType();
+      if (auto F = fragOf(T)) {
+        if (F->Mi != 16 || F->Ni != 16 || F->Ki != 16 ||
+            (F->Use != "accumulator" && F->Layout != "row_major"))
+          refuse(RuleId::PK5040, V->getLocation(),
+                 "WMMA fragment '" + V->getNameAsString() +
+                     "' is not a 16x16x16 accumulator or row-major operand "
+                     "(the shapes and layouts lifted from shared tiles)");
+        Frags[V] = *F;
+        Dims[V] = {Poly::c(16), Poly::c(16)};
+        continue;
+      }
       if (T->isArrayType()) {
         Dims[V] = dimsOf(V);
         if (V->hasInit()) {
@@ -1790,7 +2076,17 @@ void TiledGemm::exec(const clang::Stmt *S) {
   }
   if (auto *B = dyn_cast<BinaryOperator>(S))
     if (B->isAssignmentOp())
-      return assign(B);
+      return assign(B->getLHS(), B->getRHS(), B->getOpcode(), B->getExprLoc());
+  // An assignment of a class-typed element (__half, __nv_bfloat16).
+  if (auto *O = dyn_cast<CXXOperatorCallExpr>(S))
+    if ((O->getOperator() == OO_Equal || O->getOperator() == OO_PlusEqual) &&
+        O->getNumArgs() == 2)
+      return assign(O->getArg(0), O->getArg(1),
+                    O->getOperator() == OO_Equal ? BO_Assign : BO_AddAssign,
+                    O->getOperatorLoc());
+  if (auto *C = dyn_cast<CallExpr>(S))
+    if (!Frags.empty())
+      return wmmaCall(C);
   refuse(RuleId::PK5040, S->getBeginLoc(),
          "statement not part of a recognised tiled GEMM");
 }
@@ -1866,6 +2162,7 @@ Gemm TiledGemm::prove() {
   // The epilogue: alpha * acc + beta * C[same].
   const VarDecl *AccV = nullptr;
   std::vector<Poly> AccIdx;
+  std::map<std::string, Poly> AccSub;
   std::vector<Lin> Terms;
   bool Lin0 = linear(
       O.V, Terms,
@@ -1874,6 +2171,7 @@ Gemm TiledGemm::prove() {
           return false;
         AccV = V.AccV;
         AccIdx = V.AccIdx;
+        AccSub = V.AccSub;
         return true;
       },
       [&](const FV &V) {
@@ -1894,7 +2192,7 @@ Gemm TiledGemm::prove() {
   // The accumulator: sum over (k0 by S0 below K) x (k below S0) of
   // A[row * K + k0 + k] * B[(k0 + k) * N + col] (or Bt[col * K + k0 + k]).
   const Accum &A = Accs[AccV];
-  std::map<std::string, Poly> ElemS;
+  std::map<std::string, Poly> ElemS = AccSub;
   for (size_t I = 0; I < A.Vars.size(); ++I)
     ElemS[A.Vars[I]] = AccIdx[I];
   FVP Term = substFV(A.Term, ElemS);
@@ -1984,7 +2282,9 @@ Gemm TiledGemm::prove() {
   for (const auto &[V, D] : Dims)
     Reg = Reg || (!Shared.count(V) && !D.empty());
   G.Family =
-      std::string(Reg ? "register-blocked GEMM" : "GEMM") +
+      std::string(!Frags.empty() ? "WMMA GEMM"
+                  : Reg          ? "register-blocked GEMM"
+                                 : "GEMM") +
       " over shared-memory tiles (C = " + (G.Alpha.empty() ? "" : "alpha * ") +
       "A * B" + (G.BTransposed ? "t^T" : "") +
       (G.Beta.empty() ? "" : " + beta * C") +
@@ -2008,6 +2308,9 @@ bool nki::liftMatmul(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
   Sh.TraverseStmt(FD->getBody());
   if (!Sh.Mma && !Sh.Mac)
     return false;
+  // WMMA fragments loaded from or stored to shared tiles: the symbolic
+  // execution of the staged path, with the fragment operations.
+  bool Staged = !Sh.Mma || Sh.Shared;
   try {
     for (const ParmVarDecl *P : FD->parameters()) {
       QualType T = P->getType();
@@ -2017,7 +2320,7 @@ bool nki::liftMatmul(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                    T.getAsString() + "' has no NKI dtype");
     }
     Gemm G =
-        Sh.Mma ? WmmaGemm(TC.Ctx(), FD).run() : TiledGemm(TC.Ctx(), FD).run();
+        Staged ? TiledGemm(TC.Ctx(), FD).run() : WmmaGemm(TC.Ctx(), FD).run();
     emitGemm(FD, G, K);
     return true;
   } catch (const Refused &R) {

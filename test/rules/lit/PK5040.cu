@@ -1,6 +1,8 @@
 // PK5040: a GEMM-shaped kernel whose structure is not one the GEMM lifter
-// proves (here: WMMA fragments staged through shared memory) is reported at
-// the construct that stops the proof, and not emitted.
+// proves (here: WMMA fragments loaded from shared tiles, but no barrier
+// between the compute phase and the next iteration's staging, so a fast warp
+// overwrites tiles another warp still reads) is reported at the construct
+// that stops the proof, and not emitted.
 // RUN: rm -rf %t && %pk port -q --to nki -o %t %s 2>&1 | FileCheck %s
 // RUN: not grep -q "def smem_mma" %t/nki/PK5040.py
 #include <cuda_fp16.h>
@@ -9,19 +11,28 @@ using namespace nvcuda;
 
 __global__ void smem_mma(const half *A, const half *B, float *C, int M, int N,
                          int K) {
-// CHECK: PK5040.cu:[[@LINE+1]]:19: warning: kernel 'smem_mma' is not lifted to NKI: {{.*}}shared memory{{.*}} [PK5040]
   __shared__ half As[16][16];
+  __shared__ half Bs[16][16];
   wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
   wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+  __shared__ float Cs[16][16];
   wmma::fill_fragment(c, 0.0f);
-  for (int k = 0; k < K; k += 16) {
-    As[threadIdx.x / 16][threadIdx.x % 16] = A[k + threadIdx.x];
+// CHECK: PK5040.cu:[[@LINE+1]]:3: warning: kernel 'smem_mma' is not lifted to NKI: {{.*}}K-tile loop is not 'stage; __syncthreads(); compute; __syncthreads();'{{.*}} [PK5040]
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    for (int i = threadIdx.x; i < 256; i += 32) {
+      As[i / 16][i % 16] = A[blockIdx.y * 16 * K + (i / 16) * K + k0 + i % 16];
+      Bs[i / 16][i % 16] = B[(k0 + i / 16) * N + blockIdx.x * 16 + i % 16];
+    }
     __syncthreads();
     wmma::load_matrix_sync(a, &As[0][0], 16);
-    wmma::load_matrix_sync(b, B + k * N, N);
+    wmma::load_matrix_sync(b, &Bs[0][0], 16);
     wmma::mma_sync(c, a, b, c);
   }
-  wmma::store_matrix_sync(C, c, N, wmma::mem_row_major);
+  wmma::store_matrix_sync(&Cs[0][0], c, 16, wmma::mem_row_major);
+  __syncthreads();
+  for (int i = threadIdx.x; i < 256; i += 32)
+    C[(blockIdx.y * 16 + i / 16) * N + blockIdx.x * 16 + i % 16] =
+        Cs[i / 16][i % 16];
 }
 // CHECK-NOT: warning
