@@ -2008,6 +2008,17 @@ void TiledGemm::exec(const clang::Stmt *S) {
         continue;
       }
       QualType T = V->getType();
+      if (T->isArrayType()) {
+        QualType E = T;
+        while (const ArrayType *A = E->getAsArrayTypeUnsafe())
+          E = A->getElementType();
+        if (fragOf(E))
+          refuse(RuleId::PK5040, V->getLocation(),
+                 "array of WMMA fragments '" + V->getNameAsString() +
+                     "': warp tiles of several fragments are not lifted "
+                     "(one matrix_a, one matrix_b and one accumulator "
+                     "fragment per warp are)");
+      }
       if (auto F = fragOf(T)) {
         if (F->Mi != 16 || F->Ni != 16 || F->Ki != 16 ||
             (F->Use != "accumulator" && F->Layout != "row_major"))

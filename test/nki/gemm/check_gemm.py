@@ -32,6 +32,7 @@ CASES = {
     "sgemm_regblock": ("sgemm_regblock", 7),
     "wmma_hgemm": ("wmma_hgemm", 7),
     "wmma_bf16_gemm": ("wmma_bf16_gemm", 10),
+    "wmma_gemm_smem": ("wmma_gemm_smem", 7),
 }
 
 FAILURES = []
@@ -198,6 +199,33 @@ def big(mods):
                   "wmma_hgemm: K not a multiple of 16 is refused (%s)" % e)
         except Exception as e:  # shapes checked before the kernel runs
             check(False, "wmma_hgemm: K + 8 gave %r" % e)
+
+    if "wmma_gemm_smem" in mods:
+        # Fragments from shared tiles zero-filled past the edges: M, N and K
+        # need not be multiples of 16.  2 x 2 (m, n) tiles of 3 K tiles.
+        M, N, K = 200, 600, 300
+        A = rng.uniform(-1, 1, (M, K)).astype(np.float16)
+        B = rng.uniform(-1, 1, (K, N)).astype(np.float16)
+        launch = ((N + 31) // 32, (M + 31) // 32, 128, 1)
+        out, n = call(mods["wmma_gemm_smem"], "wmma_gemm_smem",
+                      [A, B, None, M, N, K], launch)
+        ref = A.astype(np.float64) @ B.astype(np.float64)
+        check(np.allclose(out, ref, rtol=1e-4, atol=1e-3),
+              "wmma_gemm_smem 200x600x300 matches NumPy (max error %g)" %
+              np.abs(out - ref).max())
+        check(n == 2 * 2 * (3 * 5 + 2), "wmma_gemm_smem: %d traced ops" % n)
+        for bad, what, msg in [
+                (launch[:2] + (64, 1), "a block of 64 threads",
+                 "128 threads"),
+                ((launch[0] - 1,) + launch[1:], "a grid short of N",
+                 "every element of C")]:
+            try:
+                call(mods["wmma_gemm_smem"], "wmma_gemm_smem",
+                     [A, B, None, M, N, K], bad)
+                check(False, "wmma_gemm_smem: %s is refused" % what)
+            except AssertionError as e:
+                check(msg in str(e),
+                      "wmma_gemm_smem: %s is refused (%s)" % (what, e))
 
 
 def main():
