@@ -2098,6 +2098,11 @@ void TiledGemm::exec(const clang::Stmt *S) {
   if (auto *C = dyn_cast<CallExpr>(S))
     if (!Frags.empty())
       return wmmaCall(C);
+  if (isa<ReturnStmt>(S))
+    refuse(RuleId::PK5040, S->getBeginLoc(),
+           "early return in a GEMM over shared tiles: the tiles are proven "
+           "only when every thread of the block stages, reaches the barriers "
+           "and stores under a 'row < M && col < N' guard");
   refuse(RuleId::PK5040, S->getBeginLoc(),
          "statement not part of a recognised tiled GEMM");
 }
