@@ -1,8 +1,12 @@
 // PK5041: the GEMM lifter recovers A, B and C's shapes from the fragment
 // offsets and leading dimensions; a constant leading dimension says nothing
 // about the matrix's shape, so the kernel is reported and not emitted.
+// Second case: WMMA fragments over shared tiles whose accumulator is stored
+// to a shared tile at an offset that does not follow what the warp computed
+// (two warps, two different products, one tile: threads would race).
 // RUN: rm -rf %t && %pk port -q --to nki -o %t %s 2>&1 | FileCheck %s
 // RUN: not grep -q "def fixed_ld" %t/nki/PK5041.py
+// RUN: not grep -q "def two_warps_one_tile" %t/nki/PK5041.py
 #include <cuda_fp16.h>
 #include <mma.h>
 using namespace nvcuda;
@@ -24,5 +28,45 @@ __global__ void fixed_ld(const half *A, const half *B, float *C, int M, int N,
   }
   wmma::store_matrix_sync(C + tileRow * 16 * N + tileCol * 16, c, N,
                           wmma::mem_row_major);
+}
+
+__global__ void two_warps_one_tile(const half *A, const half *B, float *C,
+                                   int M, int N, int K) {
+  __shared__ half As[32][16];
+  __shared__ half Bs[16][16];
+  __shared__ float Cs[16][16];
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+  wmma::fill_fragment(c, 0.0f);
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    for (int i = threadIdx.x; i < 512; i += 64) {
+      const int r = i / 16, cc = i % 16;
+      As[r][cc] = (blockIdx.y * 32 + r < M && k0 + cc < K)
+                      ? A[(blockIdx.y * 32 + r) * K + k0 + cc]
+                      : __float2half(0.0f);
+    }
+    for (int i = threadIdx.x; i < 256; i += 64) {
+      const int r = i / 16, cc = i % 16;
+      Bs[r][cc] = (k0 + r < K && blockIdx.x * 16 + cc < N)
+                      ? B[(k0 + r) * N + blockIdx.x * 16 + cc]
+                      : __float2half(0.0f);
+    }
+    __syncthreads();
+    // Each warp multiplies its own 16 rows of A ...
+    wmma::load_matrix_sync(a, &As[threadIdx.x / 32 * 16][0], 16);
+    wmma::load_matrix_sync(b, &Bs[0][0], 16);
+    wmma::mma_sync(c, a, b, c);
+    __syncthreads();
+  }
+  // ... but both warps store their accumulator to the same tile: a race.
+// CHECK: PK5041.cu:[[@LINE+1]]:3: warning: kernel 'two_warps_one_tile' is not lifted to NKI: the accumulator depends on the thread through (tid_x // 32), not only through the offset of the tile it is stored at [PK5041]
+  wmma::store_matrix_sync(&Cs[0][0], c, 16, wmma::mem_row_major);
+  __syncthreads();
+  for (int i = threadIdx.x; i < 256; i += 64) {
+    const int r = i / 16, cc = i % 16;
+    if (blockIdx.y * 32 + r < M && blockIdx.x * 16 + cc < N)
+      C[(blockIdx.y * 32 + r) * N + blockIdx.x * 16 + cc] = Cs[r][cc];
+  }
 }
 // CHECK-NOT: warning
