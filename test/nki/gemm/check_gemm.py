@@ -228,6 +228,45 @@ def big(mods):
                       "wmma_gemm_smem: %s is refused (%s)" % (what, e))
 
 
+def lanes(pk, src, work):
+    """WMMA over shared tiles outside the corpus: a one-warp kernel at ragged
+    sizes, and fragment offsets that differ between lanes of one warp."""
+    out = os.path.join(work, "port", "wmma_smem_lanes")
+    shutil.rmtree(out, ignore_errors=True)
+    cu = os.path.join(src, "test", "nki", "gemm", "wmma_smem_lanes.cu")
+    r = subprocess.run([pk, "port", "-q", "--to", "nki", "-o", out, cu],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, "wmma_smem_lanes: port --to nki exits 0: %s" %
+          r.stderr[-1000:])
+    py = [os.path.join(d, f) for d, _, fs in os.walk(out) for f in fs
+          if f.endswith(".py")]
+    if not py:
+        check(False, "wmma_smem_lanes: an NKI file")
+        return
+    spec = importlib.util.spec_from_file_location("wmma_smem_lanes_nki", py[0])
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rng = np.random.default_rng(11)
+    M, N, K = 40, 50, 37
+    A = rng.uniform(-1, 1, (M, K)).astype(np.float16)
+    B = rng.uniform(-1, 1, (K, N)).astype(np.float16)
+    ref = A.astype(np.float64) @ B.astype(np.float64)
+    out, n = call(mod, "one_warp", [A, B, None, M, N, K],
+                  ((N + 15) // 16, (M + 15) // 16, 32, 1))
+    check(np.allclose(out, ref, rtol=1e-4, atol=1e-3),
+          "one_warp 40x50x37 matches NumPy (max error %g)" %
+          np.abs(out - ref).max())
+    check(n == 7, "one_warp: %d traced ops" % n)
+    try:
+        call(mod, "half_warps", [A, B, None, M, N, K],
+             ((N + 15) // 16, (M + 31) // 32, 32, 1))
+        check(False, "half_warps: lane-dependent fragment offsets are refused")
+    except AssertionError as e:
+        check("uniform over the lanes" in str(e),
+              "half_warps: lane-dependent fragment offsets are refused (%s)" %
+              e)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--pk", required=True)
@@ -239,6 +278,7 @@ def main():
     validate(a.pk, a.source_dir, a.work)
     mods = port(a.pk, a.source_dir, a.work)
     big(mods)
+    lanes(a.pk, a.source_dir, a.work)
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         return 1
