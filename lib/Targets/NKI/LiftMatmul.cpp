@@ -1595,6 +1595,19 @@ void TiledGemm::defineArray(const VarDecl *V, const std::vector<Poly> &Idx,
                    "' depends on a thread index that does not select the "
                    "element: threads would race");
   }
+  // A 16-bit tile must hold its operand unconverted (a float staged into a
+  // half tile would be rounded, which the lifted program does not do).
+  QualType ET = V->getType();
+  while (const ArrayType *AT = ET->getAsArrayTypeUnsafe())
+    ET = AT->getElementType();
+  auto EDT = dtypeOf(ET);
+  if (EDT && (*EDT == DType::F16 || *EDT == DType::BF16) &&
+      (Val->K != FV::Load ||
+       dtypeOf(Val->P->getType()->getPointeeType()) != EDT))
+    refuse(RuleId::PK5041, Loc,
+           "the 16-bit array '" + V->getNameAsString() +
+               "' is not filled with loads of its own element type (a "
+               "conversion would round)");
   Df.V = std::move(Val);
   if (Ext != D)
     Df.Ext = Ext;
