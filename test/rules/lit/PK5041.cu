@@ -4,9 +4,11 @@
 // Second case: WMMA fragments over shared tiles whose accumulator is stored
 // to a shared tile at an offset that does not follow what the warp computed
 // (two warps, two different products, one tile: threads would race).
+// Third case: a float operand staged into a half tile (rounded on the GPU).
 // RUN: rm -rf %t && %pk port -q --to nki -o %t %s 2>&1 | FileCheck %s
 // RUN: not grep -q "def fixed_ld" %t/nki/PK5041.py
 // RUN: not grep -q "def two_warps_one_tile" %t/nki/PK5041.py
+// RUN: not grep -q "def float_into_half" %t/nki/PK5041.py
 #include <cuda_fp16.h>
 #include <mma.h>
 using namespace nvcuda;
@@ -67,6 +69,40 @@ __global__ void two_warps_one_tile(const half *A, const half *B, float *C,
     const int r = i / 16, cc = i % 16;
     if (blockIdx.y * 32 + r < M && blockIdx.x * 16 + cc < N)
       C[(blockIdx.y * 32 + r) * N + blockIdx.x * 16 + cc] = Cs[r][cc];
+  }
+}
+
+__global__ void float_into_half(const float *A, const half *B, float *C, int M, int N,
+                         int K) {
+  __shared__ half As[16][16];
+  __shared__ half Bs[16][16];
+  __shared__ float Cs[16][16];
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+  wmma::fill_fragment(c, 0.0f);
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    for (int i = threadIdx.x; i < 256; i += 32) {
+      const int r = i / 16, cc = i % 16;
+      const int gr = blockIdx.y * 16 + r, gc = blockIdx.x * 16 + cc;
+// CHECK: PK5041.cu:[[@LINE+1]]:{{[0-9]+}}: warning: kernel 'float_into_half' is not lifted to NKI: the 16-bit array 'As' is not filled with loads of its own element type (a conversion would round) [PK5041]
+      As[r][cc] = A[gr * K + k0 + cc];
+      Bs[r][cc] = (k0 + r < K && gc < N) ? B[(k0 + r) * N + gc]
+                                         : __float2half(0.0f);
+    }
+    __syncthreads();
+    wmma::load_matrix_sync(a, &As[0][0], 16);
+    wmma::load_matrix_sync(b, &Bs[0][0], 16);
+    wmma::mma_sync(c, a, b, c);
+    __syncthreads();
+  }
+  wmma::store_matrix_sync(&Cs[0][0], c, 16, wmma::mem_row_major);
+  __syncthreads();
+  for (int i = threadIdx.x; i < 256; i += 32) {
+    const int r = i / 16, cc = i % 16;
+    const int gr = blockIdx.y * 16 + r, gc = blockIdx.x * 16 + cc;
+    if (gr < M && gc < N)
+      C[gr * N + gc] = Cs[r][cc];
   }
 }
 // CHECK-NOT: warning
