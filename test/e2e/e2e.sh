@@ -68,7 +68,7 @@ explain)
 rule-docs)
   # Every registered rule has a page and every page a rule.
   "$BIN" rules | awk '{print $1}' | sort > "$TMP/ids"
-  ls "$SRC/docs/rules" | sed -n 's/\.md$//p' | sort > "$TMP/docs"
+  ls "$SRC/docs/rules" | sed -n 's/^\(PK[0-9]*\)\.md$/\1/p' | sort > "$TMP/docs"
   diff "$TMP/ids" "$TMP/docs" || fail "rule IDs and docs/rules disagree (< registered only, > doc only)"
   while read -r id; do "$BIN" explain "$id" >/dev/null || fail "explain $id"; done < "$TMP/ids" ;;
 forced-native)

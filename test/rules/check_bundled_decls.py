@@ -2,7 +2,8 @@
 """rules.bundled_decls_parse: the bundled CUDA declarations are enough.
 
 1. Every sample under inputs/ parses with zero errors in bundled mode
-   (no CUDA toolkit; lib/Frontend/cuda-decls with __pk_cuda_prelude.h).
+   (no CUDA toolkit; lib/Frontend/cuda-decls with __pk_cuda_prelude.h and
+   the nvcc compatibility header, as the front end parses).
 2. When a CUDA toolkit is installed (--cuda-path, default /usr/local/cuda),
    the same samples also parse with zero errors against it, so that the
    samples are real CUDA and the bundled mode accepts what the toolkit does.
@@ -35,17 +36,26 @@ NOT_BUNDLED_NAMES = re.compile(r'^(curand[A-Z]|curandGenerator_t|CURAND_|cufft|C
 
 # Names the tables keep for older sources although recent toolkits dropped
 # them; they may be absent from the installed toolkit.
-REMOVED_FROM_TOOLKIT = {'cudaDevAttrCooperativeMultiDeviceLaunch'}
+REMOVED_FROM_TOOLKIT = {'cudaDevAttrCooperativeMultiDeviceLaunch',
+                        # removed runtime functions (PK6010; rules/cuda-legacy): the
+                        # nvcc compatibility header declares them for parsing
+                        'cudaThreadSynchronize', 'cudaThreadExit', 'cudaThreadGetLimit',
+                        'cudaThreadSetLimit', 'cudaThreadSetCacheConfig',
+                        'cudaThreadGetCacheConfig', 'cudaSetDoubleForDevice',
+                        'cudaSetDoubleForHost'}
 
 ALL_HEADERS = ['cuda_runtime.h', 'cuda_profiler_api.h', 'cuda.h', 'cuda_fp16.h', 'cuda_bf16.h',
                'mma.h', 'cooperative_groups.h', 'cooperative_groups/reduce.h',
                'curand_kernel.h', 'cuComplex.h', 'library_types.h', 'cublas_v2.h']
 
 
-def bundled_cmd(clang, resource_dir, decls):
+def bundled_cmd(clang, resource_dir, decls, shim):
+    # As the front end parses without a toolkit: the bundled declarations, the
+    # prelude and the nvcc compatibility header.
     return [clang, '-fsyntax-only', '-x', 'cuda', '-nocudainc', '-nocudalib', '--cuda-host-only',
             '--cuda-gpu-arch=sm_90', '--cuda-path=/nonexistent', '-resource-dir', resource_dir,
-            '-isystem', decls, '-include', '__pk_cuda_prelude.h']
+            '-isystem', decls, '-isystem', shim, '-include', '__pk_cuda_prelude.h',
+            '-include', '__pk_nvcc_compat.h']
 
 
 def toolkit_cmd(clang, cuda_path, shim):
@@ -107,7 +117,7 @@ def main():
     errors = []
     if not inputs:
         errors.append('no samples under test/rules/inputs')
-    bcmd = bundled_cmd(a.clang, a.resource_dir, decls)
+    bcmd = bundled_cmd(a.clang, a.resource_dir, decls, shim)
     have_toolkit = os.path.isfile(os.path.join(a.cuda_path, 'include', 'cuda_runtime.h'))
     tcmd = toolkit_cmd(a.clang, a.cuda_path, shim) if have_toolkit else None
 
