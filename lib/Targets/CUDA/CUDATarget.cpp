@@ -15,6 +15,7 @@
 #include "pk/Target.h"
 
 #include "FromHip.h"
+#include "RawTokens.h"
 
 #include "LegacyPasses.h"
 
@@ -28,60 +29,15 @@
 
 using namespace pk;
 using namespace clang;
+using pk::cuda::args;
+using pk::cuda::lex;
+using pk::cuda::Tok;
 
 namespace {
 
-struct Tok {
-  tok::TokenKind Kind;
-  unsigned Off, Len;
-  llvm::StringRef Text;
-};
-
-std::vector<Tok> lexAll(llvm::StringRef Buf, const LangOptions &LO) {
-  std::vector<Tok> V;
-  Lexer L(SourceLocation::getFromRawEncoding(1), LO, Buf.begin(), Buf.begin(),
-          Buf.end());
-  Token T;
-  while (!L.LexFromRawLexer(T)) {
-    unsigned Off = T.getLocation().getRawEncoding() - 1;
-    V.push_back(
-        {T.getKind(), Off, T.getLength(), Buf.substr(Off, T.getLength())});
-  }
-  if (T.getLength()) {
-    unsigned Off = T.getLocation().getRawEncoding() - 1;
-    V.push_back(
-        {T.getKind(), Off, T.getLength(), Buf.substr(Off, T.getLength())});
-  }
-  return V;
-}
-
-/// Splits the parenthesised argument list starting at token \p Open into
-/// top-level arguments (token index ranges).  Returns the index of ')' or 0.
-size_t splitArgs(const std::vector<Tok> &T, size_t Open,
-                 std::vector<std::pair<size_t, size_t>> &Args) {
-  int Depth = 0;
-  size_t Start = Open + 1;
-  for (size_t I = Open; I < T.size(); ++I) {
-    tok::TokenKind K = T[I].Kind;
-    if (K == tok::l_paren || K == tok::l_square || K == tok::l_brace)
-      ++Depth;
-    else if (K == tok::r_paren || K == tok::r_square || K == tok::r_brace) {
-      if (--Depth == 0) {
-        if (I > Start)
-          Args.push_back({Start, I});
-        return I;
-      }
-    } else if (K == tok::comma && Depth == 1) {
-      Args.push_back({Start, I});
-      Start = I + 1;
-    }
-  }
-  return 0;
-}
-
 void hipLaunches(TargetContext &TC, const std::string &File) {
   llvm::StringRef Buf = TC.contents(File);
-  auto T = lexAll(Buf, TC.Ctx().getLangOpts());
+  auto T = lex(Buf, TC.Ctx().getLangOpts());
   auto Blocks = cuda::helperBlocks(Buf);
   for (size_t I = 0; I + 1 < T.size(); ++I) {
     if (cuda::inRevertedBlock(Blocks, T[I].Off))
@@ -93,7 +49,7 @@ void hipLaunches(TargetContext &TC, const std::string &File) {
         T[I - 1].Text == "define")
       continue;
     std::vector<std::pair<size_t, size_t>> Args;
-    size_t Close = splitArgs(T, I + 1, Args);
+    size_t Close = args(T, I + 1, Args);
     if (!Close || Args.size() < 5)
       continue;
     auto Text = [&](std::pair<size_t, size_t> R) {
@@ -119,7 +75,7 @@ void hipLaunches(TargetContext &TC, const std::string &File) {
 
 void hipWarpIntrinsics(TargetContext &TC, const std::string &File) {
   llvm::StringRef Buf = TC.contents(File);
-  auto T = lexAll(Buf, TC.Ctx().getLangOpts());
+  auto T = lex(Buf, TC.Ctx().getLangOpts());
   auto Blocks = cuda::helperBlocks(Buf);
   for (size_t I = 0; I + 1 < T.size(); ++I) {
     if (cuda::inRevertedBlock(Blocks, T[I].Off))

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FromHip.h"
+#include "RawTokens.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
@@ -32,6 +33,9 @@
 
 using namespace pk;
 using namespace clang;
+using pk::cuda::args;
+using pk::cuda::lex;
+using pk::cuda::Tok;
 
 namespace {
 
@@ -196,30 +200,6 @@ private:
     return !Early;
   }
 };
-
-struct Tok {
-  tok::TokenKind Kind;
-  unsigned Off, Len;
-  llvm::StringRef Text;
-};
-
-std::vector<Tok> lex(llvm::StringRef Buf, const LangOptions &LO) {
-  std::vector<Tok> V;
-  Lexer L(SourceLocation::getFromRawEncoding(1), LO, Buf.begin(), Buf.begin(),
-          Buf.end());
-  Token T;
-  while (!L.LexFromRawLexer(T)) {
-    unsigned Off = T.getLocation().getRawEncoding() - 1;
-    V.push_back(
-        {T.getKind(), Off, T.getLength(), Buf.substr(Off, T.getLength())});
-  }
-  if (T.getLength()) {
-    unsigned Off = T.getLocation().getRawEncoding() - 1;
-    V.push_back(
-        {T.getKind(), Off, T.getLength(), Buf.substr(Off, T.getLength())});
-  }
-  return V;
-}
 
 /// Removes the lines of block \p B that no earlier pass edited (an include
 /// line inside a helper block keeps its translated form).
