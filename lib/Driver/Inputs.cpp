@@ -287,6 +287,44 @@ std::vector<std::string> pk::includeDirsOf(llvm::ArrayRef<std::string> Args) {
   return Dirs;
 }
 
+std::vector<std::string>
+pk::scanIncludes(llvm::StringRef File,
+                 llvm::ArrayRef<std::string> IncludeDirs) {
+  std::vector<std::string> Out;
+  auto Buf = llvm::MemoryBuffer::getFile(File);
+  if (!Buf)
+    return Out;
+  llvm::SmallVector<llvm::StringRef, 0> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n');
+  for (llvm::StringRef L : Lines) {
+    L = L.ltrim();
+    if (!L.consume_front("#"))
+      continue;
+    L = L.ltrim();
+    if (!L.consume_front("include"))
+      continue;
+    L = L.ltrim();
+    if (L.empty() || (L.front() != '"' && L.front() != '<'))
+      continue;
+    char Close = L.front() == '"' ? '"' : '>';
+    size_t End = L.find(Close, 1);
+    if (End == llvm::StringRef::npos)
+      continue;
+    llvm::StringRef Name = L.slice(1, End);
+    std::vector<std::string> Cands;
+    if (Close == '"')
+      Cands.push_back(absPath((path::parent_path(File) + "/" + Name).str()));
+    for (const std::string &D : IncludeDirs)
+      Cands.push_back(absPath((D + "/" + Name).str()));
+    for (const std::string &C : Cands)
+      if (fs::is_regular_file(C)) { // the first that exists is the one
+        Out.push_back(C);
+        break;
+      }
+  }
+  return Out;
+}
+
 std::map<std::string, std::string>
 pk::findIncludedSources(const std::vector<InputFile> &Inputs,
                         llvm::ArrayRef<std::string> IncludeDirs) {
@@ -298,46 +336,12 @@ pk::findIncludedSources(const std::vector<InputFile> &Inputs,
   std::map<std::string, std::string> IncludedBy;
   if (Sources.empty())
     return IncludedBy;
-  auto Resolve = [&](llvm::StringRef Dir, llvm::StringRef Name) {
-    llvm::SmallString<256> P(Dir);
-    path::append(P, Name);
-    return absPath(P);
-  };
   for (const InputFile &F : Inputs) {
     if (F.Kind == FileKind::Other)
       continue;
-    auto Buf = llvm::MemoryBuffer::getFile(F.Path);
-    if (!Buf)
-      continue;
-    llvm::SmallVector<llvm::StringRef, 0> Lines;
-    (*Buf)->getBuffer().split(Lines, '\n');
-    for (llvm::StringRef L : Lines) {
-      L = L.ltrim();
-      if (!L.consume_front("#"))
-        continue;
-      L = L.ltrim();
-      if (!L.consume_front("include"))
-        continue;
-      L = L.ltrim();
-      if (L.empty() || (L.front() != '"' && L.front() != '<'))
-        continue;
-      char Close = L.front() == '"' ? '"' : '>';
-      size_t End = L.find(Close, 1);
-      if (End == llvm::StringRef::npos)
-        continue;
-      llvm::StringRef Name = L.slice(1, End);
-      std::vector<std::string> Cands;
-      if (Close == '"')
-        Cands.push_back(Resolve(path::parent_path(F.Path), Name));
-      for (const std::string &D : IncludeDirs)
-        Cands.push_back(Resolve(D, Name));
-      for (const std::string &C : Cands)
-        if (fs::exists(C)) { // the first that exists is the one included
-          if (Sources.count(C) && C != F.Path)
-            IncludedBy.insert({C, F.Path});
-          break;
-        }
-    }
+    for (const std::string &C : scanIncludes(F.Path, IncludeDirs))
+      if (Sources.count(C) && C != F.Path)
+        IncludedBy.insert({C, F.Path});
   }
   return IncludedBy;
 }

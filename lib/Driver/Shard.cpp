@@ -54,44 +54,6 @@ std::string pk::shardKey(const InputFile &F) {
   return path::convert_to_slash(P);
 }
 
-std::vector<std::string>
-pk::scanIncludes(llvm::StringRef File,
-                 llvm::ArrayRef<std::string> IncludeDirs) {
-  std::vector<std::string> Out;
-  auto Buf = llvm::MemoryBuffer::getFile(File);
-  if (!Buf)
-    return Out;
-  llvm::SmallVector<llvm::StringRef, 0> Lines;
-  (*Buf)->getBuffer().split(Lines, '\n');
-  for (llvm::StringRef L : Lines) {
-    L = L.ltrim();
-    if (!L.consume_front("#"))
-      continue;
-    L = L.ltrim();
-    if (!L.consume_front("include"))
-      continue;
-    L = L.ltrim();
-    if (L.empty() || (L.front() != '"' && L.front() != '<'))
-      continue;
-    char Close = L.front() == '"' ? '"' : '>';
-    size_t End = L.find(Close, 1);
-    if (End == llvm::StringRef::npos)
-      continue;
-    llvm::StringRef Name = L.slice(1, End);
-    std::vector<std::string> Cands;
-    if (Close == '"')
-      Cands.push_back(absPath((path::parent_path(File) + "/" + Name).str()));
-    for (const std::string &D : IncludeDirs)
-      Cands.push_back(absPath((D + "/" + Name).str()));
-    for (const std::string &C : Cands)
-      if (fs::is_regular_file(C)) { // the first that exists is the one
-        Out.push_back(C);
-        break;
-      }
-  }
-  return Out;
-}
-
 std::set<std::string> pk::selectShard(const std::vector<InputFile> &Inputs,
                                       const std::set<std::string> &TUs,
                                       llvm::ArrayRef<std::string> IncludeDirs,

@@ -67,6 +67,12 @@ uint64_t availableMemoryBytes();
 
 /// Absolute, dot-free form of \p P.
 std::string absPath(llvm::StringRef P);
+
+/// Files \p File includes: its `#include "..."` / `<...>` lines resolved
+/// next to it, then in \p IncludeDirs (the first existing file wins); a
+/// textual scan, so includes built by macros are not seen.
+std::vector<std::string> scanIncludes(llvm::StringRef File,
+                                      llvm::ArrayRef<std::string> IncludeDirs);
 /// True when \p Child is \p Dir or lies under it.
 bool isUnder(llvm::StringRef Child, llvm::StringRef Dir);
 /// The deepest directory containing both \p A and \p B.

@@ -41,9 +41,5 @@ std::set<std::string> selectShard(const std::vector<InputFile> &Inputs,
                                   llvm::ArrayRef<std::string> IncludeDirs,
                                   ShardSpec S);
 
-/// Files \p File includes (`#include` lines that resolve to existing files).
-std::vector<std::string> scanIncludes(llvm::StringRef File,
-                                      llvm::ArrayRef<std::string> IncludeDirs);
-
 } // namespace pk
 #endif
