@@ -571,10 +571,11 @@ std::uint64_t coll(std::uint32_t kind, std::uint64_t mask, std::uint64_t value,
 }
 
 // Nobody can run.  A non-_sync collective (HIP, legacy CUDA) runs on the lanes
-// that are active: lanes that diverged to __syncthreads are not.  When every
-// lane a pending non-_sync collective still waits for is at a barrier (or
-// exited), complete it for the lanes that arrived, as the hardware does
-// (reading an inactive lane yields 0).  Returns whether fibers became ready.
+// that are active: lanes that diverged to __syncthreads or to another non-_sync
+// collective are not.  When every lane a pending non-_sync collective still
+// waits for is at a barrier, in another non-_sync collective (or exited),
+// complete it for the lanes that arrived, as the hardware does (reading an
+// inactive lane yields 0).  Returns whether fibers became ready.
 bool complete_divergent(Worker &w) {
   bool progressed = false;
   for (std::uint32_t wi = 0; wi < w.warps.size(); ++wi) {
@@ -583,10 +584,17 @@ bool complete_divergent(Worker &w) {
       Pending &p = wp.slots[i];
       if (!p.live_form || !p.arrived)
         continue;
+      // Lanes waiting in another non-_sync collective of this warp took
+      // another branch: they are inactive here too.
+      std::uint64_t elsewhere = 0;
+      for (int j = 0; j < wp.nslots; ++j)
+        if (j != i && wp.slots[j].live_form)
+          elsewhere |= wp.slots[j].arrived;
       bool others_at_barrier = true;
       for (std::uint64_t m = p.mask & ~p.arrived; m; m &= m - 1) {
         Fiber *f = wp.lanes[__builtin_ctzll(m)];
-        if (f->state != kAtBarrier) {
+        if (f->state != kAtBarrier &&
+            !(f->state == kAtColl && (elsewhere >> f->lane & 1))) {
           others_at_barrier = false;
           break;
         }

@@ -2,7 +2,7 @@
 // Rules: none (emulator runtime)
 //
 // pkemu: cooperative groups (thread_block, thread_block_tile<N>,
-// tiled_partition, reduce).
+// tiled_partition, coalesced_group, reduce).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -136,6 +136,96 @@ public:
                                  "thread_block_tile::all", PKEMU_LOC) != 0;
   }
 };
+
+// The lanes of the caller's warp that are active where it was created:
+// coalesced_threads() is a non-_sync ballot, which completes for the lanes
+// that reach it together (lanes that exited, wait at a barrier or at another
+// non-_sync collective are inactive). Ranks are positions among those lanes.
+class coalesced_group : public thread_group {
+public:
+  PKEMU_HD explicit coalesced_group(unsigned long long m)
+      : thread_group((unsigned)__builtin_popcountll(m)), mask_(m) {}
+  PKEMU_HD unsigned long long size() const { return n_; }
+  PKEMU_HD unsigned long long num_threads() const { return n_; }
+  PKEMU_HD unsigned thread_rank() const {
+    return (unsigned)__builtin_popcountll(mask_ & ((1ull << __lane_id()) - 1));
+  }
+  PKEMU_HD unsigned long long meta_group_rank() const { return 0; }
+  PKEMU_HD unsigned long long meta_group_size() const { return 1; }
+  PKEMU_HD void sync(PKEMU_LOC_PARAMS) const {
+    ::pkemu::detail::coll(
+        ::pkemu::detail::coll_kind(::pkemu::detail::kSyncWarp, 0,
+                                   ::pkemu::detail::kSyncForm),
+        mask_, 0, 0, warpSize, nullptr, nullptr, "coalesced_group::sync",
+        PKEMU_LOC);
+  }
+  template <class T>
+  PKEMU_HD T shfl(T var, unsigned src_rank, PKEMU_LOC_PARAMS) const {
+    return lane_shfl(var, lane_of(src_rank % n_), "coalesced_group::shfl",
+                     PKEMU_LOC);
+  }
+  template <class T>
+  PKEMU_HD T shfl_up(T var, unsigned delta, PKEMU_LOC_PARAMS) const {
+    unsigned r = thread_rank();
+    return lane_shfl(var, lane_of(r >= delta ? r - delta : r),
+                     "coalesced_group::shfl_up", PKEMU_LOC);
+  }
+  template <class T>
+  PKEMU_HD T shfl_down(T var, unsigned delta, PKEMU_LOC_PARAMS) const {
+    unsigned r = thread_rank();
+    return lane_shfl(var, lane_of(r + delta < n_ ? r + delta : r),
+                     "coalesced_group::shfl_down", PKEMU_LOC);
+  }
+#if defined(PKEMU_LANG_HIP)
+  using ballot_t = unsigned long long;
+#else
+  using ballot_t = unsigned;
+#endif
+  // Bit i is the predicate of the thread of rank i.
+  PKEMU_HD ballot_t ballot(int pred, PKEMU_LOC_PARAMS) const {
+    unsigned long long b = ::pkemu::detail::vote(
+        ::pkemu::detail::kBallot, ::pkemu::detail::kSyncForm, mask_, pred,
+        "coalesced_group::ballot", PKEMU_LOC);
+    unsigned long long r = 0;
+    unsigned k = 0;
+    for (unsigned long long m = mask_; m; m &= m - 1, ++k)
+      if (b & (1ull << __builtin_ctzll(m)))
+        r |= 1ull << k;
+    return (ballot_t)r;
+  }
+  PKEMU_HD bool any(int pred, PKEMU_LOC_PARAMS) const {
+    return ::pkemu::detail::vote(::pkemu::detail::kAny,
+                                 ::pkemu::detail::kSyncForm, mask_, pred,
+                                 "coalesced_group::any", PKEMU_LOC) != 0;
+  }
+  PKEMU_HD bool all(int pred, PKEMU_LOC_PARAMS) const {
+    return ::pkemu::detail::vote(::pkemu::detail::kAll,
+                                 ::pkemu::detail::kSyncForm, mask_, pred,
+                                 "coalesced_group::all", PKEMU_LOC) != 0;
+  }
+
+private:
+  // The lane of the thread of rank r.
+  PKEMU_HD unsigned lane_of(unsigned r) const {
+    unsigned long long m = mask_;
+    for (unsigned i = 0; i < r && m; ++i)
+      m &= m - 1;
+    return m ? (unsigned)__builtin_ctzll(m) : __lane_id();
+  }
+  template <class T>
+  PKEMU_HD T lane_shfl(T var, unsigned lane, const char *name, const char *file,
+                       int line) const {
+    return ::pkemu::detail::shfl(
+        ::pkemu::detail::kShflIdx, ::pkemu::detail::kSyncForm, mask_, var,
+        (std::int64_t)lane, warpSize, name, file, line);
+  }
+  unsigned long long mask_;
+};
+PKEMU_HD inline coalesced_group coalesced_threads(PKEMU_LOC_PARAMS) {
+  return coalesced_group(::pkemu::detail::vote(::pkemu::detail::kBallot,
+                                               ::pkemu::detail::kHipForm, 0, 1,
+                                               "coalesced_threads", PKEMU_LOC));
+}
 
 template <unsigned N, class Parent>
 PKEMU_HD inline thread_block_tile<N> tiled_partition(const Parent &) {

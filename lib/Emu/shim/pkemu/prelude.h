@@ -169,8 +169,19 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 g, dim3 b,
 
 #if defined(PKEMU_LANG_HIP)
 #include "hip_api.h"
+// The include guard of <hip/driver_types.h>, which <hip/hip_runtime.h> pulls
+// in: code that tests it (helper_cuda.h-style error macros) sees the runtime.
+#ifndef HIP_INCLUDE_HIP_DRIVER_TYPES_H
+#define HIP_INCLUDE_HIP_DRIVER_TYPES_H
+#endif
 #else
 #include "cuda_api.h"
+// The include guard of CUDA's driver_types.h, which nvcc's implicit
+// cuda_runtime.h pulls in: the sample suites' helper_cuda.h defines
+// checkCudaErrors only when it is set.
+#ifndef __DRIVER_TYPES_H__
+#define __DRIVER_TYPES_H__
+#endif
 #endif
 
 #ifdef PKEMU_PARSE
