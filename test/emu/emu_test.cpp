@@ -346,6 +346,34 @@ TEST(DeviceBounds, InBoundsReuseAndManagedAreClean) {
   EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
 }
 
+TEST(DeviceBounds, BufferOverTwoGiBIsCheckedAtSixtyFourBitOffsets) {
+  // 3 GiB spans two slots: accesses, an atomic and host copies in the second one are in bounds.
+  Result r = run(build("device_bounds", "cuda", 32), "big");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "big: ok");
+  EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+}
+
+TEST(DeviceBounds, PastTheEndOfBufferOverTwoGiB) {
+  Result r = run(build("device_bounds", "cuda", 32), "big_past");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, at("device_bounds", "BIG_LINE") + ": out-of-bounds device memory access");
+  EXPECT_HAS(r.err, "reads 4 bytes at 4 bytes past the end of device buffer #4 (3221225472 bytes, allocated at ");
+  // 2 GiB + 1 byte: its last byte (offset 2 GiB) is fine, the next one is reported.
+  EXPECT_HAS(r.err, at("device_bounds", "BYTE_LINE") + ": out-of-bounds device memory access");
+  EXPECT_HAS(r.err, "reads 1 bytes at 0 bytes past the end of device buffer #6 (2147483649 bytes");
+  EXPECT_EQ(count(r.err, "pkemu: error: out-of-bounds device memory access"), 2) << r.err;
+  EXPECT_HAS(r.out, "done");
+}
+
+TEST(DeviceBounds, PinnedHostMemoryAndDeviceVariablesAreAllowed) {
+  // cudaMallocHost / cudaHostAlloc memory is device-accessible; so are __device__ variables.
+  Result r = run(build("device_bounds", "cuda", 32), "pinned");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "pinned: ok");
+  EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+}
+
 TEST(DeviceBounds, CheckCanBeDisabled) {
   Result r = run(build("device_bounds", "cuda", 32), "past", "PKEMU_DEVICE_CHECK=0");
   EXPECT_EQ(r.rc, 0) << r.err;

@@ -205,8 +205,8 @@ int memcpy(void *d, const void *s, std::size_t n) {
   if (n && (!d || !s))
     return set_error(kInvalidValue);
   // A copy that does not fit its device buffer is reported and not done.
-  bool bad_s = n && detail::device_out_of_bounds((std::uintptr_t)s, n),
-       bad_d = n && detail::device_out_of_bounds((std::uintptr_t)d, n);
+  bool bad_s = detail::device_range_bad((std::uintptr_t)s, n),
+       bad_d = detail::device_range_bad((std::uintptr_t)d, n);
   if (bad_s)
     detail::device_oob(s, n, false, __builtin_return_address(0),
                        "a memory copy reads");
@@ -222,7 +222,7 @@ int memcpy(void *d, const void *s, std::size_t n) {
 int memset(void *d, int v, std::size_t n) {
   if (n && !d)
     return set_error(kInvalidValue);
-  if (n && detail::device_out_of_bounds((std::uintptr_t)d, n)) {
+  if (detail::device_range_bad((std::uintptr_t)d, n)) {
     detail::device_oob(d, n, true, __builtin_return_address(0),
                        "a memory set writes");
     return set_error(kInvalidValue);

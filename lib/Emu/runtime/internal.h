@@ -193,6 +193,9 @@ int device_release(void *p);
 // access's offset from its start; false outside the checked range.
 bool device_find(std::uintptr_t a, std::size_t n, DeviceSlot &out,
                  std::int64_t &rel);
+// An access of n bytes at a that is outside every live device buffer (the
+// fast test, then the buffers of more than 2 GiB it cannot see).
+bool device_range_bad(std::uintptr_t a, std::size_t n);
 // Makes the pages of an out-of-bounds access usable so the program continues.
 void device_open_pages(std::uintptr_t a, std::size_t n);
 void flush_reports();        // symbolize and print what is pending

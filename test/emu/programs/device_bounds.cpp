@@ -26,6 +26,33 @@ __global__ void bytes_in_bounds(const unsigned char* in, unsigned char* out, int
   for (int i = threadIdx.x; i < n; i += blockDim.x) out[i] = in[i] + 1;
 }
 
+// Buffers of more than 2 GiB span several 4 GiB slots (device_memory.cpp): the offsets are 64-bit.
+__global__ void big_touch(float* buf, unsigned long long n, int* ok) {
+  if (threadIdx.x != 0) return;
+  unsigned long long last = n / sizeof(float) - 1, mid = (n / sizeof(float)) * 5 / 6;
+  buf[0] = 1.0f;
+  buf[mid] = 2.0f;   // in the lower half of the second slot: the slow path, in bounds
+  buf[last] = 3.0f;  // the last float
+  atomicAdd(&buf[mid], 1.0f);
+  *ok = buf[0] == 1.0f && buf[mid] == 3.0f && buf[last] == 3.0f;
+}
+__global__ void big_read(const float* buf, unsigned long long i, float* out) {
+  if (threadIdx.x == 0) *out = buf[i];  // BIG_LINE
+}
+__global__ void byte_read(const unsigned char* buf, unsigned long long i, unsigned char* out) {
+  if (threadIdx.x == 0) *out = buf[i];  // BYTE_LINE
+}
+
+// Memory the device may use without cudaMalloc: pinned host memory and __device__ variables.
+__device__ int dev_table[8];
+__device__ float dev_scale = 2.0f;
+__global__ void pinned_and_globals(const float* pinned_in, float* pinned_out) {
+  unsigned i = threadIdx.x;
+  if (i < 8) dev_table[i] = (int)i * 3;
+  __syncthreads();
+  pinned_out[i] = pinned_in[i] * dev_scale + (float)dev_table[i % 8];
+}
+
 int main(int argc, char** argv) {
   const char* s = argc > 1 ? argv[1] : "";
   float *in = nullptr, *out = nullptr;
@@ -87,6 +114,55 @@ int main(int argc, char** argv) {
     cudaDeviceSynchronize();
     ok = ok && out[4] == 8.0f;
     printf("%s\n", ok ? "ok" : "wrong");
+  } else if (!strcmp(s, "big") || !strcmp(s, "big_past")) {
+    // 3 GiB: only the touched pages take memory.
+    const unsigned long long n = 3ull << 30;
+    float* big = nullptr;
+    int* ok = nullptr;
+    cudaMalloc(&ok, sizeof(int));
+    if (cudaMalloc(&big, n) != cudaSuccess) {
+      printf("cudaMalloc failed\n");
+      return 1;
+    }
+    float* res = nullptr;
+    cudaMalloc(&res, sizeof(float));
+    if (!strcmp(s, "big")) {
+      pkemu::launch(big_touch, 1, 32, 0, 0, big, n, ok);
+      cudaDeviceSynchronize();
+      int h = 0;
+      cudaMemcpy(&h, ok, sizeof h, cudaMemcpyDeviceToHost);
+      // Host copies at 64-bit offsets, inside the buffer's second slot.
+      float v = 7.0f, back = 0.0f;
+      cudaError_t e1 = cudaMemcpy(big + (n / sizeof(float) - 2), &v, sizeof v, cudaMemcpyHostToDevice);
+      cudaError_t e2 = cudaMemcpy(&back, big + (n / sizeof(float) - 2), sizeof back, cudaMemcpyDeviceToHost);
+      cudaError_t e3 = cudaMemset(big + (n / sizeof(float)) * 5 / 6, 0, 4096);
+      printf("%s\n", h == 1 && back == 7.0f && e1 == cudaSuccess && e2 == cudaSuccess && e3 == cudaSuccess
+                         ? "big: ok" : "big: wrong");
+    } else {
+      pkemu::launch(big_read, 1, 32, 0, 0, (const float*)big, n / sizeof(float) + 1, res);
+      cudaDeviceSynchronize();
+      cudaFree(big);
+      // 2 GiB + 1 byte: the last byte is in the second slot's lower half.
+      unsigned char *odd = nullptr, *b = nullptr;
+      cudaMalloc(&odd, (2ull << 30) + 1);
+      cudaMalloc(&b, 1);
+      pkemu::launch(byte_read, 1, 32, 0, 0, (const unsigned char*)odd, 2ull << 30, b);
+      pkemu::launch(byte_read, 1, 32, 0, 0, (const unsigned char*)odd, (2ull << 30) + 1, b);
+      cudaDeviceSynchronize();
+      printf("done\n");
+    }
+  } else if (!strcmp(s, "pinned")) {
+    float *pin_in = nullptr, *pin_out = nullptr;
+    cudaMallocHost(&pin_in, 32 * sizeof(float));
+    cudaHostAlloc((void**)&pin_out, 32 * sizeof(float), cudaHostAllocMapped);
+    for (int i = 0; i < 32; ++i) pin_in[i] = (float)i;
+    pkemu::launch(pinned_and_globals, 1, 32, 0, 0, (const float*)pin_in, pin_out);
+    cudaDeviceSynchronize();
+    bool ok = true;
+    for (int i = 0; i < 32; ++i) ok = ok && pin_out[i] == 2.0f * i + (float)((i % 8) * 3);
+    printf("%s\n", ok ? "pinned: ok" : "pinned: wrong");
+    cudaFreeHost(pin_in);
+    cudaFreeHost(pin_out);
   } else {
     printf("unknown scenario\n");
     return 2;
