@@ -409,3 +409,39 @@ TEST(Bench, ProgramRuns) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Blocks that wait on each other: resident blocks are scheduled cooperatively
+// (runtime/workers.cpp); a grid that can only deadlock gets a report.
+TEST(BlocksWait, GridBarrierOverCoResidentGridCompletes) {
+  Result r = run(build("blocks_wait", "cuda", 32), "barrier", "PKEMU_TIMEOUT_S=60 PKEMU_WORKERS=2");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "arrived=40 passed=40");
+}
+
+TEST(BlocksWait, MoreBlocksThanResidentIsReportedAsDeadlock) {
+  Result r = run(build("blocks_wait", "cuda", 32), "too_many", "PKEMU_TIMEOUT_S=2 PKEMU_WORKERS=2");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.out, "resident=64");
+  EXPECT_HAS(r.err, "pkemu: error: timeout: kernel 'grid_barrier(unsigned int*, unsigned int*)'");
+  EXPECT_HAS(r.err, "64 resident blocks");
+  EXPECT_HAS(r.err, at("blocks_wait", "SPIN_LINE") + "), waiting for a write that no running block makes");
+  EXPECT_HAS(r.err, "0 of the grid's 65 blocks finished and 1 never started");
+  EXPECT_HAS(r.err, "holds at most 64 resident blocks of 64 threads");
+  EXPECT_HAS(r.err, "blocks that wait on each other deadlock unless the whole grid is resident at once");
+}
+
+TEST(BlocksWait, FlagNobodyWritesIsReportedAsDeadlock) {
+  Result r = run(build("blocks_wait", "cuda", 32), "nobody", "PKEMU_TIMEOUT_S=2");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, "pkemu: error: timeout: kernel 'wait_flag(int volatile*, int*)'");
+  EXPECT_HAS(r.err, "the program deadlocks");
+}
+
+TEST(BlocksWait, CoalescedGroupsPerBranch) {
+  Result r = run(build("blocks_wait", "cuda", 32), "coalesced");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  // 13 odd lanes (1, 4, 6, ...) and 19 even ones (0, 2, 3, ...), each its own group.
+  EXPECT_HAS(r.out, "0:-19,0,30,1f 1:13,0,1,1555 2:-19,1,30,1f ");
+  EXPECT_HAS(r.out, "31:13,12,1,1555 ");
+}

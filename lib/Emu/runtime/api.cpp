@@ -330,6 +330,14 @@ int get_device(int *d) {
 }
 int warp_size() { return detail::config().warp; }
 int multiprocessor_count() { return detail::config().workers; }
+int max_active_blocks(int block_threads, std::size_t shmem) {
+  if (block_threads <= 0)
+    return 0;
+  std::size_t n = std::min(32, 2048 / block_threads);
+  if (shmem)
+    n = std::min(n, kSharedPerSM / shmem);
+  return (int)n;
+}
 
 int func_set_max_dynamic_shared(const void *fn, int bytes) {
   if (bytes < 0 || (std::size_t)bytes > kSharedPerBlockOptin)

@@ -429,15 +429,24 @@ coll_arrive(std::uint32_t kind, std::uint64_t mask, std::uint64_t value,
   }
   // A slot's key is its mask for *_sync forms (never 0: it holds the caller)
   // and 0 for the non-sync form, whose mask follows the live lanes.
+  // Site-form collectives (kSiteForm) also match on the call site: lanes in
+  // another branch wait at another site, in a collective of their own.
   const std::uint64_t key = sync ? m : 0;
+  const bool site = kind & kSiteForm;
   Pending *s = nullptr;
   for (int i = 0, n = wp.nslots; i < n; ++i) {
     Pending &p = wp.slots[i];
-    if (p.key == key) {
+    const bool p_site = p.kind & kSiteForm;
+    if (p.key == key && p_site == site &&
+        (!site || (p.line == at.line && p.file == at.file))) {
       s = &p;
       break;
     }
-    if (__builtin_expect((p.mask & m) != 0, 0))
+    // A site-form collective holds only the lanes that arrived (and this
+    // lane is in no other collective).
+    if (site)
+      continue;
+    if (__builtin_expect(((p_site ? p.arrived : p.mask) & m) != 0, 0))
       coll_conflict(w, self, p, m, true);
   }
   if (s) {

@@ -3,9 +3,9 @@
 //
 // Every GPU thread of a block is a fiber on the worker thread that runs the
 // block. This file holds the built-in variables, the context switch, fiber
-// stacks, the start and end of a block, yields, and the report for a block in
-// which no fiber can run. The ready-queue primitives that barriers and warp
-// collectives use on every switch are inline in internal.h.
+// stacks, the start, suspension and end of a block, yields, and the report for
+// a block in which no fiber can run. The ready-queue primitives that barriers
+// and warp collectives use on every switch are inline in internal.h.
 //
 //===----------------------------------------------------------------------===//
 #include <sys/mman.h>
@@ -191,15 +191,32 @@ void abort_current() {
   fatal_here(w, kind, text, file, line);
 }
 
-void yield() {
+// Back to the worker thread's block scheduler (workers.cpp), which resumes
+// this block later, after running or starting others.
+static void suspend_block(Worker &w, Fiber *self, void *pc) {
+  w.spin_pc.store(pc, std::memory_order_relaxed);
+  w.suspended = true;
+  w.spin_pub.store(true, std::memory_order_relaxed);
+  ctx_switch(&self->ctx, w.sched.ctx);
+  // resume_block restored the thread's built-in variables.
+}
+
+void spin_yield(void *pc) {
   Worker *w = t_worker;
   pkemu_t_atomics = 0;
   if (!w || !w->cur)
     return;
   Fiber *self = w->cur;
+  if (++w->spin_yields >= kSpinYields) {
+    w->spin_yields = 0;
+    suspend_block(*w, self, pc);
+    return;
+  }
   rq_push(*w, self);
   switch_from(*w, self);
 }
+
+void yield() { spin_yield(__builtin_return_address(0)); }
 
 // ---------------------------------------------------------------------------------------------
 // Fibers and blocks.
@@ -290,17 +307,48 @@ void prepare_launch(Worker &w, const LaunchCtx &L) {
   gridDim = L.a.grid;
 }
 
-void run_block(Worker &w, const LaunchCtx &L, std::uint64_t b) {
+// Runs the block of w from its current fiber until the block finishes (true)
+// or is suspended (false). The thread-locals the program and the hooks read
+// (t_worker, the built-in variables, the shared-memory arena) are the block's
+// while it runs.
+static bool enter_block(Worker &w) {
+  Worker *host = t_worker;
+  t_worker = &w;
+  blockIdx = w.bidx;
+  blockDim = w.L->a.block;
+  gridDim = w.L->a.grid;
+  pkemu_t_arena_lo = (std::uintptr_t)w.arena;
+  pkemu_t_arena_size = w.arena_cap;
+  pkemu_t_dyn_base = w.arena;
+  w.suspended = false;
+  w.spin_pub.store(false, std::memory_order_relaxed);
+  Fiber *f = w.cur;
+  set_cur(w, f);
+  ctx_switch(&w.sched.ctx, f->ctx);
+  pkemu_t_arena_size = 0;
+  t_worker = host;
+  if (w.aborting)
+    die_now();
+  if (w.suspended)
+    return false;
+  w.cur = nullptr;
+  w.cur_pub.store(nullptr, std::memory_order_relaxed);
+  w.block_pub.store(-1, std::memory_order_relaxed);
+  return true;
+}
+
+bool start_block(Worker &w, const LaunchCtx &L, std::uint64_t b) {
   const dim3 g = L.a.grid;
   w.bidx = uint3{(unsigned)(b % g.x), (unsigned)((b / g.x) % g.y),
                  (unsigned)(b / ((std::uint64_t)g.x * g.y))};
   w.block_pub.store((std::int64_t)b, std::memory_order_relaxed);
-  blockIdx = w.bidx;
   reset_arena(w, L.a.shmem);
   ++w.epoch;
   w.nexited = 0;
   w.bar_count = 0;
   w.rq_head = w.rq_tail = 0;
+  w.spin_yields = 0;
+  w.spin_pc.store(nullptr, std::memory_order_relaxed);
   for (std::uint32_t k = 0; k < w.nwarps; ++k) {
     w.warps[k].exited = 0;
     w.warps[k].nslots = 0;
@@ -316,18 +364,12 @@ void run_block(Worker &w, const LaunchCtx &L, std::uint64_t b) {
     if (i)
       rq_push(w, &f);
   }
-  pkemu_t_arena_lo = (std::uintptr_t)w.arena;
-  pkemu_t_arena_size = w.arena_cap;
-  pkemu_t_dyn_base = w.arena;
   w.aborting = false;
-  set_cur(w, &w.fibers[0]);
-  ctx_switch(&w.sched.ctx, w.fibers[0].ctx);
-  pkemu_t_arena_size = 0;
-  w.cur = nullptr;
-  w.cur_pub.store(nullptr, std::memory_order_relaxed);
-  if (w.aborting)
-    die_now();
+  w.cur = &w.fibers[0];
+  return enter_block(w);
 }
+
+bool resume_block(Worker &w) { return enter_block(w); }
 
 } // namespace detail
 } // namespace pkemu

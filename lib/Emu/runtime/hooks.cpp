@@ -276,9 +276,9 @@ using pkemu::detail::pkemu_t_arena_size;
 // Volatile accesses (only seen when compiled with -mllvm
 // -tsan-distinguish-volatile=1) also act as scheduling points so that spin
 // loops on volatile flags make progress.
-static inline void volatile_tick() {
+static inline void volatile_tick(void *pc) {
   if (__builtin_expect(++pkemu::detail::pkemu_t_atomics >= 1024, 0))
-    pkemu::detail::yield();
+    pkemu::detail::spin_yield(pc);
 }
 
 // Every hook: shared memory first (a thread-local range), then device memory
@@ -303,19 +303,19 @@ extern "C" {
   void __tsan_read##N##_pc(void *a, void *pc) { PKEMU_CHECK(a, N, false, pc) } \
   void __tsan_write##N##_pc(void *a, void *pc) { PKEMU_CHECK(a, N, true, pc) } \
   void __tsan_volatile_read##N(void *a) {                                      \
-    volatile_tick();                                                           \
+    volatile_tick(PKEMU_RA);                                                   \
     PKEMU_CHECK(a, N, false, PKEMU_RA)                                         \
   }                                                                            \
   void __tsan_volatile_write##N(void *a) {                                     \
-    volatile_tick();                                                           \
+    volatile_tick(PKEMU_RA);                                                   \
     PKEMU_CHECK(a, N, true, PKEMU_RA)                                          \
   }                                                                            \
   void __tsan_unaligned_volatile_read##N(void *a) {                            \
-    volatile_tick();                                                           \
+    volatile_tick(PKEMU_RA);                                                   \
     PKEMU_CHECK(a, N, false, PKEMU_RA)                                         \
   }                                                                            \
   void __tsan_unaligned_volatile_write##N(void *a) {                           \
-    volatile_tick();                                                           \
+    volatile_tick(PKEMU_RA);                                                   \
     PKEMU_CHECK(a, N, true, PKEMU_RA)                                          \
   }
 

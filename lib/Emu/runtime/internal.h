@@ -105,6 +105,10 @@ struct LaunchCtx {
   LaunchArgs a;
   std::uint64_t nblocks = 0;
   std::atomic<std::uint64_t> next{0};
+  // Blocks started and not finished (resident), and how many the emulated
+  // device holds at once (multiprocessors x blocks per multiprocessor).
+  std::atomic<std::uint64_t> resident{0};
+  std::uint64_t max_resident = 1;
   std::uint32_t nthreads = 0;
   int W = 32;
   std::atomic<std::uint64_t> start_ns{0};
@@ -152,7 +156,18 @@ struct Worker {
   std::size_t hwm = 0, static_top = 0, dyn_size = 0, static_bytes = 0;
   std::vector<DeclSlot> decls;
   bool aborting = false;
+  // Cooperative scheduling of resident blocks: a block whose threads keep
+  // reaching spin points (atomics, volatile accesses, fences, __nanosleep)
+  // is suspended every kSpinYields yields so that its worker thread can run
+  // or start another block it may wait for.
+  bool suspended = false;
+  std::uint32_t spin_yields = 0;
+  std::atomic<void *> spin_pc{nullptr}; // the spin point that suspended it
+  std::atomic<bool> spin_pub{false};    // suspended at a spin point (watchdog)
+  // The blocks this worker thread holds besides its own (one Worker each).
+  std::vector<Worker *> extra;
 };
+constexpr std::uint32_t kSpinYields = 64;
 
 extern PKEMU_TLS Worker *t_worker;
 
@@ -212,9 +227,11 @@ std::string hex64(std::uint64_t v);
 // Linear thread ids of the lanes of `m` in warp `wp`.
 std::vector<std::uint32_t> lanes_to_lins(const Warp &wp, std::uint64_t m);
 
-// Current launch, for the watchdog.
+// Current launch, for the watchdog. g_workers (every Worker, those of
+// resident blocks included) is guarded by g_workers_mu.
 extern std::atomic<LaunchCtx *> g_active_launch;
 extern std::vector<Worker *> &g_workers;
+extern std::mutex &g_workers_mu;
 
 // ---------------------------------------------------------------------------------------------
 // What each file of the runtime provides to the others.
@@ -222,8 +239,12 @@ extern std::vector<Worker *> &g_workers;
 // fibers.cpp: blocks and their fibers.
 void prepare_launch(Worker &w,
                     const LaunchCtx &L); // size the worker for a launch
-void run_block(Worker &w, const LaunchCtx &L,
-               std::uint64_t b); // run block b to completion
+// Start block b on w and run it until it finishes (true) or is suspended at
+// a spin point (false; resume_block continues it).
+bool start_block(Worker &w, const LaunchCtx &L, std::uint64_t b);
+bool resume_block(Worker &w);
+// A spin point (at pc): yield, and suspend the block every kSpinYields.
+void spin_yield(void *pc);
 void abort_current(); // abort the current block (if any) after a fatal report
 // Record a report and abort the block.
 [[noreturn]] __attribute__((noinline, cold)) void

@@ -2,7 +2,9 @@
 // Rules: none (emulator runtime)
 //
 // Blocks of a launch are handed out to worker threads (the launching thread is
-// one of them) through an atomic counter; launches are synchronous. A watchdog
+// one of them) through an atomic counter; launches are synchronous. A worker
+// thread holds several resident blocks when its blocks spin (they may wait for
+// each other), up to what the emulated device holds at once. A watchdog
 // thread reports a launch that runs past PKEMU_TIMEOUT_S. The environment
 // (PKEMU_WARP_SIZE, PKEMU_TIMEOUT_S, PKEMU_STACK_KB, PKEMU_WORKERS) is read
 // once, at the first launch.
@@ -17,12 +19,14 @@
 #include <thread>
 
 #include "internal.h"
+#include "pkemu/host_api.h"
 
 namespace pkemu {
 namespace detail {
 
 std::atomic<LaunchCtx *> g_active_launch{nullptr};
 std::vector<Worker *> &g_workers = *new std::vector<Worker *>;
+std::mutex &g_workers_mu = *new std::mutex;
 
 // ---------------------------------------------------------------------------------------------
 // Configuration.
@@ -101,13 +105,76 @@ LaunchCtx *g_pool_launch = nullptr;
 std::once_flag g_pool_once;
 std::mutex &g_launch_mu = *new std::mutex;
 
+// Claims the next block if the device has room for another resident block.
+bool claim_block(LaunchCtx &L, std::uint64_t &b) {
+  std::uint64_t r = L.resident.load(std::memory_order_relaxed);
+  do {
+    if (r >= L.max_resident)
+      return false;
+  } while (
+      !L.resident.compare_exchange_weak(r, r + 1, std::memory_order_relaxed));
+  b = L.next.fetch_add(1, std::memory_order_relaxed);
+  if (b < L.nblocks)
+    return true;
+  L.resident.fetch_sub(1, std::memory_order_relaxed);
+  return false;
+}
+
+// The block scheduler of one worker thread. A block normally runs to
+// completion; a block suspended at a spin point (it may wait for another
+// block) stays resident, and the thread starts another block while the device
+// has room, or else resumes its suspended blocks in turn. A block that waits
+// for one that can never become resident (more blocks than fit on the device)
+// or for a write nobody makes never finishes: the watchdog reports it.
 void worker_loop(Worker &w, LaunchCtx &L) {
   prepare_launch(w, L);
+  std::vector<Worker *> free_slots{&w}; // Workers without a block
+  std::size_t used_extra = 0;
+  std::vector<Worker *> suspended;
+  std::size_t turn = 0;
   for (;;) {
-    std::uint64_t b = L.next.fetch_add(1, std::memory_order_relaxed);
-    if (b >= L.nblocks)
+    std::uint64_t b;
+    Worker *v = nullptr;
+    bool done;
+    if (claim_block(L, b)) {
+      if (free_slots.empty()) {
+        if (used_extra == w.extra.size()) {
+          std::lock_guard<std::mutex> lk(g_workers_mu);
+          Worker *x = new Worker();
+          x->id = (int)g_workers.size();
+          g_workers.push_back(x);
+          w.extra.push_back(x);
+        }
+        Worker *x = w.extra[used_extra++];
+        prepare_launch(*x, L);
+        free_slots.push_back(x);
+      }
+      v = free_slots.back();
+      free_slots.pop_back();
+      done = start_block(*v, L, b);
+    } else if (!suspended.empty()) {
+      // Nothing to start: let the other worker threads run, then resume the
+      // next suspended block.
+      if (turn >= suspended.size())
+        turn = 0;
+      v = suspended[turn];
+      suspended.erase(suspended.begin() + turn);
+      std::this_thread::yield();
+      done = resume_block(*v);
+    } else {
       break;
-    run_block(w, L, b);
+    }
+    if (done) {
+      L.resident.fetch_sub(1, std::memory_order_relaxed);
+      free_slots.push_back(v);
+    } else {
+      suspended.insert(suspended.begin() + std::min(turn, suspended.size()), v);
+      ++turn;
+    }
+  }
+  for (std::size_t i = 0; i < used_extra; ++i) {
+    w.extra[i]->block_pub.store(-1, std::memory_order_relaxed);
+    w.extra[i]->L = nullptr;
   }
   w.block_pub.store(-1, std::memory_order_relaxed);
   w.L = nullptr;
@@ -150,21 +217,65 @@ void watchdog() {
     std::string text = "kernel did not finish within " +
                        std::to_string((int)to) +
                        " s (PKEMU_TIMEOUT_S); it probably hangs.";
-    for (Worker *w : g_workers) {
-      std::int64_t b = w->block_pub.load(std::memory_order_relaxed);
-      Fiber *f = w->cur_pub.load(std::memory_order_relaxed);
-      if (b < 0 || !f)
-        continue;
-      const dim3 g = L->a.grid;
-      uint3 bi{(unsigned)(b % g.x), (unsigned)((b / g.x) % g.y),
-               (unsigned)(b / ((std::int64_t)g.x * g.y))};
-      text += " Block " + block_str(bi) + ": thread " + std::to_string(f->lin) +
-              " (threadIdx " + block_str(f->tid) + ") is running;";
+    const dim3 g = L->a.grid;
+    auto block_of = [&](std::int64_t b) {
+      return block_str(uint3{(unsigned)(b % g.x), (unsigned)((b / g.x) % g.y),
+                             (unsigned)(b / ((std::int64_t)g.x * g.y))});
+    };
+    std::vector<std::string> spinning;
+    void *spin_pc = nullptr;
+    {
+      std::lock_guard<std::mutex> lk(g_workers_mu);
+      for (Worker *w : g_workers) {
+        std::int64_t b = w->block_pub.load(std::memory_order_relaxed);
+        Fiber *f = w->cur_pub.load(std::memory_order_relaxed);
+        if (b < 0 || !f)
+          continue;
+        if (w->spin_pub.load(std::memory_order_relaxed)) {
+          spinning.push_back(block_of(b));
+          if (!spin_pc)
+            spin_pc = w->spin_pc.load(std::memory_order_relaxed);
+          continue;
+        }
+        text += " Block " + block_of(b) + ": thread " + std::to_string(f->lin) +
+                " (threadIdx " + block_str(f->tid) + ") is running;";
+      }
+    }
+    if (!spinning.empty()) {
+      std::uint64_t started =
+          std::min(L->next.load(std::memory_order_relaxed), L->nblocks);
+      std::uint64_t resident = L->resident.load(std::memory_order_relaxed);
+      std::uint64_t done = started - std::min(started, resident);
+      text += " " + std::to_string(spinning.size()) + " resident block" +
+              (spinning.size() == 1 ? "" : "s") + " (";
+      for (std::size_t i = 0; i < spinning.size() && i < 8; ++i)
+        text += (i ? ", " : "") + spinning[i];
+      if (spinning.size() > 8)
+        text += ", ...";
+      text += std::string(spinning.size() == 1 ? ") keeps" : ") keep") +
+              " spinning on atomics, volatile accesses or fences "
+              "(first at {pc0}), waiting for a write that no running block "
+              "makes; " +
+              std::to_string(done) + " of the grid's " +
+              std::to_string(L->nblocks) + " blocks finished and " +
+              std::to_string(L->nblocks - started) + " never started.";
+      if (started < L->nblocks && resident >= L->max_resident)
+        text += " The emulated device holds at most " +
+                std::to_string(L->max_resident) + " resident blocks of " +
+                std::to_string(L->nthreads) +
+                " threads (multiProcessorCount x "
+                "cudaOccupancyMaxActiveBlocksPerMultiprocessor): blocks that "
+                "wait on each other deadlock unless the whole grid is "
+                "resident at once.";
+      else
+        text += " No block that has not run yet can write it: the program "
+                "deadlocks.";
     }
     Report r;
     r.kind = "timeout";
     r.kernel = L->a.fn;
     r.text = text;
+    r.pcs[0] = spin_pc;
     add_report(std::move(r));
     die_now();
   }
@@ -173,6 +284,7 @@ void watchdog() {
 Worker *new_worker(int id) {
   Worker *w = new Worker();
   w->id = id;
+  std::lock_guard<std::mutex> lk(g_workers_mu);
   g_workers.push_back(w);
   return w;
 }
@@ -213,6 +325,10 @@ void run_launch(const LaunchArgs &a, std::uint32_t nthreads) {
   L.nthreads = nthreads;
   L.W = config().warp;
   L.nblocks = (std::uint64_t)a.grid.x * a.grid.y * a.grid.z;
+  L.max_resident = std::max<std::uint64_t>(
+      (std::uint64_t)api::multiprocessor_count() *
+          api::max_active_blocks((int)nthreads, a.shmem),
+      (std::uint64_t)config().workers);
   L.start_ns.store(
       (std::uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
           std::chrono::steady_clock::now().time_since_epoch())

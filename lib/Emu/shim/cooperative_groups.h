@@ -138,9 +138,10 @@ public:
 };
 
 // The lanes of the caller's warp that are active where it was created:
-// coalesced_threads() is a non-_sync ballot, which completes for the lanes
-// that reach it together (lanes that exited, wait at a barrier or at another
-// non-_sync collective are inactive). Ranks are positions among those lanes.
+// coalesced_threads() is a non-_sync ballot of its own per call site, which
+// completes for the lanes that reach it together (lanes that exited, wait at a
+// barrier or at another non-_sync collective are inactive). Ranks are
+// positions among those lanes.
 class coalesced_group : public thread_group {
 public:
   PKEMU_HD explicit coalesced_group(unsigned long long m)
@@ -222,9 +223,10 @@ private:
   unsigned long long mask_;
 };
 PKEMU_HD inline coalesced_group coalesced_threads(PKEMU_LOC_PARAMS) {
-  return coalesced_group(::pkemu::detail::vote(::pkemu::detail::kBallot,
-                                               ::pkemu::detail::kHipForm, 0, 1,
-                                               "coalesced_threads", PKEMU_LOC));
+  return coalesced_group(::pkemu::detail::coll(
+      ::pkemu::detail::coll_kind(::pkemu::detail::kBallot, 4,
+                                 ::pkemu::detail::kSiteForm),
+      0, 1, 0, warpSize, nullptr, nullptr, "coalesced_threads", PKEMU_LOC));
 }
 
 template <unsigned N, class Parent>

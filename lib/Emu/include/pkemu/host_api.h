@@ -71,6 +71,9 @@ int set_device(int d);
 int get_device(int *d);
 int warp_size();
 int multiprocessor_count();
+// Blocks of `block_threads` threads with `shmem` bytes of dynamic shared
+// memory that one multiprocessor holds at once (at most 32, 2048 threads).
+int max_active_blocks(int block_threads, std::size_t shmem);
 
 int func_set_max_dynamic_shared(const void *fn, int bytes);
 int func_max_dynamic_shared(const void *fn);

@@ -96,6 +96,8 @@ enum CollOp : std::uint32_t {
 enum CollFlag : std::uint32_t {
   kSyncForm = 1u << 16, // *_sync form: participants = mask
   kHipForm = 1u << 17,  // HIP spelling (non-sync: all live lanes of the wave)
+  kSiteForm = 1u << 18, // non-sync, one collective per call site (the lanes
+                        // that reach it together: coalesced_threads)
 };
 inline constexpr std::uint32_t coll_kind(CollOp op, unsigned size,
                                          std::uint32_t flags) {

@@ -425,8 +425,8 @@ inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F *f) {
 template <class F>
 inline cudaError_t
 cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int block,
-                                              std::size_t = 0) {
-  *n = block > 0 ? (2048 / block > 32 ? 32 : 2048 / block) : 0;
+                                              std::size_t shmem = 0) {
+  *n = pkemu::api::max_active_blocks(block, shmem);
   return cudaSuccess;
 }
 template <class F>

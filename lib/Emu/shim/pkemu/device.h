@@ -85,15 +85,22 @@ PKEMU_HD inline int __syncthreads_and(int p, PKEMU_LOC_PARAMS) {
 PKEMU_HD inline int __syncthreads_or(int p, PKEMU_LOC_PARAMS) {
   return ::pkemu::detail::barrier(3, p, PKEMU_LOC);
 }
-PKEMU_HD inline void __threadfence() {
+// Fences are spin points (like atomics): a loop that polls a flag written by
+// another block with a fence in it lets other threads and blocks run.
+namespace pkemu {
+namespace detail {
+PKEMU_HD inline void fence_point() {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#ifndef PKEMU_PARSE
+  if (__builtin_expect(++pkemu_t_atomics >= 256, 0))
+    yield();
+#endif
 }
-PKEMU_HD inline void __threadfence_block() {
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
-PKEMU_HD inline void __threadfence_system() {
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-}
+} // namespace detail
+} // namespace pkemu
+PKEMU_HD inline void __threadfence() { ::pkemu::detail::fence_point(); }
+PKEMU_HD inline void __threadfence_block() { ::pkemu::detail::fence_point(); }
+PKEMU_HD inline void __threadfence_system() { ::pkemu::detail::fence_point(); }
 PKEMU_HD inline void __syncwarp(pkemu_lanemask_t mask = (pkemu_lanemask_t)~0ull,
                                 PKEMU_LOC_PARAMS) {
   ::pkemu::detail::coll_fast(
@@ -156,7 +163,7 @@ PKEMU_SHFL(__shfl_xor, kShflXor, int)
 // Declared unavailable: a call is an error that names the replacement.
 #define PKEMU_LEGACY(NAME)                                                     \
   "pkemu (CUDA, as nvcc for sm_70+): " #NAME                                   \
-  "() is not valid on sm_70 and newer (removed in CUDA 9); use " #NAME        \
+  "() is not valid on sm_70 and newer (removed in CUDA 9); use " #NAME         \
   "_sync(mask, ...)"
 #define PKEMU_SHFL_REMOVED(NAME)                                               \
   template <class T, class... A>                                               \

@@ -445,8 +445,8 @@ inline hipError_t hipFuncSetCacheConfig(F *, hipFuncCache_t) {
 template <class F>
 inline hipError_t
 hipOccupancyMaxActiveBlocksPerMultiprocessor(int *n, F, int block,
-                                             std::size_t = 0) {
-  *n = block > 0 ? (2048 / block > 32 ? 32 : 2048 / block) : 0;
+                                             std::size_t shmem = 0) {
+  *n = pkemu::api::max_active_blocks(block, shmem);
   return hipSuccess;
 }
 template <class F>

@@ -186,6 +186,11 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 g, dim3 b,
 
 #ifdef PKEMU_PARSE
 #pragma clang force_cuda_host_device end
+// Device-side memcpy/memset (CUDA and HIP declare them __device__ too; the
+// C library's declarations are host-only). Outside the host-device region:
+// overloads of the host declarations.
+extern "C" __device__ void *memcpy(void *, const void *, std::size_t);
+extern "C" __device__ void *memset(void *, int, std::size_t);
 #endif
 
 #ifndef PKEMU_PARSE
