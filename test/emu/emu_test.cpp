@@ -445,3 +445,14 @@ TEST(BlocksWait, CoalescedGroupsPerBranch) {
   EXPECT_HAS(r.out, "0:-19,0,30,1f 1:13,0,1,1555 2:-19,1,30,1f ");
   EXPECT_HAS(r.out, "31:13,12,1,1555 ");
 }
+
+// The shims are no more permissive than ROCm's headers: a HIP port that calls
+// rsqrtf from host code or assigns a float to hip_bfloat16 does not parse.
+TEST(Parse, HipNoMorePermissiveThanRocm) {
+  Result r = shell(std::string(PKEMU_TEST_CXX) + " -fsyntax-only -Wno-unknown-cuda-version -D PKEMU_PARSE -x hip " +
+                   "-DPKEMU_LANG_HIP -nogpuinc -nogpulib --cuda-host-only -I" + PKEMU_TEST_SHIM +
+                   " -include pkemu/prelude.h " + kSrc + "/parse/hip_permissive.hip");
+  EXPECT_NE(r.rc, 0) << r.err;
+  EXPECT_HAS(r.err, "hip_permissive.hip:10:12: error: no viable overloaded '='");  // BF16_ASSIGN_LINE
+  EXPECT_HAS(r.err, "hip_permissive.hip:14:15: error: no matching function for call to 'rsqrtf'");  // HOST_RSQRT_LINE
+}

@@ -566,27 +566,39 @@ PKEMU_HD inline unsigned long long ullmax(unsigned long long a,
 // __expf, __logf, ... are also declared by glibc (as host functions): defined
 // here without the host/device attributes so that parse mode (-x cuda) accepts
 // the redeclaration.
-PKEMU_HD inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
-PKEMU_HD inline double rsqrt(double x) { return 1.0 / sqrt(x); }
-PKEMU_HD inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
-PKEMU_HD inline double rcbrt(double x) { return 1.0 / cbrt(x); }
-PKEMU_HD inline float sinpif(float x) { return sinf((float)M_PI * x); }
-PKEMU_HD inline float cospif(float x) { return cosf((float)M_PI * x); }
-PKEMU_HD inline double sinpi(double x) { return sin(M_PI * x); }
-PKEMU_HD inline double cospi(double x) { return cos(M_PI * x); }
-PKEMU_HD inline void sincospif(float x, float *s, float *c) {
+// CUDA declares these __host__ __device__; HIP's headers declare them for the
+// device only (amd_math_functions.h), so when a HIP source is parsed they are
+// device functions: a HIP port that calls them from host code is refused as it
+// is by hipcc, not validated on the emulator's permissive host versions.
+#if defined(PKEMU_PARSE) && defined(PKEMU_LANG_HIP)
+#pragma clang force_cuda_host_device end
+#define PKEMU_CUDA_MATH __device__
+#else
+#define PKEMU_CUDA_MATH PKEMU_HD
+#endif
+PKEMU_CUDA_MATH inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+PKEMU_CUDA_MATH inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+PKEMU_CUDA_MATH inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
+PKEMU_CUDA_MATH inline double rcbrt(double x) { return 1.0 / cbrt(x); }
+PKEMU_CUDA_MATH inline float sinpif(float x) { return sinf((float)M_PI * x); }
+PKEMU_CUDA_MATH inline float cospif(float x) { return cosf((float)M_PI * x); }
+PKEMU_CUDA_MATH inline double sinpi(double x) { return sin(M_PI * x); }
+PKEMU_CUDA_MATH inline double cospi(double x) { return cos(M_PI * x); }
+PKEMU_CUDA_MATH inline void sincospif(float x, float *s, float *c) {
   *s = sinpif(x);
   *c = cospif(x);
 }
-PKEMU_HD inline void sincospi(double x, double *s, double *c) {
+PKEMU_CUDA_MATH inline void sincospi(double x, double *s, double *c) {
   *s = sinpi(x);
   *c = cospi(x);
 }
-PKEMU_HD inline float normcdff(float x) {
+PKEMU_CUDA_MATH inline float normcdff(float x) {
   return 0.5f * erfcf(-x * (float)M_SQRT1_2);
 }
-PKEMU_HD inline double normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2); }
-PKEMU_HD inline double erfinv(double y) {
+PKEMU_CUDA_MATH inline double normcdf(double x) {
+  return 0.5 * erfc(-x * M_SQRT1_2);
+}
+PKEMU_CUDA_MATH inline double erfinv(double y) {
   if (y <= -1)
     return -HUGE_VAL;
   if (y >= 1)
@@ -660,15 +672,23 @@ PKEMU_HD inline double erfinv(double y) {
   }
   return x * y;
 }
-PKEMU_HD inline float erfinvf(float y) { return (float)erfinv((double)y); }
-PKEMU_HD inline double erfcinv(double y) { return erfinv(1.0 - y); }
-PKEMU_HD inline float erfcinvf(float y) { return (float)erfcinv((double)y); }
-PKEMU_HD inline double normcdfinv(double p) {
+PKEMU_CUDA_MATH inline float erfinvf(float y) {
+  return (float)erfinv((double)y);
+}
+PKEMU_CUDA_MATH inline double erfcinv(double y) { return erfinv(1.0 - y); }
+PKEMU_CUDA_MATH inline float erfcinvf(float y) {
+  return (float)erfcinv((double)y);
+}
+PKEMU_CUDA_MATH inline double normcdfinv(double p) {
   return -M_SQRT2 * erfcinv(2.0 * p);
 }
-PKEMU_HD inline float normcdfinvf(float p) {
+PKEMU_CUDA_MATH inline float normcdfinvf(float p) {
   return (float)normcdfinv((double)p);
 }
+#if defined(PKEMU_PARSE) && defined(PKEMU_LANG_HIP)
+#pragma clang force_cuda_host_device begin
+#endif
+#undef PKEMU_CUDA_MATH
 PKEMU_HD inline float __saturatef(float x) {
   return x != x ? 0.0f : (x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x));
 }

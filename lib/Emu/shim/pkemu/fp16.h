@@ -490,7 +490,9 @@ PKEMU_HD inline __nv_bfloat162 operator*(const __nv_bfloat162 &a,
   return __hmul2(a, b);
 }
 
-// HIP's older bfloat16 type (hip_bfloat16.h).
+// HIP's older bfloat16 type (hip_bfloat16.h). As in ROCm's header, a float
+// converts to it only explicitly (no implicit constructor, no assignment from
+// float).
 struct hip_bfloat16 {
   std::uint16_t data;
   enum truncate_t { truncate };
@@ -501,10 +503,6 @@ struct hip_bfloat16 {
   PKEMU_HD operator float() const { return ::pkemu::detail::bf2f(data); }
   PKEMU_HD static hip_bfloat16 round_to_bfloat16(float f) {
     return hip_bfloat16(f);
-  }
-  PKEMU_HD hip_bfloat16 &operator=(float f) {
-    data = ::pkemu::detail::f2bf(f);
-    return *this;
   }
 };
 #define PKEMU_HBOP(OP)                                                         \
