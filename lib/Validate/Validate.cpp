@@ -65,6 +65,9 @@ struct Cell {
   std::string Name;               ///< the case or program
   Clock::time_point Start;        ///< when this cell started (--timeout)
   std::vector<std::string> Notes; ///< e.g. output discarded at the bound
+  /// For HIP cells of --program: the real HIP headers the HIP source was
+  /// compiled against (-fsyntax-only), or empty when none were found.
+  std::string HipHeaders;
 };
 
 struct Row {
@@ -102,6 +105,29 @@ void printNkiOps(const std::vector<Row> &Rows, raw_ostream &Out) {
                 .str();
   if (!Line.empty())
     Out << "(nki: traced operations per kernel: " << Line << ")\n";
+}
+
+/// Which real HIP headers the HIP cells of --program compiled against, after
+/// the table.
+void printHipHeaders(const std::vector<Row> &Rows, unsigned RocmMajor,
+                     raw_ostream &Out) {
+  std::string Used;
+  bool AnyHip = false;
+  for (const Row &R : Rows)
+    for (const Cell &C : R.Cells) {
+      AnyHip |= C.Variant == "hip";
+      if (!C.HipHeaders.empty())
+        Used = C.HipHeaders;
+    }
+  if (!Used.empty())
+    Out << "(hip: HIP sources also compiled -fsyntax-only, host and device, "
+           "against the "
+        << Used << " headers)\n";
+  else if (AnyHip)
+    Out << "(hip: no ROCm " << RocmMajor
+        << " headers found in $PK_HIP_INCLUDE, /opt/rocm/include or "
+           "/usr/include: HIP sources were compiled against the emulator's "
+           "stand-in headers only)\n";
 }
 
 std::string joinPath(StringRef A, StringRef B, StringRef C = "",
@@ -147,12 +173,57 @@ std::string sizeText(std::uint64_t N) {
   return formatv("{0} bytes", N).str();
 }
 
+/// Real HIP headers of one ROCm major version (the emulator's stand-in
+/// headers may accept what they refuse).
+struct HipHeaderSet {
+  std::string Include; ///< the directory holding hip/
+  std::string Version; ///< "5.2"
+};
+
+/// The first of $PK_HIP_INCLUDE, /opt/rocm/include and /usr/include whose
+/// hip/hip_version.h is of ROCm \p Major.
+std::optional<HipHeaderSet> findHipHeaders(unsigned Major) {
+  std::vector<std::string> Dirs;
+  if (const char *E = std::getenv("PK_HIP_INCLUDE"))
+    if (*E)
+      Dirs.push_back(E);
+  Dirs.push_back("/opt/rocm/include");
+  Dirs.push_back("/usr/include");
+  for (const std::string &D : Dirs) {
+    auto Buf = MemoryBuffer::getFile(joinPath(D, "hip", "hip_version.h"));
+    if (!Buf)
+      continue;
+    unsigned Maj = 0, Min = 0;
+    bool HaveMaj = false;
+    SmallVector<StringRef, 64> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n');
+    for (StringRef L : Lines) {
+      SmallVector<StringRef, 4> W;
+      L.split(W, ' ', -1, /*KeepEmpty=*/false);
+      if (W.size() < 3 || W[0] != "#define")
+        continue;
+      if (W[1] == "HIP_VERSION_MAJOR")
+        HaveMaj = !W[2].getAsInteger(10, Maj);
+      else if (W[1] == "HIP_VERSION_MINOR")
+        (void)W[2].getAsInteger(10, Min);
+    }
+    if (HaveMaj && Maj == Major) {
+      SmallString<256> Abs(D);
+      sys::fs::make_absolute(Abs);
+      return HipHeaderSet{std::string(Abs), formatv("{0}.{1}", Maj, Min)};
+    }
+  }
+  return std::nullopt;
+}
+
 /// Everything one run needs that is shared by all tasks.
 class Runner {
 public:
   Runner(const ValidateOptions &Opts, const EmuToolchain &TC, PortService &PS,
          std::string Work)
       : Opts(Opts), TC(TC), PS(PS), Work(std::move(Work)) {
+    if (Opts.Program)
+      HipHdr = findHipHeaders(Opts.RocmMajor);
     // Environment for runs: the current one, PKEMU_WARP_SIZE replaced.
     for (char **E = environ; E && *E; ++E)
       if (!StringRef(*E).starts_with("PKEMU_WARP_SIZE="))
@@ -205,7 +276,8 @@ public:
   std::optional<std::string> portAndPrepare(StringRef Source,
                                             std::optional<Target> T,
                                             StringRef Dir, Cell &C,
-                                            bool OriginalIsHip = false) {
+                                            bool OriginalIsHip = false,
+                                            std::string *Ported = nullptr) {
     std::string Input = Source.str();
     if (T) {
       std::vector<std::string> Outs;
@@ -224,6 +296,8 @@ public:
         return std::nullopt;
       }
       Input = Outs.front();
+      if (Ported)
+        *Ported = Input;
       if (runsOnNkiSimulator(*T))
         return Input; // the NKI runner's input, not the emulator's
       if (targetEmuLanguage(*T) == EmuLanguage::None) {
@@ -524,6 +598,60 @@ public:
     return Done();
   }
 
+  /// Compiles the HIP source \p File -fsyntax-only, host and device side
+  /// (gfx90a), against the real HIP headers when there are some; false (and
+  /// \p C filled) when it does not compile there.
+  bool checkHipHeaders(StringRef File, Cell &C) {
+    if (!HipHdr)
+      return true;
+    C.HipHeaders = "ROCm " + HipHdr->Version + " (" + HipHdr->Include + ")";
+    for (const char *Side : {"--offload-host-only", "--offload-device-only"}) {
+      std::vector<std::string> Args{
+          "-x",        "hip", "--offload-arch=gfx90a", Side, "-fsyntax-only",
+          "-nogpulib", "-w"};
+      if (HipHdr->Include == "/usr/include") {
+        Args.push_back("--rocm-path=/usr");
+      } else {
+        for (const char *A : {"-nogpuinc", "-isystem"})
+          Args.push_back(A);
+        Args.push_back(HipHdr->Include);
+        for (const char *A : {"-include", "__clang_hip_runtime_wrapper.h",
+                              "-DHIP_ENABLE_WARP_SYNC_BUILTINS"})
+          Args.push_back(A);
+      }
+      llvm::append_range(Args, Opts.BuildFlags);
+      Args.push_back(File.str());
+      unsigned Limit = 0;
+      if (!timeLeft(C, "compiling against the HIP headers", Limit))
+        return false;
+      validate::BoundedResult R =
+          validate::runBounded(TC.ClangXX, Args, std::nullopt, Limit,
+                               Opts.OutputLimit, /*MergeStderr=*/true);
+      if (R.Code == 0 && !R.ExecFailed && !R.TimedOut && !R.Interrupted)
+        continue;
+      C.Kind = "hip-headers";
+      if (R.ExecFailed)
+        C.Reason = "cannot run " + TC.ClangXX + ": " + R.ErrMsg;
+      else if (R.TimedOut)
+        timedOut(C, "compiling against the HIP headers");
+      else if (R.Interrupted)
+        interrupted(C);
+      else {
+        C.Detail = compileErrorSummary(R.Out.Text);
+        C.Reason =
+            formatv("{0} does not compile against the ROCm {1} headers "
+                    "({2}; gfx90a, {3} side), which the emulator's "
+                    "stand-in headers accept: {4}",
+                    sys::path::filename(File), HipHdr->Version, HipHdr->Include,
+                    StringRef(Side).contains("host") ? "host" : "device",
+                    firstLine(C.Detail))
+                .str();
+      }
+      return false;
+    }
+    return true;
+  }
+
   Cell runProgram(StringRef File, std::optional<Target> T) {
     Cell C;
     C.Variant = variantName(T).str();
@@ -545,9 +673,14 @@ public:
     // 32); a CUDA program's at 32.
     const bool OrigHip = PS.isHipSource(File);
     const bool Hip = T ? targetEmuLanguage(*T) == EmuLanguage::HIP : OrigHip;
+    std::string Ported;
     std::optional<std::string> Prepared =
-        portAndPrepare(File, T, C.Dir, C, OrigHip);
+        portAndPrepare(File, T, C.Dir, C, OrigHip, &Ported);
     if (!Prepared)
+      return Done();
+    // A HIP source (the port, or a HIP original) must also compile against
+    // the real HIP headers of the chosen ROCm version.
+    if (Hip && !checkHipHeaders(T ? StringRef(Ported) : File, C))
       return Done();
     if (T && runsOnNkiSimulator(*T)) {
       C.Status = CellStatus::Skip;
@@ -632,6 +765,7 @@ private:
   };
   std::map<std::string, PortedCase> Ported; ///< by case work directory
   std::mutex PrintMutex;
+  std::optional<HipHeaderSet> HipHdr; ///< for --program's HIP cells
   std::vector<std::string> EnvStore;
   std::vector<StringRef> EnvRefs;
 };
@@ -696,6 +830,8 @@ json::Value cellJson(const Cell &C) {
     O["reason"] = C.Reason;
   if (!C.Detail.empty())
     O["detail"] = C.Detail;
+  if (!C.HipHeaders.empty())
+    O["hip_headers"] = C.HipHeaders;
   if (!C.Notes.empty()) {
     json::Array Notes;
     for (const std::string &N : C.Notes)
@@ -934,6 +1070,8 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
   } else {
     printTable(Rows, VariantNames, Opts.Program, Opts.Lanes, Out);
     printNkiOps(Rows, Out);
+    if (Opts.Program)
+      printHipHeaders(Rows, Opts.RocmMajor, Out);
     bool Header = false;
     for (const Row &R : Rows) {
       auto Section = [&] {

@@ -525,6 +525,7 @@ int main(int argc, char **argv) {
     V.Program = !Program.empty();
     V.ProgramFile = Program;
     V.Lanes = Lanes;
+    V.RocmMajor = RocmVersion;
     V.ProgramArgs = ProgramArgs;
     V.ExpectOutput = ExpectOutput;
     V.FailOutput = FailOutput;

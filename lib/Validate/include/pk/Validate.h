@@ -51,6 +51,11 @@ struct ValidateOptions {
   /// -I/-D/-U/-include flags of --extra-arg (absolute paths): they reach
   /// the emulator builds as well as the parse.
   std::vector<std::string> BuildFlags;
+  /// ROCm major version of the HIP outputs (--rocm-version). With --program,
+  /// every HIP source is also compiled -fsyntax-only against the real HIP
+  /// headers of this version when they are found ($PK_HIP_INCLUDE,
+  /// /opt/rocm/include, /usr/include).
+  unsigned RocmMajor = 6;
   // Limits (docs/reliability.md, "Validate bounds").
   /// Wall-clock limit of one case or program run: compiling, linking and
   /// running it together; 0 = none. The process group of the step that runs
