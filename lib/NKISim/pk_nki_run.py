@@ -46,7 +46,7 @@ CASE_TYPES = {
     "double": (None, "<f8"),
 }
 LAUNCH_NAMES = ("grid_x", "grid_y", "grid_z", "block_x", "block_y",
-                "block_z")
+                "block_z", "shared_bytes")
 
 
 class RunError(Exception):
@@ -174,6 +174,8 @@ def run(args):
     block = list(case.get("block", [1, 1, 1])) + [1, 1, 1]
     for n, v in zip(LAUNCH_NAMES, grid[:3] + block[:3]):
         env[n] = int(v)
+    # The launch's dynamic shared memory in bytes (extern __shared__).
+    env["shared_bytes"] = int(case.get("shared_bytes", 0))
     for lname in launch:
         if lname not in LAUNCH_NAMES:
             raise RunError("interface", "unknown launch dimension '%s' "

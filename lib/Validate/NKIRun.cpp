@@ -321,6 +321,7 @@ json::Value nkiCaseJson(const CaseSpec &Spec) {
       {"case", Spec.Name},
       {"grid", json::Array{Spec.Grid[0], Spec.Grid[1], Spec.Grid[2]}},
       {"block", json::Array{Spec.Block[0], Spec.Block[1], Spec.Block[2]}},
+      {"shared_bytes", (int64_t)Spec.SharedBytes},
       {"args", std::move(Args)}};
 }
 

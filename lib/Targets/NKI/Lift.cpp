@@ -40,11 +40,59 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include <functional>
 #include <optional>
 
 using namespace pk;
 using namespace pk::nki;
 using namespace clang;
+
+std::optional<DType> nki::dtypeOf(QualType T) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (const auto *BT = T->getAs<BuiltinType>()) {
+    switch (BT->getKind()) {
+    case BuiltinType::Float:
+      return DType::F32;
+    case BuiltinType::Half:
+    case BuiltinType::Float16:
+      return DType::F16;
+    case BuiltinType::BFloat16:
+      return DType::BF16;
+    case BuiltinType::Int:
+      return DType::I32;
+    case BuiltinType::UInt:
+      return DType::U32;
+    default:
+      return std::nullopt;
+    }
+  }
+  std::string S = T.getAsString();
+  if (S.find("bfloat16") != std::string::npos)
+    return DType::BF16;
+  if (S.find("half") != std::string::npos)
+    return DType::F16;
+  return std::nullopt;
+}
+
+std::string nki::pyName(llvm::StringRef N) {
+  static const llvm::StringSet<> Reserved = {
+      "in",     "is",    "not",    "and",    "or",      "lambda", "def",
+      "class",  "from",  "import", "pass",   "yield",   "with",   "as",
+      "global", "del",   "elif",   "except", "raise",   "print",  "nl",
+      "nisa",   "nki",   "range",  "min",    "max",     "None",   "True",
+      "False",  "async", "await",  "assert", "finally", "try",    "nonlocal",
+      "len",    "all"};
+  return Reserved.count(N) ? (N + "_").str() : N.str();
+}
+
+std::string nki::pyFloat(double V) {
+  char Buf[64];
+  snprintf(Buf, sizeof Buf, "%.9g", V);
+  std::string S = Buf;
+  if (S.find_first_of(".eEn") == std::string::npos)
+    S += ".0";
+  return S;
+}
 
 namespace {
 
@@ -116,56 +164,8 @@ bool builtinIndex(const Expr *E, std::string &Var, char &Dim) {
   return true;
 }
 
-std::optional<DType> dtypeOf(QualType T) {
-  T = T.getCanonicalType().getUnqualifiedType();
-  if (const auto *BT = T->getAs<BuiltinType>()) {
-    switch (BT->getKind()) {
-    case BuiltinType::Float:
-      return DType::F32;
-    case BuiltinType::Half:
-    case BuiltinType::Float16:
-      return DType::F16;
-    case BuiltinType::BFloat16:
-      return DType::BF16;
-    case BuiltinType::Int:
-      return DType::I32;
-    case BuiltinType::UInt:
-      return DType::U32;
-    default:
-      return std::nullopt;
-    }
-  }
-  std::string S = T.getAsString();
-  if (S.find("bfloat16") != std::string::npos)
-    return DType::BF16;
-  if (S.find("half") != std::string::npos)
-    return DType::F16;
-  return std::nullopt;
-}
-
 bool isFloat(DType T) {
   return T == DType::F32 || T == DType::F16 || T == DType::BF16;
-}
-
-/// A Python name for a C identifier (keywords and the module names get a
-/// trailing underscore).
-std::string pyName(llvm::StringRef N) {
-  static const llvm::StringSet<> Reserved = {
-      "in",     "is",    "not",    "and",    "or",      "lambda", "def",
-      "class",  "from",  "import", "pass",   "yield",   "with",   "as",
-      "global", "del",   "elif",   "except", "raise",   "print",  "nl",
-      "nisa",   "nki",   "range",  "min",    "max",     "None",   "True",
-      "False",  "async", "await",  "assert", "finally", "try",    "nonlocal"};
-  return Reserved.count(N) ? (N + "_").str() : N.str();
-}
-
-std::string pyFloat(double V) {
-  char Buf[64];
-  snprintf(Buf, sizeof Buf, "%.9g", V);
-  std::string S = Buf;
-  if (S.find_first_of(".eEn") == std::string::npos)
-    S += ".0";
-  return S;
 }
 
 //===----------------------------------------------------------------------===//
@@ -185,7 +185,8 @@ public:
   }
 
   /// The reason reported when several apply: atomics, fragments, data-
-  /// dependent indices, then communication between threads.
+  /// dependent indices, a scan across lanes, then other communication
+  /// between threads.
   static int rank(RuleId R) {
     switch (R) {
     case RuleId::PK5002:
@@ -195,12 +196,17 @@ public:
     case RuleId::PK5003:
       return 2;
     default:
-      return 3;
+      return 4;
     }
   }
-  bool fail(RuleId R, SourceLocation L, std::string M) {
-    if (!F || rank(R) < rank(F->Rule))
+  int Rank = 5;
+  bool fail(RuleId R, SourceLocation L, std::string M, int Rk = -1) {
+    if (Rk < 0)
+      Rk = rank(R);
+    if (!F || Rk < Rank) {
       F = Failure{R, L, std::move(M)};
+      Rank = Rk;
+    }
     return true; // keep looking for a reason that ranks higher
   }
 
@@ -245,6 +251,16 @@ public:
                                 "to nc_matmul",
                                 N)
                       .str());
+    if (NR.starts_with("__shfl_up"))
+      return fail(RuleId::PK5004, C->getBeginLoc(),
+                  llvm::formatv("{0}: a prefix scan across the lanes (each "
+                                "lane adds the values of the lanes below "
+                                "it); scans are not lifted to tile "
+                                "operations: compute the prefix sums on the "
+                                "host or keep this kernel on a GPU target",
+                                N)
+                      .str(),
+                  3);
     if (NR.starts_with("__shfl") || NR.starts_with("__ballot") ||
         NR.starts_with("__any") || NR.starts_with("__all") ||
         NR == "__syncthreads" || NR == "__syncwarp" ||
@@ -323,13 +339,18 @@ std::string pyMul(const std::string &A, const std::string &B) {
 /// A per-element value: a tree built from loads, scalars and operations.
 struct Node {
   /// Ref: a per-row value already in a (P, 1) column tile named Text.
-  enum Kind { Load, Scalar, Bin, Unary, Cast, Ref } K = Scalar;
+  /// Row: a row of values in the SBUF tile Text ([128, cols]), the chunk
+  /// [0:np_, f0:f1] in a column loop.  Dot: the staged row times the
+  /// matrix Text, sum over d < Depth of row[d] * Text[c, d], with the
+  /// staged row transposed in the tile Stat ([Depth, np_]).
+  enum Kind { Load, Scalar, Bin, Unary, Cast, Ref, Row, Dot } K = Scalar;
   DType Ty = DType::F32;
   std::string Text;  ///< Scalar: Python expression; Load: parameter
   char Layout = 'e'; ///< Load: 'e' own element, 'r' row (gx), 'c' column (gy)
   std::string Fn;    ///< Bin/Unary: nl op
   bool Reverse = false;
   std::shared_ptr<Node> A, B;
+  std::string Stat, Depth; ///< Dot
 };
 using NodeP = std::shared_ptr<Node>;
 
@@ -356,7 +377,8 @@ struct Value {
     GridCol,
     WarpTot,
     W0Part,
-    Total0
+    Total0,
+    ColPtr
   } K = None;
   Affine Idx;
   char StrideDim = 0;
@@ -605,6 +627,14 @@ public:
         return rowLoad(It->second, Idx, Loc);
     }
     auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    if (P && P->getType()->isPointerType() && RowIndex)
+      if (auto Pitch = RowIndex(Idx)) {
+        Value RP;
+        RP.K = Value::RowPtr;
+        RP.Ptr = P;
+        RP.Pitch = *Pitch;
+        return rowLoad(RP, nullptr, Loc);
+      }
     // p[c] with c the column of a row program's column loop: a row vector
     // shared by every row ('r'); p[i] with i the element of a grid-stride
     // loop of a block row program ('g').
@@ -677,11 +707,12 @@ public:
   }
 
   /// x[c] with x = p + row * pitch and c the column variable.
+  /// (Idx null: the caller matched the column already.)
   NodeP rowLoad(const Value &RP, const Expr *Idx, SourceLocation Loc) {
-    auto *D = dyn_cast<DeclRefExpr>(strip(Idx));
+    auto *D = Idx ? dyn_cast<DeclRefExpr>(strip(Idx)) : nullptr;
     auto *V = D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
     auto It = V ? Env.find(V) : Env.end();
-    if (It == Env.end() || It->second.K != Value::ColVar) {
+    if (Idx && (It == Env.end() || It->second.K != Value::ColVar)) {
       fail(RuleId::PK5006, Loc,
            "a row is indexed by something other than the column of the "
            "enclosing column loop");
@@ -769,6 +800,12 @@ public:
   /// Calls already evaluated (block reductions inlined by a row lifter):
   /// their per-row results.
   std::map<const CallExpr *, NodeP> Precomputed;
+  /// Reads of __shared__ arrays, for a row lifter that follows them.
+  std::function<NodeP(const ArraySubscriptExpr *)> SharedRead;
+  /// p[row * cols + c] in a row lifter's column loop: the pitch when Idx
+  /// has that form (the access is then the row's element, as through a
+  /// row pointer).
+  std::function<std::optional<std::string>(const Expr *)> RowIndex;
 
   NodeP elem(const Expr *E) {
     while (true) {
@@ -829,8 +866,12 @@ public:
                .str());
       return nullptr;
     }
-    if (auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    if (auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      auto *SD = dyn_cast<DeclRefExpr>(strip(A->getBase()));
+      if (SharedRead && SD && SD->getDecl()->hasAttr<CUDASharedAttr>())
+        return SharedRead(A);
       return load(A->getBase(), A->getIdx(), A->getExprLoc());
+    }
     if (auto *U = dyn_cast<UnaryOperator>(E)) {
       if (U->getOpcode() == UO_Minus) {
         NodeP S = elem(U->getSubExpr());
@@ -1249,6 +1290,33 @@ public:
 // From the element-wise model to the tile program.
 //===----------------------------------------------------------------------===//
 
+/// Loads Src (NRows x NCols, both at most 128) into SBUF and transposes it
+/// there through PSUM (nc_transpose, tensor_copy): returns the SBUF tile
+/// whose [0:NCols, 0:NRows] holds Src transposed.
+std::string loadTransposed(Builder &B, Access Src, const std::string &NRows,
+                           const std::string &NCols, DType Ty,
+                           const std::string &Prefix) {
+  std::string In = B.alloc(Prefix + "s", Mem::SBUF, Ty, {"128", "128"});
+  Op L;
+  L.Kind = OpKind::DmaCopy;
+  L.Dst = Access{In, {{"0", NRows}, {"0", NCols}}, {}};
+  L.Srcs = {Operand::tile(std::move(Src))};
+  B.op(L);
+  std::string Ps = B.alloc(Prefix + "t", Mem::PSUM, DType::F32, {"128", "128"});
+  Op T;
+  T.Kind = OpKind::Transpose;
+  T.Dst = Access{Ps, {{"0", NCols}, {"0", NRows}}, {}};
+  T.Srcs = {Operand::tile(L.Dst)};
+  B.op(T);
+  std::string Out = B.alloc(Prefix + "t", Mem::SBUF, Ty, {"128", "128"});
+  Op C;
+  C.Kind = OpKind::TensorCopy;
+  C.Dst = Access{Out, {{"0", NCols}, {"0", NRows}}, {}};
+  C.Srcs = {Operand::tile(T.Dst)};
+  B.op(C);
+  return Out;
+}
+
 class TileLowering {
 public:
   TileLowering(Builder &B, const std::map<std::string, std::string> &HbmName,
@@ -1337,8 +1405,38 @@ public:
     }
     case Node::Bin:
       return binTile(N);
+    case Node::Row:
+      return Operand::tile(Access{N->Text, {{PLo, PHi}, {"f0", "f1"}}, {}});
+    case Node::Dot:
+      return dotTile(N);
     }
     return Operand::scalar("0");
+  }
+
+  /// The staged rows times the chunk f0:f1 of the matrix rows: the chunk
+  /// [nf_, D] is loaded and transposed to [D, nf_] (nc_transpose through
+  /// PSUM), then nc_matmul(stationary = rows^T [D, np_], moving = [D,
+  /// nf_]) gives [np_, nf_] in PSUM, copied to SBUF.  The column chunk is
+  /// at most 128 (a transpose's free size); D <= 128 is asserted.
+  Operand dotTile(const NodeP &N) {
+    const std::string &D = N->Depth;
+    std::string Kt = loadTransposed(
+        B, Access{HbmName.at(N->Text), {{"f0", "f1"}, {"0", D}}, {}}, FHi, D,
+        N->Ty, "k");
+    std::string Ps = B.alloc("ps", Mem::PSUM, DType::F32, tileShape());
+    Op M;
+    M.Kind = OpKind::Matmul;
+    M.Dst = full(Ps);
+    M.Srcs = {Operand::tile(Access{N->Stat, {{"0", D}, {PLo, PHi}}, {}}),
+              Operand::tile(Access{Kt, {{"0", D}, {"0", FHi}}, {}})};
+    B.op(M);
+    Access R = fresh(DType::F32, false);
+    Op E;
+    E.Kind = OpKind::TensorCopy;
+    E.Dst = R;
+    E.Srcs = {Operand::tile(full(Ps))};
+    B.op(E);
+    return Operand::tile(R);
   }
 
   /// 1 / X into a fresh tile of X's shape.
@@ -1652,7 +1750,19 @@ class WarpRowLifter {
 public:
   WarpRowLifter(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                 bool BlockMode = false)
-      : L(TC, FD), FD(FD), K(K), B(K.Body), Block(BlockMode) {}
+      : L(TC, FD), FD(FD), K(K), B(K.Body), Block(BlockMode) {
+    L.SharedRead = [this](const ArraySubscriptExpr *A) {
+      return sharedRead(A);
+    };
+    L.RowIndex = [this](const Expr *Idx) -> std::optional<std::string> {
+      if (!this->Block || !CurCol)
+        return std::nullopt;
+      auto P = rowIndex(Idx, CurCol);
+      if (P && *P == Cols)
+        return P;
+      return std::nullopt;
+    };
+  }
 
   std::optional<Failure> run();
   /// Block mode: the kernel was recognised as a block row program (a
@@ -1706,11 +1816,16 @@ private:
   /// Pending: written since the last barrier; ReadAll: read since then by
   /// threads outside warp 0; ReadW0: the warp-synchronising operations
   /// seen when warp 0 last read it (-1: not read).
+  /// Staged: s[d] = Src[row, d] for d < Depth (a row staged by a loop
+  /// over the block's threads), held transposed in Tile ([Depth, np_]) for
+  /// nc_matmul; ColArr: s[c] holds the column c of the row, one value per
+  /// column of the column loops, in the SBUF tile Tile ([128, cols]).
   struct ShArr {
-    enum Kind { Empty, PerWarp, Bcast, PerThread } K = Empty;
-    std::string Op, Tile;
+    enum Kind { Empty, PerWarp, Bcast, PerThread, Staged, ColArr } K = Empty;
+    std::string Op, Tile, Depth;
+    const ParmVarDecl *Src = nullptr;
     NodeP N;
-    int64_t M = 0, Size = 0;
+    int64_t M = 0, Size = 0; ///< Size -1: dynamic (extern __shared__)
     bool Pending = false, ReadAll = false;
     int64_t ReadW0 = -1;
   };
@@ -1728,6 +1843,67 @@ private:
   std::string GridBound; ///< the bound of the grid-stride loop (1-D input)
   std::set<int64_t> PerWarpSizes;
   std::map<const FunctionDecl *, bool> Communicates;
+  /// Trace-time checks of the launch and sizes (condition, why).
+  std::vector<std::pair<std::string, std::string>> Checks;
+  /// The kernel reads shared_bytes (dynamic shared memory holds a row).
+  bool SharedBytes = false;
+  bool Dots = false;
+  /// 's'/'k' tensors: their second dimension (the staged row's length).
+  std::map<const ParmVarDecl *, std::string> Inner;
+  /// In a column loop: its column variable, the shared arrays it wrote
+  /// (their new values) and the locals it declared.
+  const VarDecl *CurCol = nullptr;
+  std::map<const VarDecl *, NodeP> LoopSh;
+  std::set<const VarDecl *> LoopLocals;
+
+  NodeP sharedRead(const ArraySubscriptExpr *A);
+  bool stageLoop(const ForStmt *Fo, const VarDecl *C, const std::string &Bound,
+                 const clang::Stmt *S);
+  bool dotLoop(const ForStmt *Fo);
+  /// Idx is `row * pitch + c` (either order): the pitch.
+  std::optional<std::string> rowIndex(const Expr *Idx, const VarDecl *C) {
+    auto *Bo = dyn_cast<BinaryOperator>(strip(Idx));
+    if (!Bo || Bo->getOpcode() != BO_Add)
+      return std::nullopt;
+    for (int Side = 0; Side < 2; ++Side) {
+      const Expr *M = Side ? Bo->getLHS() : Bo->getRHS();
+      const Expr *V = Side ? Bo->getRHS() : Bo->getLHS();
+      auto *Mul = dyn_cast<BinaryOperator>(strip(M));
+      if (varOf(V) != C || !Mul || Mul->getOpcode() != BO_Mul)
+        continue;
+      if (isRow(Mul->getLHS()))
+        return L.scalarExpr(Mul->getRHS());
+      if (isRow(Mul->getRHS()))
+        return L.scalarExpr(Mul->getLHS());
+    }
+    return std::nullopt;
+  }
+  /// `p + c * pitch` (either order) with p a pointer parameter: the row c
+  /// of a matrix [cols, pitch].
+  bool colPointer(const VarDecl *V, const VarDecl *C) {
+    auto *Bo = dyn_cast<BinaryOperator>(strip(V->getInit()));
+    if (!Bo || Bo->getOpcode() != BO_Add)
+      return false;
+    auto *D = dyn_cast<DeclRefExpr>(strip(Bo->getLHS()));
+    auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+    auto *Mul = dyn_cast<BinaryOperator>(strip(Bo->getRHS()));
+    if (!P || !P->getType()->isPointerType() || !Mul ||
+        Mul->getOpcode() != BO_Mul)
+      return false;
+    std::optional<std::string> Pitch;
+    if (varOf(Mul->getLHS()) == C)
+      Pitch = L.scalarExpr(Mul->getRHS());
+    else if (varOf(Mul->getRHS()) == C)
+      Pitch = L.scalarExpr(Mul->getLHS());
+    if (!Pitch)
+      return false;
+    Value Val;
+    Val.K = Value::ColPtr;
+    Val.Ptr = P;
+    Val.Pitch = *Pitch;
+    L.Env[V] = Val;
+    return true;
+  }
 
   bool isTid(const Expr *E) {
     return isBuiltin(strip(E), "threadIdx") || TidV.count(varOf(E));
@@ -1901,7 +2077,8 @@ private:
   static bool hasLoad(const NodeP &N) {
     if (!N)
       return false;
-    return N->K == Node::Load || hasLoad(N->A) || hasLoad(N->B);
+    return N->K == Node::Load || N->K == Node::Row || N->K == Node::Dot ||
+           hasLoad(N->A) || hasLoad(N->B);
   }
 
   /// The accumulation `acc = op(acc, e)`, `acc += e`; returns the ALU op
@@ -2367,6 +2544,14 @@ bool WarpRowLifter::sharedStore(const ArraySubscriptExpr *A, const Expr *RHS,
                                 Ctx C) {
   const VarDecl *Arr = sharedVar(A->getBase());
   ShArr &Sa = Sh[Arr];
+  if (Sa.Size < 0 || Sa.K == ShArr::ColArr || Sa.K == ShArr::Staged)
+    return fail(A->getBeginLoc(),
+                llvm::formatv("store to '{0}' outside a column loop: a shared "
+                              "row (dynamic shared memory, one value per "
+                              "column, or a staged row) is written only at "
+                              "the column of a column loop",
+                              Arr->getName())
+                    .str());
   auto Val = evalValue(RHS, C);
   if (!Val)
     return false;
@@ -2572,14 +2757,19 @@ bool WarpRowLifter::bdecl(const DeclStmt *DS, Ctx C) {
     if (V->hasAttr<CUDASharedAttr>()) {
       auto *AT = FD->getASTContext().getAsConstantArrayType(V->getType());
       if (V->getType()->isIncompleteArrayType()) {
-        Recognised = true;
-        return fail(V->getLocation(),
-                    llvm::formatv("dynamic shared memory '{0}' (extern "
-                                  "__shared__, sized by the launch): block "
-                                  "row programs are lifted with fixed-size "
-                                  "one-dimensional shared arrays only",
-                                  V->getName())
-                        .str());
+        // Dynamic shared memory (extern __shared__, sized by the launch):
+        // followed as a row of values, one per column (s[c]).
+        if (!V->getType()->getArrayElementTypeNoTypeQual()->isFloatingType() ||
+            !dtypeOf(
+                QualType(V->getType()->getArrayElementTypeNoTypeQual(), 0)))
+          return fail(V->getLocation(),
+                      llvm::formatv("dynamic shared memory '{0}' of a "
+                                    "non-float element type",
+                                    V->getName())
+                          .str());
+        if (!Sh.count(V))
+          Sh[V].Size = -1;
+        continue;
       }
       if (!AT ||
           !V->getType()->getArrayElementTypeNoTypeQual()->isFloatingType())
@@ -2964,6 +3154,205 @@ bool WarpRowLifter::warpsLoop(const ForStmt *Fo, Ctx C) {
   return true;
 }
 
+NodeP WarpRowLifter::sharedRead(const ArraySubscriptExpr *A) {
+  const VarDecl *Arr = sharedVar(A->getBase());
+  RuleId R = Block ? RuleId::PK5009 : RuleId::PK5004;
+  if (!CurCol || varOf(A->getIdx()) != CurCol) {
+    L.fail(R, A->getBeginLoc(),
+           llvm::formatv("read of shared '{0}' that is not '{0}[c]' at the "
+                         "column c of a column loop",
+                         Arr->getName())
+               .str());
+    return nullptr;
+  }
+  auto It = LoopSh.find(Arr);
+  if (It != LoopSh.end())
+    return It->second;
+  ShArr &Sa = Sh[Arr];
+  if (Sa.K != ShArr::ColArr) {
+    L.fail(R, A->getBeginLoc(),
+           llvm::formatv("read of '{0}[c]' before a column loop wrote the "
+                         "row's columns to it",
+                         Arr->getName())
+               .str());
+    return nullptr;
+  }
+  auto N = std::make_shared<Node>();
+  N->K = Node::Row;
+  N->Ty =
+      *dtypeOf(QualType(Arr->getType()->getArrayElementTypeNoTypeQual(), 0));
+  N->Text = Sa.Tile;
+  return N;
+}
+
+/// for (d = threadIdx.x; d < D; d += blockDim.x) s[d] = p[row * D + d];
+/// The block's threads stage the row `row` of p ([rows, D]) in s.  It is
+/// used only as the stationary operand of a dot product, so it is loaded
+/// and transposed once per tile of rows: [D, np_] in SBUF.
+bool WarpRowLifter::stageLoop(const ForStmt *Fo, const VarDecl *C,
+                              const std::string &Bound, const clang::Stmt *S) {
+  auto *St = cast<BinaryOperator>(S);
+  auto *SA = cast<ArraySubscriptExpr>(St->getLHS()->IgnoreParenImpCasts());
+  const VarDecl *Arr = sharedVar(SA->getBase());
+  auto *RA = dyn_cast<ArraySubscriptExpr>(St->getRHS()->IgnoreParenImpCasts());
+  auto *D = RA ? dyn_cast<DeclRefExpr>(strip(RA->getBase())) : nullptr;
+  auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
+  auto Pitch = RA ? rowIndex(RA->getIdx(), C) : std::nullopt;
+  if (varOf(SA->getIdx()) != C || !P || !P->getType()->isPointerType() ||
+      !Pitch || *Pitch != Bound)
+    return fail(St->getBeginLoc(),
+                llvm::formatv("staging of '{0}' that is not `{0}[d] = "
+                              "p[row * D + d]` for d < D",
+                              Arr->getName())
+                    .str());
+  Recognised = true;
+  ShArr &Sa = Sh[Arr];
+  if (Sa.Pending || Sa.ReadAll || Sa.ReadW0 >= 0)
+    return fail(SA->getBeginLoc(),
+                llvm::formatv("'{0}' is written again before a barrier "
+                              "separates the write from earlier reads or "
+                              "writes of it",
+                              Arr->getName())
+                    .str());
+  auto Ty = dtypeOf(P->getType()->getPointeeType());
+  if (Ty != DType::F32 ||
+      dtypeOf(QualType(Arr->getType()->getArrayElementTypeNoTypeQual(), 0)) !=
+          DType::F32)
+    return fail(St->getBeginLoc(), "a staged row of another type than "
+                                   "float: matmul operands are lifted in "
+                                   "float32 only");
+  TensorUse &U = L.use(P, RA->getExprLoc());
+  if (U.Written || (U.Layout && U.Layout != 's'))
+    return fail(RA->getBeginLoc(),
+                llvm::formatv("'{0}' is written, or accessed with two "
+                              "different layouts",
+                              P->getName())
+                    .str());
+  U.Read = true;
+  U.Layout = 's';
+  Inner[P] = Bound;
+  Checks.push_back(
+      {Bound + " <= " + std::to_string(std::min<int64_t>(128, Sa.Size)),
+       "the staged row fits '" + Arr->getName().str() +
+           "' and the 128 partitions of a matmul"});
+  open();
+  std::string Qt = loadTransposed(
+      B,
+      Access{HbmName.at(P->getName().str()), {{"p0", "p1"}, {"0", Bound}}, {}},
+      "np_", Bound, DType::F32, "q");
+  ShArr N;
+  N.K = ShArr::Staged;
+  N.Size = Sa.Size;
+  N.Tile = Qt;
+  N.Depth = Bound;
+  N.Src = P;
+  N.Pending = true;
+  Sa = N;
+  return true;
+}
+
+/// for (d = 0; d < D; ++d) acc += s[d] * k[d]  (in a column loop; s a
+/// staged row of length D, k = p + c * D the row c of p [cols, D], acc a
+/// local of the loop starting from 0): acc = sum_d row[d] * p[c, d], the
+/// nc_matmul of the staged rows with the matrix.
+bool WarpRowLifter::dotLoop(const ForStmt *Fo) {
+  auto *DS = dyn_cast_or_null<DeclStmt>(Fo->getInit());
+  auto *D = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                     : nullptr;
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(Fo->getCond());
+  if (!D || !D->getInit() || constInt(D->getInit()) != 0 || !Cond ||
+      Cond->getOpcode() != BO_LT || varOf(Cond->getLHS()) != D)
+    return false;
+  auto Bound = L.scalarExpr(Cond->getRHS());
+  const Expr *Inc = Fo->getInc() ? strip(Fo->getInc()) : nullptr;
+  bool IncOk = false;
+  if (auto *U = dyn_cast_or_null<UnaryOperator>(Inc))
+    IncOk = U->isIncrementOp() && varOf(U->getSubExpr()) == D;
+  else if (auto *CA = dyn_cast_or_null<CompoundAssignOperator>(Inc))
+    IncOk = CA->getOpcode() == BO_AddAssign && varOf(CA->getLHS()) == D &&
+            isInt(CA->getRHS(), 1);
+  const clang::Stmt *S = Fo->getBody();
+  if (auto *CS = dyn_cast<CompoundStmt>(S))
+    S = CS->size() == 1 ? CS->body_front() : nullptr;
+  auto *Bo = dyn_cast_or_null<BinaryOperator>(S);
+  if (!Bound || !IncOk || !Bo)
+    return false;
+  const VarDecl *Acc = varOf(Bo->getLHS());
+  const Expr *Prod = nullptr;
+  if (Bo->getOpcode() == BO_AddAssign)
+    Prod = Bo->getRHS();
+  else if (auto *Add = dyn_cast<BinaryOperator>(strip(Bo->getRHS()));
+           Bo->getOpcode() == BO_Assign && Add && Add->getOpcode() == BO_Add) {
+    if (varOf(Add->getLHS()) == Acc)
+      Prod = Add->getRHS();
+    else if (varOf(Add->getRHS()) == Acc)
+      Prod = Add->getLHS();
+  }
+  auto *Mul = Prod ? dyn_cast<BinaryOperator>(strip(Prod)) : nullptr;
+  if (!Acc || !LoopLocals.count(Acc) || !Mul || Mul->getOpcode() != BO_Mul)
+    return false;
+  auto It = L.Env.find(Acc);
+  if (It == L.Env.end() || It->second.K != Value::Elem ||
+      It->second.N->K != Node::Scalar ||
+      (It->second.N->Text != "0.0" && It->second.N->Text != "0"))
+    return fail(Bo->getBeginLoc(), "dot product into a local that does not "
+                                   "start from 0");
+  const ShArr *Row = nullptr;
+  const Value *Mat = nullptr;
+  for (const Expr *X : {Mul->getLHS(), Mul->getRHS()}) {
+    auto *A = dyn_cast<ArraySubscriptExpr>(X->IgnoreParenImpCasts());
+    if (!A || varOf(A->getIdx()) != D)
+      return false;
+    if (const VarDecl *Arr = sharedVar(A->getBase())) {
+      auto SIt = Sh.find(Arr);
+      if (SIt != Sh.end() && SIt->second.K == ShArr::Staged)
+        Row = &SIt->second;
+      continue;
+    }
+    auto PIt = L.Env.find(varOf(A->getBase()));
+    if (PIt != L.Env.end() && PIt->second.K == Value::ColPtr)
+      Mat = &PIt->second;
+  }
+  if (!Row || !Mat)
+    return false;
+  Recognised = true;
+  if (Row->Pending)
+    return fail(Fo->getForLoc(), "the staged row is read before a barrier "
+                                 "publishes it");
+  if (Row->Depth != *Bound || Mat->Pitch != *Bound)
+    return fail(Fo->getForLoc(),
+                llvm::formatv("dot product over {0} elements of a staged row "
+                              "of {1} and matrix rows of pitch {2}: the "
+                              "lengths must be the same",
+                              *Bound, Row->Depth, Mat->Pitch)
+                    .str());
+  const ParmVarDecl *P = Mat->Ptr;
+  if (dtypeOf(P->getType()->getPointeeType()) != DType::F32)
+    return fail(Fo->getForLoc(), "a matrix of another type than float: "
+                                 "matmul operands are lifted in float32 "
+                                 "only");
+  TensorUse &U = L.use(P, Fo->getForLoc());
+  if (U.Written || (U.Layout && U.Layout != 'k'))
+    return fail(Fo->getForLoc(),
+                llvm::formatv("'{0}' is written, or accessed with two "
+                              "different layouts",
+                              P->getName())
+                    .str());
+  U.Read = true;
+  U.Layout = 'k';
+  Inner[P] = *Bound;
+  readShared(const_cast<ShArr &>(*Row), Ctx());
+  Dots = true;
+  auto N = std::make_shared<Node>();
+  N->K = Node::Dot;
+  N->Ty = DType::F32;
+  N->Text = P->getName().str();
+  N->Stat = Row->Tile;
+  N->Depth = *Bound;
+  It->second.N = N;
+  return true;
+}
+
 bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
   auto *DS = dyn_cast_or_null<DeclStmt>(Fo->getInit());
   auto *C = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
@@ -2983,6 +3372,25 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
                       : "column loop that is not `for (c = lane; c < cols; c "
                         "+= 32)`");
   auto Bound = L.scalarExpr(Cond->getRHS());
+  std::vector<const clang::Stmt *> Body;
+  if (auto *CS = dyn_cast<CompoundStmt>(Fo->getBody()))
+    Body.assign(CS->body_begin(), CS->body_end());
+  else
+    Body.push_back(Fo->getBody());
+  if (Block && Bound) {
+    // s[d] = p[row * D + d] into a fixed-size shared array: a staged row.
+    if (Body.size() == 1)
+      if (auto *St = dyn_cast<BinaryOperator>(Body[0]);
+          St && St->getOpcode() == BO_Assign)
+        if (auto *SA = dyn_cast<ArraySubscriptExpr>(
+                St->getLHS()->IgnoreParenImpCasts()))
+          if (const VarDecl *Arr = sharedVar(SA->getBase());
+              Arr && Sh[Arr].Size > 0)
+            return stageLoop(Fo, C, *Bound, St);
+    // Without row pointers the first column loop gives the row length.
+    if (Cols.empty())
+      Cols = *Bound;
+  }
   if (!Bound || Cols.empty() || *Bound != Cols)
     return fail(Fo->getForLoc(), "column loop whose bound is not the row "
                                  "pitch of the row pointers");
@@ -2990,11 +3398,15 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
   Value CV;
   CV.K = Value::ColVar;
   L.Env[C] = CV;
-  std::vector<const clang::Stmt *> Body;
-  if (auto *CS = dyn_cast<CompoundStmt>(Fo->getBody()))
-    Body.assign(CS->body_begin(), CS->body_end());
-  else
-    Body.push_back(Fo->getBody());
+  CurCol = C;
+  LoopSh.clear();
+  LoopLocals.clear();
+  struct Reset {
+    const VarDecl *&V;
+    ~Reset() { V = nullptr; }
+  } ResetCol{CurCol};
+  // Stores to shared arrays at the column: (array, value).
+  std::vector<std::pair<const VarDecl *, NodeP>> ShStores;
   // First the element expressions (no ops yet), then the tile program.
   struct Acc {
     const VarDecl *V;
@@ -3008,14 +3420,76 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
     if (auto *EW = dyn_cast<ExprWithCleanups>(S))
       S = EW->getSubExpr();
     if (auto *D = dyn_cast<DeclStmt>(S)) {
+      // const T *k = p + c * pitch: the row c of a matrix.
+      if (D->isSingleDecl())
+        if (auto *PV = dyn_cast<VarDecl>(D->getSingleDecl());
+            PV && PV->getType()->isPointerType() && PV->getInit()) {
+          if (!colPointer(PV, C))
+            return fail(PV->getLocation(),
+                        "pointer local of a column loop that is not `p + c * "
+                        "pitch` (the row c of a matrix)");
+          LoopLocals.insert(PV);
+          continue;
+        }
       if (!L.declare(D))
-        return fail(S->getBeginLoc(), "local of a column loop not lifted");
+        return failElem(S->getBeginLoc(), "local of a column loop not lifted");
+      for (const Decl *X : D->decls())
+        if (auto *XV = dyn_cast<VarDecl>(X))
+          LoopLocals.insert(XV);
+      continue;
+    }
+    if (auto *Inner = dyn_cast<ForStmt>(S)) {
+      if (!dotLoop(Inner))
+        return F ? false
+                 : fail(Inner->getForLoc(),
+                        "loop in a column loop that is not a dot product "
+                        "`for (d = 0; d < D; ++d) acc += s[d] * k[d]` of a "
+                        "staged row and the row c of a matrix");
+      continue;
+    }
+    // A new value of a local of this loop: v = e, v op= e.
+    if (auto *Bo = dyn_cast<BinaryOperator>(S);
+        Bo && Bo->isAssignmentOp() && LoopLocals.count(varOf(Bo->getLHS()))) {
+      const VarDecl *V = varOf(Bo->getLHS());
+      auto It = L.Env.find(V);
+      if (It == L.Env.end() || It->second.K != Value::Elem ||
+          !V->getType()->isRealFloatingType())
+        return fail(Bo->getOperatorLoc(), "assignment to a local of a column "
+                                          "loop that is not a float value");
+      NodeP R = L.elem(Bo->getRHS());
+      if (!R)
+        return failElem(Bo->getOperatorLoc(), "assigned value not lifted");
+      const char *Fn = nullptr;
+      switch (Bo->getOpcode()) {
+      case BO_AddAssign:
+        Fn = "nl.add";
+        break;
+      case BO_SubAssign:
+        Fn = "nl.subtract";
+        break;
+      case BO_MulAssign:
+        Fn = "nl.multiply";
+        break;
+      case BO_DivAssign:
+        Fn = "nl.divide";
+        break;
+      case BO_Assign:
+        break;
+      default:
+        return fail(Bo->getOperatorLoc(), "compound assignment to a local "
+                                          "without a tile operation");
+      }
+      NodeP N = Fn ? L.bin(Fn, It->second.N, R, false) : R;
+      N = L.castTo(N, V->getType(), Bo->getExprLoc());
+      if (!N)
+        return failElem(Bo->getOperatorLoc(), "assigned value not lifted");
+      It->second.N = N;
       continue;
     }
     const VarDecl *AV;
     std::string Op;
     const Expr *E;
-    if (accumulation(S, AV, Op, E)) {
+    if (accumulation(S, AV, Op, E) && !LoopLocals.count(AV)) {
       auto It = L.Env.find(AV);
       if (It == L.Env.end() || It->second.K != Value::Elem ||
           It->second.N->K != Node::Scalar)
@@ -3048,9 +3522,41 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
         SL ? dyn_cast<ArraySubscriptExpr>(SL->IgnoreParenImpCasts()) : nullptr;
     const VarDecl *PV = A ? varOf(A->getBase()) : nullptr;
     auto PIt = PV ? L.Env.find(PV) : L.Env.end();
-    if (PIt != L.Env.end() && PIt->second.K == Value::RowPtr &&
-        varOf(A->getIdx()) == C) {
-      const ParmVarDecl *P = PIt->second.Ptr;
+    // s[c] = e: the column c of a shared row (dynamic shared memory, or a
+    // fixed-size array of at least cols elements).
+    if (const VarDecl *Arr = A ? sharedVar(A->getBase()) : nullptr) {
+      ShArr &Sa = Sh[Arr];
+      if (!Block || varOf(A->getIdx()) != C ||
+          !(Sa.K == ShArr::Empty || Sa.K == ShArr::ColArr) ||
+          (Sa.K == ShArr::Empty && (Sa.Pending || Sa.ReadAll)))
+        return fail(A->getBeginLoc(),
+                    llvm::formatv("store to shared '{0}' in a column loop "
+                                  "that is not '{0}[c]' at the loop's "
+                                  "column of an array holding one value per "
+                                  "column",
+                                  Arr->getName())
+                        .str());
+      NodeP N = L.elem(SR);
+      if (!N)
+        return failElem(S->getBeginLoc(), "stored value not lifted");
+      N = L.castTo(N,
+                   QualType(Arr->getType()->getArrayElementTypeNoTypeQual(), 0),
+                   S->getBeginLoc());
+      if (!N)
+        return failElem(S->getBeginLoc(), "stored value not lifted");
+      LoopSh[Arr] = N;
+      ShStores.push_back({Arr, N});
+      continue;
+    }
+    // p[row * cols + c] = e with p a pointer parameter: as a row pointer.
+    const ParmVarDecl *DirectP = nullptr;
+    if (auto *DP = dyn_cast_or_null<ParmVarDecl>(PV);
+        DP && DP->getType()->isPointerType() && Block)
+      if (auto Pitch = rowIndex(A->getIdx(), C); Pitch && *Pitch == Cols)
+        DirectP = DP;
+    if (DirectP || (PIt != L.Env.end() && PIt->second.K == Value::RowPtr &&
+                    varOf(A->getIdx()) == C)) {
+      const ParmVarDecl *P = DirectP ? DirectP : PIt->second.Ptr;
       NodeP N = L.elem(SR);
       if (!N)
         return failElem(S->getBeginLoc(), "stored value not lifted");
@@ -3063,7 +3569,7 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
                                       "twice, is not lifted");
       U.Written = true;
       U.Layout = 'e';
-      L.RowPitch[P] = PIt->second.Pitch;
+      L.RowPitch[P] = Cols;
       Stores.push_back({P, N});
       continue;
     }
@@ -3083,10 +3589,33 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
     B.op(M);
     AccTiles.push_back(T);
   }
-  B.open("f0", "0", Cols, "512");
-  B.assign("f1", "min(" + Cols + ", f0 + 512)");
+  // A shared row written here: a new SBUF tile [128, cols] (reads in this
+  // loop saw the values it held before).
+  std::map<const VarDecl *, std::string> ShTiles;
+  for (auto &[Arr, N] : ShStores)
+    if (!ShTiles.count(Arr))
+      ShTiles[Arr] =
+          B.alloc("sh", Mem::SBUF,
+                  *dtypeOf(QualType(
+                      Arr->getType()->getArrayElementTypeNoTypeQual(), 0)),
+                  {"128", Cols});
+  // A matmul chunk is transposed: at most 128 columns.
+  std::function<bool(const NodeP &)> HasDot = [&](const NodeP &N) {
+    return N && (N->K == Node::Dot || HasDot(N->A) || HasDot(N->B));
+  };
+  bool Narrow = false;
+  for (const Acc &A : Accs)
+    Narrow |= HasDot(A.E);
+  for (auto &St : Stores)
+    Narrow |= HasDot(St.second);
+  for (auto &St : ShStores)
+    Narrow |= HasDot(St.second);
+  std::string Chunk = Narrow ? "128" : "512";
+  B.open("f0", "0", Cols, Chunk);
+  B.assign("f1", "min(" + Cols + ", f0 + " + Chunk + ")");
   B.assign("nf_", "f1 - f0");
   TileLowering TL(B, HbmName, true);
+  TL.FSize = Chunk;
   for (size_t I = 0; I < Accs.size(); ++I) {
     Operand V = TL.lower(Accs[I].E);
     if (!V.IsTile || TileLowering::isCol(V))
@@ -3107,6 +3636,20 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
     Cb.Dst = AA;
     Cb.Srcs = {Operand::tile(AA), Operand::tile(RA)};
     B.op(Cb);
+  }
+  for (auto &[Arr, N] : ShStores) {
+    Operand V = TL.lower(N);
+    if (!V.IsTile || TileLowering::isCol(V))
+      return fail(Fo->getForLoc(),
+                  llvm::formatv("'{0}[c]' is stored a value that does not "
+                                "depend on the column",
+                                Arr->getName())
+                      .str());
+    Op O;
+    O.Kind = OpKind::TensorCopy;
+    O.Dst = Access{ShTiles[Arr], {{"0", "np_"}, {"f0", "f1"}}, {}};
+    O.Srcs = {V};
+    B.op(O);
   }
   for (auto &[P, N] : Stores) {
     Operand V = TL.lower(N);
@@ -3134,6 +3677,31 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
     Pending.push_back({P, N});
   }
   B.close();
+  // Each thread reads back only the columns it wrote (every column loop
+  // deals the columns to the threads alike): no barrier is needed.
+  for (auto &[Arr, T] : ShTiles) {
+    ShArr &Sa = Sh[Arr];
+    if (Sa.K != ShArr::ColArr) {
+      std::string What = llvm::formatv("a row of '{0}'", Arr->getName()).str();
+      if (Sa.Size < 0) {
+        SharedBytes = true;
+        uint64_t Bytes =
+            FD->getASTContext()
+                .getTypeSizeInChars(
+                    Arr->getType()->getArrayElementTypeNoTypeQual())
+                .getQuantity();
+        Checks.push_back(
+            {"shared_bytes >= " + std::to_string(Bytes) + " * (" + Cols + ")",
+             "the launch's dynamic shared memory holds " + What});
+      } else {
+        Checks.push_back({"(" + Cols + ") <= " + std::to_string(Sa.Size),
+                          "'" + Arr->getName().str() + "' holds " + What});
+      }
+    }
+    Sa.K = ShArr::ColArr;
+    Sa.Tile = T;
+    Sa.Pending = false;
+  }
   // After the loop each accumulator is the thread's partial result.
   for (size_t I = 0; I < Accs.size(); ++I) {
     Value PV;
@@ -3340,6 +3908,12 @@ std::optional<Failure> WarpRowLifter::run() {
     case 'g': // the 1-D input of a grid-stride loop
       Pa.Shape = {GridBound};
       break;
+    case 's': // rows staged in shared memory [rows, D]
+      Pa.Shape = {Rows, Inner[P]};
+      break;
+    case 'k': // the matrix of a dot product [cols, D]
+      Pa.Shape = {Cols, Inner[P]};
+      break;
     default:
       Pa.Shape = {Rows, Cols};
     }
@@ -3368,6 +3942,10 @@ std::optional<Failure> WarpRowLifter::run() {
               "the block size the kernel's indexing assumes");
     if (RowsBound)
       H.check("grid_x >= " + Rows, "the launch has a block for every row");
+    std::set<std::string> Seen;
+    for (auto &[Cond, Why] : Checks)
+      if (Seen.insert(Cond).second)
+        H.check(Cond, Why);
   }
   for (const Param &Pa : K.Params)
     if (Pa.IsTensor && Pa.R == Param::Out) {
@@ -3379,6 +3957,8 @@ std::optional<Failure> WarpRowLifter::run() {
     }
   K.Body.insert(K.Body.begin(), Head.begin(), Head.end());
   K.Launch = {"grid_x", "block_x"};
+  if (SharedBytes)
+    K.Launch.push_back("shared_bytes");
   K.Family = "row reduction, one warp per row (rows on partitions, "
              "tensor_reduce over column chunks of 512 on the free axis)";
   if (Block)
@@ -3390,6 +3970,11 @@ std::optional<Failure> WarpRowLifter::run() {
                      "(blocks on partitions, each block's chunks of " +
                          std::to_string(*BlockSize) +
                          " on the free axis, tensor_reduce)";
+  if (Dots)
+    K.Family = "row program, one block per row, over a staged row times a "
+               "matrix (rows on partitions, nc_matmul of the transposed "
+               "rows with transposed chunks of 128 matrix rows, the row "
+               "held in SBUF, block reductions as tensor_reduce)";
   return std::nullopt;
 }
 

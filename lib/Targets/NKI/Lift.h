@@ -5,7 +5,10 @@
 
 #include "TileProgram.h"
 #include "pk/TargetContext.h"
+#include "clang/AST/Type.h"
+#include "llvm/ADT/StringRef.h"
 #include <map>
+#include <optional>
 
 namespace pk {
 namespace nki {
@@ -16,6 +19,15 @@ struct LiftedFile {
   std::vector<Kernel> Kernels;
   std::vector<std::string> Header;
 };
+
+/// The NKI dtype of a C element type (float, half/__half, bf16, int,
+/// unsigned); none for the others.
+std::optional<DType> dtypeOf(clang::QualType T);
+/// A Python name for a C identifier (Python keywords, builtins the output
+/// uses and the module names get a trailing underscore).
+std::string pyName(llvm::StringRef N);
+/// A Python float literal for \p V (9 significant digits, always a float).
+std::string pyFloat(double V);
 
 /// Lifts every __global__ function defined in the user files of \p TC.
 /// Records a PK5001 note per lifted kernel and one finding (PK5002-PK5008)

@@ -46,6 +46,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LiftMatmul.h"
+#include "Lift.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -261,53 +262,6 @@ std::optional<std::string> builtinAtom(const Expr *E) {
   if (!P)
     return std::nullopt;
   return std::string(P) + Field;
-}
-
-std::optional<DType> dtypeOf(QualType T) {
-  T = T.getCanonicalType().getUnqualifiedType();
-  if (const auto *BT = T->getAs<BuiltinType>()) {
-    switch (BT->getKind()) {
-    case BuiltinType::Float:
-      return DType::F32;
-    case BuiltinType::Half:
-    case BuiltinType::Float16:
-      return DType::F16;
-    case BuiltinType::BFloat16:
-      return DType::BF16;
-    case BuiltinType::Int:
-      return DType::I32;
-    case BuiltinType::UInt:
-      return DType::U32;
-    default:
-      return std::nullopt;
-    }
-  }
-  std::string S = T.getAsString();
-  if (S.find("bfloat16") != std::string::npos)
-    return DType::BF16;
-  if (S.find("half") != std::string::npos)
-    return DType::F16;
-  return std::nullopt;
-}
-
-std::string pyName(llvm::StringRef N) {
-  static const llvm::StringSet<> Reserved = {
-      "in",     "is",    "not",    "and",    "or",      "lambda", "def",
-      "class",  "from",  "import", "pass",   "yield",   "with",   "as",
-      "global", "del",   "elif",   "except", "raise",   "print",  "nl",
-      "nisa",   "nki",   "range",  "min",    "max",     "None",   "True",
-      "False",  "async", "await",  "assert", "finally", "try",    "nonlocal",
-      "len",    "all"};
-  return Reserved.count(N) ? (N + "_").str() : N.str();
-}
-
-std::string pyFloat(double V) {
-  char Buf[64];
-  snprintf(Buf, sizeof Buf, "%.9g", V);
-  std::string S = Buf;
-  if (S.find_first_of(".eEn") == std::string::npos)
-    S += ".0";
-  return S;
 }
 
 /// The callee's name of a (possibly dependent or overloaded) call.

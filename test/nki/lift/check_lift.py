@@ -310,6 +310,64 @@ def main():
     check(refused, "transpose: a grid that does not cover the matrix is "
           "refused")
 
+    # Attention probabilities: a q row staged in shared memory, a per-thread
+    # dot product over the head dimension (nc_matmul of the transposed q rows
+    # with transposed chunks of 128 K rows), the scores in dynamic shared
+    # memory (an SBUF row tile), then the row softmax.
+    mod, irs, _ = port(a.pk, os.path.join(corpus, "attention_scores",
+                                          "attention_scores.cu"),
+                       a.work, "attention")
+    k = "attention_scores"
+    spec = mod.PK_KERNELS[k]
+    check([p.get("shape") for p in spec["params"][:3]] ==
+          [["seqQ", "headDim"], ["seqK", "headDim"], ["seqQ", "seqK"]] and
+          spec["launch"] == ["grid_x", "block_x", "shared_bytes"],
+          "attention: Q [seqQ, d], Kmat [seqK, d], P [seqQ, seqK]; launch "
+          "grid_x, block_x, shared_bytes")
+    shapes = allocs(irs[k]["body"], [])
+    check(("sbuf", ("128", "seqK")) in shapes and
+          ("psum", ("128", "128")) in shapes,
+          "attention: scores held in a [128, seqK] SBUF tile, [128, 128] "
+          "PSUM matmul tiles")
+
+    def attn_ref(q, km, scale):
+        s = (q.astype(np.float64) @ km.astype(np.float64).T) * scale
+        e = np.exp(s - s.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    for sq, sk, d, block in ((12, 77, 32, 64), (200, 300, 128, 128),
+                             (130, 129, 1, 32)):
+        q = rng.uniform(-1, 1, (sq, d)).astype(np.float32)
+        km = rng.uniform(-1, 1, (sk, d)).astype(np.float32)
+        scale = float(np.float32(1 / math.sqrt(d)))
+        out, ops = run(mod, k, [q, km, None, sq, sk, d, scale],
+                       launch=(sq, block, 4 * sk))
+        check(np.allclose(out, attn_ref(q, km, scale), rtol=1e-4, atol=1e-6),
+              "attention: matches softmax(scale * Q K^T) on %d x %d, d = %d "
+              "(block %d)" % (sq, sk, d, block))
+        tiles = -(-sq // 128) * -(-sk // 128)
+        check(ops <= 12 + 30 * tiles, "attention: %d traced operations for "
+              "%d tiles of 128 x 128" % (ops, tiles))
+    for launch, why in (((sq, block, 4 * sk - 4), "dynamic shared memory "
+                         "smaller than a row of scores"),
+                        ((sq - 1, block, 4 * sk), "fewer blocks than rows")):
+        try:
+            run(mod, k, [q, km, None, sq, sk, d, scale], launch=launch)
+            refused = False
+        except AssertionError:
+            refused = True
+        check(refused, "attention: a launch with %s is refused" % why)
+    d = 129
+    q = rng.uniform(-1, 1, (4, d)).astype(np.float32)
+    km = rng.uniform(-1, 1, (5, d)).astype(np.float32)
+    try:
+        run(mod, k, [q, km, None, 4, 5, d, 0.1], launch=(4, 64, 20))
+        refused = False
+    except AssertionError:
+        refused = True
+    check(refused, "attention: a head dimension over 128 (the staged row's "
+          "size, the matmul's K) is refused")
+
     # A tree: one .py per input (a header gets <stem>_cuh.py), the report
     # lists each kernel's finding, the unlifted kernel is left out.
     tree = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tree")

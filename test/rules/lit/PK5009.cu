@@ -2,8 +2,9 @@
 // is refused, with no output for it, when a step is not proven equivalent to
 // the tile program: a shared array read before the barrier that publishes
 // it, a sum whose every thread starts from a non-zero constant, a transpose
-// whose store does not read the tile transposed, a row staged in dynamic
-// shared memory.
+// whose store does not read the tile transposed, a row in dynamic shared
+// memory read at another column or before it is written, a dot product over
+// a staged row before its barrier or over another length.
 // RUN: rm -rf %t && %pk port -q --to nki -o %t %s 2>&1 | FileCheck %s
 // RUN: not grep -q "^def " %t/nki/PK5009.py
 #include <cuda_runtime.h>
@@ -64,12 +65,50 @@ __global__ void copy_not_transposed(float *out, const float *in, int rows,
 }
 
 __global__ void staged_row(const float *x, float *y, int cols) {
-// CHECK: PK5009.cu:[[@LINE+1]]:27: warning: kernel 'staged_row' is not lifted to NKI: dynamic shared memory 'buf' (extern __shared__, sized by the launch): block row programs are lifted with fixed-size one-dimensional shared arrays only [PK5009]
   extern __shared__ float buf[];
   for (int c = threadIdx.x; c < cols; c += blockDim.x)
     buf[c] = x[blockIdx.x * cols + c];
   __syncthreads();
   for (int c = threadIdx.x; c < cols; c += blockDim.x)
+// CHECK: PK5009.cu:[[@LINE+1]]:32: warning: kernel 'staged_row' is not lifted to NKI: stored value not lifted: read of shared 'buf' that is not 'buf[c]' at the column c of a column loop [PK5009]
     y[blockIdx.x * cols + c] = buf[cols - 1 - c];
+}
+
+__global__ void dot_no_barrier(const float *Q, const float *Km, float *S,
+                               int nk, int d) {
+  __shared__ float q[64];
+  for (int i = threadIdx.x; i < d; i += blockDim.x)
+    q[i] = Q[blockIdx.x * d + i];
+  for (int j = threadIdx.x; j < nk; j += blockDim.x) {
+    const float *k = Km + j * d;
+    float dot = 0.0f;
+// CHECK: PK5009.cu:[[@LINE+1]]:5: warning: kernel 'dot_no_barrier' is not lifted to NKI: the staged row is read before a barrier publishes it [PK5009]
+    for (int i = 0; i < d; ++i)
+      dot += q[i] * k[i];
+    S[blockIdx.x * nk + j] = dot;
+  }
+}
+
+__global__ void dot_short(const float *Q, const float *Km, float *S, int nk,
+                          int d, int e) {
+  __shared__ float q[64];
+  for (int i = threadIdx.x; i < d; i += blockDim.x)
+    q[i] = Q[blockIdx.x * d + i];
+  __syncthreads();
+  for (int j = threadIdx.x; j < nk; j += blockDim.x) {
+    const float *k = Km + j * d;
+    float dot = 0.0f;
+// CHECK: PK5009.cu:[[@LINE+1]]:5: warning: kernel 'dot_short' is not lifted to NKI: dot product over e elements of a staged row of d and matrix rows of pitch d: the lengths must be the same [PK5009]
+    for (int i = 0; i < e; ++i)
+      dot += q[i] * k[i];
+    S[blockIdx.x * nk + j] = dot;
+  }
+}
+
+__global__ void row_read_early(const float *x, float *y, int cols) {
+  extern __shared__ float buf[];
+  for (int c = threadIdx.x; c < cols; c += blockDim.x)
+// CHECK: PK5009.cu:[[@LINE+1]]:32: warning: kernel 'row_read_early' is not lifted to NKI: stored value not lifted: read of 'buf[c]' before a column loop wrote the row's columns to it [PK5009]
+    y[blockIdx.x * cols + c] = buf[c] + x[blockIdx.x * cols + c];
 }
 // CHECK-NOT: warning
