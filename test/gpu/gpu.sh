@@ -119,27 +119,48 @@ EOF
   echo PASS
   ;;
 fake)
-  # The --gpu run path end to end with a stand-in nvcc whose "executables"
-  # print what drivers print on a GPU (a device query that finds one, timing
-  # lines, result lines; layernorm's port reports a mismatch).
+  # The --gpu run path end to end with a stand-in nvcc whose programs print
+  # what drivers print on a GPU: a device query that finds one; the pair
+  # runner (pkv_pair.cu), which "loads" the drivers given as NAME=LIBRARY,
+  # prints their timing lines, the pair's ratio (1.25 original / port, in
+  # either order), then their result lines; layernorm's port reports a
+  # mismatch.  Every driver must be built as a -shared -DPKV_GPU_PAIR library.
   cat >"$WORK/nvcc" <<'NVCC'
 #!/usr/bin/env bash
-out=""; src=""
+out=""; src=""; shared=0; pair=0
 while (($#)); do
   case "$1" in
     --version) echo "Cuda compilation tools, release 13.0, V13.0.88"; exit 0 ;;
     -o) out="$2"; shift 2 ;;
+    -shared) shared=1; shift ;;
+    -DPKV_GPU_PAIR) pair=1; shift ;;
     -*) shift ;;
     *) src="$1"; shift ;;
   esac
 done
 case "$src" in
   *probe.cu) echo 'echo "{\"ok\":true,\"name\":\"Stand-in GPU\",\"major\":9,\"minor\":0,\"count\":1,\"runtime\":13000,\"driver_api\":13000,\"memory_mib\":1}"' ;;
+  *pkv_pair.cu)
+    grep -q 'dlopen' "$src" || { echo "pkv_pair.cu: no dlopen" >&2; exit 1; }
+    cat <<'PAIR'
+rc=0; last=""
+for a in "$@"; do sh "${a#*=}" timing "${a%%=*}"; last="${a%%=*}"; done
+if [ "$#" -gt 1 ]; then
+  if [ "${1%%=*}" = original ]; then r=1.25; else r=0.8; fi
+  echo "{\"pkv_gpu_pair\":1,\"first\":\"${1%%=*}\",\"last\":\"$last\",\"ratio\":$r,\"min\":$r,\"max\":$r,\"rounds\":3,\"batch\":10}"
+fi
+for a in "$@"; do sh "${a#*=}" result "${a%%=*}" || rc=1; done
+exit $rc
+PAIR
+    ;;
   *)
+    [ "$shared$pair" = 11 ] || { echo "$src: not built as a pair library" >&2; exit 1; }
     status=pass; bad=0; first=-1
     [[ "$src" == */layernorm/cuda.cu ]] && { status=mismatch; bad=2; first=3; }
-    echo "echo '{\"pkv_gpu\":1,\"ms\":0.002,\"min\":0.002,\"max\":0.003,\"warmup\":5,\"repeats\":21,\"batch\":10,\"regs\":8,\"local_bytes\":0,\"static_shared_bytes\":0}'"
-    echo "echo '{\"pkv\":1,\"case\":\"c\",\"variant\":\"v\",\"status\":\"$status\",\"outputs\":[{\"name\":\"y\",\"count\":8,\"mismatches\":$bad,\"nan_mismatches\":0,\"max_abs\":0.5,\"max_rel\":0.25,\"first_bad\":$first,\"got\":1,\"want\":2}]}'"
+    echo 'if [ "$1" = timing ]; then'
+    echo "echo '{\"pkv_gpu\":1,\"variant\":\"'\"\$2\"'\",\"ms\":0.002,\"min\":0.002,\"max\":0.003,\"warmup\":5,\"repeats\":21,\"batch\":10,\"regs\":8,\"local_bytes\":0,\"static_shared_bytes\":0}'"
+    echo 'exit 0; fi'
+    echo "echo '{\"pkv\":1,\"case\":\"c\",\"variant\":\"'\"\$2\"'\",\"status\":\"$status\",\"outputs\":[{\"name\":\"y\",\"count\":8,\"mismatches\":$bad,\"nan_mismatches\":0,\"max_abs\":0.5,\"max_rel\":0.25,\"first_bad\":$first,\"got\":1,\"want\":2}]}'"
     [ "$status" = pass ] || echo "exit 1" ;;
 esac >"$out.body"
 { echo '#!/bin/sh'; cat "$out.body"; } >"$out"; rm -f "$out.body"; chmod +x "$out"
@@ -152,7 +173,7 @@ NVCC
   cat "$WORK/out"
   [ "$rc" = 1 ] || { cat "$WORK/err"; fail "exit status $rc with a mismatch (want 1)"; }
   grep -q "^GPU: Stand-in GPU (sm_90)" "$WORK/out" || fail "GPU line"
-  grep -Eq '^saxpy +PASS 5.0e-01/2.5e-01 +PASS 5.0e-01/2.5e-01 +0.0020 +0.0020  1.00 =$' "$WORK/out" || fail "saxpy row"
+  grep -Eq '^saxpy +PASS 5.0e-01/2.5e-01 +PASS 5.0e-01/2.5e-01 +0.0020 +0.0020  1.25 =$' "$WORK/out" || fail "saxpy row (speed from the in-process pair)"
   grep -Eq '^layernorm +PASS 5.0e-01/2.5e-01 +FAIL mismatch +0.0020 +- +n/a$' "$WORK/out" || fail "layernorm row"
   grep -q "^results: " "$WORK/out" && fail "names a results file that was removed"
   grep -q 'layernorm \[cuda\]: mismatch: y\[3\] = 1 (want 2); 2 of 8 differ' "$WORK/out" || fail "mismatch reason"
@@ -169,7 +190,9 @@ assert d["mode"] == "gpu" and d["ok"] is True, d
 assert d["work_dir"] == sys.argv[2], d.get("work_dir")
 assert d["gpu"]["name"] == "Stand-in GPU" and d["gpu"]["arch"] == "sm_90"
 c = d["cases"][0]
-assert c["name"] == "saxpy" and c["speed_ratio"] == 1.0 and c["same_source"] is True
+assert c["name"] == "saxpy" and c["speed_ratio"] == 1.25 and c["same_source"] is True
+assert c["speed_method"] == "in-process interleaved", c
+assert c["speed_ratios"] == [1.25, 1.25, 1.25], c["speed_ratios"]
 assert [r["variant"] for r in c["results"]] == ["original", "cuda"]
 assert all(r["status"] == "pass" and r["ms"] == 0.002 for r in c["results"])
 assert d["summary"] == {"passed": 2, "failed": 0, "skipped": 0}
@@ -188,7 +211,34 @@ bundle_nvcc)
   CASES="${PK_GPU_BUNDLE_CASES:-saxpy inclusive_scan wmma_hgemm hip_ballot_compact}"
   [ "$CASES" = all ] && CASES=
   # shellcheck disable=SC2086
-  bash "$B/run.sh" --nvcc "$NVCC" --compile-only --arch sm_90 --jobs "${PK_NVCC_JOBS:-2}" $CASES || fail "some drivers do not compile"
+  bash "$B/run.sh" --nvcc "$NVCC" --compile-only --arch sm_90 --jobs "${PK_NVCC_JOBS:-2}" --build-dir "$WORK/build" $CASES || fail "some drivers do not compile"
+  [ -x "$WORK/build/pkv_pair" ] || fail "no pair runner"
+  # The pair runner loads the original's and the port's driver into one
+  # process: each must keep its own hook context (no symbol of one library,
+  # not even an STB_GNU_UNIQUE one, may bind to the other's).
+  if [ -f "$WORK/build/saxpy/original.so" ] && command -v c++ >/dev/null; then
+    cat >"$WORK/two.cpp" <<'CPP'
+#include <cstdio>
+#include <dlfcn.h>
+int main(int argc, char **argv) {
+  void *Ctx[2] = {&argc, &argv};
+  void *(*Get[2])();
+  for (int I = 0; I < 2; ++I) {
+    void *L = dlopen(argv[1 + I], RTLD_NOW | RTLD_LOCAL);
+    if (!L) { std::printf("dlopen: %s\n", dlerror()); return 1; }
+    auto Set = (void (*)(void *, void *))dlsym(L, "pkv_gpu_set_hook");
+    Get[I] = (void *(*)())dlsym(L, "pkv_gpu_hook_ctx");
+    if (!Set || !Get[I] || !dlsym(L, "main")) { std::printf("symbols\n"); return 1; }
+    Set(nullptr, Ctx[I]);
+  }
+  if (Get[0]() != Ctx[0] || Get[1]() != Ctx[1]) { std::printf("shared hook context\n"); return 1; }
+  std::printf("separate\n");
+  return 0;
+}
+CPP
+    c++ -o "$WORK/two" "$WORK/two.cpp" -ldl || fail "cannot build the two-library check"
+    "$WORK/two" "$WORK/build/saxpy/original.so" "$WORK/build/saxpy/cuda.so" || fail "the two drivers of a pair share state"
+  fi
   echo PASS
   ;;
 *) fail "unknown test $what" ;;

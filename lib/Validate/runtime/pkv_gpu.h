@@ -17,6 +17,14 @@
 //   {"pkv_gpu":1,"ms":median per launch,"min":...,"max":...,...}
 // before the driver's result line.
 //
+// Built with -DPKV_GPU_PAIR into a shared library (run.sh does that), the
+// driver does not time itself: pkemu::launch saves the buffers and hands a
+// pkv_gpu_launcher (launch the kernel N times on a stream) to the hook that
+// the bundle's pair runner (run.py's PAIR) set with pkv_gpu_set_hook, and
+// waits there; the runner loads the original's and the port's library into
+// one process and times both kernels interleaved, sample by sample.  When
+// the hook returns, the buffers are restored and the compared launch runs.
+//
 //===----------------------------------------------------------------------===//
 #ifndef PKV_GPU_H
 #define PKV_GPU_H
@@ -24,6 +32,7 @@
 #include "pkv_rt.h"
 #include <algorithm>
 #include <chrono>
+#include <tuple>
 #include <cuda_runtime.h>
 #include <type_traits>
 #include <vector>
@@ -97,7 +106,76 @@ struct Buffers {
 
 } // namespace pkvgpu
 
+/// What a driver built with -DPKV_GPU_PAIR hands to the pair runner: its
+/// kernel, launchable N times on a stream, and the kernel's attributes.
+struct pkv_gpu_launcher {
+  void *self;
+  int (*run)(void *self, int n, cudaStream_t stream); ///< 0: launched
+  int regs;
+  long long local_bytes, static_shared_bytes;
+};
+typedef int (*pkv_gpu_hook)(void *ctx, const pkv_gpu_launcher *l);
+
+#ifdef PKV_GPU_PAIR
+namespace pkvgpu {
+// Internal linkage, not static locals of inline functions: those are
+// STB_GNU_UNIQUE objects, which the dynamic linker makes one for every
+// library of the process (RTLD_LOCAL and -Bsymbolic notwithstanding), so
+// both drivers of a pair would share one hook context.
+static pkv_gpu_hook Hook = nullptr;
+static void *HookCtx = nullptr;
+inline pkv_gpu_hook hookFn() { return Hook; }
+inline void *hookCtx() { return HookCtx; }
+} // namespace pkvgpu
+
+/// Called by the pair runner (dlsym) before the driver's main.
+extern "C" void pkv_gpu_set_hook(pkv_gpu_hook h, void *ctx) {
+  pkvgpu::Hook = h;
+  pkvgpu::HookCtx = ctx;
+}
+/// The context set by pkv_gpu_set_hook (for the bundle's tests).
+extern "C" void *pkv_gpu_hook_ctx() { return pkvgpu::HookCtx; }
+#endif
+
 namespace pkemu {
+
+#ifdef PKV_GPU_PAIR
+template <typename K, typename... A>
+void launch(K Kernel, dim3 Grid, dim3 Block, std::size_t Shared,
+            cudaStream_t Stream, A... Args) {
+  if (pkvgpu::hookFn()) {
+    pkvgpu::Buffers B;
+    B.all(true, Args...);
+    struct Closure {
+      K Kernel;
+      dim3 Grid, Block;
+      std::size_t Shared;
+      std::tuple<A...> Args;
+      static int run(void *Self, int N, cudaStream_t S) {
+        Closure &C = *static_cast<Closure *>(Self);
+        for (int I = 0; I < N; ++I)
+          std::apply(
+              [&](auto... X) {
+                C.Kernel<<<C.Grid, C.Block, C.Shared, S>>>(X...);
+              },
+              C.Args);
+        return cudaGetLastError() == cudaSuccess ? 0 : 1;
+      }
+    } C{Kernel, Grid, Block, Shared, std::tuple<A...>(Args...)};
+    cudaFuncAttributes Attr{};
+    const bool HaveAttr = cudaFuncGetAttributes(&Attr, Kernel) == cudaSuccess;
+    pkv_gpu_launcher L{&C, &Closure::run, HaveAttr ? Attr.numRegs : -1,
+                       HaveAttr ? (long long)Attr.localSizeBytes : -1LL,
+                       HaveAttr ? (long long)Attr.sharedSizeBytes : -1LL};
+    if (B.Ok)
+      pkvgpu::hookFn()(pkvgpu::hookCtx(), &L);
+    pkvgpu::ok(cudaDeviceSynchronize(), "timed launches");
+    B.all(false, Args...);
+  }
+  // The launch whose outputs the driver compares, on the initial contents.
+  Kernel<<<Grid, Block, Shared, Stream>>>(Args...);
+}
+#else
 
 template <typename K, typename... A>
 void launch(K Kernel, dim3 Grid, dim3 Block, std::size_t Shared,
@@ -188,6 +266,7 @@ void launch(K Kernel, dim3 Grid, dim3 Block, std::size_t Shared,
   // The launch whose outputs the driver compares, on the initial contents.
   Kernel<<<Grid, Block, Shared, Stream>>>(Args...);
 }
+#endif // PKV_GPU_PAIR
 
 } // namespace pkemu
 

@@ -56,6 +56,279 @@ int main() {
 """
 
 
+# The pair runner: one process per case that loads the drivers of the
+# original and of the port (shared libraries built with -DPKV_GPU_PAIR, see
+# pkv_gpu.h) and times their kernels interleaved.
+PAIR = r"""
+// The pair runner of a GPU bundle: loads the drivers of a case's variants
+// (shared libraries built with -DPKV_GPU_PAIR) into one process, runs their
+// mains in threads up to the timed launch, times the kernels interleaved
+// (sample of one variant, sample of the other, order swapped every round),
+// prints one timing line per variant and the pair's ratio, then lets each
+// driver finish (compared launch, result line) one after the other.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+struct pkv_gpu_launcher {
+  void *self;
+  int (*run)(void *self, int n, cudaStream_t stream);
+  int regs;
+  long long local_bytes, static_shared_bytes;
+};
+typedef int (*pkv_gpu_hook)(void *ctx, const pkv_gpu_launcher *l);
+
+namespace {
+
+std::mutex M;
+std::condition_variable CV;
+
+struct Variant {
+  std::string Name, Path;
+  void *Lib = nullptr;
+  int (*Main)() = nullptr;
+  std::thread Thread;
+  const pkv_gpu_launcher *L = nullptr;
+  bool Posted = false, Finished = false, Go = false;
+  int Rc = 0;
+  std::vector<float> Ms;
+};
+
+int hook(void *Ctx, const pkv_gpu_launcher *L) {
+  Variant &V = *static_cast<Variant *>(Ctx);
+  std::unique_lock<std::mutex> G(M);
+  V.L = L;
+  V.Posted = true;
+  CV.notify_all();
+  CV.wait(G, [&] { return V.Go; });
+  return 0;
+}
+
+int envInt(const char *Name, int Default) {
+  const char *V = std::getenv(Name);
+  return V && *V ? std::atoi(V) : Default;
+}
+
+bool ok(cudaError_t E, const char *What) {
+  if (E == cudaSuccess)
+    return true;
+  std::fprintf(stderr, "pkv_pair: %s: %s\n", What, cudaGetErrorString(E));
+  return false;
+}
+
+__global__ void spin(unsigned long long Ns) {
+  unsigned long long T0, T;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(T0));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(T));
+  } while (T - T0 < Ns);
+}
+
+void trace(const char *What) {
+  static const bool On = std::getenv("PKV_PAIR_TRACE") != nullptr;
+  if (On)
+    std::fprintf(stderr, "pkv_pair: %s\n", What);
+}
+
+float median(std::vector<float> X) {
+  if (X.empty())
+    return 0;
+  std::sort(X.begin(), X.end());
+  size_t N = X.size();
+  return N % 2 ? X[N / 2] : 0.5f * (X[N / 2 - 1] + X[N / 2]);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // argv: NAME=LIBRARY ...
+  std::vector<Variant> Vs(argc - 1);
+  for (int I = 1; I < argc; ++I) {
+    const char *Eq = std::strchr(argv[I], '=');
+    if (!Eq) {
+      std::fprintf(stderr, "usage: %s NAME=LIBRARY...\n", argv[0]);
+      return 2;
+    }
+    Vs[I - 1].Name = std::string(argv[I], Eq - argv[I]);
+    Vs[I - 1].Path = Eq + 1;
+  }
+  for (Variant &V : Vs) {
+    V.Lib = dlopen(V.Path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!V.Lib) {
+      std::printf("\n{\"pkv_pair_error\":1,\"variant\":\"%s\",\"message\":"
+                  "\"cannot load the driver\"}\n",
+                  V.Name.c_str());
+      std::fprintf(stderr, "pkv_pair: %s\n", dlerror());
+      return 4;
+    }
+    auto Set = (void (*)(pkv_gpu_hook, void *))dlsym(V.Lib,
+                                                     "pkv_gpu_set_hook");
+    V.Main = (int (*)())dlsym(V.Lib, "main");
+    if (!Set || !V.Main) {
+      std::fprintf(stderr, "pkv_pair: %s: no pkv_gpu_set_hook or main\n",
+                   V.Path.c_str());
+      return 4;
+    }
+    Set(&hook, &V);
+  }
+  trace("loaded");
+  ok(cudaFree(nullptr), "initialising CUDA");
+  trace("CUDA initialised");
+  for (Variant &V : Vs)
+    V.Thread = std::thread([&V] {
+      int Rc = V.Main();
+      std::lock_guard<std::mutex> G(M);
+      V.Rc = Rc;
+      V.Finished = true;
+      CV.notify_all();
+    });
+  std::vector<Variant *> T; // the variants that reached their launch
+  {
+    std::unique_lock<std::mutex> G(M);
+    const int WaitS = std::max(1, envInt("PKV_PAIR_WAIT_S", 300));
+    if (!CV.wait_for(G, std::chrono::seconds(WaitS), [&] {
+          for (Variant &V : Vs)
+            if (!V.Posted && !V.Finished)
+              return false;
+          return true;
+        })) {
+      std::fprintf(stderr,
+                   "pkv_pair: a driver neither reached its launch nor "
+                   "finished within %d s\n",
+                   WaitS);
+      std::fflush(stdout);
+      std::_Exit(4);
+    }
+    for (Variant &V : Vs)
+      if (V.Posted)
+        T.push_back(&V);
+  }
+  trace("every driver at its launch");
+
+  const int Warmup = std::max(0, envInt("PKV_GPU_WARMUP", 5));
+  const int Repeats = std::max(0, envInt("PKV_GPU_REPEATS", 41));
+  int Batch = std::max(0, envInt("PKV_GPU_BATCH", 0));
+  const int WarmupMs = std::max(0, envInt("PKV_GPU_WARMUP_MS", 100));
+  const int SpinMs = std::max(0, envInt("PKV_GPU_SPIN_MS", 3));
+  const cudaStream_t S = 0;
+  cudaEvent_t E0, E1;
+  bool Ok = !T.empty() && ok(cudaEventCreate(&E0), "cudaEventCreate") &&
+            ok(cudaEventCreate(&E1), "cudaEventCreate");
+  auto Launch = [&](Variant *V, int N) {
+    return V->L->run(V->L->self, N, S) == 0;
+  };
+  // Warm-up: every variant, alternating, at least Warmup launches each and
+  // WarmupMs milliseconds in all.
+  const auto T0 = std::chrono::steady_clock::now();
+  for (Variant *V : T)
+    Ok = Ok && Launch(V, Warmup);
+  Ok = Ok && ok(cudaStreamSynchronize(S), "warm-up run");
+  while (Ok && std::chrono::duration<double, std::milli>(
+                   std::chrono::steady_clock::now() - T0)
+                       .count() < WarmupMs) {
+    for (Variant *V : T)
+      Ok = Ok && Launch(V, 32);
+    Ok = Ok && ok(cudaStreamSynchronize(S), "warm-up run");
+  }
+  auto Sample = [&](Variant *V, int N, float &Ms) {
+    if (SpinMs)
+      spin<<<1, 1, 0, S>>>(1000000ull * (unsigned long long)SpinMs);
+    cudaEventRecord(E0, S);
+    if (!Launch(V, N))
+      return false;
+    cudaEventRecord(E1, S);
+    if (!ok(cudaEventSynchronize(E1), "timed run") ||
+        !ok(cudaGetLastError(), "timed launch"))
+      return false;
+    float Tm = 0;
+    cudaEventElapsedTime(&Tm, E0, E1);
+    Ms = Tm / (float)N;
+    return true;
+  };
+  if (Ok && Batch == 0) {
+    // About half a millisecond of the fastest variant's kernels per sample,
+    // the same count for every variant.
+    float Fastest = 0;
+    for (Variant *V : T) {
+      float One = 0;
+      Ok = Ok && Sample(V, 1, One);
+      if (Ok && One > 0 && (Fastest == 0 || One < Fastest))
+        Fastest = One;
+    }
+    Batch = Fastest > 0 ? (int)std::ceil(0.5f / Fastest) : 200;
+    Batch = std::min(200, std::max(1, Batch));
+  }
+  std::vector<float> Ratio; // first variant's time / last variant's, per round
+  for (int R = 0; Ok && R < Repeats; ++R) {
+    std::vector<Variant *> Order = T;
+    if (R % 2)
+      std::reverse(Order.begin(), Order.end());
+    for (Variant *V : Order) {
+      float Ms = 0;
+      Ok = Ok && Sample(V, Batch, Ms);
+      if (Ok)
+        V->Ms.push_back(Ms);
+    }
+    if (Ok && T.size() > 1 && T.back()->Ms.back() > 0)
+      Ratio.push_back(T.front()->Ms.back() / T.back()->Ms.back());
+  }
+  if (Ok && Repeats > 0) {
+    for (Variant *V : T) {
+      const auto MM = std::minmax_element(V->Ms.begin(), V->Ms.end());
+      std::printf("\n{\"pkv_gpu\":1,\"variant\":\"%s\",\"ms\":%.6g,"
+                  "\"min\":%.6g,\"max\":%.6g,\"warmup\":%d,\"warmup_ms\":%d,"
+                  "\"spin_ms\":%d,\"repeats\":%d,\"batch\":%d,\"regs\":%d,"
+                  "\"local_bytes\":%lld,\"static_shared_bytes\":%lld,"
+                  "\"in_process\":%d}\n",
+                  V->Name.c_str(), median(V->Ms), *MM.first, *MM.second,
+                  Warmup, WarmupMs, SpinMs, Repeats, Batch, V->L->regs,
+                  V->L->local_bytes, V->L->static_shared_bytes,
+                  (int)T.size());
+    }
+    if (!Ratio.empty()) {
+      const auto MM = std::minmax_element(Ratio.begin(), Ratio.end());
+      std::printf("\n{\"pkv_gpu_pair\":1,\"first\":\"%s\",\"last\":\"%s\","
+                  "\"ratio\":%.6g,\"min\":%.6g,\"max\":%.6g,\"rounds\":%d,"
+                  "\"batch\":%d}\n",
+                  T.front()->Name.c_str(), T.back()->Name.c_str(),
+                  median(Ratio), *MM.first, *MM.second, (int)Ratio.size(),
+                  Batch);
+    }
+    std::fflush(stdout);
+  }
+  trace("timed");
+  if (T.size())
+    cudaEventDestroy(E0), cudaEventDestroy(E1);
+  // Each driver finishes in turn: restores its buffers, runs the compared
+  // launch, prints its result line.
+  int Rc = 0;
+  for (Variant &V : Vs) {
+    {
+      std::unique_lock<std::mutex> G(M);
+      V.Go = true;
+      CV.notify_all();
+      CV.wait(G, [&] { return V.Finished; });
+    }
+    V.Thread.join();
+    trace("a driver finished");
+    std::fflush(stdout);
+    Rc = std::max(Rc, V.Rc);
+  }
+  trace("done");
+  return Ok || T.empty() ? Rc : std::max(Rc, 3);
+}
+"""
+
 def eprint(*a):
     print(*a, file=sys.stderr, flush=True)
 
@@ -213,14 +486,60 @@ class Cell:
         return o
 
 
-def build_one(args, nvcc, arch, entry, var):
-    """Builds one driver; returns (cell or None on success, exe)."""
+def cuda_lib_dir(nvcc):
+    """The toolkit's library directory (rpath of what nvcc links here)."""
+    root = os.path.dirname(os.path.dirname(os.path.realpath(nvcc)))
+    for d in ("lib64", "lib", os.path.join("targets", "x86_64-linux", "lib")):
+        if os.path.isdir(os.path.join(root, d)):
+            return os.path.join(root, d)
+    return os.path.join(root, "lib64")
+
+
+def shared_flags(nvcc):
+    """One CUDA runtime for every library of the pair runner's process."""
+    lib = cuda_lib_dir(nvcc)
+    return ["-cudart", "shared", "-Xlinker", "-rpath", "-Xlinker", lib]
+
+
+def build_pair(args, nvcc, arch):
+    """Builds the pair runner; returns (executable, error summary)."""
+    os.makedirs(args.build_dir, exist_ok=True)
+    src = os.path.join(args.build_dir, "pkv_pair.cu")
+    exe = os.path.join(args.build_dir, "pkv_pair")
+    with open(src, "w") as f:
+        f.write(PAIR)
+    cmd = [nvcc, "-O3", "-std=c++17", "-arch=" + arch, "-o", exe] + \
+        shared_flags(nvcc) + [src, "-ldl", "-lpthread"]
+    rc, out, err, to = run_bounded(cmd, args.build_dir, None, args.timeout)
+    with open(exe + ".log", "w") as f:
+        f.write(" ".join(cmd) + "\n" + out + err)
+    if to:
+        return None, "nvcc timed out after %d s building the pair runner" % \
+            args.timeout
+    if rc != 0:
+        return None, "the pair runner does not compile: " + \
+            (error_summary(out + err).splitlines() or ["nvcc exit %d" % rc])[0]
+    return exe, ""
+
+
+def build_one(args, nvcc, arch, entry, var, program):
+    """Builds one driver (kernel mode: a shared library for the pair
+    runner); returns (cell or None on success, exe)."""
     cell = Cell(var["variant"])
     rel = var["driver"]
     exe = os.path.join(args.build_dir, entry["name"], var["variant"])
     os.makedirs(os.path.dirname(exe), exist_ok=True)
+    extra = []
+    if not program:
+        exe += ".so"
+        # -fno-gnu-unique: the static locals of inline functions (of the
+        # runtime headers, of the case's sources) stay each library's own
+        # when the pair runner loads two drivers into one process.
+        extra = ["-shared", "-Xcompiler", "-fPIC,-fno-gnu-unique",
+                 "-DPKV_GPU_PAIR", "-Xlinker", "-Bsymbolic"] + \
+            shared_flags(nvcc)
     cmd = [nvcc, "-O3", "-std=c++17", "-arch=" + arch, "-o", exe] + \
-        var.get("nvcc_flags", []) + [os.path.join(args.bundle, rel)]
+        extra + var.get("nvcc_flags", []) + [os.path.join(args.bundle, rel)]
     t0 = time.time()
     rc, out, err, to = run_bounded(cmd, args.bundle, None, args.timeout)
     cell.seconds = time.time() - t0
@@ -239,30 +558,23 @@ def build_one(args, nvcc, arch, entry, var):
     return None, exe
 
 
-def run_case(args, entry, cell, exe):
-    env = dict(os.environ)
-    env["PKV_GPU_WARMUP"] = str(args.warmup)
-    env["PKV_GPU_REPEATS"] = str(args.repeats)
-    env["PKV_GPU_BATCH"] = str(args.batch)
-    env["PKV_GPU_WARMUP_MS"] = str(args.warmup_ms)
-    env["PKV_GPU_SPIN_MS"] = str(args.spin_ms)
-    t0 = time.time()
-    rc, out, err, to = run_bounded([exe], args.bundle, env, args.timeout)
-    cell.seconds += time.time() - t0
-    cell.exit_code = rc if rc is not None else -1
-    tail = "\n".join(err.strip().splitlines()[-8:])
-    if to:
-        cell.kind = "timeout"
-        cell.reason = "timed out after %d s" % args.timeout
-        cell.detail = tail
-        return
-    if rc < 0:
-        cell.kind = "crash"
-        cell.reason = "crashed: signal %d" % -rc
-        cell.detail = tail
-        return
-    res = json_lines(out, "pkv")
-    cell.timing = json_lines(out, "pkv_gpu")
+def variant_lines(text, key):
+    """{variant: the last JSON line that starts with {"KEY": and names it}"""
+    found = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("{\"" + key + "\":"):
+            try:
+                d = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(d, dict):
+                found[d.get("variant", "")] = d
+    return found
+
+
+def judge(args, cell, res, rc, tail):
+    """Sets cell's status from the driver's result line res."""
     if not res:
         cell.kind = "run"
         cell.reason = "no result (exit status %d)" % rc
@@ -284,9 +596,10 @@ def run_case(args, entry, cell, exe):
                     num(o.get("want", 0)), o["mismatches"], o["count"]))
         cell.reason = "mismatch: " + "; ".join(parts)
         return
-    if rc != 0:
+    if rc not in (0, 1):
         cell.kind = "run"
         cell.reason = "exit status %d after a passing comparison" % rc
+        cell.detail = tail
         return
     if cell.timing is None and args.repeats > 0:
         cell.kind = "run"
@@ -294,6 +607,48 @@ def run_case(args, entry, cell, exe):
         cell.detail = tail
         return
     cell.status = "pass"
+
+
+def run_pair(args, pair, entry, libs):
+    """Runs the pair runner on libs [(variant, library)]: the variants'
+    kernels timed interleaved in one process.  Returns ({variant: Cell},
+    the pair line or None, whole-process failure or False)."""
+    env = dict(os.environ)
+    env["PKV_GPU_WARMUP"] = str(args.warmup)
+    env["PKV_GPU_REPEATS"] = str(args.repeats)
+    env["PKV_GPU_BATCH"] = str(args.batch)
+    env["PKV_GPU_WARMUP_MS"] = str(args.warmup_ms)
+    env["PKV_GPU_SPIN_MS"] = str(args.spin_ms)
+    t0 = time.time()
+    rc, out, err, to = run_bounded([pair] + ["%s=%s" % (v, l)
+                                             for v, l in libs],
+                                   args.bundle, env, args.timeout)
+    dt = time.time() - t0
+    tail = "\n".join(err.strip().splitlines()[-8:])
+    res = variant_lines(out, "pkv")
+    timing = variant_lines(out, "pkv_gpu")
+    cells = {}
+    for v, _ in libs:
+        c = Cell(v)
+        c.seconds = dt / len(libs)
+        c.exit_code = rc if rc is not None else -1
+        c.timing = timing.get(v)
+        if to:
+            c.kind = "timeout"
+            c.reason = "timed out after %d s" % args.timeout
+            c.detail = tail
+        elif rc < 0:
+            c.kind = "crash"
+            c.reason = "crashed: signal %d" % -rc
+            c.detail = tail
+        else:
+            judge(args, c, res.get(v), rc, tail)
+        cells[v] = c
+    # A driver that stops the process (a host-API failure exits, a crash,
+    # a fault in the timed launches) takes the others with it.
+    whole = to or rc is None or rc < 0 or rc > 1 or \
+        any(v not in res for v, _ in libs)
+    return cells, json_lines(out, "pkv_gpu_pair"), whole
 
 
 def run_program(args, entry, cell, exe):
@@ -395,8 +750,10 @@ def main():
     ap.add_argument("--arch", help="sm_XX (default: the GPU's, else sm_90)")
     ap.add_argument("--warmup", type=int, default=5,
                     help="untimed launches before timing (default 5)")
-    ap.add_argument("--repeats", type=int, default=21,
-                    help="timed samples; the median is reported (default 21)")
+    ap.add_argument("--repeats", type=int, default=41,
+                    help="timed samples of each variant per process, "
+                    "original and port interleaved in one process (default "
+                    "41)")
     ap.add_argument("--batch", type=int, default=0,
                     help="launches per timed sample (default 0: about "
                     "0.5 ms of kernels, at most 200)")
@@ -407,9 +764,9 @@ def main():
                     help="each sample's launches are queued behind a kernel "
                     "that spins this long, so that the host's launch rate "
                     "does not limit them (default 3; 0: no spin)")
-    ap.add_argument("--rounds", type=int, default=7,
-                    help="runs of each driver, original and port "
-                    "alternating; the median is reported (default 7)")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="processes per case, each timing original and port "
+                    "interleaved; the median is reported (default 3)")
     ap.add_argument("--program-warmup", dest="prog_warmup", type=int,
                     default=1, help="untimed program runs (default 1)")
     ap.add_argument("--program-repeats", dest="prog_repeats", type=int,
@@ -516,8 +873,10 @@ def main():
     eprint("building %d driver%s with %s -arch=%s (%d jobs)" % (
         n, "" if n == 1 else "s", nvcc, arch, max(1, args.jobs)))
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        futs = {pool.submit(build_one, args, nvcc, arch, e, v): (e, v)
-                for e, v in todo}
+        pair_fut = None if program else pool.submit(build_pair, args, nvcc,
+                                                    arch)
+        futs = {pool.submit(build_one, args, nvcc, arch, e, v, program):
+                (e, v) for e, v in todo}
         done = 0
         built = []
         for f in concurrent.futures.as_completed(futs):
@@ -534,6 +893,17 @@ def main():
                 cells[(e["name"], v["variant"])].exe = exe
                 built.append((e, v))
 
+    pair, pair_err = (None, "") if program else pair_fut.result()
+    if not program:
+        eprint("pair runner: %s" % ("built" if pair else "FAIL " + pair_err))
+    if not program and not pair:
+        # Nothing of kernel mode runs without it.
+        for k, c in cells.items():
+            if c.exe:
+                bad = Cell(k[1])
+                bad.kind = "compile"
+                bad.reason = pair_err
+                cells[k] = bad
     if args.compile_only:
         failed = [k for k, c in cells.items()
                   if c.status == "fail" and not c.exe]
@@ -543,15 +913,23 @@ def main():
             if c.detail:
                 for l in c.detail.splitlines():
                     eprint("      " + l)
-        print("%d built, %d failed (nvcc -arch=%s)" % (
-            sum(1 for c in cells.values() if c.exe), len(failed), arch))
-        return 1 if failed else 0
+        print("%d built, %d failed (nvcc -arch=%s)%s" % (
+            sum(1 for c in cells.values() if c.exe), len(failed), arch,
+            "" if program else "; pair runner " +
+            ("built" if pair else "FAILED: " + pair_err)))
+        return 1 if failed or (not program and not pair) else 0
 
-    # Runs one at a time so that timings do not overlap: per case, --rounds
-    # rounds that alternate original and port (each a fresh process, the
-    # order reversed every other round), so that both see the same clocks;
-    # the reported time is the median of the rounds' medians.
-    rounds = 1 if program else max(1, args.rounds)
+    # Runs one at a time so that timings do not overlap.  Kernel mode: per
+    # case, --rounds processes of the pair runner, each loading the
+    # original's and the port's driver and timing both kernels interleaved
+    # (--repeats rounds of one sample each, the order swapped every round;
+    # the processes alternate the order too); a variant's time is the median
+    # over the processes of its median sample, the speed the median over the
+    # processes of the median of the per-round ratios original / port.
+    # Where a variant stops the process, each variant runs alone once, so
+    # that the failure is attributed to the variant that caused it.
+    # Programs: whole runs, timed from outside.
+    pairs = {}  # name -> [ratio original/port of each process]
     total = sum(1 for e, v in todo if cells[(e["name"], v["variant"])].exe)
     i = 0
     for e in entries:
@@ -559,21 +937,49 @@ def main():
               if cells.get((e["name"], v["variant"])) is not None and
               cells[(e["name"], v["variant"])].exe]
         runs = {v: [] for v in vs}
-        for r in range(rounds):
-            # Odd rounds run the variants in reverse order, so that neither
-            # always runs first (clocks and caches favour no side).
-            for v in (vs if r % 2 == 0 else vs[::-1]):
-                key = (e["name"], v)
-                if runs[v] is None:
-                    continue
+        if program:
+            for v in vs:
                 t = Cell(v)
-                t.exe = cells[key].exe
-                (run_program if program else run_case)(args, e, t, t.exe)
+                t.exe = cells[(e["name"], v)].exe
+                run_program(args, e, t, t.exe)
+                runs[v] = [t] if t.status == "pass" else None
                 if t.status != "pass":
-                    cells[key] = t
-                    runs[v] = None
-                elif runs[v] is not None:
-                    runs[v].append(t)
+                    cells[(e["name"], v)] = t
+        else:
+            ratios = []
+            for r in range(max(1, args.rounds) if vs else 0):
+                live = [v for v in vs if runs[v] is not None]
+                if not live:
+                    break
+                order = live if r % 2 == 0 else live[::-1]
+                got, line, whole = run_pair(
+                    args, pair, e,
+                    [(v, cells[(e["name"], v)].exe) for v in order])
+                if whole and len(order) > 1:
+                    # Attribute: each variant alone.
+                    got = {}
+                    for v in order:
+                        g, _, _ = run_pair(args, pair, e,
+                                           [(v, cells[(e["name"], v)].exe)])
+                        got[v] = g[v]
+                    line = None
+                for v in order:
+                    t = got[v]
+                    t.exe = cells[(e["name"], v)].exe
+                    if t.status != "pass":
+                        cells[(e["name"], v)] = t
+                        runs[v] = None
+                    else:
+                        runs[v].append(t)
+                if line and all(runs[v] is not None for v in order) and \
+                        line.get("ratio"):
+                    x = float(line["ratio"])
+                    if line.get("first") != "original" and x > 0:
+                        x = 1.0 / x
+                    if "original" in (line.get("first"), line.get("last")):
+                        ratios.append(x)
+            if ratios and all(runs[v] for v in vs):
+                pairs[e["name"]] = ratios
         for v in vs:
             key = (e["name"], v)
             if runs[v]:
@@ -594,6 +1000,9 @@ def main():
                 {"pass": "PASS", "skip": "SKIP"}.get(c.status, "FAIL"),
                 " %s ms" % fmt_ms(c) if c.status == "pass" and c.timing
                 else ""))
+        if e["name"] in pairs:
+            eprint("    speed (in-process, interleaved): %.4f" %
+                   statistics.median(pairs[e["name"]]))
 
     # Results.
     passed = sum(1 for c in cells.values() if c.status == "pass")
@@ -609,7 +1018,14 @@ def main():
              "results": [c.json() for c in rc]}
         s = speed(cells.get((e["name"], "original")),
                   cells.get((e["name"], variants[-1])))
-        r["speed_ratio"] = round(s, 4) if s is not None else None
+        if e["name"] in pairs:
+            r["speed_ratio"] = round(statistics.median(pairs[e["name"]]), 4)
+            r["speed_ratios"] = [round(x, 4) for x in pairs[e["name"]]]
+            r["speed_method"] = "in-process interleaved"
+        else:
+            r["speed_ratio"] = round(s, 4) if s is not None else None
+            if s is not None:
+                r["speed_method"] = "separate processes"
         r["same_source"] = (not program) and len(variants) > 1 and \
             same_sources(args.bundle, e, "original", variants[-1])
         rows.append(r)
@@ -628,8 +1044,12 @@ def main():
                        "kernels, at most 200 launches)",
                        "spin_ms": args.spin_ms,
                        "rounds": args.rounds,
-                       "what": "CUDA events, ms per launch: median over "
-                       "rounds of the median sample"}),
+                       "what": "CUDA events, ms per launch: original and "
+                       "port loaded into one process and sampled "
+                       "alternately; per variant the median over processes "
+                       "of the median sample; speed: the median over "
+                       "processes of the median per-round ratio original / "
+                       "port"}),
            "variants": variants,
            ("programs" if program else "cases"): rows,
            "summary": {"passed": passed, "failed": failed,
@@ -653,11 +1073,11 @@ def main():
     print("date: %s; %s" % (doc["date"], (
         "median wall time of %d program runs after %d warm-up" % (
             args.prog_repeats, args.prog_warmup)) if program else (
-        "CUDA events, median of %d rounds (original and port alternating) "
-        "of the median of %d samples of %s launches, after %d warm-up "
-        "launches and %d ms" % (args.rounds, args.repeats,
-                                args.batch or "auto", args.warmup,
-                                args.warmup_ms))))
+        "CUDA events; original and port in one process, %d samples of %s "
+        "launches each, alternating; median of %d processes; after %d "
+        "warm-up launches and %d ms" % (args.repeats, args.batch or "auto",
+                                        args.rounds, args.warmup,
+                                        args.warmup_ms))))
     namew = max([len("program" if program else "case")] +
                 [len(e["name"]) for e in entries]) + 2
     head = ("program" if program else "case").ljust(namew)
@@ -681,10 +1101,12 @@ def main():
             line += " ="
         print(line)
     print("(PASS a/r: largest absolute / relative error over the outputs; "
-          "ms: median %s; speed: original ms / %s ms, the port's speed "
-          "relative to the original%s)" % (
+          "ms: median %s; speed: %s, the port's speed relative to the "
+          "original%s)" % (
               "wall time per program run" if program else "time per launch",
-              variants[-1], "" if program else
+              ("original ms / %s ms" % variants[-1]) if program else
+              "median ratio original / %s of samples taken alternately in "
+              "one process" % variants[-1], "" if program else
               "; =: the port's sources are identical to the original's, "
               "the difference is measurement noise"))
     header = False
