@@ -32,8 +32,8 @@
 #include "pkv_rt.h"
 #include <algorithm>
 #include <chrono>
-#include <tuple>
 #include <cuda_runtime.h>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
