@@ -90,6 +90,44 @@ llvm::Error Driver::init() {
   return llvm::Error::success();
 }
 
+std::vector<std::string> Driver::dependencies() const {
+  std::set<std::string> Deps(ReadFiles.begin(), ReadFiles.end());
+  if (!O.RulesDir.empty()) {
+    std::error_code EC;
+    for (fs::directory_iterator It(O.RulesDir, EC), End; It != End && !EC;
+         It.increment(EC))
+      if (path::extension(It->path()) == ".yaml")
+        Deps.insert(absPath(It->path()));
+  }
+  for (const std::string &F : O.RuleFiles)
+    Deps.insert(absPath(F));
+  if (!O.FE.CompDbDir.empty())
+    Deps.insert(absPath(O.FE.CompDbDir + "/compile_commands.json"));
+  return {Deps.begin(), Deps.end()};
+}
+
+std::string pk::depfileText(llvm::ArrayRef<std::string> Targets,
+                            llvm::ArrayRef<std::string> Deps) {
+  auto Esc = [](llvm::StringRef P) {
+    std::string E;
+    for (char C : P) {
+      if (C == ' ' || C == '#')
+        E += '\\';
+      else if (C == '$')
+        E += '$';
+      E += C;
+    }
+    return E;
+  };
+  std::string S;
+  for (const std::string &T : Targets)
+    S += (S.empty() ? "" : " \\\n ") + Esc(T);
+  S += ":";
+  for (const std::string &D : Deps)
+    S += " \\\n  " + Esc(D);
+  return S + "\n";
+}
+
 llvm::Expected<std::vector<TargetOutput>>
 Driver::translate(llvm::ArrayRef<std::string> Paths,
                   llvm::ArrayRef<Target> Targets, llvm::StringRef OutRoot,
@@ -437,6 +475,11 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
             "either rewrite the inputs or write to DIR\n";
     return 2;
   }
+  if (O.InPlace && !O.DepFile.empty()) {
+    Diag << "port-kernel: error: --depfile needs -o DIR: with --in-place the "
+            "outputs are the inputs\n";
+    return 2;
+  }
   if (O.InPlace && O.Targets.size() != 1) {
     Diag << "port-kernel: error: --in-place needs exactly one target\n";
     return 2;
@@ -584,6 +627,30 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
       Diag << "port-kernel: no output written\n";
       return 2;
     }
+  }
+
+  // The depfile: the outputs of the files named on the command line (not
+  // those of the headers they reach: a build system declares the former)
+  // depend on every file read.
+  if (!O.DepFile.empty()) {
+    std::string Dep = absPath(O.DepFile);
+    std::vector<InputFile> Named;
+    llvm::consumeError(collectInputs(Paths, Named));
+    std::vector<std::string> Targets;
+    for (const TargetOutput &TO : *Res)
+      for (const InputFile &F : Named)
+        if (auto It = TO.OutputOf.find(F.Path); It != TO.OutputOf.end())
+          Targets.push_back(It->second);
+    std::vector<std::string> Deps = dependencies();
+    if (Reads.count(landingPath(Dep)) || llvm::is_contained(Targets, Dep)) {
+      Diag << llvm::formatv("{0}: error: the depfile would overwrite a file "
+                            "this run reads or writes; choose another "
+                            "--depfile [PK9001]\n",
+                            O.DepFile);
+      Diag << "port-kernel: no output written\n";
+      return 2;
+    }
+    Plan.push_back({Dep, depfileText(Targets, Deps), std::nullopt, ""});
   }
 
   for (const TargetOutput &TO : *Res)

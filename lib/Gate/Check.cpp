@@ -1,13 +1,15 @@
 //===- Check.cpp - `port-kernel check` with formats and baselines ---------===//
-// Rules: PK9100
+// Rules: PK9100, PK9220, PK9221
 #include "pk/GateCheck.h"
 #include "pk/Inputs.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include <algorithm>
 #include <set>
 
 using namespace pk;
@@ -18,6 +20,122 @@ static std::string realOr(llvm::StringRef P) {
   if (!fs::real_path(P, R))
     return R.str().str();
   return absPath(P);
+}
+
+static bool isIdentChar(char C) { return llvm::isAlnum(C) || C == '_'; }
+
+std::pair<unsigned, unsigned> pk::kernelLocation(llvm::StringRef Text,
+                                                 llvm::StringRef Name) {
+  Name = Name.take_until([](char C) { return C == '<'; }).trim();
+  if (Name.empty())
+    return {0, 0};
+  for (size_t P = Text.find(Name); P != llvm::StringRef::npos;
+       P = Text.find(Name, P + 1)) {
+    size_t End = P + Name.size();
+    if ((P && isIdentChar(Text[P - 1])) ||
+        (End < Text.size() && isIdentChar(Text[End])))
+      continue;
+    llvm::StringRef After = Text.drop_front(End).ltrim();
+    if (!After.starts_with("(") && !After.starts_with("<"))
+      continue;
+    // The declaration it belongs to starts after the last ';', '{' or '}'.
+    size_t Start = Text.take_front(P).find_last_of(";{}");
+    llvm::StringRef Decl =
+        Text.slice(Start == llvm::StringRef::npos ? 0 : Start + 1, P);
+    size_t G = Decl.find("__global__");
+    if (G == llvm::StringRef::npos ||
+        (G + 10 < Decl.size() && isIdentChar(Decl[G + 10])))
+      continue;
+    llvm::StringRef Before = Text.take_front(P);
+    unsigned Line = 1 + Before.count('\n');
+    size_t NL = Before.rfind('\n');
+    unsigned Col = unsigned(P - (NL == llvm::StringRef::npos ? 0 : NL + 1)) + 1;
+    return {Line, Col};
+  }
+  return {0, 0};
+}
+
+llvm::Expected<ValidationFindings>
+pk::validationFindings(const llvm::json::Value &Doc) {
+  namespace json = llvm::json;
+  ValidationFindings VF;
+  const json::Object *D = Doc.getAsObject();
+  const json::Array *Cases = D ? D->getArray("cases") : nullptr;
+  if (!Cases)
+    return llvm::createStringError("port-kernel: error: --validate: the "
+                                   "validation results have no cases");
+  auto Str = [](const json::Object &O, llvm::StringRef K) {
+    if (const json::Value *V = O.get(K)) {
+      if (auto S = V->getAsString())
+        return S->str();
+      if (auto N = V->getAsNumber())
+        return llvm::formatv("{0:e1}", *N).str();
+    }
+    return std::string();
+  };
+  std::string SpecErrors;
+  for (const json::Value &CV : *Cases) {
+    const json::Object *C = CV.getAsObject();
+    if (!C)
+      continue;
+    if (const json::Value *E = C->get("error")) {
+      SpecErrors += (SpecErrors.empty() ? "" : "\n") +
+                    E->getAsString().value_or("a broken case.yaml").str();
+      continue;
+    }
+    ++VF.Cases;
+    std::string Name = Str(*C, "name"), Entry = Str(*C, "entry"),
+                Source = Str(*C, "source");
+    std::pair<unsigned, unsigned> Loc{0, 0};
+    if (auto Buf = llvm::MemoryBuffer::getFile(Source))
+      Loc = kernelLocation((*Buf)->getBuffer(), Entry);
+    const json::Array *Res = C->getArray("results");
+    for (const json::Value &RV : Res ? *Res : json::Array()) {
+      const json::Object *R = RV.getAsObject();
+      if (!R)
+        continue;
+      ++VF.Cells;
+      std::string Status = Str(*R, "status"), Variant = Str(*R, "variant");
+      if (Status == "pass") {
+        ++VF.Passed;
+        continue;
+      }
+      if (Status == "skip") {
+        ++VF.Skipped;
+        continue;
+      }
+      bool Original = Variant == "original";
+      GateFinding G;
+      G.Target = Variant;
+      G.Rule = ruleName(Original ? RuleId::PK9221 : RuleId::PK9220).str();
+      G.Level = "error";
+      G.File = Source;
+      G.Relative = false;
+      G.Line = Loc.first;
+      G.Col = Loc.second;
+      std::string Reason = Str(*R, "reason");
+      std::string Largest;
+      if (R->get("max_abs"))
+        Largest = llvm::formatv("; largest error: {0} absolute, {1} relative",
+                                Str(*R, "max_abs"), Str(*R, "max_rel"))
+                      .str();
+      G.Message =
+          Original
+              ? llvm::formatv("kernel {0} (case {1}): the original fails its "
+                              "reference, so the case cannot judge its ports: "
+                              "{2}{3}",
+                              Entry, Name, Reason, Largest)
+                    .str()
+              : llvm::formatv("kernel {0} (case {1}) fails validation as {2}: "
+                              "{3}{4}",
+                              Entry, Name, Variant, Reason, Largest)
+                    .str();
+      VF.Findings.push_back(std::move(G));
+    }
+  }
+  if (!SpecErrors.empty())
+    return llvm::createStringError(SpecErrors);
+  return VF;
 }
 
 int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
@@ -36,6 +154,18 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
   if (O.Format == CheckFormat::Text && !O.Output.empty()) {
     Diag << "port-kernel: error: --output needs --format json or sarif (text "
             "findings go to stderr)\n";
+    return 2;
+  }
+  if (!O.DepFile.empty() && (O.Output.empty() || O.Output == "-") &&
+      !O.UpdateBaseline) {
+    Diag << "port-kernel: error: --depfile needs a file to describe: "
+            "--output FILE (or --update-baseline)\n";
+    return 2;
+  }
+  if (!O.RulesUriBase.empty() &&
+      !llvm::StringRef(O.RulesUriBase).contains("://")) {
+    Diag << "port-kernel: error: --rules-uri-base " << O.RulesUriBase
+         << ": not an absolute URI (scheme://...)\n";
     return 2;
   }
   if (!O.Baseline.empty() && !O.Output.empty() &&
@@ -88,7 +218,8 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
     Reads.insert(realOr(F));
   for (auto [What, P] :
        {std::pair<const char *, std::string>{"--baseline", O.Baseline},
-        {"--output", O.Output}})
+        {"--output", O.Output},
+        {"--depfile", O.DepFile}})
     if (!P.empty() && Reads.count(realOr(P))) {
       Diag << llvm::formatv("{0}: error: the {1} file is an input of this "
                             "run; choose another path\n",
@@ -96,24 +227,92 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
       return 2;
     }
 
+  // What the report depends on, before --validate ports again.
+  std::vector<std::string> Deps = D.dependencies();
+
   GateReport R;
   R.SrcRoot = Root;
+  auto SetFile = [&](GateFinding &G, const std::string &File) {
+    G.Relative = isUnder(File, Root) && File != Root;
+    G.File = G.Relative ? llvm::sys::path::convert_to_slash(
+                              llvm::StringRef(File).drop_front(
+                                  Root.size() + (Root == "/" ? 0 : 1)))
+                        : File;
+  };
   for (const TargetOutput &TO : *Res)
     for (const Finding &F : TO.Findings) {
       GateFinding G;
       G.Target = targetName(TO.T).str();
       G.Rule = F.RuleID;
       G.Level = severityName(F.Sev).str();
-      G.Relative = isUnder(F.File, Root) && F.File != Root;
-      G.File = G.Relative ? llvm::sys::path::convert_to_slash(
-                                llvm::StringRef(F.File).drop_front(
-                                    Root.size() + (Root == "/" ? 0 : 1)))
-                          : F.File;
+      SetFile(G, F.File);
       G.Line = F.Line;
       G.Col = F.Col;
       G.Message = F.Message;
       R.Findings.push_back(std::move(G));
     }
+
+  // --validate: the case directories the checked files belong to are
+  // validated; a failed (case, variant) is a finding at the case's kernel.
+  std::string Validation;
+  if (O.Validate && Failed.empty()) {
+    std::set<std::string> CaseDirs;
+    unsigned NotValidated = 0;
+    if (!Res->empty())
+      for (const auto &[In, Out] : Res->front().OutputOf) {
+        std::string Dir = llvm::sys::path::parent_path(In).str();
+        if (fs::exists(Dir + "/case.yaml")) {
+          CaseDirs.insert(Dir);
+          continue;
+        }
+        auto Buf = llvm::MemoryBuffer::getFile(In);
+        if (Buf && (*Buf)->getBuffer().contains("__global__"))
+          ++NotValidated;
+      }
+    ValidationFindings VF;
+    if (!CaseDirs.empty()) {
+      std::vector<std::string> Dirs(CaseDirs.begin(), CaseDirs.end());
+      auto Doc = O.Validate(Dirs);
+      if (!Doc) {
+        Diag << llvm::toString(Doc.takeError()) << "\n";
+        return 2;
+      }
+      auto V = validationFindings(*Doc);
+      if (!V) {
+        Diag << llvm::toString(V.takeError()) << "\n";
+        return 2;
+      }
+      VF = std::move(*V);
+      for (GateFinding &G : VF.Findings) {
+        std::string Abs = G.File;
+        SetFile(G, Abs);
+        R.Findings.push_back(std::move(G));
+      }
+      // The case files are inputs of the report too.
+      for (const std::string &Dir : CaseDirs) {
+        std::error_code EC;
+        for (fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+             It.increment(EC))
+          if (fs::is_regular_file(It->path()))
+            Deps.push_back(absPath(It->path()));
+      }
+      llvm::sort(Deps);
+      Deps.erase(std::unique(Deps.begin(), Deps.end()), Deps.end());
+    }
+    Validation =
+        llvm::formatv("; validation: {0} case(s), {1} of {2} run(s) "
+                      "passed{3}",
+                      VF.Cases, VF.Passed, VF.Cells,
+                      VF.Skipped
+                          ? llvm::formatv(", {0} skipped", VF.Skipped).str()
+                          : std::string())
+            .str();
+    if (NotValidated)
+      Validation += llvm::formatv("; {0} file(s) with kernels not validated "
+                                  "(no case.yaml in their directory)",
+                                  NotValidated)
+                        .str();
+  }
   auto AbsOf = [&](const GateFinding &G) {
     return G.Relative ? (Root == "/" ? "/" + G.File : Root + "/" + G.File)
                       : G.File;
@@ -140,9 +339,20 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
                      : llvm::formatv("; {0} input file(s) not checked [{1}]",
                                      Failed.size(), ruleName(RuleId::PK9100))
                            .str();
+  NotChecked += Validation;
   // An input that could not be checked is an input error: no report, no
   // baseline is written.
   bool Write = Failed.empty();
+  // The depfile of what is written (before it: a build system reads the
+  // depfile only after the command succeeded).
+  if (Write && !O.DepFile.empty()) {
+    std::string Target = absPath(O.UpdateBaseline ? O.Baseline : O.Output);
+    if (llvm::Error E =
+            writeReportFile(O.DepFile, depfileText({Target}, Deps))) {
+      Diag << llvm::toString(std::move(E)) << "\n";
+      return 2;
+    }
+  }
 
   if (O.UpdateBaseline) {
     if (Write) {
@@ -170,9 +380,10 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
   } else if (Write) {
     std::string S;
     llvm::raw_string_ostream OS(S);
-    OS << llvm::formatv("{0:2}", O.Format == CheckFormat::Sarif
-                                     ? reportToSarif(R, O.ToolVersion)
-                                     : reportToJson(R))
+    OS << llvm::formatv("{0:2}",
+                        O.Format == CheckFormat::Sarif
+                            ? reportToSarif(R, O.ToolVersion, O.RulesUriBase)
+                            : reportToJson(R))
        << "\n";
     if (O.Output.empty() || O.Output == "-")
       Out << S;

@@ -21,8 +21,6 @@ namespace fs = llvm::sys::fs;
 static constexpr const char *FingerprintKey = "portKernelLine/v1";
 static constexpr const char *SarifSchema =
     "https://json.schemastore.org/sarif-2.1.0.json";
-/// Where the tool is documented (CMake: -DPK_INFORMATION_URI=...).
-static constexpr const char *InformationUri = PK_INFORMATION_URI;
 
 std::string pk::normalizedLine(llvm::StringRef Contents, unsigned Line) {
   if (Line == 0)
@@ -157,8 +155,11 @@ static std::string levelOfKind(llvm::StringRef Kind) {
   return Kind == "diagnostic" ? "warning" : "note";
 }
 
-json::Value pk::reportToSarif(const GateReport &R,
-                              llvm::StringRef ToolVersion) {
+json::Value pk::reportToSarif(const GateReport &R, llvm::StringRef ToolVersion,
+                              llvm::StringRef RulesUriBase) {
+  std::string Base = RulesUriBase.str();
+  if (!Base.empty() && Base.back() != '/')
+    Base += '/';
   std::vector<RuleInfo> Rules = RuleRegistry::get().all();
   // A finding of a rule nobody registered still gets a descriptor.
   std::set<std::string> Known;
@@ -179,14 +180,18 @@ json::Value pk::reportToSarif(const GateReport &R,
     json::Object Props{{"kind", I.Kind}};
     if (std::optional<RuleId> Id = findRuleId(I.ID))
       Props["targets"] = ruleSpec(*Id).Targets;
-    RuleObjs.push_back(json::Object{
+    json::Object Rule{
         {"id", I.ID},
         {"name", I.ID},
         {"shortDescription", json::Object{{"text", I.Title}}},
         {"fullDescription", json::Object{{"text", I.Title}}},
         {"help", json::Object{{"text", Doc}, {"markdown", Doc}}},
         {"defaultConfiguration", json::Object{{"level", levelOfKind(I.Kind)}}},
-        {"properties", std::move(Props)}});
+        {"properties", std::move(Props)}};
+    // Only rules of the table have a page under docs/rules/.
+    if (!Base.empty() && findRuleId(I.ID))
+      Rule["helpUri"] = Base + relUri(I.ID) + ".md";
+    RuleObjs.push_back(std::move(Rule));
   }
   json::Array Results;
   for (const GateFinding &F : R.Findings) {
@@ -212,13 +217,13 @@ json::Value pk::reportToSarif(const GateReport &R,
       Res["baselineState"] = F.BaselineState;
     Results.push_back(std::move(Res));
   }
-  json::Object Run{
-      {"tool",
-       json::Object{{"driver", json::Object{{"name", "port-kernel"},
-                                            {"version", ToolVersion},
-                                            {"informationUri", InformationUri},
-                                            {"rules", std::move(RuleObjs)}}}}},
-      {"results", std::move(Results)}};
+  json::Object Tool{{"name", "port-kernel"},
+                    {"version", ToolVersion},
+                    {"rules", std::move(RuleObjs)}};
+  if (!Base.empty())
+    Tool["informationUri"] = Base + "README.md";
+  json::Object Run{{"tool", json::Object{{"driver", std::move(Tool)}}},
+                   {"results", std::move(Results)}};
   if (!R.SrcRoot.empty())
     Run["originalUriBaseIds"] = json::Object{
         {"%SRCROOT%", json::Object{{"uri", fileUri(R.SrcRoot, true)}}}};
@@ -357,7 +362,13 @@ llvm::Expected<GateReport> pk::readReport(llvm::StringRef Path,
 }
 
 int pk::mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
-                     llvm::StringRef ToolVersion, llvm::raw_ostream &Diag) {
+                     llvm::StringRef ToolVersion, llvm::raw_ostream &Diag,
+                     llvm::StringRef RulesUriBase) {
+  if (!RulesUriBase.empty() && !RulesUriBase.contains("://")) {
+    Diag << "port-kernel: error: --rules-uri-base " << RulesUriBase
+         << ": not an absolute URI (scheme://...)\n";
+    return 2;
+  }
   if (Ins.empty()) {
     Diag << "port-kernel: error: merge-reports needs OUT and at least one "
             "input report\n";
@@ -388,9 +399,10 @@ int pk::mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
   sortAndDedupe(All.Findings);
   std::string S;
   llvm::raw_string_ostream OS(S);
-  OS << llvm::formatv("{0:2}", *Fmt == CheckFormat::Sarif
-                                   ? reportToSarif(All, ToolVersion)
-                                   : reportToJson(All))
+  OS << llvm::formatv("{0:2}",
+                      *Fmt == CheckFormat::Sarif
+                          ? reportToSarif(All, ToolVersion, RulesUriBase)
+                          : reportToJson(All))
      << "\n";
   if (Out == "-") {
     llvm::outs() << S;

@@ -464,7 +464,9 @@ void Html::kernels() {
 
 void Html::validation() {
   OS << "<h2 id=\"validation\">Validation on the SIMT emulator</h2>\n"
-        "<table class=\"validation\"><tr><th>case</th><th>kernels</th>"
+        "<p class=\"muted\">Each case's driver launches one kernel: the "
+        "verdict of a row is that kernel's.</p>\n"
+        "<table class=\"validation\"><tr><th>case</th><th>kernel</th>"
         "<th>variant</th>"
         "<th>result</th><th>largest abs error</th><th>largest rel "
         "error</th><th>detail</th></tr>";
@@ -475,14 +477,23 @@ void Html::validation() {
     if (IsTarget)
       OS << " data-target=\"" << escStr(C.Variant) << "\"";
     OS << "><td><code>" << escStr(C.Case) << "</code></td><td><code>"
-       << escStr(C.Kernel) << "</code></td><td>" << escStr(C.Variant)
-       << "</td><td class=\"" << escStr(C.Status) << "\">" << escStr(C.Status)
-       << "</td><td>" << (C.HaveError ? escStr(C.MaxAbs) : "-") << "</td><td>"
+       << escStr(C.Kernel) << "</code>";
+    if (!C.Where.empty())
+      OS << " <span class=\"muted\">" << escStr(C.Where) << "</span>";
+    OS << "</td><td>" << escStr(C.Variant) << "</td><td class=\""
+       << escStr(C.Status) << "\">" << escStr(C.Status) << "</td><td>"
+       << (C.HaveError ? escStr(C.MaxAbs) : "-") << "</td><td>"
        << (C.HaveError ? escStr(C.MaxRel) : "-") << "</td><td>";
     esc(OS, C.Detail);
     OS << "</td></tr>";
   }
   OS << "</table>\n";
+  if (!M.NotValidated.empty()) {
+    OS << "<p id=\"not-validated\"><b>Not validated</b> (no verdict):</p><ul>";
+    for (const auto &[K, Why] : M.NotValidated)
+      OS << "<li><code>" << escStr(K) << "</code>: " << escStr(Why) << "</li>";
+    OS << "</ul>\n";
+  }
 }
 
 void Html::file(size_t TI, size_t FI) {

@@ -54,7 +54,7 @@ std::string pk::renderMarkdown(const ReportModel &M) {
     OS << (M.ValFailed ? "FAILED" : "passed")
        << llvm::formatv(" ({0} passed, {1} failed, {2} skipped)\n\n",
                         M.ValPassed, M.ValFailed, M.ValSkipped);
-    OS << "| case | kernels | variant | result | largest abs / rel error |\n"
+    OS << "| case | kernel | variant | result | largest abs / rel error |\n"
           "|---|---|---|---|---|\n";
     for (const ValidationCell &C : M.Validation)
       OS << llvm::formatv(
@@ -63,6 +63,12 @@ std::string pk::renderMarkdown(const ReportModel &M) {
           C.HaveError ? C.MaxAbs + " / " + C.MaxRel : cell(C.Detail),
           cell(C.Kernel));
     OS << "\n";
+    if (!M.NotValidated.empty()) {
+      OS << "Not validated (no verdict):\n";
+      for (const auto &[K, Why] : M.NotValidated)
+        OS << "- `" << cell(K) << "`: " << cell(Why) << "\n";
+      OS << "\n";
+    }
   }
 
   if (!M.NotPorted.empty()) {

@@ -197,14 +197,15 @@ static llvm::Error readValidation(const llvm::json::Value &V, ReportModel &M) {
     }
     return std::string();
   };
-  // The kernels of a case: those defined in files of its directory.
-  auto KernelsOf = [&](llvm::StringRef CaseYaml) {
-    std::vector<std::string> Names;
-    llvm::StringRef Dir = path::parent_path(CaseYaml);
-    for (const KernelReport &K : M.Kernels)
-      if (path::parent_path(M.Root + "/" + K.RelFile) == Dir)
-        Names.push_back(K.Name);
-    return llvm::join(Names, ", ");
+  // The case's driver launches one kernel, its entry: the verdict is that
+  // kernel's.  Other kernels of the inputs are listed as not validated.
+  std::set<std::pair<std::string, std::string>> Covered; // file, name
+  std::map<std::string, std::string> CaseOfDir;          // dir -> entry
+  auto RelOf = [&](llvm::StringRef Abs) {
+    llvm::StringRef R = Abs;
+    if (R.consume_front(M.Root) && R.consume_front("/"))
+      return R.str();
+    return Abs.str();
   };
   const llvm::json::Array *Cases = Doc->getArray("cases");
   if (!Cases)
@@ -214,10 +215,26 @@ static llvm::Error readValidation(const llvm::json::Value &V, ReportModel &M) {
     if (!C)
       continue;
     std::string Name = Str(*C, "name");
+    std::string Entry = Str(*C, "entry"), Source = Str(*C, "source");
+    std::string Bare = llvm::StringRef(Entry)
+                           .take_until([](char Ch) { return Ch == '<'; })
+                           .trim()
+                           .str();
+    std::string Where;
+    if (!Source.empty()) {
+      std::string Rel = RelOf(Source);
+      Where = Rel;
+      for (const KernelReport &K : M.Kernels)
+        if (K.RelFile == Rel && K.Name == Bare)
+          Where = llvm::formatv("{0}:{1}", Rel, K.Line).str();
+      Covered.insert({Rel, Bare});
+      CaseOfDir[path::parent_path(Rel).str()] = Name + "|" + Bare;
+    }
     const llvm::json::Array *Res = C->getArray("results");
     if (!Res || Res->empty()) {
-      ValidationCell Cell{Name, KernelsOf(Str(*C, "path")), "-", "fail",
+      ValidationCell Cell{Name, Bare.empty() ? "?" : Bare, "-", "fail",
                           Str(*C, "error")};
+      Cell.Where = Where;
       M.Validation.push_back(Cell);
       ++M.ValFailed;
       continue;
@@ -228,7 +245,8 @@ static llvm::Error readValidation(const llvm::json::Value &V, ReportModel &M) {
         continue;
       ValidationCell Cell;
       Cell.Case = Name;
-      Cell.Kernel = KernelsOf(Str(*C, "path"));
+      Cell.Kernel = Bare;
+      Cell.Where = Where;
       Cell.Variant = Str(*R, "variant");
       Cell.Status = Str(*R, "status");
       Cell.Detail = Str(*R, "reason");
@@ -241,6 +259,23 @@ static llvm::Error readValidation(const llvm::json::Value &V, ReportModel &M) {
        : Cell.Status == "skip" ? M.ValSkipped
                                : M.ValFailed)++;
       M.Validation.push_back(std::move(Cell));
+    }
+  }
+  for (const KernelReport &K : M.Kernels) {
+    if (Covered.count({K.RelFile, K.Name}))
+      continue;
+    std::string What =
+        llvm::formatv("{0} ({1}:{2})", K.Name, K.RelFile, K.Line).str();
+    auto It = CaseOfDir.find(path::parent_path(K.RelFile).str());
+    if (It != CaseOfDir.end()) {
+      auto [CaseName, Entry] = llvm::StringRef(It->second).split('|');
+      M.NotValidated.push_back(
+          {What, llvm::formatv("in the directory of case {0}, whose driver "
+                               "launches only {1}",
+                               CaseName, Entry)
+                     .str()});
+    } else {
+      M.NotValidated.push_back({What, "no case launches it"});
     }
   }
   return llvm::Error::success();

@@ -58,9 +58,11 @@ struct TargetReport {
   unsigned Edits = 0, Errors = 0, Warnings = 0, Notes = 0;
 };
 
-/// One cell of `validate --json`: a case run as one variant.
+/// One cell of `validate --json`: a case run as one variant; the verdict is
+/// that of the one kernel the case's driver launches (its entry).
 struct ValidationCell {
   std::string Case, Kernel, Variant, Status, Detail;
+  std::string Where; ///< the kernel's "file:line" (relative), if found
   bool HaveError = false;
   std::string MaxAbs, MaxRel; ///< as printed (numbers, "inf", "nan")
 };
@@ -75,6 +77,9 @@ struct ReportModel {
   std::vector<std::string> Variants;
   std::vector<ValidationCell> Validation;
   unsigned ValPassed = 0, ValFailed = 0, ValSkipped = 0;
+  /// Kernels of the inputs that no validated case launches: "name
+  /// (file:line)" and why.
+  std::vector<std::pair<std::string, std::string>> NotValidated;
   /// Every rule an edit or finding names, for the embedded docs.
   std::set<std::string> Rules;
 };

@@ -1034,6 +1034,11 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
     json::Array JRows;
     for (const Row &R : Rows) {
       json::Object O{{"name", R.Name}, {"path", R.Path}};
+      // The one kernel the case's driver launches, and where it is defined.
+      if (R.Spec) {
+        O["entry"] = R.Spec->Entry;
+        O["source"] = R.Spec->sourcePath();
+      }
       if (!R.SpecError.empty()) {
         O["status"] = "fail";
         O["error"] = R.SpecError;

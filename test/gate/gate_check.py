@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 """Checks of check reports for test/gate/gate_test.sh.
 
-  sarif FILE RULETABLE      FILE is SARIF 2.1.0 as code-scanning services read
+  sarif FILE RULETABLE [URIBASE]
+                            FILE is SARIF 2.1.0 as code-scanning services read
                             it (the schema's required structure, plus what
                             port-kernel promises: every rule of the table,
-                            relative locations, fingerprints)
+                            relative locations, fingerprints); without
+                            URIBASE no helpUri or informationUri may appear,
+                            with it every rule's helpUri is URIBASE/ID.md
+  validation FILE RULE TARGET FILE LINE
+                            the JSON report FILE has exactly one validation
+                            finding (PK9220/PK9221): RULE, TARGET at FILE:LINE
   fingerprints A B          the JSON reports A and B have the same findings
                             (target, rule, file, fingerprint), lines and
                             messages (which may quote line numbers) aside
@@ -27,7 +33,7 @@ def load(path):
         return json.load(f)
 
 
-def check_sarif(path, table):
+def check_sarif(path, table, base=None):
     ids = re.findall(r'^PK_RULE\((PK\d{4}),', open(table).read(), re.M)
     log = load(path)
     if log.get('version') != '2.1.0':
@@ -41,11 +47,15 @@ def check_sarif(path, table):
     drv = run.get('tool', {}).get('driver')
     if not isinstance(drv, dict) or drv.get('name') != 'port-kernel':
         fail('runs[0].tool.driver.name is not port-kernel')
-    for k in ('version', 'informationUri'):
-        if not isinstance(drv.get(k), str) or not drv[k]:
-            fail('tool.driver.%s missing' % k)
-    if not re.match(r'^https?://', drv['informationUri']):
-        fail('informationUri is not an absolute URI')
+    if not isinstance(drv.get('version'), str) or not drv['version']:
+        fail('tool.driver.version missing')
+    if base is None:
+        if 'informationUri' in drv:
+            fail('informationUri written without --rules-uri-base: %r'
+                 % drv['informationUri'])
+    elif drv.get('informationUri') != base.rstrip('/') + '/README.md':
+        fail('informationUri is not the catalogue under --rules-uri-base: %r'
+             % drv.get('informationUri'))
     rules = drv.get('rules')
     if not isinstance(rules, list):
         fail('tool.driver.rules is not an array')
@@ -58,6 +68,9 @@ def check_sarif(path, table):
                 fail('rule %s: %s.text missing' % (r['id'], k))
         if not r['help'].get('markdown', '').startswith('# ' + r['id']):
             fail('rule %s: help.markdown is not its documentation page' % r['id'])
+        want = None if base is None else base.rstrip('/') + '/' + r['id'] + '.md'
+        if r.get('helpUri') != want:
+            fail('rule %s: helpUri %r, expected %r' % (r['id'], r.get('helpUri'), want))
         if r.get('defaultConfiguration', {}).get('level') not in (
                 'none', 'note', 'warning', 'error'):
             fail('rule %s: bad defaultConfiguration.level' % r['id'])
@@ -128,7 +141,18 @@ def findings(path, with_line=True):
 def main():
     cmd = sys.argv[1]
     if cmd == 'sarif':
-        check_sarif(sys.argv[2], sys.argv[3])
+        check_sarif(sys.argv[2], sys.argv[3],
+                    sys.argv[4] if len(sys.argv) > 4 else None)
+    elif cmd == 'validation':
+        rule, target, file, line = sys.argv[3:7]
+        v = [f for f in load(sys.argv[2])['findings']
+             if f['rule'] in ('PK9220', 'PK9221')]
+        got = [(f['rule'], f['target'], f['file'], str(f['line'])) for f in v]
+        if got != [(rule, target, file, line)]:
+            fail('validation findings %s, expected one %s' % (got, (rule, target, file, line)))
+        if v[0]['severity'] != 'error' or 'largest error' not in v[0]['message']:
+            fail('not an error with the largest error: %r' % v[0])
+        print('PASS: one validation finding: %s' % v[0]['message'])
     elif cmd in ('fingerprints', 'same'):
         a = findings(sys.argv[2], cmd == 'same')
         b = findings(sys.argv[3], cmd == 'same')

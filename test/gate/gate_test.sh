@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# gate_test.sh CASE PK GATE_DIR PYTHON NINJA: one test of `check` as a CI gate
-# (docs/ci.md) on a copy of test/gate/tree.  Prints PASS/FAIL lines; exits
-# non-zero on the first failure.
+# gate_test.sh CASE PK GATE_DIR PYTHON NINJA [CMAKE]: one test of `check` as a
+# CI gate (docs/ci.md) on a copy of test/gate/tree (test/gate/vtree: cases
+# for --validate).  Prints PASS/FAIL lines; exits non-zero on the first
+# failure.
 set -u
-case_=$1 pk=$2 gate=$3 py=$4 ninja=${5:-}
+case_=$1 pk=$2 gate=$3 py=$4 ninja=${5:-} cmake=${6:-}
 table=$gate/../../lib/Core/include/pk/RuleTable.def
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
@@ -38,7 +39,128 @@ sarif)
   expect 1 "$pk" check -q --to hip,cuda --format sarif src/sub/d.cu
   cp out.txt both.sarif
   gc sarif both.sarif "$table"
-  pass "SARIF structure"
+  # Rule help URIs only from --rules-uri-base (none is invented without it).
+  base=https://example.org/pk/docs/rules
+  expect 1 "$pk" check -q --to hip --format sarif --rules-uri-base $base src
+  cp out.txt u.sarif
+  gc sarif u.sarif "$table" $base
+  expect 0 "$pk" merge-reports --rules-uri-base $base/ m.sarif out.sarif
+  gc sarif m.sarif "$table" $base
+  expect 2 "$pk" check -q --to hip --format sarif --rules-uri-base docs/rules src
+  grep -q "not an absolute URI" err.txt || fail "relative --rules-uri-base: $(cat err.txt)"
+  pass "SARIF structure; helpUri/informationUri only with --rules-uri-base"
+  ;;
+
+validate)
+  # check --validate: the cases of the checked files run on the emulator;
+  # a failed kernel and target is a finding; files with kernels outside
+  # any case directory are counted as not validated.
+  cp -r "$gate/vtree" v
+  expect 1 "$pk" check --validate --wave64 native --to hip --format json --output v.json --src-root v v/cases v/plain
+  gc validation v.json PK9220 hip cases/lanes/lanes.cu 4
+  grep -q "validation: 2 case(s), 3 of 4 run(s) passed" err.txt || fail "summary: $(cat err.txt)"
+  grep -q "1 file(s) with kernels not validated" err.txt || fail "not-validated count: $(cat err.txt)"
+  # SARIF: the finding under its rule, at the kernel, with the rule's help.
+  expect 1 "$pk" check -q --validate --wave64 native --to hip --format sarif --src-root v v/cases/lanes
+  cp out.txt v.sarif
+  gc sarif v.sarif "$table"
+  "$py" - v.sarif <<'PY' || fail "SARIF lacks the validation result"
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+r = [x for x in run["results"] if x["ruleId"].startswith("PK922")]
+assert len(r) == 1 and r[0]["ruleId"] == "PK9220" and r[0]["level"] == "error", r
+assert r[0]["locations"][0]["physicalLocation"]["region"]["startLine"] == 4
+assert r[0]["properties"]["target"] == "hip"
+PY
+  pass "check --validate: one finding for the failed port, summary counts"
+  ;;
+
+validate_ci)
+  # Validation findings through baselines, shards and merge-reports.
+  cp -r "$gate/vtree" v
+  expect 0 "$pk" check -q --validate --wave64 native --to hip --baseline base.json --update-baseline --src-root v v/cases/lanes
+  grep -q PK9220 base.json || fail "the baseline does not record the validation finding"
+  expect 0 "$pk" check --validate --wave64 native --to hip --baseline base.json --src-root v v/cases/lanes
+  grep -q "0 new" err.txt || fail "recorded validation failure counted as new: $(cat err.txt)"
+  # The kernel's line changes: its failure is a new finding.
+  sed -i 's/^__global__ void warp_width(int \*out) {$/__global__ void warp_width(int *__restrict__ out) {/' v/cases/lanes/lanes.cu
+  expect 1 "$pk" check --validate --wave64 native --to hip --baseline base.json --src-root v v/cases/lanes
+  grep -q "lanes.cu:4:.*error: kernel warp_width (case lanes) fails validation as hip" err.txt || fail "edited kernel not new: $(cat err.txt)"
+  cp "$gate/vtree/cases/lanes/lanes.cu" v/cases/lanes/
+  expect 1 "$pk" check -q --validate --wave64 native --to hip --format json --output full.json --src-root v v/cases v/plain
+  for k in 1 2; do
+    "$pk" check -q --validate --wave64 native --to hip --format json --shard $k/2 --output s$k.json --src-root v v/cases v/plain 2>err.txt
+    [ $? -le 1 ] || fail "shard $k/2: $(cat err.txt)"
+  done
+  expect 0 "$pk" merge-reports merged.json s1.json s2.json
+  gc same full.json merged.json
+  gc validation merged.json PK9220 hip cases/lanes/lanes.cu 4
+  pass "validation findings: baseline, shards, merge-reports"
+  ;;
+
+depfile)
+  # A per-file build action with a depfile: editing an included header
+  # regenerates the outputs; nothing changed, nothing runs (docs/ci.md).
+  [ -n "$ninja" ] || fail "ninja not found"
+  [ -n "$cmake" ] || fail "cmake not found"
+  mkdir -p proj/src
+  cp src/a.cu src/common.cuh proj/src/
+  sed "s|@PK@|$pk|" >proj/CMakeLists.txt <<'CMAKE'
+cmake_minimum_required(VERSION 3.20)
+project(pkdep NONE)
+set(PK "@PK@")
+set(out ${CMAKE_BINARY_DIR}/pk)
+add_custom_command(
+  OUTPUT ${out}/a/hip/a.hip
+  COMMAND ${PK} port -q --to hip -o ${out}/a --depfile ${out}/a.d
+          ${CMAKE_SOURCE_DIR}/src/a.cu
+  DEPENDS ${CMAKE_SOURCE_DIR}/src/a.cu
+  DEPFILE ${out}/a.d
+  VERBATIM)
+add_custom_command(
+  OUTPUT ${out}/a.sarif
+  COMMAND ${PK} check -q --to hip --format sarif --src-root ${CMAKE_SOURCE_DIR}
+          --output ${out}/a.sarif --depfile ${out}/a.sarif.d
+          ${CMAKE_SOURCE_DIR}/src/a.cu || test $$? -le 1
+  DEPENDS ${CMAKE_SOURCE_DIR}/src/a.cu
+  DEPFILE ${out}/a.sarif.d)
+add_custom_target(ported ALL DEPENDS ${out}/a/hip/a.hip ${out}/a.sarif)
+CMAKE
+  "$cmake" -S proj -B pb -G Ninja -DCMAKE_MAKE_PROGRAM="$ninja" >cmake.log 2>&1 || { cat cmake.log; fail "cmake configure"; }
+  "$ninja" -C pb >b1.log 2>&1 || { cat b1.log; fail "first build"; }
+  [ -s pb/pk/a/hip/a.hip ] && [ -s pb/pk/a/hip/common.hpp ] || fail "no outputs: $(ls -R pb/pk)"
+  [ -s pb/pk/a.sarif ] || fail "no report"
+  "$pk" port -q --to hip -o ref proj/src/a.cu && cmp ref/hip/a.hip pb/pk/a/hip/a.hip || fail "the build action's output differs from a plain port"
+  "$ninja" -C pb >b2.log 2>&1
+  grep -q "no work to do" b2.log || fail "rebuilt although nothing changed: $(cat b2.log)"
+  sleep 1
+  echo '// edited' >>proj/src/common.cuh
+  "$ninja" -C pb -v >b3.log 2>&1 || { cat b3.log; fail "rebuild"; }
+  grep -q "port -q" b3.log && grep -q "check -q" b3.log || fail "editing the included header did not rerun both actions: $(cat b3.log)"
+  grep -q "// edited" pb/pk/a/hip/common.hpp || fail "the header's output was not regenerated"
+  "$ninja" -C pb >b4.log 2>&1
+  grep -q "no work to do" b4.log || fail "rebuilt twice: $(cat b4.log)"
+  # The depfile itself: every file read, Makefile syntax.
+  expect 0 "$pk" port -q --to hip -o o2 --depfile o2.d src/a.cu
+  grep -q "^$PWD/o2/hip/a.hip" o2.d || fail "depfile target: $(cat o2.d)"
+  for f in src/a.cu src/common.cuh; do
+    grep -q "^  $PWD/$f" o2.d || fail "depfile lacks $f: $(cat o2.d)"
+  done
+  grep -q "rules/cuda2hip/.*\.yaml" o2.d || fail "depfile lacks the rule tables: $(cat o2.d)"
+  expect 2 "$pk" check -q --to hip --depfile x.d src/a.cu
+  grep -q "depfile needs" err.txt || fail "$(cat err.txt)"
+  expect 2 "$pk" port -q --to hip --in-place --depfile x.d src/a.cu
+  # Plain ninja: depfile with deps = gcc.
+  mkdir nj && cp -r proj/src nj/src
+  printf 'rule pkcheck\n  command = %s check -q --to hip --format sarif --output $out --depfile $out.d $in; test $$? -le 1\n  depfile = $out.d\n  deps = gcc\nbuild rep/a.sarif: pkcheck src/a.cu\n' "$pk" >nj/build.ninja
+  "$ninja" -C nj >n1.log 2>&1 || { cat n1.log; fail "ninja"; }
+  "$ninja" -C nj >n2.log 2>&1
+  grep -q "no work to do" n2.log || fail "ninja rebuilt: $(cat n2.log)"
+  sleep 1
+  touch nj/src/common.cuh
+  "$ninja" -C nj >n3.log 2>&1
+  grep -q "port-kernel check" n3.log || fail "ninja: header edit not rebuilt: $(cat n3.log)"
+  pass "depfiles: cmake (DEPFILE) and ninja (deps = gcc) rerun on a header edit, not otherwise"
   ;;
 
 baseline)

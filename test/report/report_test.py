@@ -273,13 +273,47 @@ def case_validate(tmp):
     text = open(html).read()
     check('id="validation"' in text, "HTML has the validation table")
     for v in ("hip", "cuda"):
-        check('<td><code>saxpy</code></td><td>%s</td><td class="pass">pass</td>' % v
-              in text, "kernel saxpy passes as %s" % v)
+        check('<td><code>saxpy</code></td><td><code>saxpy</code> <span '
+              'class="muted">saxpy.cu:4</span></td><td>%s</td><td class="pass">'
+              'pass</td>' % v in text, "kernel saxpy passes as %s" % v)
     check("passed</span>: 3 passed, 0 failed" in text, "summary says validation passed")
     mdt = open(md).read()
     check("**Validation:** passed (3 passed, 0 failed" in mdt,
           "markdown says validation passed")
     check("| saxpy | saxpy | hip | pass |" in mdt, "markdown has the hip cell")
+
+    # Per kernel: a case's verdict is its entry kernel's (with its line);
+    # the other kernels of its file, and kernels outside any case, are
+    # listed as not validated.
+    tree = os.path.join(tmp, "vtree")
+    shutil.copytree(os.path.join(SRC, "test", "report", "vtree"), tree)
+    html = os.path.join(tmp, "k.html")
+    md = os.path.join(tmp, "k.md")
+    run([PK, "report", "--to", "hip,cuda", "--wave64", "native", "--validate",
+         "-o", html, "--markdown", md, tree])
+    text = open(html).read()
+    cell = ('<td><code>two</code></td><td><code>warp_width</code> '
+            '<span class="muted">two/two.cu:6</span></td><td>%s</td>')
+    check(cell % "cuda" + '<td class="pass">pass</td>' in text,
+          "kernel warp_width passes as cuda, at its line")
+    m = re.search(re.escape(cell % "hip") +
+                  r'<td class="fail">fail</td><td>([^<]+)</td><td>([^<]+)</td>',
+                  text)
+    check(m is not None and float(m.group(1)) == 32.0,
+          "kernel warp_width fails as hip with its largest error (%s)"
+          % (m.group(1) if m else None))
+    check("<li><code>clear_all (two/two.cu:4)</code>: in the directory of "
+          "case two, whose driver launches only warp_width</li>" in text,
+          "the kernel the case does not launch is not validated, and says why")
+    check("<li><code>scale (plain/scale.cu:4)</code>: no case launches it</li>"
+          in text, "a kernel outside any case is not validated")
+    check("clear_all" not in text.split('id="not-validated"')[0]
+          .split('id="validation"')[1], "no verdict is given to clear_all")
+    mdt = open(md).read()
+    check("| two | warp_width | hip | **fail** | 3.20e+01 / 1.00e+00 |" in mdt,
+          "markdown: per kernel and target, the largest error")
+    check("- `clear_all (two/two.cu:4)`: in the directory of case two" in mdt,
+          "markdown lists the kernels not validated")
 
 
 tmp = tempfile.mkdtemp(prefix="pk-report-test-")

@@ -199,6 +199,25 @@ cl::opt<std::string> Shard(
     cl::desc("Only shard K of N: translation units split by a stable hash of "
              "their paths, each with the headers it includes"),
     cl::value_desc("K/N"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::opt<bool> CheckValidate(
+    "validate",
+    cl::desc("Also validate, on the emulator, the cases (case.yaml "
+             "directories) the checked files belong to: each failed kernel "
+             "and target is a finding (PK9220; PK9221 when the original "
+             "fails)"),
+    cl::cat(Cat), cl::sub(CheckCmd));
+cl::opt<std::string> RulesUriBase(
+    "rules-uri-base",
+    cl::desc("Where docs/rules/ is published: SARIF rules get helpUri "
+             "URL/ID.md and the tool informationUri URL/README.md (without "
+             "it, no URIs)"),
+    cl::value_desc("URL"), cl::cat(Cat), cl::sub(CheckCmd),
+    cl::sub(MergeReportsCmd));
+cl::opt<std::string> DepFile(
+    "depfile",
+    cl::desc("Also write a Makefile-syntax depfile: the outputs (port) or the "
+             "--output report (check) depend on every file the run read"),
+    cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
 cl::list<std::string> MergeArgs(cl::Positional, cl::desc("OUT IN..."),
                                 cl::sub(MergeReportsCmd));
 cl::opt<std::string>
@@ -409,7 +428,7 @@ int main(int argc, char **argv) {
     }
     return pk::mergeReports(MergeArgs.front(),
                             ArrayRef<std::string>(MergeArgs).drop_front(),
-                            PK_VERSION, errs());
+                            PK_VERSION, errs(), RulesUriBase);
   }
 
   if (ExplainCmd) {
@@ -445,6 +464,7 @@ int main(int argc, char **argv) {
   O.RuleFiles = RuleFiles;
   O.RulesDir = PK_RULES_DIR;
   O.ReportJson = Report;
+  O.DepFile = DepFile;
   O.Quiet = Quiet;
   O.Strict = Strict;
   O.TO.Wave64 = Wave64;
@@ -635,6 +655,32 @@ int main(int argc, char **argv) {
     C.ToolVersion = PK_VERSION;
     C.Quiet = Quiet;
     C.Strict = Strict;
+    C.RulesUriBase = RulesUriBase;
+    C.DepFile = DepFile;
+    if (CheckValidate) {
+#ifdef PK_HAVE_VALIDATE
+      C.Validate = [&](const std::vector<std::string> &CaseDirs)
+          -> Expected<json::Value> {
+        pk::ValidateOptions V;
+        V.Targets = O.Targets;
+        V.Paths = CaseDirs;
+        V.Json = true;
+        V.Jobs = O.Jobs;
+        std::string S, Log;
+        raw_string_ostream OS(S), LogOS(Log);
+        int RC = pk::runValidate(V, pk::emuToolchain(), D, OS, LogOS);
+        if (RC != 0 && RC != 1)
+          return createStringError("%sport-kernel: error: --validate: the "
+                                   "validation did not run (exit %d)",
+                                   Log.c_str(), RC);
+        return json::parse(S);
+      };
+#else
+      errs() << "port-kernel: error: this build has no emulator "
+                "(--validate)\n";
+      return 2;
+#endif
+    }
     return pk::runCheck(D, Paths, O.Targets, C, outs(), errs());
   }
   return D.port(Paths);

@@ -26,6 +26,9 @@ struct DriverOptions {
   std::vector<std::string> RuleFiles; ///< extra user YAML tables
   std::string RulesDir;               ///< built-in tables (rules/cuda2hip)
   std::string ReportJson;             ///< write a JSON report here
+  /// --depfile FILE: with the outputs, a Makefile-syntax depfile naming
+  /// every file the run read (build-system actions, docs/ci.md).
+  std::string DepFile;
   bool Quiet = false;
   /// --strict: one input that cannot be ported fails the whole run (nothing
   /// written).  Otherwise every file that parses is ported and each one that
@@ -97,6 +100,11 @@ public:
   const RenameDB &renames() const { return DB; }
   /// Absolute paths of every file the last translate() read.
   const std::set<std::string> &readFiles() const { return ReadFiles; }
+  /// What the last translate()'s results depend on, for a depfile: the
+  /// files it read (inputs and the user headers they include), the rule
+  /// tables (built-in and --rules) and the compilation database; absolute,
+  /// sorted.
+  std::vector<std::string> dependencies() const;
 
 private:
   DriverOptions O;
@@ -110,6 +118,11 @@ private:
                                                   bool IsHip,
                                                   llvm::StringRef OutDir);
 };
+
+/// A Makefile-syntax depfile: "TARGET...: DEP..." with spaces, '#' and '$'
+/// escaped as make and ninja read them.
+std::string depfileText(llvm::ArrayRef<std::string> Targets,
+                        llvm::ArrayRef<std::string> Deps);
 
 /// Writes \p Contents to \p Path atomically (temporary file + rename).
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Contents);

@@ -57,9 +57,13 @@ void sortAndDedupe(std::vector<GateFinding> &Fs);
 /// The report as `check --format json` writes it.
 llvm::json::Value reportToJson(const GateReport &R);
 /// The report as SARIF 2.1.0 (one run; tool.driver.rules: every rule of the
-/// rule table and of --rules tables, with their documentation).
+/// rule table and of --rules tables, with their documentation as help).
+/// With \p RulesUriBase (where docs/rules/ is published), each rule's
+/// helpUri is RulesUriBase/ID.md and the driver's informationUri is the
+/// catalogue RulesUriBase/README.md; without it neither is written.
 llvm::json::Value reportToSarif(const GateReport &R,
-                                llvm::StringRef ToolVersion);
+                                llvm::StringRef ToolVersion,
+                                llvm::StringRef RulesUriBase = "");
 /// Reads a report written by reportToJson or reportToSarif; errors name the
 /// file and what is wrong.
 llvm::Expected<GateReport> readReport(llvm::StringRef Path,
@@ -72,7 +76,8 @@ std::string baselineKey(const GateFinding &F);
 /// SARIF) into one: the union, duplicates dropped, in a stable order.
 /// Returns the exit code (0, or 2 on an input error; nothing written then).
 int mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
-                 llvm::StringRef ToolVersion, llvm::raw_ostream &Diag);
+                 llvm::StringRef ToolVersion, llvm::raw_ostream &Diag,
+                 llvm::StringRef RulesUriBase = "");
 
 /// Writes \p Contents to \p Path atomically (temporary file, rename).
 llvm::Error writeReportFile(llvm::StringRef Path, llvm::StringRef Contents);

@@ -1,5 +1,5 @@
 //===- GateCheck.h - `port-kernel check` with formats and baselines -------===//
-// Rules: PK9100 (inputs not checked)
+// Rules: PK9100 (inputs not checked), PK9220, PK9221 (validation findings)
 #ifndef PK_GATECHECK_H
 #define PK_GATECHECK_H
 
@@ -18,7 +18,35 @@ struct CheckOptions {
   std::string ToolVersion;
   bool Quiet = false;
   bool Strict = false;
+  /// --rules-uri-base URL: where docs/rules/ is published (SARIF helpUri of
+  /// each rule, informationUri); empty: no URIs.
+  std::string RulesUriBase;
+  /// --depfile FILE: a Makefile-syntax depfile for the --output report (or
+  /// the baseline with --update-baseline) naming every file the run read.
+  std::string DepFile;
+  /// --validate: runs `validate --json` over the given case directories and
+  /// returns its document (what runValidate prints); empty: not requested.
+  std::function<llvm::Expected<llvm::json::Value>(
+      const std::vector<std::string> &CaseDirs)>
+      Validate;
 };
+
+/// The line and column of the name of kernel \p Name (template arguments
+/// ignored) where \p Text defines it as a __global__ function; {0, 0} when
+/// it does not.
+std::pair<unsigned, unsigned> kernelLocation(llvm::StringRef Text,
+                                             llvm::StringRef Name);
+
+/// The findings of a `validate --json` document \p Doc: one per failed
+/// (case, variant), at the case's entry kernel, PK9220 for a port and PK9221
+/// for the original.  Paths stay absolute.  A case whose spec is broken is
+/// an input error: its `file:line:col: error:` text is returned instead.
+struct ValidationFindings {
+  std::vector<GateFinding> Findings;
+  unsigned Cases = 0, Cells = 0, Passed = 0, Skipped = 0;
+};
+llvm::Expected<ValidationFindings>
+validationFindings(const llvm::json::Value &Doc);
 
 /// `check`: findings of every target over \p Paths, as text (clang-style on
 /// stderr), JSON or SARIF; with a baseline only findings not in it count.

@@ -1,0 +1,4 @@
+// A kernel no case launches.
+#include <cuda_runtime.h>
+
+__global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }
