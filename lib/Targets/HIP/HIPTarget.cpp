@@ -12,6 +12,8 @@
 //   launch-casts          PK1005 (LaunchCasts.cpp)
 //   host-math             PK1015: device-only math in host code
 //                         (HostMath.cpp)
+//   atomics-cache-hints   PK1017 __nv_atomic_* -> __hip_atomic_*, PK1018
+//                         cache-hinted loads/stores (AtomicsCacheHints.cpp)
 //   bfloat16              PK1016: ROCm 5's explicit bfloat16 conversions
 //                         (Bfloat16.cpp; the renames of both versions are
 //                         in TargetCommon.cpp)
@@ -22,8 +24,10 @@
 //                         (CoopGroupsApi.cpp)
 //   unported-includes     PK1010 for headers no pass made unnecessary
 //   helpers               generated helper blocks after the includes
-// `check --to hip` runs includes, renames, the wave-64 hazard report
-// (PK2101-PK2111), coop-groups-api and unported-includes.
+// `check --to hip` runs includes, toolkit-headers, renames, host-math,
+// bfloat16, the wave-64 hazard report (PK2101-PK2111), coop-groups-api and
+// unported-includes; the PK1014-PK1016 rewrites it would make are reported
+// as notes (CheckRewrites.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "HipPasses.h"
@@ -60,6 +64,7 @@ public:
         pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
         pass("launch-casts", hip::runLaunchCasts),
         pass("host-math", hip::rewriteHostMath),
+        pass("atomics-cache-hints", hip::rewriteAtomicsAndCacheHints),
         pass("bfloat16", hip::rocm5Bfloat16),
         pass("wave64",
              [](TargetContext &TC) {
@@ -75,7 +80,11 @@ public:
   std::vector<TargetPass> checkPasses() const override {
     return {
         pass("includes", [](TargetContext &TC) { runIncludePass(TC, true); }),
+        pass("toolkit-headers", hip::portToolkitHeaders),
         pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
+        pass("host-math", hip::rewriteHostMath),
+        pass("bfloat16", hip::rocm5Bfloat16),
+        pass("rewrites-as-findings", hip::reportRewritesAsFindings),
         pass("wave64-check",
              [](TargetContext &TC) {
                if (cudaInput(TC))

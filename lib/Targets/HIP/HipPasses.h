@@ -35,5 +35,14 @@ void rewriteHostMath(TargetContext &TC);
 /// __nv_bfloat16 are written out for hip_bfloat16 (Bfloat16.cpp).
 void rocm5Bfloat16(TargetContext &TC);
 
+/// PK1017: CUDA 12's __nv_atomic_* builtins -> __hip_atomic_*; PK1018:
+/// cache-hinted loads and stores (__ldcs, __stcs, ...) -> nontemporal or
+/// plain accesses (AtomicsCacheHints.cpp).
+void rewriteAtomicsAndCacheHints(TargetContext &TC);
+
+/// `check`: the PK1014, PK1015 and PK1016 edits the passes above recorded
+/// become notes at their places (`check` writes nothing; CheckRewrites.cpp).
+void reportRewritesAsFindings(TargetContext &TC);
+
 } // namespace pk::hip
 #endif

@@ -5,6 +5,18 @@
 // RUN:   | count 0
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK1014.hip
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/r.json
+// `check` reports the rewrite as a note (text, JSON and SARIF); notes do
+// not fail the check.
+// RUN: %pk check --to hip %s 2>&1 | FileCheck %s --check-prefix=CHECKMODE
+// CHECKMODE: PK1014.cu:{{[0-9]+}}:1: note: <math_constants.h> has no HIP counterpart before ROCm 6: its constants are defined in place (`port` rewrites this) [PK1014]
+// CHECKMODE: port-kernel: 0 finding(s)
+// RUN: %pk check -q --to hip --format json %s | FileCheck %s --check-prefix=JSON
+// JSON: "line": {{[0-9]+}},
+// JSON-NEXT: "message": "<math_constants.h> has no HIP counterpart before ROCm 6: its constants are defined in place (`port` rewrites this)",
+// JSON-NEXT: "rule": "PK1014",
+// JSON-NEXT: "severity": "note",
+// RUN: %pk check -q --to hip --format sarif %s | FileCheck %s --check-prefix=SARIF
+// SARIF: "ruleId": "PK1014"
 // REPORT: "rule": "PK1014",
 // REPORT-NEXT: "why": "<math_constants.h> has no HIP counterpart before ROCm 6: its constants are defined in place"
 #include <cuda_runtime.h>

@@ -5,6 +5,13 @@
 // RUN: rm -rf %t && %pk port -q --to hip -o %t %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIAG
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK1015.hip
+// `check` reports the rewrites as notes and the calls that stay as warnings.
+// RUN: not %pk check --to hip %s 2>&1 | FileCheck %s --check-prefix=CHECKMODE
+// CHECKMODE: PK1015.cu:[[@LINE+13]]:13: note: rsqrtf() is device-only in HIP: in host code it becomes the expression CUDA's host version computes; `port` writes `(1.0f / sqrtf(v * v + 1.f))` [PK1015]
+// CHECKMODE: PK1015.cu:[[@LINE+14]]:14: note: rsqrt() is device-only in HIP: {{.*}}; `port` writes `(1.0 / sqrt(d))` [PK1015]
+// CHECKMODE: PK1015.cu:[[@LINE+13]]:25: note: rcbrt() is device-only in HIP: {{.*}}; `port` writes `(1.0 / cbrt(d))` [PK1015]
+// CHECKMODE: PK1015.cu:[[@LINE+16]]:14: warning: normcdff() is __host__ __device__ in CUDA but device-only in HIP; this host call does not compile for the host [PK1015]
+// CHECKMODE: port-kernel: 2 finding(s)
 #include <cuda_runtime.h>
 
 __global__ void norms(const float *x, float *y) {

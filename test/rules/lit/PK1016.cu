@@ -15,6 +15,13 @@
 // RUN:   | FileCheck %s --check-prefix=BAD
 // RUN: not ls %t/bad
 // BAD: --rocm-version must be 5 or 6 (got 7)
+// `check` reports the dependence and, for ROCm 5, each conversion `port`
+// writes out, as notes.
+// RUN: %pk check --to hip --rocm-version=5 %s 2>&1 | FileCheck %s --check-prefix=CHECK5
+// CHECK5: PK1016.cu:[[@LINE+14]]:39: note: this output depends on --rocm-version (here 5): the bfloat16 types, header and conversions of ROCm 5 [PK1016]
+// CHECK5: PK1016.cu:[[@LINE+24]]:12: note: ROCm 5's hip_bfloat16 converts from arithmetic types only explicitly (CUDA's __nv_bfloat16 implicitly); `port` writes `hip_bfloat16(...)` around the value [PK1016]
+// CHECK5: PK1016.cu:[[@LINE+26]]:23: note: ROCm 5's hip_bfloat16 {{.*}} [PK1016]
+// CHECK5: port-kernel: 0 finding(s)
 // REPORT: "replacement": "__hip_bfloat16",
 // REPORT-NEXT: "rule": "PK1016",
 // REPORT-NEXT: "why": "__nv_bfloat16 -> __hip_bfloat16 for ROCm 6 (--rocm-version; ROCm 5 spells it hip_bfloat16)"

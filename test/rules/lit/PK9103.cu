@@ -12,7 +12,7 @@
 // RUN: %pk port -v -q --cuda-path=none --to hip -o %t/b %s 2>&1 | FileCheck %s --check-prefix=NOTE
 // NOTE: port-kernel: note: bundled declarations: nvcc compatibility declarations added ({{.*}}__pk_nvcc_compat.h) [PK9103]
 // RUN: FileCheck %s --check-prefix=OUT < %t/b/hip/PK9103.hip
-// OUT: __device__ float4 load_stream(const float4 *p) { return __ldcs(p); }
+// OUT: __device__ float4 load_stream(const float4 *p) { return pk_ldcs(p); }
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
