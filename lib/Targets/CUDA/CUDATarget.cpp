@@ -152,6 +152,7 @@ public:
                      runRenamePass(TC, /*ToHip=*/false);
                  }),
             pass("from-hip-helpers", cuda::fromHipHelpers),
+            pass("from-hip-mfma-builtins", cuda::fromHipMfmaBuiltins),
             pass("from-hip-warp-width", cuda::fromHipWarpWidth),
             pass("from-hip-mfma", cuda::fromHipMfma),
             pass("hip-to-cuda", hipToCuda),

@@ -12,6 +12,7 @@
 #define PK_TARGETS_CUDA_FROMHIP_H
 
 #include "pk/TargetContext.h"
+#include "clang/AST/Decl.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 #include <vector>
@@ -44,6 +45,12 @@ void fromHipWarpWidth(TargetContext &TC);
 /// PK6040, PK6041, PK6042: MFMA fragments back to WMMA, the padding of
 /// their shared tiles, MFMA builtins that are not recognised.
 void fromHipMfma(TargetContext &TC);
+/// PK6042, PK6043, PK6044: hand-written MFMA GEMM kernels
+/// (__builtin_amdgcn_mfma_f32_16x16x16f16 in AMD's lane layout) to WMMA.
+void fromHipMfmaBuiltins(TargetContext &TC);
+/// True when \p FD is a kernel that fromHipMfmaBuiltins maps to WMMA (its
+/// wave arithmetic stays at 64 lanes: PK6033 leaves it alone).
+bool mfmaGemmKernel(TargetContext &TC, const clang::FunctionDecl *FD);
 
 } // namespace pk::cuda
 #endif

@@ -245,11 +245,20 @@ void cuda::fromHipMfma(TargetContext &TC) {
     if (Any)
       TC.Helpers[File][HelperKey{RuleId::PK6040, "mma"}] =
           "\n#include <mma.h> // port-kernel: WMMA fragments [PK6040]\n";
-    // PK6042: MFMA builtins outside the helpers.
+    // PK6042: MFMA builtins outside the helpers that the kernel pass
+    // (FromHipMfmaBuiltins.cpp) has neither mapped nor reported.
+    auto Reported = [&](unsigned Off) {
+      for (const Finding &F : TC.Findings)
+        if (F.RuleID == ruleName(RuleId::PK6042) && F.File == File &&
+            F.Offset == Off)
+          return true;
+      return coveredByEdit(TC, File, Off);
+    };
     for (size_t I = 0; I + 1 < T.size(); ++I)
       if (T[I].Kind == tok::raw_identifier &&
           T[I].Text.starts_with("__builtin_amdgcn_mfma_") &&
-          T[I + 1].Kind == tok::l_paren && !inRevertedBlock(Blocks, T[I].Off))
+          T[I + 1].Kind == tok::l_paren && !inRevertedBlock(Blocks, T[I].Off) &&
+          !Reported(T[I].Off))
         TC.finding(File, T[I].Off, RuleId::PK6042, Severity::Error,
                    llvm::formatv("{0}: an MFMA builtin whose fragment pattern "
                                  "is not recognised (only port-kernel's own "

@@ -65,6 +65,9 @@ public:
   bool TraverseFunctionDecl(FunctionDecl *FD) {
     if (!FD->doesThisDeclarationHaveABody() || !TC.isUserLoc(FD->getLocation()))
       return RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    // An MFMA GEMM mapped to WMMA keeps its 64-lane wave numbers (PK6044).
+    if (cuda::mfmaGemmKernel(TC, FD))
+      return true;
     Tid.clear();
     LaneVars.clear();
     WaveVars.clear();
