@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One program of test/programs/: port it to HIP, compile every HIP output as
-# emitted (-fsyntax-only, host and device, gfx90a and gfx942) against the
+# emitted (-fsyntax-only, host and device, gfx90a and gfx942; and a full -c
+# build of the --rocm-version=5 output with ROCm 5.2's device libraries) against the
 # installed HIP headers (ROCm 5.2, /usr/include; the output of
 # --rocm-version=5) and, when present, the ROCm 6.3 headers (the default
 # output; PK_ROCM6_INCLUDE, default /work/shared/rocm-6.3/include),
@@ -68,6 +69,30 @@ else
   echo "$NAME: no ROCm 6 headers at $ROCM6: the default output is not compile-checked"
 fi
 [ "$n" -gt 0 ] || fail "no HIP output compiled"
+# A full build (-c: device code generation and the offload bundle) where the
+# device libraries allow: the --rocm-version=5 output against Debian's ROCm
+# 5.2 headers and device libraries (rocm-device-libs), linked with lld-19.
+# ROCm 5.2 has no gfx942 ISA library: gfx940's is aliased (a compile check,
+# never a runnable build).  The ROCm 6 output stays -fsyntax-only: no ROCm 6
+# device libraries are installed (docs/porting.md).
+DEVLIBS=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
+if [ -f "$DEVLIBS/ocml.bc" ] && command -v ld.lld-19 >/dev/null; then
+  mkdir -p "$TMP/devlibs"
+  for f in "$DEVLIBS"/*.bc; do ln -s "$f" "$TMP/devlibs/"; done
+  ln -sf oclc_isa_version_940.bc "$TMP/devlibs/oclc_isa_version_942.bc"
+  while IFS= read -r hip; do
+    # shellcheck disable=SC2086
+    "$CXX" -x hip --offload-arch=gfx90a --offload-arch=gfx942 -c -O1 -w \
+      --rocm-path=/usr --rocm-device-lib-path="$TMP/devlibs" -fuse-ld=lld \
+      $CC_ARGS -o "$TMP/obj.o" "$hip" 2>"$TMP/cc.err" || {
+      grep error "$TMP/cc.err" | head -5
+      fail "${hip#$TMP/out5/hip/} does not build with -c (ROCm 5.2, gfx90a+gfx942)"; }
+    n=$((n+1))
+  done < <(find "$TMP/out5/hip" -name '*.hip')
+  echo "$NAME: full -c builds of the ROCm 5 output passed"
+else
+  echo "$NAME: no ROCm device libraries or lld-19: the -c build is skipped"
+fi
 echo "$NAME: $n compile checks passed"
 
 if [ "$VALIDATE" = 1 ]; then
