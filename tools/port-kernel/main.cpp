@@ -22,7 +22,6 @@ static EmuToolchain emuToolchain() {
 } // namespace pk
 #endif
 
-#include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -569,46 +568,6 @@ int main(int argc, char **argv) {
         V.BuildFlags.push_back(A.str());
         V.BuildFlags.push_back(A == "-I" ? pk::absPath(ExtraArg[++I])
                                          : ExtraArg[++I]);
-      }
-    }
-    // With -p, the program's compile command adds its -I/-D/-U/-isystem/
-    // -include flags (paths relative to the command's directory).
-    if (V.Program && !CompDb.empty()) {
-      std::string Err;
-      auto DB =
-          clang::tooling::CompilationDatabase::loadFromDirectory(CompDb, Err);
-      if (!DB) {
-        errs() << CompDb << ": error: cannot load compilation database: " << Err
-               << "\n";
-        return 2;
-      }
-      auto Cmds = DB->getCompileCommands(pk::absPath(Program));
-      if (!Cmds.empty()) {
-        const clang::tooling::CompileCommand &C = Cmds.front();
-        auto Abs = [&](StringRef P) {
-          SmallString<256> R(P);
-          sys::fs::make_absolute(C.Directory, R);
-          sys::path::remove_dots(R, true);
-          return std::string(R);
-        };
-        const std::vector<std::string> &L = C.CommandLine;
-        for (size_t I = 1; I < L.size(); ++I) {
-          StringRef A = L[I];
-          for (StringRef F : {"-I", "-isystem", "-include", "-D", "-U"}) {
-            bool Path = F != "-D" && F != "-U";
-            if (A == F && I + 1 < L.size()) {
-              V.BuildFlags.push_back(A.str());
-              V.BuildFlags.push_back(Path ? Abs(L[++I]) : L[++I]);
-              break;
-            }
-            if (A.size() > F.size() && A.starts_with(F) &&
-                (F == "-I" || F == "-D" || F == "-U")) {
-              StringRef Val = A.drop_front(F.size());
-              V.BuildFlags.push_back((F + (Path ? Abs(Val) : Val.str())).str());
-              break;
-            }
-          }
-        }
       }
     }
     V.TimeoutSec = ValidateTimeout;
