@@ -1057,11 +1057,20 @@ void analyse(TargetContext &TC, std::vector<Mapping> &Maps,
     TargetContext &TC;
     std::vector<Mapping> &Maps;
     std::vector<Failure> &Fails;
+    std::map<std::string, std::vector<cuda::HelperBlock>> Blocks;
     W(TargetContext &TC, std::vector<Mapping> &M, std::vector<Failure> &F)
         : TC(TC), Maps(M), Fails(F) {}
     bool VisitFunctionDecl(FunctionDecl *FD) {
       if (!FD->doesThisDeclarationHaveABody() ||
           !TC.isUserLoc(FD->getLocation()))
+        return true;
+      // port-kernel's own MFMA helpers are removed (PK6030, PK6040).
+      SourceLocation L = TC.SM().getExpansionLoc(FD->getLocation());
+      std::string File = TC.fileOf(L);
+      auto It = Blocks.find(File);
+      if (It == Blocks.end())
+        It = Blocks.emplace(File, cuda::helperBlocks(TC.contents(File))).first;
+      if (cuda::inRevertedBlock(It->second, TC.SM().getFileOffset(L)))
         return true;
       Recogniser R(TC, FD);
       size_t N = Fails.size();
