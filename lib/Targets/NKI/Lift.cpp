@@ -653,17 +653,8 @@ public:
         return nullptr;
       }
       char Lay = IIt->second.K == Value::ColVar ? 'r' : 'g';
-      TensorUse &U = use(P, Loc);
-      if (U.Written || (U.Layout && U.Layout != Lay)) {
-        fail(RuleId::PK5006, Loc,
-             llvm::formatv("'{0}' is written, or accessed with two "
-                           "different layouts",
-                           P->getName())
-                 .str());
+      if (!readAs(P, Lay, RuleId::PK5006, Loc))
         return nullptr;
-      }
-      U.Read = true;
-      U.Layout = Lay;
       auto N = std::make_shared<Node>();
       N->K = Node::Load;
       N->Ty = *Ty;
@@ -735,6 +726,21 @@ public:
     N->Layout = 'e';
     N->Text = P->getName().str();
     return N;
+  }
+
+  /// Records a read of \p P with layout \p Lay; fails (rule \p R) when
+  /// \p P is written or was accessed with another layout.
+  bool readAs(const ParmVarDecl *P, char Lay, RuleId R, SourceLocation Loc) {
+    TensorUse &U = use(P, Loc);
+    if (U.Written || (U.Layout && U.Layout != Lay))
+      return fail(R, Loc,
+                  llvm::formatv("'{0}' is written, or accessed with two "
+                                "different layouts",
+                                P->getName())
+                      .str());
+    U.Read = true;
+    U.Layout = Lay;
+    return true;
   }
 
   TensorUse &use(const ParmVarDecl *P, SourceLocation Loc) {
@@ -3221,15 +3227,8 @@ bool WarpRowLifter::stageLoop(const ForStmt *Fo, const VarDecl *C,
     return fail(St->getBeginLoc(), "a staged row of another type than "
                                    "float: matmul operands are lifted in "
                                    "float32 only");
-  TensorUse &U = L.use(P, RA->getExprLoc());
-  if (U.Written || (U.Layout && U.Layout != 's'))
-    return fail(RA->getBeginLoc(),
-                llvm::formatv("'{0}' is written, or accessed with two "
-                              "different layouts",
-                              P->getName())
-                    .str());
-  U.Read = true;
-  U.Layout = 's';
+  if (!L.readAs(P, 's', RuleId::PK5009, RA->getBeginLoc()))
+    return failElem(RA->getBeginLoc(), "staged row not lifted");
   Inner[P] = Bound;
   Checks.push_back(
       {Bound + " <= " + std::to_string(std::min<int64_t>(128, Sa.Size)),
@@ -3331,15 +3330,8 @@ bool WarpRowLifter::dotLoop(const ForStmt *Fo) {
     return fail(Fo->getForLoc(), "a matrix of another type than float: "
                                  "matmul operands are lifted in float32 "
                                  "only");
-  TensorUse &U = L.use(P, Fo->getForLoc());
-  if (U.Written || (U.Layout && U.Layout != 'k'))
-    return fail(Fo->getForLoc(),
-                llvm::formatv("'{0}' is written, or accessed with two "
-                              "different layouts",
-                              P->getName())
-                    .str());
-  U.Read = true;
-  U.Layout = 'k';
+  if (!L.readAs(P, 'k', RuleId::PK5009, Fo->getForLoc()))
+    return failElem(Fo->getForLoc(), "dot product not lifted");
   Inner[P] = *Bound;
   readShared(const_cast<ShArr &>(*Row), Ctx());
   Dots = true;
