@@ -153,6 +153,29 @@ compdb)
   if "$BIN" port -q --to hip -o "$TMP/o0" "$TMP/proj/a.cu" 2>/dev/null; then fail "parsed without the include path"; fi
   "$BIN" port -q --to hip -p "$TMP/proj" -o "$TMP/o" "$TMP/proj/a.cu" || fail "compilation database not used"
   grep -q "hipStreamCreate" "$TMP/o/hip/a.hip" || fail "not translated" ;;
+validate-program-compdb)
+  # The compile command's -D/-I flags reach the emulator builds of the
+  # original and of each port (the parse saw them already).
+  mkdir -p "$TMP/proj/inc"
+  printf '#define OFFSET_OF(i) ((i) * SCALE)\n' > "$TMP/proj/inc/scale.h"
+  cat > "$TMP/proj/main.cu" <<'EOS'
+#include <cstdio>
+#include <scale.h>
+__global__ void k(int *o) { o[threadIdx.x] = OFFSET_OF(threadIdx.x) + 1; }
+int main() {
+  int *d, h[64];
+  cudaMalloc(&d, sizeof h);
+  k<<<1, 64>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 64; ++i)
+    if (h[i] != i * SCALE + 1) { printf("element %d: %d\n", i, h[i]); return 1; }
+  return 0;
+}
+EOS
+  printf '[{"directory":"%s","command":"/usr/local/cuda/bin/nvcc -Iinc -DSCALE=3 -arch=sm_90 -c main.cu -o main.o","file":"main.cu"}]\n' "$TMP/proj" > "$TMP/proj/compile_commands.json"
+  if "$BIN" validate --program "$TMP/proj/main.cu" --to hip,cuda > "$TMP/out0" 2>&1; then fail "passed without the compilation database"; fi
+  "$BIN" validate --program "$TMP/proj/main.cu" -p "$TMP/proj" --to hip,cuda > "$TMP/out" 2>&1 || { cat "$TMP/out"; fail "the compilation database's flags did not reach the emulator builds"; }
+  grep -q "3 passed, 0 failed" "$TMP/out" || fail "summary: $(cat "$TMP/out")" ;;
 validate-program)
   P="$SRC/test/e2e/programs/reduce_check.cu"
   "$BIN" validate --program "$P" --to hip,cuda -- 32 > "$TMP/out" 2>&1 || { cat "$TMP/out"; fail "program did not pass on every target"; }

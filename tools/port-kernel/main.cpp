@@ -22,6 +22,7 @@ static EmuToolchain emuToolchain() {
 } // namespace pk
 #endif
 
+#include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -527,6 +528,50 @@ int main(int argc, char **argv) {
           pk::nvccCompatHeader(), pk::ruleName(pk::RuleId::PK9103));
   }
 
+  std::vector<std::string> ProgramDbFlags;
+  // validate --program with -p: the program's compile command adds its
+  // -I/-D/-U/-isystem/-include flags (paths relative to the command's
+  // directory) to the emulator builds and to the parses of its ports, which
+  // the compilation database does not list.
+  if (ValidateCmd && !Program.empty() && !CompDb.empty()) {
+    std::string Err;
+    auto DB =
+        clang::tooling::CompilationDatabase::loadFromDirectory(CompDb, Err);
+    if (!DB) {
+      errs() << CompDb << ": error: cannot load compilation database: " << Err
+             << "\n";
+      return 2;
+    }
+    auto Cmds = DB->getCompileCommands(pk::absPath(Program));
+    if (!Cmds.empty()) {
+      const clang::tooling::CompileCommand &C = Cmds.front();
+      auto Abs = [&](StringRef P) {
+        SmallString<256> R(P);
+        sys::fs::make_absolute(C.Directory, R);
+        sys::path::remove_dots(R, true);
+        return std::string(R);
+      };
+      const std::vector<std::string> &L = C.CommandLine;
+      for (size_t I = 1; I < L.size(); ++I) {
+        StringRef A = L[I];
+        for (StringRef F : {"-I", "-isystem", "-include", "-D", "-U"}) {
+          bool Path = F != "-D" && F != "-U";
+          if (A == F && I + 1 < L.size()) {
+            ProgramDbFlags.push_back(A.str());
+            ProgramDbFlags.push_back(Path ? Abs(L[++I]) : L[++I]);
+            break;
+          }
+          if (A.size() > F.size() && A.starts_with(F) &&
+              (F == "-I" || F == "-D" || F == "-U")) {
+            StringRef Val = A.drop_front(F.size());
+            ProgramDbFlags.push_back((F + (Path ? Abs(Val) : Val.str())).str());
+            break;
+          }
+        }
+      }
+    }
+  }
+  llvm::append_range(O.FE.ExtraArgs, ProgramDbFlags);
   pk::Driver D(O, errs());
   if (Error E = D.init()) {
     errs() << toString(std::move(E)) << "\n";
@@ -570,6 +615,7 @@ int main(int argc, char **argv) {
                                          : ExtraArg[++I]);
       }
     }
+    llvm::append_range(V.BuildFlags, ProgramDbFlags);
     V.TimeoutSec = ValidateTimeout;
     if (OutputLimitKB == 0) {
       errs() << "port-kernel: error: --output-limit must be at least 1\n";
