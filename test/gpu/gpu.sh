@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests of `validate --gpu` and `--gpu-bundle` on a machine without a GPU.
-# Usage: gpu.sh skip|bundle|fake|bundle_nvcc PORT_KERNEL ROOT   (77: skipped)
+# Usage: gpu.sh skip|bundle|fake|fake_program|kprof_nvcc|bundle_nvcc PORT_KERNEL ROOT   (77: skipped)
 set -euo pipefail
 what="$1"; PK="$2"; ROOT="$3"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/pk-gpu-test.XXXXXX")"
@@ -198,6 +198,117 @@ assert all(r["status"] == "pass" and r["ms"] == 0.002 for r in c["results"])
 assert d["summary"] == {"passed": 2, "failed": 0, "skipped": 0}
 EOF
   [ -f "$WORK/w/bundle/manifest.json" ] && [ -f "$WORK/w/bundle/results.json" ] || fail "work directory contents"
+  echo PASS
+  ;;
+fake_program)
+  # validate --gpu --program with a stand-in nvcc: the program must be built
+  # with -cudart shared, the kernel profiler (pkv_kprof.cu) as a shared
+  # library; the program's first run carries it in LD_PRELOAD and writes
+  # the per-kernel lines a real profiler writes at exit.  Checks the
+  # per-kernel table and JSON (original ms, port ms, ratio by kernel name).
+  cat >"$WORK/nvcc" <<'NVCC'
+#!/usr/bin/env bash
+out=""; src=""; shared=0; cudart=""
+while (($#)); do
+  case "$1" in
+    --version) echo "Cuda compilation tools, release 13.0, V13.0.88"; exit 0 ;;
+    -o) out="$2"; shift 2 ;;
+    -cudart) cudart="$2"; shift 2 ;;
+    -shared) shared=1; shift ;;
+    -*) shift ;;
+    *) src="$1"; shift ;;
+  esac
+done
+case "$src" in
+  *probe.cu) echo 'echo "{\"ok\":true,\"name\":\"Stand-in GPU\",\"major\":9,\"minor\":0,\"count\":1,\"runtime\":13000,\"driver_api\":13000,\"memory_mib\":1}"' ;;
+  *pkv_kprof.cu)
+    grep -q 'cudaLaunchKernel' "$src" && grep -q 'PKV_KPROF_OUT' "$src" || { echo "pkv_kprof.cu: no launch wrapper" >&2; exit 1; }
+    [ "$shared$cudart" = 1shared ] || { echo "pkv_kprof.cu: not a shared library on the shared runtime" >&2; exit 1; }
+    echo 'exit 0' ;;
+  *)
+    [ "$cudart" = shared ] || { echo "$src: not built with -cudart shared" >&2; exit 1; }
+    case "$src" in */original/*) v=original; t=0.010; x=1 ;; *) v=cuda; t=0.008; x=0 ;; esac
+    echo 'case "$LD_PRELOAD" in *pkv_kprof.so*) echo prof >>"$0.runs" ;; *) echo plain >>"$0.runs" ;; esac'
+    echo 'if [ -n "$PKV_KPROF_OUT" ]; then'
+    echo "echo '{\"pkv_kprof\":1,\"kernel\":\"transpose(float const*, float*, int, int)\",\"launches\":3,\"timed\":3,\"total_ms\":0.03,\"median_ms\":$t,\"min_ms\":$t,\"max_ms\":$t}' >>\"\$PKV_KPROF_OUT\""
+    [ "$x" = 1 ] && echo "echo '{\"pkv_kprof\":1,\"kernel\":\"only_original\",\"launches\":2,\"timed\":2,\"total_ms\":0.1,\"median_ms\":0.05,\"min_ms\":0.05,\"max_ms\":0.05}' >>\"\$PKV_KPROF_OUT\""
+    echo 'fi'
+    echo 'echo PASS' ;;
+esac >"$out.body"
+{ echo '#!/bin/sh'; cat "$out.body"; } >"$out"; rm -f "$out.body"; chmod +x "$out"
+NVCC
+  chmod +x "$WORK/nvcc"
+  P="$ROOT/test/programs/transpose_shared/main.cu"
+  set +e
+  "$PK" validate --gpu --nvcc "$WORK/nvcc" --keep-work --work-dir "$WORK/w" --program "$P" >"$WORK/out" 2>"$WORK/err"
+  rc=$?
+  set -e
+  cat "$WORK/out"
+  [ "$rc" = 0 ] || { cat "$WORK/err"; fail "exit status $rc (want 0)"; }
+  grep -q "^kernels of main.cu (CUDA events, first run of each variant; median ms over the program's launches):" "$WORK/out" || fail "no per-kernel table"
+  grep -Eq '^  kernel +launches +original ms +cuda ms +ratio$' "$WORK/out" || fail "per-kernel header"
+  grep -Eq '^  transpose\(float const\*, float\*, int, int\) +3/3 +0\.0100 +0\.0080 +1\.25$' "$WORK/out" || fail "transpose row"
+  grep -Eq '^  only_original +2/- +0\.0500 +- +n/a$' "$WORK/out" || fail "row of a kernel only the original launches"
+  grep -Eq '^main\.cu +PASS +PASS +[0-9.]+ +[0-9.]+  [0-9.]+$' "$WORK/out" || fail "whole-run row (wall time kept)"
+  R="$WORK/w/bundle/build/main.cu"
+  for v in original cuda; do
+    [ "$(tr '\n' ' ' <"$R/$v.runs")" = "prof plain plain plain plain plain " ] \
+      || fail "$v runs: $(tr '\n' ' ' <"$R/$v.runs") (want the profiled warm-up run, then 5 plain)"
+  done
+  "$PK" validate --gpu --json --nvcc "$WORK/nvcc" --program "$P" >"$WORK/json" 2>/dev/null || fail "--json exit status"
+  python3 - "$WORK/json" <<'EOF' || fail "JSON document"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["mode"] == "gpu-program" and d["ok"] is True, d
+assert "kernels" in d["timing"] and d["timing"]["warmup_runs"] == 1, d["timing"]
+p = d["programs"][0]
+assert p["speed_method"] == "separate processes" and p["speed_ratio"] > 0, p
+ks = {k["kernel"]: k for k in p["kernels"]}
+t = ks["transpose(float const*, float*, int, int)"]
+assert t["ratio"] == 1.25, t
+assert t["original"]["median_ms"] == 0.01 and t["cuda"]["median_ms"] == 0.008, t
+assert t["original"]["launches"] == 3 and t["cuda"]["timed"] == 3, t
+o = ks["only_original"]
+assert o["cuda"] is None and o["ratio"] is None and o["original"]["launches"] == 2, o
+r = {x["variant"]: x for x in p["results"]}
+assert len(r["original"]["kernels"]) == 2 and len(r["cuda"]["kernels"]) == 1, r
+assert r["original"]["timing"]["what"] == "whole program (wall clock)"
+EOF
+  echo PASS
+  ;;
+kprof_nvcc)
+  # The kernel profiler of program mode compiles with nvcc -arch=sm_90 as
+  # run.py builds it, exports the wrapped launch functions, and a program
+  # built with -cudart shared calls cudaLaunchKernel through the dynamic
+  # linker (so that LD_PRELOAD reaches it).
+  [ -n "$NVCC" ] || { echo "SKIP: no nvcc (NVCC, PATH, /usr/local/cuda/bin)"; exit 77; }
+  RT="$ROOT/lib/Validate/runtime"
+  PYTHONDONTWRITEBYTECODE=1 python3 - "$RT" "$NVCC" "$WORK" <<'EOF' || fail "the profiler does not build"
+import sys, types
+sys.path.insert(0, sys.argv[1])
+import pkv_gpu_run as r
+a = types.SimpleNamespace(build_dir=sys.argv[3] + "/build", timeout=300)
+lib, err = r.build_kprof(a, sys.argv[2], "sm_90")
+if not lib:
+    print(err)
+    print(open(sys.argv[3] + "/build/pkv_kprof.so.log").read())
+    sys.exit(1)
+EOF
+  syms="$(nm -D --defined-only "$WORK/build/pkv_kprof.so")"
+  for s in cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchKernelExC cudaDeviceReset \
+           __cudaLaunchKernel __cudaLaunchKernel_ptsz; do
+    grep -Eq " T $s\$" <<<"$syms" || fail "pkv_kprof.so does not export $s"
+  done
+  cat >"$WORK/p.cu" <<'CU'
+__global__ void k(float *x) { x[threadIdx.x] += 1; }
+int main() { float *d; cudaMalloc(&d, 128); k<<<1, 32>>>(d); return cudaDeviceSynchronize() != cudaSuccess; }
+CU
+  "$NVCC" -O3 -std=c++17 -arch=sm_90 -cudart shared -o "$WORK/p" "$WORK/p.cu" || fail "test program"
+  # <<<>>> calls cudaLaunchKernel (CUDA 12) or __cudaLaunchKernel (13): the
+  # profiler must export the one this nvcc's programs import.
+  imp="$(nm -D --undefined-only "$WORK/p" | grep -Eo ' U _*cudaLaunchKernel(_ptsz)?(@|$)' | tr -d ' U@' | head -1)"
+  [ -n "$imp" ] || fail "the program imports no launch function: $(nm -D --undefined-only "$WORK/p" | grep -i launch)"
+  grep -Eq " T $imp\$" <<<"$syms" || fail "the program launches through $imp, which the profiler does not wrap"
   echo PASS
   ;;
 bundle_nvcc)

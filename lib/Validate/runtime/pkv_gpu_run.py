@@ -329,6 +329,270 @@ int main(int argc, char **argv) {
 }
 """
 
+# The kernel profiler of program mode: a library put in front of the CUDA
+# runtime with LD_PRELOAD (programs are built with -cudart shared) that times
+# every kernel launch with CUDA events on the launch's stream and, at exit,
+# writes one JSON line per kernel to $PKV_KPROF_OUT.
+KPROF = r"""
+// pkv_kprof: per-kernel timing of a whole program.  Wraps cudaLaunchKernel,
+// cudaLaunchKernelExC and, what <<<>>> calls from CUDA 13 on,
+// __cudaLaunchKernel (and their _ptsz forms): an event is recorded on the
+// launch's stream before and after the real call; kernels are named with
+// cudaFuncGetName (CUDA >= 12.3), for a kernel handle with the driver's
+// cuKernelGetName, demangled; else by address.  Finished events
+// are harvested at later launches; the rest at exit (and before
+// cudaDeviceReset), when one JSON line per kernel goes to $PKV_KPROF_OUT:
+// {"pkv_kprof":1,"kernel":...,"launches":N,"timed":K,"total_ms":...,
+//  "median_ms":...,"min_ms":...,"max_ms":...}
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+#include <cxxabi.h>
+#include <deque>
+#include <dlfcn.h>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Pending {
+  const void *Func;
+  cudaEvent_t Start, Stop;
+};
+struct Kernel {
+  std::string Name;
+  long long Launches = 0;
+  std::vector<float> Ms;
+};
+
+std::recursive_mutex M;
+std::deque<Pending> Queue;
+std::vector<cudaEvent_t> Free;
+std::map<const void *, Kernel> Kernels;
+bool Registered = false, Flushed = false, Busy = false;
+
+// Handle: F is a cudaKernel_t (a CUkernel), not a host stub's address.
+std::string nameOf(const void *F, bool Handle) {
+  char Buf[64];
+  std::snprintf(Buf, sizeof Buf, "kernel@%p", F);
+  std::string N = Buf;
+#if CUDART_VERSION >= 12030
+  const char *S = nullptr;
+  bool Got = false;
+  if (Handle) {
+    using GetName = int (*)(const char **, const void *);
+    static GetName G = [] {
+      void *L = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+      if (!L)
+        L = dlopen("libcuda.so.1", RTLD_NOW);
+      return L ? reinterpret_cast<GetName>(dlsym(L, "cuKernelGetName"))
+               : nullptr;
+    }();
+    Got = G && G(&S, F) == 0;
+  }
+  if (!Got)
+    Got = cudaFuncGetName(&S, F) == cudaSuccess;
+  if (Got && S && *S) {
+    int St = 0;
+    char *D = abi::__cxa_demangle(S, nullptr, nullptr, &St);
+    N = (D && St == 0) ? D : S;
+    std::free(D);
+  }
+#endif
+  return N;
+}
+
+cudaEvent_t event() {
+  if (!Free.empty()) {
+    cudaEvent_t E = Free.back();
+    Free.pop_back();
+    return E;
+  }
+  cudaEvent_t E = nullptr;
+  if (cudaEventCreate(&E) != cudaSuccess)
+    return nullptr;
+  return E;
+}
+
+// Moves finished launches (or, with Wait, all of them) into Kernels.
+void harvest(bool Wait) {
+  while (!Queue.empty()) {
+    Pending P = Queue.front();
+    cudaError_t Q = Wait ? cudaEventSynchronize(P.Stop)
+                         : cudaEventQuery(P.Stop);
+    if (Q == cudaErrorNotReady)
+      return;
+    Queue.pop_front();
+    float Ms = 0;
+    if (Q == cudaSuccess && cudaEventElapsedTime(&Ms, P.Start, P.Stop) ==
+                                cudaSuccess)
+      Kernels[P.Func].Ms.push_back(Ms);
+    Free.push_back(P.Start);
+    Free.push_back(P.Stop);
+  }
+}
+
+std::string jsonString(const std::string &S) {
+  std::string O = "\"";
+  for (unsigned char C : S) {
+    if (C == '"' || C == '\\') {
+      O += '\\';
+      O += (char)C;
+    } else if (C < 0x20) {
+      char B[8];
+      std::snprintf(B, sizeof B, "\\u%04x", C);
+      O += B;
+    } else {
+      O += (char)C;
+    }
+  }
+  return O + "\"";
+}
+
+void flush() {
+  std::lock_guard<std::recursive_mutex> L(M);
+  if (Flushed)
+    return;
+  Flushed = true;
+  harvest(true);
+  const char *Path = std::getenv("PKV_KPROF_OUT");
+  if (!Path || !*Path)
+    return;
+  FILE *F = std::fopen(Path, "a");
+  if (!F)
+    return;
+  for (auto &KV : Kernels) {
+    Kernel &K = KV.second;
+    std::vector<float> V = K.Ms;
+    std::sort(V.begin(), V.end());
+    double Total = 0;
+    for (float X : V)
+      Total += X;
+    double Med = 0;
+    if (!V.empty())
+      Med = V.size() % 2 ? V[V.size() / 2]
+                         : (V[V.size() / 2 - 1] + V[V.size() / 2]) / 2.0;
+    std::fprintf(F,
+                 "{\"pkv_kprof\":1,\"kernel\":%s,\"launches\":%lld,"
+                 "\"timed\":%zu,\"total_ms\":%.6f,\"median_ms\":%.6f,"
+                 "\"min_ms\":%.6f,\"max_ms\":%.6f}\n",
+                 jsonString(K.Name).c_str(), K.Launches, V.size(), Total, Med,
+                 V.empty() ? 0.0 : V.front(), V.empty() ? 0.0 : V.back());
+  }
+  std::fclose(F);
+}
+
+template <typename Fn> Fn real(const char *Name) {
+  return reinterpret_cast<Fn>(dlsym(RTLD_NEXT, Name));
+}
+
+// Records around Call() on Stream; Call returns the launch's status.
+template <typename CallT>
+cudaError_t timed(const void *Func, cudaStream_t Stream, CallT Call,
+                  bool Handle = false) {
+  std::lock_guard<std::recursive_mutex> L(M);
+  if (Busy || Flushed)
+    return Call(); // a launch from inside our own calls, or after exit
+  Busy = true;
+  if (!Registered) {
+    // After the runtime's own exit handlers were registered (it is
+    // initialised by now), so that this one runs before them.
+    Registered = true;
+    std::atexit(flush);
+  }
+  harvest(false);
+  Kernel &K = Kernels[Func];
+  if (K.Name.empty())
+    K.Name = nameOf(Func, Handle);
+  cudaEvent_t A = event(), B = A ? event() : nullptr;
+  bool Rec = A && B && cudaEventRecord(A, Stream) == cudaSuccess;
+  cudaError_t R = Call();
+  if (R == cudaSuccess) {
+    ++K.Launches;
+    if (Rec && cudaEventRecord(B, Stream) == cudaSuccess)
+      Queue.push_back({Func, A, B});
+    else
+      Rec = false;
+  } else {
+    Rec = false;
+  }
+  if (!Rec) {
+    if (A)
+      Free.push_back(A);
+    if (B)
+      Free.push_back(B);
+  }
+  Busy = false;
+  return R;
+}
+
+} // namespace
+
+extern "C" {
+
+cudaError_t cudaLaunchKernel(const void *F, dim3 G, dim3 B, void **Args,
+                             size_t Sh, cudaStream_t S) {
+  using Fn = cudaError_t (*)(const void *, dim3, dim3, void **, size_t,
+                             cudaStream_t);
+  static Fn Real = real<Fn>("cudaLaunchKernel");
+  return timed(F, S, [&] { return Real(F, G, B, Args, Sh, S); });
+}
+
+cudaError_t cudaLaunchKernel_ptsz(const void *F, dim3 G, dim3 B, void **Args,
+                                  size_t Sh, cudaStream_t S) {
+  using Fn = cudaError_t (*)(const void *, dim3, dim3, void **, size_t,
+                             cudaStream_t);
+  static Fn Real = real<Fn>("cudaLaunchKernel_ptsz");
+  // Stream 0 of a per-thread default stream build: record on the
+  // per-thread stream.
+  cudaStream_t On = S ? S : cudaStreamPerThread;
+  return timed(F, On, [&] { return Real(F, G, B, Args, Sh, S); });
+}
+
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *C, const void *F,
+                                void **Args) {
+  using Fn = cudaError_t (*)(const cudaLaunchConfig_t *, const void *,
+                             void **);
+  static Fn Real = real<Fn>("cudaLaunchKernelExC");
+  return timed(F, C ? C->stream : nullptr,
+               [&] { return Real(C, F, Args); });
+}
+
+#if CUDART_VERSION >= 12000
+cudaError_t __cudaLaunchKernel(cudaKernel_t K, dim3 G, dim3 B, void **Args,
+                               size_t Sh, cudaStream_t S) {
+  using Fn = cudaError_t (*)(cudaKernel_t, dim3, dim3, void **, size_t,
+                             cudaStream_t);
+  static Fn Real = real<Fn>("__cudaLaunchKernel");
+  return timed(
+      (const void *)K, S, [&] { return Real(K, G, B, Args, Sh, S); }, true);
+}
+
+cudaError_t __cudaLaunchKernel_ptsz(cudaKernel_t K, dim3 G, dim3 B,
+                                    void **Args, size_t Sh, cudaStream_t S) {
+  using Fn = cudaError_t (*)(cudaKernel_t, dim3, dim3, void **, size_t,
+                             cudaStream_t);
+  static Fn Real = real<Fn>("__cudaLaunchKernel_ptsz");
+  return timed(
+      (const void *)K, S ? S : cudaStreamPerThread,
+      [&] { return Real(K, G, B, Args, Sh, S); }, true);
+}
+#endif
+
+cudaError_t cudaDeviceReset() {
+  using Fn = cudaError_t (*)();
+  static Fn Real = real<Fn>("cudaDeviceReset");
+  flush();
+  return Real();
+}
+
+} // extern "C"
+"""
+
+
 def eprint(*a):
     print(*a, file=sys.stderr, flush=True)
 
@@ -466,6 +730,7 @@ class Cell:
         self.seconds = 0.0
         self.exe = None
         self.ms_runs = []
+        self.kernels = None
 
     def json(self):
         o = {"variant": self.variant, "status": self.status}
@@ -481,6 +746,8 @@ class Cell:
         if self.timing:
             o["ms"] = self.timing["ms"]
             o["timing"] = self.timing
+        if self.kernels is not None:
+            o["kernels"] = self.kernels
         o["exit_code"] = self.exit_code
         o["seconds"] = round(self.seconds, 3)
         return o
@@ -522,6 +789,67 @@ def build_pair(args, nvcc, arch):
     return exe, ""
 
 
+def build_kprof(args, nvcc, arch):
+    """Builds the kernel profiler of program mode (KPROF); returns (shared
+    library, error summary)."""
+    os.makedirs(args.build_dir, exist_ok=True)
+    src = os.path.join(args.build_dir, "pkv_kprof.cu")
+    lib = os.path.join(args.build_dir, "pkv_kprof.so")
+    with open(src, "w") as f:
+        f.write(KPROF)
+    cmd = [nvcc, "-O2", "-std=c++17", "-arch=" + arch, "-shared",
+           "-Xcompiler", "-fPIC", "-o", lib] + shared_flags(nvcc) + \
+        [src, "-ldl"]
+    rc, out, err, to = run_bounded(cmd, args.build_dir, None, args.timeout)
+    with open(lib + ".log", "w") as f:
+        f.write(" ".join(cmd) + "\n" + out + err)
+    if to:
+        return None, "nvcc timed out after %d s building the kernel " \
+            "profiler" % args.timeout
+    if rc != 0:
+        return None, "the kernel profiler does not compile: " + \
+            (error_summary(out + err).splitlines() or ["nvcc exit %d" % rc])[0]
+    return lib, ""
+
+
+def read_kprof(path):
+    """The profiler's lines: [{kernel, launches, timed, total_ms, ...}]."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError:
+        return []
+    out = []
+    for line in text.splitlines():
+        if line.startswith("{\"pkv_kprof\":"):
+            try:
+                d = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(d, dict) and isinstance(d.get("kernel"), str):
+                out.append({k: d[k] for k in (
+                    "kernel", "launches", "timed", "total_ms", "median_ms",
+                    "min_ms", "max_ms") if k in d})
+    return out
+
+
+def kernel_rows(orig, port, port_name):
+    """Per-kernel comparison of two variants' profiles, by kernel name:
+    [{kernel, original, PORT_NAME, ratio original / port of the medians}]."""
+    a = {k["kernel"]: k for k in (orig or [])}
+    b = {k["kernel"]: k for k in (port or [])}
+    rows = []
+    for name in sorted(set(a) | set(b)):
+        r = {"kernel": name, "original": a.get(name), port_name: b.get(name),
+             "ratio": None}
+        x, y = a.get(name), b.get(name)
+        if x and y and x.get("timed") and y.get("timed") and \
+                y["median_ms"] > 0:
+            r["ratio"] = round(x["median_ms"] / y["median_ms"], 4)
+        rows.append(r)
+    return rows
+
+
 def build_one(args, nvcc, arch, entry, var, program):
     """Builds one driver (kernel mode: a shared library for the pair
     runner); returns (cell or None on success, exe)."""
@@ -529,7 +857,9 @@ def build_one(args, nvcc, arch, entry, var, program):
     rel = var["driver"]
     exe = os.path.join(args.build_dir, entry["name"], var["variant"])
     os.makedirs(os.path.dirname(exe), exist_ok=True)
-    extra = []
+    # Programs: the shared CUDA runtime, so that the kernel profiler
+    # (LD_PRELOAD) sees their launches.
+    extra = shared_flags(nvcc)
     if not program:
         exe += ".so"
         # -fno-gnu-unique: the static locals of inline functions (of the
@@ -651,15 +981,27 @@ def run_pair(args, pair, entry, libs):
     return cells, json_lines(out, "pkv_gpu_pair"), whole
 
 
-def run_program(args, entry, cell, exe):
+def run_program(args, entry, cell, exe, kprof=None):
     """A self-checking program: passes when it exits 0 (and its output
-    matches the expected/failure expressions); timed as whole runs."""
+    matches the expected/failure expressions); timed as whole runs.  The
+    first run (a warm-up run, never wall-timed) carries the kernel profiler
+    kprof when there is one: its per-kernel lines go to cell.kernels."""
     runs = []
-    total = args.prog_warmup + max(1, args.prog_repeats)
+    warm = max(1, args.prog_warmup) if kprof else args.prog_warmup
+    total = warm + max(1, args.prog_repeats)
     for i in range(total):
+        env = None
+        prof_out = exe + ".kprof"
+        if i == 0 and kprof:
+            env = dict(os.environ)
+            env["LD_PRELOAD"] = kprof + (
+                ":" + env["LD_PRELOAD"] if env.get("LD_PRELOAD") else "")
+            env["PKV_KPROF_OUT"] = prof_out
+            if os.path.exists(prof_out):
+                os.remove(prof_out)
         t0 = time.time()
         rc, out, err, to = run_bounded([exe] + entry.get("args", []),
-                                       args.bundle, None, args.timeout)
+                                       args.bundle, env, args.timeout)
         dt = time.time() - t0
         cell.seconds += dt
         cell.exit_code = rc if rc is not None else -1
@@ -690,11 +1032,13 @@ def run_program(args, entry, cell, exe):
             cell.reason = "output does not match --expect-output '%s'" % eo
             cell.detail = tail
             return
-        if i >= args.prog_warmup:
+        if i == 0 and kprof:
+            cell.kernels = read_kprof(prof_out)
+        if i >= warm:
             runs.append(dt * 1000.0)
     cell.timing = {"ms": round(statistics.median(runs), 3),
                    "min": round(min(runs), 3), "max": round(max(runs), 3),
-                   "warmup": args.prog_warmup, "repeats": len(runs),
+                   "warmup": warm, "repeats": len(runs),
                    "what": "whole program (wall clock)"}
     cell.status = "pass"
 
@@ -740,6 +1084,42 @@ def speed(orig, port):
     if port.timing["ms"] <= 0:
         return None
     return orig.timing["ms"] / port.timing["ms"]
+
+
+def print_kernels(entries, rows, variants):
+    """The per-kernel table of program mode."""
+    port = variants[-1] if len(variants) > 1 else None
+    for e, r in zip(entries, rows):
+        ks = r.get("kernels")
+        if ks is None:
+            if r.get("kernels_unavailable"):
+                print("\nkernels of %s: not timed: %s" % (
+                    e["name"], r["kernels_unavailable"]))
+            continue
+        print("\nkernels of %s (CUDA events, first run of each variant; "
+              "median ms over the program's launches):" % e["name"])
+        if not ks:
+            print("  (no kernel launches seen)")
+            continue
+        w = max(len("kernel"), max(len(k["kernel"]) for k in ks)) + 2
+        head = "  " + "kernel".ljust(w) + "launches".rjust(10) + \
+            "original ms".rjust(14)
+        if port:
+            head += ("%s ms" % port).rjust(14) + "ratio".rjust(8)
+        print(head)
+
+        def ms(x):
+            return "%.4f" % x["median_ms"] if x and x.get("timed") else "-"
+        for k in ks:
+            o, p = k.get("original"), k.get(port) if port else None
+            n = "/".join(str(x["launches"]) if x else "-"
+                         for x in ([o, p] if port else [o]))
+            line = "  " + k["kernel"].ljust(w) + n.rjust(10) + ms(o).rjust(14)
+            if port:
+                line += ms(p).rjust(14) + ("%.2f" % k["ratio"]
+                                           if k["ratio"] is not None
+                                           else "n/a").rjust(8)
+            print(line)
 
 
 def main():
@@ -875,6 +1255,8 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         pair_fut = None if program else pool.submit(build_pair, args, nvcc,
                                                     arch)
+        kprof_fut = pool.submit(build_kprof, args, nvcc, arch) if program \
+            else None
         futs = {pool.submit(build_one, args, nvcc, arch, e, v, program):
                 (e, v) for e, v in todo}
         done = 0
@@ -894,6 +1276,10 @@ def main():
                 built.append((e, v))
 
     pair, pair_err = (None, "") if program else pair_fut.result()
+    kprof, kprof_err = kprof_fut.result() if program else (None, "")
+    if program:
+        eprint("kernel profiler: %s" % ("built" if kprof else
+                                        "FAIL " + kprof_err))
     if not program:
         eprint("pair runner: %s" % ("built" if pair else "FAIL " + pair_err))
     if not program and not pair:
@@ -915,9 +1301,12 @@ def main():
                     eprint("      " + l)
         print("%d built, %d failed (nvcc -arch=%s)%s" % (
             sum(1 for c in cells.values() if c.exe), len(failed), arch,
-            "" if program else "; pair runner " +
+            ("; kernel profiler " + ("built" if kprof else "FAILED: " +
+                                     kprof_err)) if program else
+            "; pair runner " +
             ("built" if pair else "FAILED: " + pair_err)))
-        return 1 if failed or (not program and not pair) else 0
+        return 1 if failed or (not program and not pair) or \
+            (program and not kprof) else 0
 
     # Runs one at a time so that timings do not overlap.  Kernel mode: per
     # case, --rounds processes of the pair runner, each loading the
@@ -941,7 +1330,7 @@ def main():
             for v in vs:
                 t = Cell(v)
                 t.exe = cells[(e["name"], v)].exe
-                run_program(args, e, t, t.exe)
+                run_program(args, e, t, t.exe, kprof)
                 runs[v] = [t] if t.status == "pass" else None
                 if t.status != "pass":
                     cells[(e["name"], v)] = t
@@ -1026,6 +1415,17 @@ def main():
             r["speed_ratio"] = round(s, 4) if s is not None else None
             if s is not None:
                 r["speed_method"] = "separate processes"
+        if program:
+            co = cells.get((e["name"], "original"))
+            cp = cells.get((e["name"], variants[-1])) if len(variants) > 1 \
+                else None
+            ko = co.kernels if co and co.status == "pass" else None
+            kp = cp.kernels if cp and cp.status == "pass" else None
+            if ko is not None or kp is not None:
+                r["kernels"] = kernel_rows(ko, kp, variants[-1]) if \
+                    len(variants) > 1 else kernel_rows(ko, None, "port")
+            elif not kprof:
+                r["kernels_unavailable"] = kprof_err or "no profiler"
         r["same_source"] = (not program) and len(variants) > 1 and \
             same_sources(args.bundle, e, "original", variants[-1])
         rows.append(r)
@@ -1033,9 +1433,16 @@ def main():
            "date": datetime.datetime.now(datetime.timezone.utc)
            .strftime("%Y-%m-%d %H:%M UTC"),
            "gpu": gpu,
-           "timing": ({"warmup_runs": args.prog_warmup,
+           "timing": ({"warmup_runs": max(1, args.prog_warmup),
                        "repeats": args.prog_repeats,
-                       "what": "whole program runs, median wall clock"}
+                       "what": "whole program runs, median wall clock",
+                       "kernels": "CUDA events around every kernel launch "
+                       "(cudaLaunchKernel, cudaLaunchKernelExC) in one run "
+                       "per variant, the first warm-up run, under the "
+                       "LD_PRELOAD profiler; median_ms: the median over the "
+                       "program's own launches of that kernel (warm-up is "
+                       "the program's own business); ratio: original / port "
+                       "median_ms"}
                       if program else
                       {"warmup_launches": args.warmup,
                        "warmup_ms": args.warmup_ms,
@@ -1071,8 +1478,9 @@ def main():
         gpu.get("name", "?"), arch, gpu.get("driver") or "?",
         gpu.get("nvcc_version", "?")))
     print("date: %s; %s" % (doc["date"], (
-        "median wall time of %d program runs after %d warm-up" % (
-            args.prog_repeats, args.prog_warmup)) if program else (
+        "median wall time of %d program runs after %d warm-up (the "
+        "first run carries the kernel profiler)" % (
+            args.prog_repeats, max(1, args.prog_warmup))) if program else (
         "CUDA events; original and port in one process, %d samples of %s "
         "launches each, alternating; median of %d processes; after %d "
         "warm-up launches and %d ms" % (args.repeats, args.batch or "auto",
@@ -1109,6 +1517,8 @@ def main():
               "one process" % variants[-1], "" if program else
               "; =: the port's sources are identical to the original's, "
               "the difference is measurement noise"))
+    if program:
+        print_kernels(entries, rows, variants)
     header = False
     for e in entries:
         for v in variants:
