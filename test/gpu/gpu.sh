@@ -229,7 +229,7 @@ case "$src" in
     [ "$cudart" = shared ] || { echo "$src: not built with -cudart shared" >&2; exit 1; }
     case "$src" in */original/*) v=original; t=0.010; x=1 ;; *) v=cuda; t=0.008; x=0 ;; esac
     echo 'case "$LD_PRELOAD" in *pkv_kprof.so*) echo prof >>"$0.runs" ;; *) echo plain >>"$0.runs" ;; esac'
-    echo 'if [ -n "$PKV_KPROF_OUT" ]; then'
+    echo 'if [ -n "$PKV_KPROF_OUT" ] && [ -z "$FAKE_NO_KPROF" ]; then'
     echo "echo '{\"pkv_kprof\":1,\"kernel\":\"transpose(float const*, float*, int, int)\",\"launches\":3,\"timed\":3,\"total_ms\":0.03,\"median_ms\":$t,\"min_ms\":$t,\"max_ms\":$t}' >>\"\$PKV_KPROF_OUT\""
     [ "$x" = 1 ] && echo "echo '{\"pkv_kprof\":1,\"kernel\":\"only_original\",\"launches\":2,\"timed\":2,\"total_ms\":0.1,\"median_ms\":0.05,\"min_ms\":0.05,\"max_ms\":0.05}' >>\"\$PKV_KPROF_OUT\""
     echo 'fi'
@@ -274,6 +274,10 @@ r = {x["variant"]: x for x in p["results"]}
 assert len(r["original"]["kernels"]) == 2 and len(r["cuda"]["kernels"]) == 1, r
 assert r["original"]["timing"]["what"] == "whole program (wall clock)"
 EOF
+  # A profiler that wrote nothing (not loaded): said so, the program passes.
+  FAKE_NO_KPROF=1 "$PK" validate --gpu --nvcc "$WORK/nvcc" --program "$P" >"$WORK/out2" 2>&1 || fail "exit status without a profile"
+  grep -q "^kernels of main.cu: not timed: the profiler was not loaded (no cuda.kprof; a program linked with the static CUDA runtime cannot be profiled)" "$WORK/out2" \
+    || grep -q "^kernels of main.cu: not timed: the profiler was not loaded (no original.kprof; " "$WORK/out2" || { cat "$WORK/out2"; fail "no 'not timed' line"; }
   echo PASS
   ;;
 kprof_nvcc)

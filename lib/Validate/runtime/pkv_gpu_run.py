@@ -486,6 +486,15 @@ void flush() {
   std::fclose(F);
 }
 
+// The output file exists from the start: a program that launches nothing
+// leaves it empty; a missing file means the profiler was not loaded.
+__attribute__((constructor)) void start() {
+  const char *Path = std::getenv("PKV_KPROF_OUT");
+  if (Path && *Path)
+    if (FILE *F = std::fopen(Path, "w"))
+      std::fclose(F);
+}
+
 template <typename Fn> Fn real(const char *Name) {
   return reinterpret_cast<Fn>(dlsym(RTLD_NEXT, Name));
 }
@@ -732,6 +741,7 @@ class Cell:
         self.exe = None
         self.ms_runs = []
         self.kernels = None
+        self.kernels_unavailable = ""
 
     def json(self):
         o = {"variant": self.variant, "status": self.status}
@@ -814,12 +824,13 @@ def build_kprof(args, nvcc, arch):
 
 
 def read_kprof(path):
-    """The profiler's lines: [{kernel, launches, timed, total_ms, ...}]."""
+    """The profiler's lines: [{kernel, launches, timed, total_ms, ...}];
+    None when it wrote no file (it was not loaded)."""
     try:
         with open(path) as f:
             text = f.read()
     except OSError:
-        return []
+        return None
     out = []
     for line in text.splitlines():
         if line.startswith("{\"pkv_kprof\":"):
@@ -1038,6 +1049,11 @@ def run_program(args, entry, cell, exe, kprof=None):
             return
         if i == 0 and kprof:
             cell.kernels = read_kprof(prof_out)
+            if cell.kernels is None:
+                cell.kernels_unavailable = (
+                    "the profiler was not loaded (no %s; a program linked "
+                    "with the static CUDA runtime cannot be profiled)" %
+                    os.path.basename(prof_out))
         if i >= warm:
             runs.append(dt * 1000.0)
     cell.timing = {"ms": round(statistics.median(runs), 3),
@@ -1429,8 +1445,12 @@ def main():
             if ko is not None or kp is not None:
                 r["kernels"] = kernel_rows(ko, kp, variants[-1]) if \
                     len(variants) > 1 else kernel_rows(ko, None, "port")
-            elif not kprof:
-                r["kernels_unavailable"] = kprof_err or "no profiler"
+            else:
+                why = [c.kernels_unavailable for c in (co, cp)
+                       if c and c.kernels_unavailable]
+                r["kernels_unavailable"] = why[0] if why else (
+                    kprof_err or "no profiler" if not kprof else
+                    "no variant passed")
         r["same_source"] = (not program) and len(variants) > 1 and \
             same_sources(args.bundle, e, "original", variants[-1])
         rows.append(r)
