@@ -36,15 +36,25 @@ TEST(Targets, HipPassOrder) {
   std::vector<std::string> Names;
   for (const TargetPass &P : targetBackend(Target::HIP).portPasses())
     Names.push_back(P.Name);
-  std::vector<std::string> Want = {
-      "includes", "runtime-include", "toolkit-headers",   "renames",
-      "launch-casts", "host-math",   "bfloat16",          "wave64",
-      "mfma",     "coop-groups-api", "unported-includes", "helpers"};
+  std::vector<std::string> Want = {"includes",
+                                   "runtime-include",
+                                   "toolkit-headers",
+                                   "renames",
+                                   "launch-casts",
+                                   "host-math",
+                                   "atomics-cache-hints",
+                                   "bfloat16",
+                                   "wave64",
+                                   "mfma",
+                                   "coop-groups-api",
+                                   "unported-includes",
+                                   "helpers"};
   EXPECT_EQ(Names, Want);
   std::vector<std::string> Check;
   for (const TargetPass &P : targetBackend(Target::HIP).checkPasses())
     Check.push_back(P.Name);
-  EXPECT_EQ(Check,
-            (std::vector<std::string>{"includes", "renames", "wave64-check",
-                                      "coop-groups-api", "unported-includes"}));
+  EXPECT_EQ(Check, (std::vector<std::string>{
+                       "includes", "toolkit-headers", "renames", "host-math",
+                       "bfloat16", "rewrites-as-findings", "wave64-check",
+                       "coop-groups-api", "unported-includes"}));
 }
