@@ -375,7 +375,9 @@ std::vector<cudaEvent_t> Free;
 std::map<const void *, Kernel> Kernels;
 bool Registered = false, Flushed = false, Busy = false;
 
-// Handle: F is a cudaKernel_t (a CUkernel), not a host stub's address.
+// The kernel's name. Handle is true when F is a cudaKernel_t (a CUkernel,
+// named through the driver's cuKernelGetName), false when F is the address
+// of a host stub (named through cudaFuncGetName).
 std::string nameOf(const void *F, bool Handle) {
   char Buf[64];
   std::snprintf(Buf, sizeof Buf, "kernel@%p", F);
