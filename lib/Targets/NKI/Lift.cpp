@@ -1884,30 +1884,45 @@ private:
     }
     return std::nullopt;
   }
-  /// `p + c * pitch` (either order) with p a pointer parameter: the row c
-  /// of a matrix [cols, pitch].
-  bool colPointer(const VarDecl *V, const VarDecl *C) {
+  /// `p + x * pitch` (the product in either order) with p a pointer
+  /// parameter and x an operand IsIndex accepts: p and the pitch.
+  template <typename Pred>
+  std::optional<std::pair<const ParmVarDecl *, std::string>>
+  scaledPointer(const VarDecl *V, Pred IsIndex) {
     auto *Bo = dyn_cast<BinaryOperator>(strip(V->getInit()));
     if (!Bo || Bo->getOpcode() != BO_Add)
-      return false;
+      return std::nullopt;
     auto *D = dyn_cast<DeclRefExpr>(strip(Bo->getLHS()));
     auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
     auto *Mul = dyn_cast<BinaryOperator>(strip(Bo->getRHS()));
     if (!P || !P->getType()->isPointerType() || !Mul ||
         Mul->getOpcode() != BO_Mul)
-      return false;
+      return std::nullopt;
     std::optional<std::string> Pitch;
-    if (varOf(Mul->getLHS()) == C)
+    if (IsIndex(Mul->getLHS()))
       Pitch = L.scalarExpr(Mul->getRHS());
-    else if (varOf(Mul->getRHS()) == C)
+    else if (IsIndex(Mul->getRHS()))
       Pitch = L.scalarExpr(Mul->getLHS());
     if (!Pitch)
-      return false;
+      return std::nullopt;
+    return std::make_pair(P, *Pitch);
+  }
+  /// Records V as a pointer of kind K into the matrix of P with that pitch.
+  void bindPointer(const VarDecl *V, Value::Kind K, const ParmVarDecl *P,
+                   const std::string &Pitch) {
     Value Val;
-    Val.K = Value::ColPtr;
+    Val.K = K;
     Val.Ptr = P;
-    Val.Pitch = *Pitch;
+    Val.Pitch = Pitch;
     L.Env[V] = Val;
+  }
+  /// `p + c * pitch` (either order) with p a pointer parameter: the row c
+  /// of a matrix [cols, pitch].
+  bool colPointer(const VarDecl *V, const VarDecl *C) {
+    auto PP = scaledPointer(V, [&](const Expr *E) { return varOf(E) == C; });
+    if (!PP)
+      return false;
+    bindPointer(V, Value::ColPtr, PP->first, PP->second);
     return true;
   }
 
@@ -2028,28 +2043,13 @@ private:
 
   /// `p + row * pitch` (p a pointer parameter).
   bool rowPointer(const VarDecl *V) {
-    auto *Bo = dyn_cast<BinaryOperator>(strip(V->getInit()));
-    if (!Bo || Bo->getOpcode() != BO_Add || (!Row && !Block))
+    if (!Row && !Block)
       return false;
-    auto *D = dyn_cast<DeclRefExpr>(strip(Bo->getLHS()));
-    auto *P = D ? dyn_cast<ParmVarDecl>(D->getDecl()) : nullptr;
-    auto *Mul = dyn_cast<BinaryOperator>(strip(Bo->getRHS()));
-    if (!P || !P->getType()->isPointerType() || !Mul ||
-        Mul->getOpcode() != BO_Mul)
+    auto PP = scaledPointer(V, [&](const Expr *E) { return isRow(E); });
+    if (!PP || (!Cols.empty() && Cols != PP->second))
       return false;
-    std::optional<std::string> Pitch;
-    if (isRow(Mul->getLHS()))
-      Pitch = L.scalarExpr(Mul->getRHS());
-    else if (isRow(Mul->getRHS()))
-      Pitch = L.scalarExpr(Mul->getLHS());
-    if (!Pitch || (!Cols.empty() && Cols != *Pitch))
-      return false;
-    Cols = *Pitch;
-    Value Val;
-    Val.K = Value::RowPtr;
-    Val.Ptr = P;
-    Val.Pitch = *Pitch;
-    L.Env[V] = Val;
+    Cols = PP->second;
+    bindPointer(V, Value::RowPtr, PP->first, PP->second);
     return true;
   }
 
