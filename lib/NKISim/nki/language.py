@@ -130,6 +130,41 @@ logical_and = Op("logical_and", binary=_cmp(
 logical_or = Op("logical_or", binary=_cmp(
     lambda a, b: np.logical_or(a != 0, b != 0)))
 
+# Bitwise operators (integer tiles only: a floating operand is an error).
+# Results keep 32 bits, two's complement for signed data (a left shift drops
+# the bits shifted out); right_shift is arithmetic on signed data, logical
+# on unsigned, as NumPy's.  Integer tiles only, as in NKI, where these
+# operators act on the bits of integer data.
+
+
+def _int_only(name, fn):
+    def g(a, b):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.dtype.kind not in "iu" or b.dtype.kind not in "iu":
+            _core.fail("nl.%s needs integer operands, not %s and %s" %
+                       (name, a.dtype.name, b.dtype.name))
+        signed = a.dtype.kind == "i"
+        r = fn(a.astype(np.int64), b.astype(np.int64)) & 0xFFFFFFFF
+        if signed:
+            r = np.where(r >= 0x80000000, r - 0x100000000, r)
+        return r.astype(np.int32 if signed else np.uint32)
+    return g
+
+
+def _shift_count(b):
+    if np.any((b < 0) | (b > 31)):
+        _core.fail("shift count must be in [0, 31]")
+    return b
+
+
+bitwise_and = Op("bitwise_and", binary=_int_only("bitwise_and", np.bitwise_and))
+bitwise_or = Op("bitwise_or", binary=_int_only("bitwise_or", np.bitwise_or))
+bitwise_xor = Op("bitwise_xor", binary=_int_only("bitwise_xor", np.bitwise_xor))
+left_shift = Op("left_shift", binary=_int_only(
+    "left_shift", lambda a, b: np.left_shift(a, _shift_count(b))))
+right_shift = Op("right_shift", binary=_int_only(
+    "right_shift", lambda a, b: np.right_shift(a, _shift_count(b))))
+
 # Unary (activation).
 exp = Op("exp", unary=_f(np.exp))
 log = Op("log", unary=_f(np.log))

@@ -116,6 +116,41 @@ class Ops(unittest.TestCase):
                            op1=nl.multiply, operand1=0.5)
         np.testing.assert_allclose(vals(d), (a + col) * 0.5, rtol=1e-6)
 
+    def test_bitwise_operators_on_integer_tiles(self):
+        a = RNG.integers(-2**31, 2**31, (4, 16), dtype=np.int64).astype(
+            np.int32)
+        ta = sbuf(a, nl.int32)
+        d = nl.ndarray((4, 16), nl.int32, buffer=nl.sbuf)
+        nisa.tensor_scalar(dst=d, data=ta, op0=nl.right_shift, operand0=24,
+                           op1=nl.bitwise_and, operand1=255)
+        np.testing.assert_array_equal(vals(d), (a >> 24) & 255)
+        nisa.tensor_scalar(dst=d, data=ta, op0=nl.left_shift, operand0=24)
+        np.testing.assert_array_equal(
+            vals(d), (a.astype(np.int64) << 24).astype(np.uint32).view(
+                np.int32))
+        nisa.tensor_tensor(dst=d, data1=ta, data2=ta, op=nl.bitwise_xor)
+        np.testing.assert_array_equal(vals(d), np.zeros((4, 16)))
+        b = sbuf(a[::-1].copy(), nl.int32)
+        nisa.tensor_tensor(dst=d, data1=ta, data2=b, op=nl.bitwise_or)
+        np.testing.assert_array_equal(vals(d), a | a[::-1])
+        # Four bytes put back together give the 32-bit pattern.
+        r = nl.ndarray((4, 16), nl.int32, buffer=nl.sbuf)
+        nisa.memset(dst=r, value=0)
+        for k in range(4):
+            nisa.tensor_scalar(dst=d, data=ta, op0=nl.right_shift,
+                               operand0=8 * k, op1=nl.bitwise_and,
+                               operand1=255)
+            nisa.tensor_scalar(dst=d, data=d, op0=nl.left_shift,
+                               operand0=8 * k)
+            nisa.tensor_tensor(dst=r, data1=r, data2=d, op=nl.bitwise_or)
+        np.testing.assert_array_equal(vals(r), a)
+        with self.assertRaisesRegex(nki.NKISimError, "integer operands"):
+            nisa.tensor_scalar(dst=d, data=sbuf(rand(4, 16)),
+                               op0=nl.bitwise_and, operand0=1)
+        with self.assertRaisesRegex(nki.NKISimError, "shift count"):
+            nisa.tensor_scalar(dst=d, data=ta, op0=nl.left_shift,
+                               operand0=32)
+
     def test_tensor_reduce(self):
         a = rand(5, 7, 3)
         ta = sbuf(a)
