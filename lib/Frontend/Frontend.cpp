@@ -601,6 +601,137 @@ std::vector<std::string> pk::clangCompileFlags(llvm::ArrayRef<std::string> Cmd,
   return Out;
 }
 
+namespace {
+
+/// The clang flags of one compilation-database command (nvcc or clang/gcc,
+/// behind a compiler launcher or not) for the file \p AbsFile; relative
+/// paths stay relative to the command's directory.
+llvm::Expected<std::vector<std::string>>
+commandFlags(const tooling::CompileCommand &Cmd, llvm::StringRef AbsFile) {
+  std::vector<std::string> C = Cmd.CommandLine;
+  // A compiler launcher in front of the compiler (ccache nvcc ...).
+  while (C.size() > 1 && llvm::is_contained({"ccache", "sccache", "distcc"},
+                                            llvm::sys::path::stem(C[0])))
+    C.erase(C.begin());
+  if (!C.empty() && llvm::sys::path::stem(C[0]).ends_with("nvcc"))
+    return nvccToClangFlags(C, Cmd.Directory);
+  return clangCompileFlags(C, Cmd.Directory, Cmd.Filename, AbsFile);
+}
+
+/// Options of a build (not only of a parse) whose value is a directory or
+/// a file; the value may be joined (-Iinc) or the next argument.
+constexpr llvm::StringLiteral BuildPathOptions[] = {
+    "-isystem", "-iquote", "-idirafter", "-include", "-imacros", "-I"};
+
+/// True for a -std= value of C++17 or newer (the emulator's runtime needs
+/// C++17).
+bool cxx17OrNewer(llvm::StringRef Std) {
+  Std.consume_front("gnu++") || Std.consume_front("c++");
+  return llvm::is_contained({"17", "1z", "20", "2a", "23", "2b", "26", "2c"},
+                            Std);
+}
+
+} // namespace
+
+std::vector<std::string> pk::buildFlags(llvm::ArrayRef<std::string> Flags,
+                                        llvm::StringRef Dir,
+                                        std::vector<std::string> *Rest) {
+  std::vector<std::string> Out;
+  auto Abs = [&](llvm::StringRef P, bool IsFile) {
+    llvm::SmallString<256> R(P);
+    if (!Dir.empty())
+      llvm::sys::fs::make_absolute(Dir, R);
+    llvm::sys::path::remove_dots(R, true);
+    // A forced include that is not there is looked up on the include path
+    // by the compiler: keep its name.
+    if (IsFile && !llvm::sys::fs::exists(R))
+      return P.str();
+    return std::string(R);
+  };
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    llvm::StringRef A = Flags[I];
+    if (A.consume_front("-D") || A.consume_front("-U")) {
+      std::string Name = Flags[I].substr(0, 2);
+      if (A.empty() && I + 1 < Flags.size())
+        A = Flags[++I];
+      if (!A.empty())
+        Out.push_back(Name + A.str());
+      continue;
+    }
+    bool Done = false;
+    for (llvm::StringRef O : BuildPathOptions) {
+      llvm::StringRef V = A;
+      if (!V.consume_front(O) || V.starts_with("-")) // not -include-pch
+        continue;
+      if (V.empty() && I + 1 < Flags.size())
+        V = Flags[++I];
+      if (V.empty())
+        break;
+      bool IsFile = O == "-include" || O == "-imacros";
+      if (O == "-I") {
+        Out.push_back("-I" + Abs(V, false));
+      } else {
+        Out.push_back(O.str());
+        Out.push_back(Abs(V, IsFile));
+      }
+      Done = true;
+      break;
+    }
+    if (Done)
+      continue;
+    llvm::StringRef Std = A;
+    if ((Std.consume_front("-std=") || Std.consume_front("--std=")) &&
+        cxx17OrNewer(Std)) {
+      Out.push_back("-std=" + Std.str());
+      continue;
+    }
+    if (Rest)
+      Rest->push_back(A.str());
+  }
+  return Out;
+}
+
+llvm::Expected<std::vector<std::string>>
+pk::compDbEntryFlags(llvm::StringRef DbDir, llvm::StringRef File) {
+  std::string Err;
+  auto DB = tooling::CompilationDatabase::loadFromDirectory(DbDir, Err);
+  if (!DB)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "%s: error: cannot load compilation "
+                                   "database: %s",
+                                   DbDir.str().c_str(), Err.c_str());
+  llvm::SmallString<256> Abs(File);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, true);
+  auto Cmds = DB->getCompileCommands(Abs);
+  if (Cmds.empty())
+    return std::vector<std::string>{};
+  const tooling::CompileCommand &Cmd = Cmds.front();
+  auto Flags = commandFlags(Cmd, Abs);
+  if (!Flags)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "%s/compile_commands.json: error: the entry for %s: %s [PK9001]",
+        DbDir.str().c_str(), Abs.c_str(),
+        llvm::toString(Flags.takeError()).c_str());
+  // Paths made absolute against the command's directory.
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Flags->size(); ++I) {
+    llvm::StringRef A = (*Flags)[I];
+    std::vector<std::string> One{A.str()};
+    if (llvm::is_contained(BuildPathOptions, A) && I + 1 < Flags->size())
+      One.push_back((*Flags)[++I]);
+    bool IsPath = llvm::any_of(
+        BuildPathOptions, [&](llvm::StringRef O) { return A.starts_with(O); });
+    if (IsPath)
+      if (std::vector<std::string> B = buildFlags(One, Cmd.Directory);
+          !B.empty())
+        One = std::move(B);
+    llvm::append_range(Out, One);
+  }
+  return Out;
+}
+
 llvm::Expected<std::vector<std::string>> pk::compDbFiles(llvm::StringRef Dir) {
   std::string Err;
   auto DB = tooling::CompilationDatabase::loadFromDirectory(Dir, Err);
@@ -661,20 +792,10 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
       if (!llvm::sys::fs::is_directory(Cmd.Directory))
         return Fail("its directory '" + Cmd.Directory +
                     "' does not exist or is not a directory");
-      std::vector<std::string> C = Cmd.CommandLine;
-      // A compiler launcher in front of the compiler (ccache nvcc ...).
-      while (C.size() > 1 && llvm::is_contained({"ccache", "sccache", "distcc"},
-                                                llvm::sys::path::stem(C[0])))
-        C.erase(C.begin());
-      if (!C.empty() && llvm::sys::path::stem(C[0]).ends_with("nvcc")) {
-        auto Flags = nvccToClangFlags(C, Cmd.Directory);
-        if (!Flags)
-          return Fail(llvm::toString(Flags.takeError()));
-        UserArgs = std::move(*Flags);
-      } else {
-        UserArgs =
-            clangCompileFlags(C, Cmd.Directory, Cmd.Filename, Result->Path);
-      }
+      auto Flags = commandFlags(Cmd, Result->Path);
+      if (!Flags)
+        return Fail(llvm::toString(Flags.takeError()));
+      UserArgs = std::move(*Flags);
       Dir = Cmd.Directory;
     }
   }
@@ -740,6 +861,11 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   }
   tooling::FixedCompilationDatabase Fixed(Dir, Args);
   Result->CommandLine = Args;
+  // Macro arguments nested too deeply: an error before clang expands them
+  // (its memory grows with the square of the depth; pk/MacroDepth.h).
+  if (llvm::Error E =
+          checkMacroDepth(Result->Path, Args, Dir, O.MaxMacroDepth))
+    return std::move(E);
   // A file system of this parse's own: ClangTool changes the working
   // directory of its file system to the command's directory, which on the
   // process's real file system would be a chdir() racing with the parses of

@@ -139,3 +139,68 @@ TEST(ClangFlags, DropsOutputsDependencyFilesAndTheSource) {
   Cmd[16] = "./sub/../k.cu";
   EXPECT_EQ(clangCompileFlags(Cmd, "/src", "k.cu", "/src/k.cu"), Want);
 }
+
+// validate --program: what of a compile command reaches the emulator builds.
+TEST(BuildFlags, KeepsWhatABuildNeedsWithAbsolutePaths) {
+  std::vector<std::string> Rest;
+  std::vector<std::string> In = {"-Iinc",      "-I",          "inc2",
+                                 "-isystem",   "sys",         "-iquote",
+                                 "q",          "-idirafter",  "/after",
+                                 "-DA=1",      "-D",          "B",
+                                 "-UC",        "-include",    "nowhere.h",
+                                 "-std=c++14", "-std=gnu++20", "-fopenmp",
+                                 "-Wall",      "-O3",         "-include-pch",
+                                 "x.pch"};
+  std::vector<std::string> Want = {
+      "-I/p/inc",   "-I/p/inc2", "-isystem",  "/p/sys",  "-iquote",
+      "/p/q",       "-idirafter", "/after",   "-DA=1",   "-DB",
+      "-UC",        "-include",  "nowhere.h", "-std=gnu++20"};
+  EXPECT_EQ(buildFlags(In, "/p", &Rest), Want);
+  // -std=c++14 is older than the emulator's runtime needs.
+  std::vector<std::string> WantRest = {"-std=c++14", "-fopenmp", "-Wall",
+                                       "-O3",        "-include-pch", "x.pch"};
+  EXPECT_EQ(Rest, WantRest);
+}
+
+TEST(BuildFlags, CompDbEntryInNvccLongForms) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pk-dbflags", Dir));
+  std::string D = Dir.str().str();
+  ASSERT_FALSE(llvm::sys::fs::create_directories(D + "/pre"));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(D + "/opts.rsp", EC);
+    OS << "--include-path inc2 --define-macro=FROM_FILE\n";
+    llvm::raw_fd_ostream Pre(D + "/pre/forced.h", EC);
+    llvm::raw_fd_ostream DB(D + "/compile_commands.json", EC);
+    DB << "[{\"directory\": \"" << D
+       << "\", \"file\": \"main.cu\", \"command\": \"ccache nvcc "
+          "--include-path=inc --options-file opts.rsp --system-include=sys "
+          "--pre-include pre/forced.h --define-macro X=1 --undefine-macro Y "
+          "--std=c++17 -Xcompiler -fopenmp,-Wall -MT main.o -MF main.d "
+          "-gencode arch=compute_90,code=sm_90 -c main.cu -o main.o\"}]\n";
+  }
+  auto F = compDbEntryFlags(D, D + "/main.cu");
+  ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+  std::vector<std::string> Want = {
+      "-I" + D + "/inc", "-I" + D + "/inc2",        "-DFROM_FILE",
+      "-isystem",        D + "/sys",                "-include",
+      D + "/pre/forced.h", "-DX=1",                 "-UY",
+      "-std=c++17",      "-fopenmp",                "-Wall"};
+  EXPECT_EQ(*F, Want);
+  // An options file that cannot be read is an error naming the entry.
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream DB(D + "/compile_commands.json", EC);
+    DB << "[{\"directory\": \"" << D
+       << "\", \"file\": \"main.cu\", \"command\": \"nvcc --options-file "
+          "gone.rsp -c main.cu\"}]\n";
+  }
+  auto Bad = compDbEntryFlags(D, D + "/main.cu");
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_EQ(llvm::toString(Bad.takeError()),
+            D + "/compile_commands.json: error: the entry for " + D +
+                "/main.cu: cannot read options file " + D +
+                "/gone.rsp: No such file or directory [PK9001]");
+  llvm::sys::fs::remove_directories(D);
+}

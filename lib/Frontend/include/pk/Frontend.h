@@ -4,6 +4,7 @@
 #ifndef PK_FRONTEND_H
 #define PK_FRONTEND_H
 
+#include "pk/MacroDepth.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -33,6 +34,9 @@ struct FrontendOptions {
   /// Parse for the emulator: CUDA/HIP mode against the emulator's shims.
   bool EmuParse = false;
   bool Verbose = false;
+  /// --max-macro-depth: deeper macro arguments are an error before clang
+  /// expands them (pk/MacroDepth.h); 0 = no limit.
+  unsigned MaxMacroDepth = DefaultMaxMacroDepth;
 };
 
 /// CUDA_VERSION of the toolkit at \p Dir (12080 for 12.8), 0 when unknown.
@@ -85,6 +89,27 @@ std::vector<std::string> clangCompileFlags(llvm::ArrayRef<std::string> Cmd,
                                            llvm::StringRef Directory,
                                            llvm::StringRef File,
                                            llvm::StringRef AbsFile);
+
+/// The clang flags of \p File's entry in the compilation database in
+/// \p DbDir, reduced as for its parse (nvccToClangFlags or
+/// clangCompileFlags), with the paths of -I, -isystem, -iquote, -idirafter,
+/// -include and -imacros made absolute against the entry's directory; empty
+/// when the database has no entry for it.  Fails when the database cannot be
+/// loaded or an options file of the entry cannot be read.
+llvm::Expected<std::vector<std::string>> compDbEntryFlags(llvm::StringRef DbDir,
+                                                          llvm::StringRef File);
+
+/// The flags of \p Flags (clang spellings) that a build of the program needs
+/// as well as its parse: include directories (-I, -isystem, -iquote,
+/// -idirafter; made absolute against \p Dir), forced includes (-include,
+/// -imacros; made absolute when the file is there, otherwise looked up on
+/// the include path), macros (-D, -U) and a language standard of C++17 or
+/// newer (-std=; the emulator's runtime needs C++17).  Values are written
+/// joined for -I/-D/-U (-I/abs) and as the next argument otherwise.  The
+/// flags left out go to \p Rest when given.
+std::vector<std::string> buildFlags(llvm::ArrayRef<std::string> Flags,
+                                    llvm::StringRef Dir,
+                                    std::vector<std::string> *Rest = nullptr);
 
 /// The files the compilation database in \p Dir lists (absolute paths).
 llvm::Expected<std::vector<std::string>> compDbFiles(llvm::StringRef Dir);
