@@ -861,11 +861,6 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   }
   tooling::FixedCompilationDatabase Fixed(Dir, Args);
   Result->CommandLine = Args;
-  // Macro arguments nested too deeply: an error before clang expands them
-  // (its memory grows with the square of the depth; pk/MacroDepth.h).
-  if (llvm::Error E =
-          checkMacroDepth(Result->Path, Args, Dir, O.MaxMacroDepth))
-    return std::move(E);
   // A file system of this parse's own: ClangTool changes the working
   // directory of its file system to the command's directory, which on the
   // process's real file system would be a chdir() racing with the parses of

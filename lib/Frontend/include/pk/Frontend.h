@@ -4,7 +4,6 @@
 #ifndef PK_FRONTEND_H
 #define PK_FRONTEND_H
 
-#include "pk/MacroDepth.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -34,9 +33,6 @@ struct FrontendOptions {
   /// Parse for the emulator: CUDA/HIP mode against the emulator's shims.
   bool EmuParse = false;
   bool Verbose = false;
-  /// --max-macro-depth: deeper macro arguments are an error before clang
-  /// expands them (pk/MacroDepth.h); 0 = no limit.
-  unsigned MaxMacroDepth = DefaultMaxMacroDepth;
 };
 
 /// CUDA_VERSION of the toolkit at \p Dir (12080 for 12.8), 0 when unknown.
