@@ -829,11 +829,24 @@ bool Driver::isHipSource(llvm::StringRef File) const {
 llvm::Expected<std::string> Driver::emuPrepare(llvm::StringRef MainFile,
                                                bool IsHip,
                                                llvm::StringRef OutDir) {
+  return emuPrepareWithFlags(MainFile, IsHip, OutDir, {});
+}
+
+llvm::Expected<std::string>
+Driver::emuPrepareWithFlags(llvm::StringRef MainFile, bool IsHip,
+                            llvm::StringRef OutDir,
+                            llvm::ArrayRef<std::string> BuildFlags) {
+  std::optional<std::vector<std::string>> Flags;
+  if (!BuildFlags.empty())
+    Flags.emplace(BuildFlags.begin(), BuildFlags.end());
   // Like every TU of a port: a thread with a large stack, crashes recovered.
   std::optional<llvm::Expected<std::string>> Res;
   std::string Why;
   if (!runWithCrashRecovery(
-          [&] { Res.emplace(emuPrepareUnguarded(MainFile, IsHip, OutDir)); },
+          [&] {
+            Res.emplace(emuPrepareUnguarded(MainFile, IsHip, OutDir,
+                                            Flags ? &*Flags : nullptr));
+          },
           Why))
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
@@ -846,9 +859,19 @@ llvm::Expected<std::string> Driver::emuPrepare(llvm::StringRef MainFile,
 
 llvm::Expected<std::string>
 Driver::emuPrepareUnguarded(llvm::StringRef MainFile, bool IsHip,
-                            llvm::StringRef OutDir) {
+                            llvm::StringRef OutDir,
+                            const std::vector<std::string> *BuildFlags) {
   FrontendOptions FE = O.FE;
   FE.EmuParse = true;
+  if (BuildFlags) {
+    // The given flags replace what the compilation database and
+    // --extra-arg say about include paths, macros and the standard.
+    std::vector<std::string> Rest;
+    (void)buildFlags(FE.ExtraArgs, "", &Rest);
+    FE.ExtraArgs = std::move(Rest);
+    llvm::append_range(FE.ExtraArgs, *BuildFlags);
+    FE.CompDbDir.clear();
+  }
   auto PF = parseFile(MainFile, IsHip ? Lang::HIP : Lang::CUDA, FE);
   if (!PF)
     return PF.takeError();

@@ -74,6 +74,18 @@ public:
   virtual llvm::Expected<std::string>
   emuPrepare(llvm::StringRef MainFile, bool IsHip, llvm::StringRef OutDir) = 0;
 
+  /// emuPrepare with the include directories, macros, forced includes and
+  /// standard of the parse given by \p BuildFlags (absolute paths, as
+  /// buildFlags of pk/Frontend.h writes them) instead of those of the
+  /// compilation database and --extra-arg: `validate --program` prepares a
+  /// port, whose headers are found in the translated tree.
+  virtual llvm::Expected<std::string>
+  emuPrepareWithFlags(llvm::StringRef MainFile, bool IsHip,
+                      llvm::StringRef OutDir,
+                      llvm::ArrayRef<std::string> BuildFlags) {
+    return emuPrepare(MainFile, IsHip, OutDir);
+  }
+
   /// True when \p File is HIP source (by its extension and by what it uses),
   /// so that `validate --program` runs a HIP original at 64 lanes.
   virtual bool isHipSource(llvm::StringRef File) const { return false; }

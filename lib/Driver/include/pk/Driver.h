@@ -95,6 +95,10 @@ public:
                      std::vector<std::vector<std::string>> &OutPaths) override;
   llvm::Expected<std::string> emuPrepare(llvm::StringRef MainFile, bool IsHip,
                                          llvm::StringRef OutDir) override;
+  llvm::Expected<std::string>
+  emuPrepareWithFlags(llvm::StringRef MainFile, bool IsHip,
+                      llvm::StringRef OutDir,
+                      llvm::ArrayRef<std::string> BuildFlags) override;
   bool isHipSource(llvm::StringRef File) const override;
 
   const RenameDB &renames() const { return DB; }
@@ -113,10 +117,12 @@ private:
   /// Absolute paths of every file the last translate() read.
   std::set<std::string> ReadFiles;
   void printFindings(const std::vector<Finding> &F);
-  /// emuPrepare's work, run by it under crash recovery (pk/CrashGuard.h).
-  llvm::Expected<std::string> emuPrepareUnguarded(llvm::StringRef MainFile,
-                                                  bool IsHip,
-                                                  llvm::StringRef OutDir);
+  /// emuPrepare's work, run by it under crash recovery (pk/CrashGuard.h);
+  /// with \p BuildFlags, as emuPrepareWithFlags.
+  llvm::Expected<std::string>
+  emuPrepareUnguarded(llvm::StringRef MainFile, bool IsHip,
+                      llvm::StringRef OutDir,
+                      const std::vector<std::string> *BuildFlags = nullptr);
 };
 
 /// A Makefile-syntax depfile: "TARGET...: DEP..." with spaces, '#' and '$'
