@@ -374,6 +374,50 @@ TEST(DeviceBounds, PinnedHostMemoryAndDeviceVariablesAreAllowed) {
   EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
 }
 
+TEST(DeviceBounds, HostMemoryFromMallocOrNewIsReported) {
+  // A std::vector's data and a new'd int passed to kernels: no device memory.
+  Result r = run(build("device_bounds", "cuda", 32), "host");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, "pkemu: error: out-of-bounds device memory access: kernel 'read_host(float const*, float*)' at " +
+                        kSrc + "/programs/" + at("device_bounds", "HOST_READ_LINE") +
+                        ": out-of-bounds device memory access in block (0,0,0): thread 0 (threadIdx (0,0,0), warp 0 "
+                        "lane 0) reads 4 bytes at 0x");
+  EXPECT_HAS(r.err, ", which is not device memory: no cudaMalloc'd/hipMalloc'd buffer, pinned or registered host "
+                    "memory, __device__ or __constant__ variable, shared memory or thread stack holds it");
+  EXPECT_HAS(r.err, "kernel 'atomic_host(int*)' at " + kSrc + "/programs/" + at("device_bounds", "HOST_ATOMIC_LINE") +
+                        ": out-of-bounds device memory access in block (0,0,0): thread 0 (threadIdx (0,0,0), warp 0 "
+                        "lane 0) performs an atomic on 4 bytes at 0x");
+  EXPECT_EQ(count(r.err, "pkemu: error:"), 2) << r.err;  // once per location
+  EXPECT_HAS(r.out, "host: counter=4");
+}
+
+TEST(DeviceBounds, LocalsParametersSharedKernelMallocAndRegisteredHostMemoryAreAllowed) {
+  Result r = run(build("device_bounds", "cuda", 32), "legal");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "legal: ok");
+  EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+}
+
+TEST(DeviceBounds, DeviceAndConstantArraysAreBoundsChecked) {
+  std::string exe = build("device_bounds", "cuda", 32);
+  Result ok = run(exe, "device_array");
+  EXPECT_EQ(ok.rc, 0) << ok.out << ok.err;
+  EXPECT_HAS(ok.out, "device array: 11 22 40 40 size=64");
+  Result r = run(exe, "device_array_past");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, "kernel 'read_device_array(float*, int)' at " + kSrc + "/programs/" +
+                        at("device_bounds", "LUT_READ_LINE") +
+                        ": out-of-bounds device memory access in block (0,0,0): thread 16 (threadIdx (16,0,0), warp 0 "
+                        "lane 16) reads 4 bytes at 0 bytes past the end of the __device__/__constant__ variable "
+                        "'dev_lut' (64 bytes, defined at " +
+                        kSrc + "/programs/" + at("device_bounds", "LUT_LINE") + ")");
+  EXPECT_HAS(r.err, "kernel 'write_constant_past(int)' at " + kSrc + "/programs/" +
+                        at("device_bounds", "TAPS_WRITE_LINE") +
+                        ": out-of-bounds device memory access in block (0,0,0): thread 0 (threadIdx (0,0,0), warp 0 "
+                        "lane 0) writes 4 bytes at 0 bytes past the end of the __device__/__constant__ variable "
+                        "'const_taps' (16 bytes");
+}
+
 TEST(DeviceBounds, CheckCanBeDisabled) {
   Result r = run(build("device_bounds", "cuda", 32), "past", "PKEMU_DEVICE_CHECK=0");
   EXPECT_EQ(r.rc, 0) << r.err;
@@ -420,10 +464,13 @@ TEST(BlocksWait, GridBarrierOverCoResidentGridCompletes) {
 }
 
 TEST(BlocksWait, MoreBlocksThanResidentIsReportedAsDeadlock) {
-  Result r = run(build("blocks_wait", "cuda", 32), "too_many", "PKEMU_TIMEOUT_S=2 PKEMU_WORKERS=2");
+  // Reported as a deadlock once nothing changes for a second, long before
+  // the timeout.
+  Result r = run(build("blocks_wait", "cuda", 32), "too_many", "PKEMU_TIMEOUT_S=60 PKEMU_WORKERS=2");
   EXPECT_EQ(r.rc, 86) << r.out << r.err;
   EXPECT_HAS(r.out, "resident=64");
-  EXPECT_HAS(r.err, "pkemu: error: timeout: kernel 'grid_barrier(unsigned int*, unsigned int*)'");
+  EXPECT_HAS(r.err, "pkemu: error: deadlock: kernel 'grid_barrier(unsigned int*, unsigned int*)' at " + kSrc + "/programs/" +
+                        at("blocks_wait", "SPIN_LINE") + ": no thread can make progress");
   EXPECT_HAS(r.err, "64 resident blocks");
   EXPECT_HAS(r.err, at("blocks_wait", "SPIN_LINE") + "), waiting for a write that no running block makes");
   EXPECT_HAS(r.err, "0 of the grid's 65 blocks finished and 1 never started");
@@ -432,10 +479,57 @@ TEST(BlocksWait, MoreBlocksThanResidentIsReportedAsDeadlock) {
 }
 
 TEST(BlocksWait, FlagNobodyWritesIsReportedAsDeadlock) {
-  Result r = run(build("blocks_wait", "cuda", 32), "nobody", "PKEMU_TIMEOUT_S=2");
+  Result r = run(build("blocks_wait", "cuda", 32), "nobody", "PKEMU_TIMEOUT_S=60");
   EXPECT_EQ(r.rc, 86) << r.out << r.err;
-  EXPECT_HAS(r.err, "pkemu: error: timeout: kernel 'wait_flag(int volatile*, int*)'");
+  EXPECT_HAS(r.err, "pkemu: error: deadlock: kernel 'wait_flag(int volatile*, int*)'");
+  EXPECT_HAS(r.err, "3 resident blocks (");
   EXPECT_HAS(r.err, "the program deadlocks");
+}
+
+TEST(BlocksWait, PlainMemoryPollingIsReportedEarly) {
+  // while (flag[0] == 0) {} on an int*: the compiler reads the flag once and
+  // the thread loops without a scheduling point; its registers never change.
+  Result r = run(build("blocks_wait", "cuda", 32), "plain_poll", "PKEMU_TIMEOUT_S=60");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, "pkemu: error: deadlock: kernel 'plain_poll(int*, int*)' at " + kSrc + "/programs/" + at("blocks_wait", "POLL_LINE") +
+                        ": thread 0 (threadIdx (0,0,0)) of block (0,0,0) loops at " + kSrc + "/programs/" +
+                        at("blocks_wait", "POLL_LINE"));
+  EXPECT_HAS(r.err, "is a data race in CUDA and HIP");
+  EXPECT_HAS(r.err, "declare the flag volatile, read it with an atomic, or put __threadfence() in the loop");
+  EXPECT_EQ(r.out.find("not reached"), std::string::npos);
+}
+
+TEST(BlocksWait, GridSyncInCooperativeLaunch) {
+  for (const char* env : {"PKEMU_WORKERS=2", "PKEMU_WORKERS=1"}) {
+    Result r = run(build("blocks_wait", "cuda", 32), "grid_sync", env);
+    EXPECT_EQ(r.rc, 0) << env << r.out << r.err;
+    EXPECT_HAS(r.out, "coop attr=1 grid=24: ok");
+  }
+}
+
+TEST(BlocksWait, CooperativeGridThatCannotBeResidentIsRefused) {
+  Result r = run(build("blocks_wait", "cuda", 32), "coop_too_large", "PKEMU_WORKERS=2");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.out, "resident=64 launch: cudaErrorCooperativeLaunchTooLarge");
+  EXPECT_HAS(r.err, "pkemu: error: cooperative launch too large: kernel 'grid_phases(int*, int*, int*)' at " + kSrc + "/programs/" +
+                        at("blocks_wait", "TOO_LARGE_LINE") +
+                        ": cooperative launch of 65 blocks of 64 threads refused: the emulated device holds at most 64");
+}
+
+TEST(BlocksWait, GridSyncOutsideCooperativeLaunchIsReported) {
+  Result r = run(build("blocks_wait", "cuda", 32), "grid_sync_plain");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, "pkemu: error: unsupported launch: kernel 'grid_phases(int*, int*, int*)' at ");
+  EXPECT_HAS(r.err, "grid_group::sync (this_grid().sync()) in block (");
+  EXPECT_HAS(r.err, "not launched with cudaLaunchCooperativeKernel / hipLaunchCooperativeKernel");
+}
+
+TEST(BlocksWait, GridSyncNotReachedByEveryBlockIsReported) {
+  Result r = run(build("blocks_wait", "cuda", 32), "grid_sync_partial", "PKEMU_TIMEOUT_S=60");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, "pkemu: error: barrier divergence: kernel 'grid_partial(int*)' at " + kSrc + "/programs/" +
+                        at("blocks_wait", "PARTIAL_LINE") + ": grid_group::sync reached by only part of the grid: ");
+  EXPECT_HAS(r.err, "1 block finished without reaching it");
 }
 
 TEST(BlocksWait, CoalescedGroupsPerBranch) {

@@ -28,6 +28,32 @@ int launch_kernel(const LaunchArgs &a) {
       api::kSharedPerBlock, (std::size_t)api::func_max_dynamic_shared(a.fn));
   if (a.shmem > limit)
     return api::set_error(api::kInvalidValue);
+  if (a.cooperative) {
+    // As CUDA: a cooperative grid must fit on the device at once.
+    std::uint64_t per = (std::uint64_t)api::max_active_blocks((int)nt, a.shmem);
+    std::uint64_t most = (std::uint64_t)api::multiprocessor_count() * per;
+    std::uint64_t nb = (std::uint64_t)g.x * g.y * g.z;
+    if (nb > most) {
+      Report r;
+      r.kind = "cooperative launch too large";
+      r.kernel = a.fn;
+      r.text = "cooperative launch of " + std::to_string(nb) + " blocks of " +
+               std::to_string(nt) +
+               " threads refused: the emulated device holds at most " +
+               std::to_string(most) +
+               " such blocks at once (multiProcessorCount " +
+               std::to_string(api::multiprocessor_count()) +
+               " x cudaOccupancyMaxActiveBlocksPerMultiprocessor " +
+               std::to_string(per) +
+               "), so its blocks could not all be resident for "
+               "grid_group::sync; the launch returns "
+               "cudaErrorCooperativeLaunchTooLarge";
+      r.file = a.file ? a.file : "";
+      r.line = a.line;
+      add_report(std::move(r));
+      return api::set_error(api::kCooperativeLaunchTooLarge);
+    }
+  }
   run_launch(a, (std::uint32_t)nt);
   return 0;
 }
@@ -108,6 +134,9 @@ const char *error_name(int e, bool hip) {
     return hip ? "hipErrorLaunchFailure" : "cudaErrorLaunchFailure";
   case kNotSupported:
     return hip ? "hipErrorNotSupported" : "cudaErrorNotSupported";
+  case kCooperativeLaunchTooLarge:
+    return hip ? "hipErrorCooperativeLaunchTooLarge"
+               : "cudaErrorCooperativeLaunchTooLarge";
   default:
     return hip ? "hipErrorUnknown" : "cudaErrorUnknown";
   }
@@ -147,6 +176,8 @@ const char *error_string(int e) {
     return "unspecified launch failure";
   case kNotSupported:
     return "operation not supported";
+  case kCooperativeLaunchTooLarge:
+    return "too many blocks in cooperative launch";
   default:
     return "unknown error";
   }
@@ -166,6 +197,7 @@ int dev_malloc(void **p, std::size_t n) {
     return set_error(kMemoryAllocation);
   }
   *p = m;
+  detail::host_range_add(m, n ? n : 1); // unchecked, but device memory
   std::lock_guard<std::mutex> lk(g_mu);
   g_dev_allocs[m] = n;
   return 0;
@@ -183,6 +215,7 @@ int dev_free(void *p) {
       return set_error(kInvalidValue);
     g_dev_allocs.erase(it);
   }
+  detail::host_range_remove(p);
   std::free(p);
   return 0;
 }
@@ -193,11 +226,26 @@ int host_malloc(void **p, std::size_t n) {
   void *m = nullptr;
   if (posix_memalign(&m, 256, n ? n : 1) != 0)
     return set_error(kMemoryAllocation);
+  detail::host_range_add(m, n ? n : 1); // the device may access it
   *p = m;
   return 0;
 }
 int host_free(void *p) {
+  if (p)
+    detail::host_range_remove(p);
   std::free(p);
+  return 0;
+}
+int host_register(void *p, std::size_t n) {
+  if (!p || !n)
+    return set_error(kInvalidValue);
+  detail::host_range_add(p, n);
+  return 0;
+}
+int host_unregister(void *p) {
+  if (!p)
+    return set_error(kInvalidValue);
+  detail::host_range_remove(p);
   return 0;
 }
 

@@ -146,5 +146,64 @@ int barrier(int kind, int pred, const char *file, int line) {
   return barrier_arrive(w, self, kind, pred, file, line);
 }
 
+// ---------------------------------------------------------------------------------------------
+// grid_group::sync. Every thread of the block arrives at a block barrier; its
+// first thread then arrives at the grid barrier and polls its generation as a
+// spin point (the block is suspended so that the other resident blocks run);
+// a second block barrier releases the block. A cooperative launch is only
+// started when the whole grid can be resident (api.cpp), so every block
+// reaches the grid barrier unless one finishes without it, which is reported.
+bool grid_is_cooperative() {
+  Worker *w = t_worker;
+  return w && w->cur && w->L && w->L->a.cooperative;
+}
+
+void grid_sync(const char *file, int line) {
+  Worker *w = t_worker;
+  if (!w || !w->cur || !w->L)
+    fatal("unsupported launch", "grid_group::sync called outside a kernel",
+          file, line);
+  if (!w->L->a.cooperative)
+    fatal_here(*w, "unsupported launch",
+               "grid_group::sync (this_grid().sync()) in block " +
+                   block_str(w->bidx) +
+                   " of a kernel not launched with "
+                   "cudaLaunchCooperativeKernel / hipLaunchCooperativeKernel: "
+                   "its blocks are not guaranteed to be resident at once, and "
+                   "the grid barrier is undefined (CUDA requires a "
+                   "cooperative launch)",
+               file, line);
+  barrier(0, 0, file, line);
+  w = t_worker;
+  if (w->cur->lin == 0) {
+    LaunchCtx &L = const_cast<LaunchCtx &>(*w->L);
+    const std::uint64_t gen = L.grid_gen.load(std::memory_order_acquire);
+    if (L.grid_arrived.fetch_add(1, std::memory_order_acq_rel) + 1 ==
+        L.nblocks) {
+      L.grid_arrived.store(0, std::memory_order_relaxed);
+      L.grid_gen.fetch_add(1, std::memory_order_release);
+    } else {
+      while (L.grid_gen.load(std::memory_order_acquire) == gen) {
+        std::uint64_t fin = L.finished.load(std::memory_order_acquire);
+        if (fin && L.grid_gen.load(std::memory_order_acquire) == gen) {
+          std::uint64_t arrived = L.grid_arrived.load();
+          fatal_here(*t_worker, "barrier divergence",
+                     "grid_group::sync reached by only part of the grid: " +
+                         std::to_string(arrived) + " of " +
+                         std::to_string(L.nblocks) +
+                         " blocks wait at it, and " + std::to_string(fin) +
+                         (fin == 1 ? " block" : " blocks") +
+                         " finished without reaching it; every thread of "
+                         "every block must call it",
+                     file, line);
+        }
+        spin_wait_on(&L.grid_gen, sizeof(std::uint64_t));
+        spin_yield(__builtin_return_address(0));
+      }
+    }
+  }
+  barrier(0, 0, file, line);
+}
+
 } // namespace detail
 } // namespace pkemu

@@ -19,12 +19,28 @@
 // buffer once the slots are taken or when no range can be reserved, and a
 // buffer larger than the whole range, come from the C heap unchecked.
 //
+// The memory map: what else a kernel may access. The hooks test the fiber
+// stacks (one reserved range, stack_alloc) and the program's image (its
+// globals, __device__ and __constant__ variables among them) inline; the rest
+// is a map of ranges looked up by memory_allowed: pinned host memory
+// (cudaMallocHost, hipHostMalloc, ...), registered host memory
+// (cudaHostRegister), the stacks of the threads that launch kernels and run
+// blocks (kernel arguments are read from the launching thread's stack),
+// shared libraries' segments, and memory that kernels allocate (malloc and
+// new called in a kernel, which this file wraps). The thread's static TLS
+// (threadIdx, ...) is a thread-local range.
+//
 //===----------------------------------------------------------------------===//
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
+#include <link.h>
+#include <map>
 #include <mutex>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -47,6 +63,8 @@ DeviceSlot g_slots[kDeviceSlots];
 // slot + 1 (0: none). Kept after the buffer is freed (use after free is
 // reported against it) until the slot is reused.
 unsigned g_owner[kDeviceSlots];
+// Buffers are numbered in allocation order (variables are not numbered).
+std::uint64_t g_serial = 0;
 // Slots a buffer of n bytes spans when it starts at the middle of the first.
 std::uint64_t slots_for(std::size_t n) {
   std::uint64_t whole = std::uint64_t(1) << kDeviceSlotShift;
@@ -121,13 +139,14 @@ void *device_alloc(std::size_t n, void *pc) {
       g_reuse.push_back(s + (unsigned)j);
     return nullptr;
   }
-  static std::uint64_t serial = 0;
   DeviceSlot &d = g_slots[s];
   d.size = n;
   d.mapped = len;
   d.pc = pc;
-  d.serial = ++serial;
+  d.serial = ++g_serial;
   d.state = DeviceSlot::kLive;
+  d.var = d.file = nullptr;
+  d.line = 0;
   g_owner[s] = 0;
   pkemu_device_heap.size[s] = n;
   for (std::uint64_t j = 1; j < k; ++j) {
@@ -159,6 +178,23 @@ int device_release(void *p) {
   madvise(p, d.mapped, MADV_DONTNEED);
   mprotect(p, d.mapped, PROT_NONE);
   return 1;
+}
+
+void *device_var_alloc(const void *init, std::size_t n, const char *name,
+                       const char *file, int line) {
+  void *p = device_alloc(n, nullptr);
+  if (!p)
+    return nullptr;
+  std::memcpy(p, init, n);
+  std::lock_guard<std::mutex> lk(g_heap_mu);
+  DeviceSlot &d =
+      g_slots[(((std::uintptr_t)p - pkemu_device_heap.lo) >> kDeviceSlotShift)];
+  d.var = name;
+  d.file = file;
+  d.serial = 0;
+  --g_serial;
+  d.line = line;
+  return p;
 }
 
 bool device_find(std::uintptr_t a, std::size_t n, DeviceSlot &out,
@@ -203,5 +239,223 @@ void device_open_pages(std::uintptr_t a, std::size_t n) {
   mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE);
 }
 
+// ---------------------------------------------------------------------------------------------
+// The memory map.
+extern "C" {
+KnownMemory pkemu_known_memory = {0, 0, 0, 0};
+}
+PKEMU_TLS std::uintptr_t pkemu_t_tls_lo = 0, pkemu_t_tls_size = 0;
+PKEMU_TLS std::uintptr_t pkemu_t_ok_lo = 0, pkemu_t_ok_size = 0;
+
+namespace {
+std::mutex g_map_mu;
+std::map<std::uintptr_t, std::uintptr_t> g_ranges; // start -> end
+std::once_flag g_map_once;
+std::uintptr_t g_tls_below = 0; // static TLS below the thread pointer
+// Kernel allocations are recorded (and frees looked up) only once a kernel
+// allocated something.
+std::atomic<bool> g_kernel_allocs{false};
+PKEMU_TLS bool t_in_map = false; // the map's own allocations
+
+std::mutex g_stack_mu;
+std::uintptr_t g_stack_next = 0;
+
+int phdr_map(struct dl_phdr_info *info, std::size_t, void *data) {
+  bool &first = *static_cast<bool *>(data);
+  std::uintptr_t lo = ~std::uintptr_t(0), hi = 0;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) &ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_TLS && ph.p_memsz) {
+      std::uintptr_t al = ph.p_align ? ph.p_align : 1;
+      g_tls_below = (g_tls_below + ph.p_memsz + al - 1) / al * al;
+    }
+    if (ph.p_type != PT_LOAD)
+      continue;
+    std::uintptr_t s = info->dlpi_addr + ph.p_vaddr, e = s + ph.p_memsz;
+    if (first) {
+      lo = std::min(lo, s);
+      hi = std::max(hi, e);
+    } else {
+      g_ranges[s] = e;
+    }
+  }
+  if (first && hi > lo) {
+    pkemu_known_memory.image_lo = lo;
+    pkemu_known_memory.image_span = hi - lo;
+  }
+  first = false;
+  return 0;
+}
+
+void init_map() {
+  std::lock_guard<std::mutex> lk(g_map_mu);
+  bool first = true;
+  dl_iterate_phdr(phdr_map, &first);
+  g_tls_below += 4096; // alignment and the surplus glibc keeps
+  // PKEMU_DEVICE_CHECK=0: no memory check at all.
+  if (const char *v = std::getenv("PKEMU_DEVICE_CHECK"))
+    if (v[0] == '0') {
+      pkemu_known_memory.image_lo = 0;
+      pkemu_known_memory.image_span = ~std::uintptr_t(0);
+    }
+}
+
+void range_add(std::uintptr_t lo, std::size_t n) {
+  if (!n)
+    return;
+  bool was = t_in_map;
+  t_in_map = true;
+  {
+    std::lock_guard<std::mutex> lk(g_map_mu);
+    g_ranges[lo] = lo + n;
+  }
+  t_in_map = was;
+}
+void range_remove(std::uintptr_t lo) {
+  bool was = t_in_map;
+  t_in_map = true;
+  {
+    std::lock_guard<std::mutex> lk(g_map_mu);
+    g_ranges.erase(lo);
+  }
+  t_in_map = was;
+  pkemu_t_ok_size = 0;
+}
+} // namespace
+
+void memory_map_thread() {
+  static PKEMU_TLS bool done = false;
+  std::call_once(g_map_once, init_map);
+  if (done)
+    return;
+  done = true;
+  std::uintptr_t tp = 0;
+#if defined(__x86_64__)
+  asm("mov %%fs:0, %0" : "=r"(tp));
+#elif defined(__aarch64__)
+  asm("mrs %0, tpidr_el0" : "=r"(tp));
+#endif
+  if (tp) {
+#if defined(__x86_64__)
+    pkemu_t_tls_lo = tp - g_tls_below;
+    pkemu_t_tls_size = g_tls_below + 64;
+#else
+    pkemu_t_tls_lo = tp;
+    pkemu_t_tls_size = g_tls_below + 64;
+#endif
+  }
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void *addr = nullptr;
+    std::size_t size = 0;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0)
+      range_add((std::uintptr_t)addr, size);
+    pthread_attr_destroy(&attr);
+  }
+}
+
+bool memory_allowed(std::uintptr_t a, std::size_t n, std::uintptr_t &lo,
+                    std::uintptr_t &size) {
+  std::call_once(g_map_once, init_map);
+  bool was = t_in_map;
+  t_in_map = true;
+  bool ok = false;
+  {
+    std::lock_guard<std::mutex> lk(g_map_mu);
+    auto it = g_ranges.upper_bound(a);
+    if (it != g_ranges.begin()) {
+      --it;
+      if (a >= it->first && a + n <= it->second) {
+        lo = it->first;
+        size = it->second - it->first;
+        ok = true;
+      }
+    }
+  }
+  t_in_map = was;
+  return ok;
+}
+
+char *stack_alloc(std::size_t n) {
+  {
+    std::lock_guard<std::mutex> lk(g_stack_mu);
+    if (!pkemu_known_memory.stack_span) {
+      for (std::size_t span = std::size_t(1) << 40; span >= (1u << 30);
+           span /= 4) {
+        void *p = mmap(nullptr, span, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p != MAP_FAILED) {
+          pkemu_known_memory.stack_lo = (std::uintptr_t)p;
+          pkemu_known_memory.stack_span = span;
+          break;
+        }
+      }
+    }
+    if (g_stack_next + n <= pkemu_known_memory.stack_span) {
+      char *p = (char *)(pkemu_known_memory.stack_lo + g_stack_next);
+      if (mprotect(p, n, PROT_READ | PROT_WRITE) == 0) {
+        g_stack_next += n;
+        return p;
+      }
+    }
+  }
+  // The range is used up: a stack of its own, in the map.
+  void *p = mmap(nullptr, n, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    return nullptr;
+  range_add((std::uintptr_t)p, n);
+  return static_cast<char *>(p);
+}
+
+void host_range_add(void *p, std::size_t n) { range_add((std::uintptr_t)p, n); }
+void host_range_remove(void *p) { range_remove((std::uintptr_t)p); }
+
+// Kernels that allocate (malloc/new in device code): the block is recorded
+// while a kernel runs on this thread, so that the kernel may use it.
+void kernel_alloc(void *p, std::size_t n) {
+  if (!p || t_in_map)
+    return;
+  g_kernel_allocs.store(true, std::memory_order_relaxed);
+  range_add((std::uintptr_t)p, n ? n : 1);
+}
+void kernel_free(void *p) {
+  if (!p || t_in_map || !g_kernel_allocs.load(std::memory_order_relaxed))
+    return;
+  range_remove((std::uintptr_t)p);
+}
+
 } // namespace detail
 } // namespace pkemu
+
+// malloc and friends: glibc's, recording what kernels allocate.
+extern "C" {
+void *__libc_malloc(std::size_t);
+void *__libc_calloc(std::size_t, std::size_t);
+void *__libc_realloc(void *, std::size_t);
+void __libc_free(void *);
+
+void *malloc(std::size_t n) {
+  void *p = __libc_malloc(n);
+  if (__builtin_expect(pkemu::detail::pkemu_t_arena_size != 0, 0))
+    pkemu::detail::kernel_alloc(p, n);
+  return p;
+}
+void *calloc(std::size_t c, std::size_t n) {
+  void *p = __libc_calloc(c, n);
+  if (__builtin_expect(pkemu::detail::pkemu_t_arena_size != 0, 0))
+    pkemu::detail::kernel_alloc(p, c * n);
+  return p;
+}
+void *realloc(void *q, std::size_t n) {
+  pkemu::detail::kernel_free(q);
+  void *p = __libc_realloc(q, n);
+  if (__builtin_expect(pkemu::detail::pkemu_t_arena_size != 0, 0))
+    pkemu::detail::kernel_alloc(p, n);
+  return p;
+}
+void free(void *p) {
+  pkemu::detail::kernel_free(p);
+  __libc_free(p);
+}
+}

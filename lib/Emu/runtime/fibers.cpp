@@ -8,6 +8,7 @@
 // and warp collectives use on every switch are inline in internal.h.
 //
 //===----------------------------------------------------------------------===//
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -36,6 +37,8 @@ PKEMU_TLS char *pkemu_t_dyn_base = nullptr;
 PKEMU_TLS unsigned pkemu_t_lin = 0;
 PKEMU_TLS unsigned pkemu_t_lane = 0;
 PKEMU_TLS unsigned pkemu_t_atomics = 0;
+PKEMU_TLS const void *pkemu_t_spin_addr = nullptr;
+PKEMU_TLS unsigned pkemu_t_spin_size = 0;
 }
 
 PKEMU_TLS Worker *t_worker = nullptr;
@@ -194,6 +197,25 @@ void abort_current() {
 // Back to the worker thread's block scheduler (workers.cpp), which resumes
 // this block later, after running or starting others.
 static void suspend_block(Worker &w, Fiber *self, void *pc) {
+  // Deadlock detection (the watchdog): is this suspension the same as the
+  // block's previous one (same spin point polling the same location, which
+  // still holds the same value)? Anything else is progress.
+  const void *a = pkemu_t_spin_addr;
+  unsigned n = pkemu_t_spin_size;
+  std::uint64_t v = 0;
+  if (a && n <= sizeof v)
+    std::memcpy(&v, a, n);
+  if (pc == w.last_spin_pc && a == w.last_spin_addr && v == w.last_spin_val) {
+    w.spin_same.store(w.spin_same.load(std::memory_order_relaxed) + 1,
+                      std::memory_order_relaxed);
+  } else {
+    w.spin_same.store(0, std::memory_order_relaxed);
+    g_progress.fetch_add(1, std::memory_order_relaxed);
+  }
+  w.last_spin_pc = pc;
+  w.last_spin_addr = a;
+  w.last_spin_val = v;
+  w.spin_suspends.fetch_add(1, std::memory_order_relaxed);
   w.spin_pc.store(pc, std::memory_order_relaxed);
   w.suspended = true;
   w.spin_pub.store(true, std::memory_order_relaxed);
@@ -223,9 +245,9 @@ void yield() { spin_yield(__builtin_return_address(0)); }
 static char *get_stack(Worker &w, std::size_t i) {
   while (w.stacks.size() <= i) {
     long pg = sysconf(_SC_PAGESIZE);
-    void *p = mmap(nullptr, w.stack_bytes + pg, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) {
+    // From the reserved stack range, which the memory hooks know.
+    void *p = stack_alloc(w.stack_bytes + pg);
+    if (!p) {
       std::fprintf(stderr, "pkemu: error: cannot allocate fiber stacks\n");
       die_now();
     }
@@ -320,8 +342,10 @@ static bool enter_block(Worker &w) {
   pkemu_t_arena_lo = (std::uintptr_t)w.arena;
   pkemu_t_arena_size = w.arena_cap;
   pkemu_t_dyn_base = w.arena;
+  pkemu_t_ok_size = 0; // the memory map may have changed
   w.suspended = false;
   w.spin_pub.store(false, std::memory_order_relaxed);
+  w.os_thread.store((unsigned long)pthread_self(), std::memory_order_relaxed);
   Fiber *f = w.cur;
   set_cur(w, f);
   ctx_switch(&w.sched.ctx, f->ctx);
@@ -349,6 +373,9 @@ bool start_block(Worker &w, const LaunchCtx &L, std::uint64_t b) {
   w.rq_head = w.rq_tail = 0;
   w.spin_yields = 0;
   w.spin_pc.store(nullptr, std::memory_order_relaxed);
+  w.last_spin_pc = nullptr;
+  w.last_spin_addr = nullptr;
+  w.spin_same.store(0, std::memory_order_relaxed);
   for (std::uint32_t k = 0; k < w.nwarps; ++k) {
     w.warps[k].exited = 0;
     w.warps[k].nslots = 0;

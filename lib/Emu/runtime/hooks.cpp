@@ -192,7 +192,7 @@ void device_oob(const void *addr, std::size_t n, bool write, void *pc,
   std::string who = in_kernel ? "in block " + block_str(wp->bidx) + ": " +
                                     thread_str(*wp, wp->cur->lin) + " "
                               : std::string("in host code: ");
-  char what[320];
+  char what[1024];
   const char *verb = how ? how : write ? "writes" : "reads";
   if (d.state == DeviceSlot::kUnused) {
     std::snprintf(what, sizeof what,
@@ -213,12 +213,19 @@ void device_oob(const void *addr, std::size_t n, bool write, void *pc,
                     "at offset %lld (running %llu bytes past the end) of",
                     (long long)rel,
                     (unsigned long long)((std::uint64_t)rel + n - d.size));
-    std::snprintf(what, sizeof what,
-                  "%s %zu bytes %s %sdevice buffer #%llu (%zu bytes, "
-                  "allocated at {pc1})",
-                  verb, n, pos,
-                  d.state == DeviceSlot::kFreed ? "the freed " : "",
-                  (unsigned long long)d.serial, d.size);
+    if (d.var)
+      std::snprintf(what, sizeof what,
+                    "%s %zu bytes %s the __device__/__constant__ variable '%s' "
+                    "(%zu bytes, "
+                    "defined at %s:%d)",
+                    verb, n, pos, d.var, d.size, d.file ? d.file : "?", d.line);
+    else
+      std::snprintf(what, sizeof what,
+                    "%s %zu bytes %s %sdevice buffer #%llu (%zu bytes, "
+                    "allocated at {pc1})",
+                    verb, n, pos,
+                    d.state == DeviceSlot::kFreed ? "the freed " : "",
+                    (unsigned long long)d.serial, d.size);
   }
   Report r;
   r.kind = "out-of-bounds device memory access";
@@ -232,6 +239,55 @@ void device_oob(const void *addr, std::size_t n, bool write, void *pc,
 
 __attribute__((noinline)) void device_atomic_oob(const void *a, std::size_t n) {
   device_oob(a, n, true, __builtin_return_address(0), "performs an atomic on");
+}
+
+// A kernel access outside shared memory, device buffers, fiber stacks and the
+// program's image: allowed if memory_allowed knows the range (and then cached
+// in pkemu_t_ok_*), otherwise reported once per location.
+static PKEMU_TLS void *t_foreign_pc = nullptr;
+static void foreign_report(const void *addr, std::size_t n, const char *verb,
+                           void *pc) {
+  std::uintptr_t a = (std::uintptr_t)addr, lo = 0, size = 0;
+  if (memory_allowed(a, n, lo, size)) {
+    pkemu_t_ok_lo = lo;
+    pkemu_t_ok_size = size;
+    return;
+  }
+  if (pc == t_foreign_pc)
+    return;
+  t_foreign_pc = pc;
+  Worker *wp = t_worker;
+  if (!wp || !wp->cur)
+    return;
+  char what[160];
+  std::snprintf(what, sizeof what, "%s %zu bytes at %p", verb, n, addr);
+  Report r;
+  r.kind = "out-of-bounds device memory access";
+  r.kernel = wp->L ? wp->L->a.fn : nullptr;
+  r.text = "out-of-bounds device memory access in block " +
+           block_str(wp->bidx) + ": " + thread_str(*wp, wp->cur->lin) + " " +
+           what +
+           ", which is not device memory: no cudaMalloc'd/hipMalloc'd buffer, "
+           "pinned or registered host memory, __device__ or __constant__ "
+           "variable, shared memory or thread stack holds it (host memory "
+           "from malloc or new, or another host object, is not accessible to "
+           "the device)";
+  r.pcs[0] = pc;
+  add_report(std::move(r));
+}
+
+__attribute__((noinline)) void foreign_access(const void *a, std::size_t n,
+                                              bool write, void *pc) {
+  foreign_report(a, n, write ? "writes" : "reads", pc);
+}
+
+__attribute__((noinline)) void atomic_outside(const void *a, std::size_t n) {
+  std::uintptr_t x = (std::uintptr_t)a;
+  if (x - pkemu_device_heap.lo < pkemu_device_heap.span)
+    device_oob(a, n, true, __builtin_return_address(0),
+               "performs an atomic on");
+  else if (pkemu_t_arena_size)
+    foreign_report(a, n, "performs an atomic on", __builtin_return_address(0));
 }
 
 // Atomics: bounds and initialisation are checked; atomics never race.
@@ -276,19 +332,30 @@ using pkemu::detail::pkemu_t_arena_size;
 // Volatile accesses (only seen when compiled with -mllvm
 // -tsan-distinguish-volatile=1) also act as scheduling points so that spin
 // loops on volatile flags make progress.
-static inline void volatile_tick(void *pc) {
+static inline void volatile_tick(void *a, unsigned n, void *pc) {
+  pkemu::detail::pkemu_t_spin_addr = a;
+  pkemu::detail::pkemu_t_spin_size = n;
   if (__builtin_expect(++pkemu::detail::pkemu_t_atomics >= 1024, 0))
     pkemu::detail::spin_yield(pc);
 }
 
 // Every hook: shared memory first (a thread-local range), then device memory
-// (a global range and one slot-size load), else nothing.
+// (a global range and one slot-size load), then, in a kernel, the fiber
+// stacks and the program's image; anything else a kernel touches is looked up
+// by foreign_access.
 #define PKEMU_CHECK(a, N, W, PC)                                               \
   if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                  \
     pkemu::detail::shared_access((std::uintptr_t)a, N, W, PC);                 \
-  else if (__builtin_expect(                                                   \
-               pkemu::detail::device_out_of_bounds((std::uintptr_t)a, N), 0))  \
-    pkemu::detail::device_oob(a, N, W, PC, nullptr);
+  else if ((std::uintptr_t)(a) - pkemu::detail::pkemu_device_heap.lo <         \
+           pkemu::detail::pkemu_device_heap.span) {                            \
+    if (__builtin_expect(                                                      \
+            pkemu::detail::device_out_of_bounds((std::uintptr_t)a, N), 0))     \
+      pkemu::detail::device_oob(a, N, W, PC, nullptr);                         \
+  } else if (__builtin_expect(                                                 \
+                 pkemu_t_arena_size != 0 &&                                    \
+                     !pkemu::detail::known_memory((std::uintptr_t)a),          \
+                 0))                                                           \
+    pkemu::detail::foreign_access(a, N, W, PC);
 
 extern "C" {
 #define PKEMU_HOOK(N)                                                          \
@@ -303,19 +370,19 @@ extern "C" {
   void __tsan_read##N##_pc(void *a, void *pc) { PKEMU_CHECK(a, N, false, pc) } \
   void __tsan_write##N##_pc(void *a, void *pc) { PKEMU_CHECK(a, N, true, pc) } \
   void __tsan_volatile_read##N(void *a) {                                      \
-    volatile_tick(PKEMU_RA);                                                   \
+    volatile_tick(a, N, PKEMU_RA);                                             \
     PKEMU_CHECK(a, N, false, PKEMU_RA)                                         \
   }                                                                            \
   void __tsan_volatile_write##N(void *a) {                                     \
-    volatile_tick(PKEMU_RA);                                                   \
+    volatile_tick(a, N, PKEMU_RA);                                             \
     PKEMU_CHECK(a, N, true, PKEMU_RA)                                          \
   }                                                                            \
   void __tsan_unaligned_volatile_read##N(void *a) {                            \
-    volatile_tick(PKEMU_RA);                                                   \
+    volatile_tick(a, N, PKEMU_RA);                                             \
     PKEMU_CHECK(a, N, false, PKEMU_RA)                                         \
   }                                                                            \
   void __tsan_unaligned_volatile_write##N(void *a) {                           \
-    volatile_tick(PKEMU_RA);                                                   \
+    volatile_tick(a, N, PKEMU_RA);                                             \
     PKEMU_CHECK(a, N, true, PKEMU_RA)                                          \
   }
 
@@ -348,7 +415,12 @@ static inline bool dev_range_bad(const void *p, std::size_t n) {
   if (range_hits(p, n))                                                        \
     range_access(p, n, W, PC);                                                 \
   else if (dev_range_bad(p, n))                                                \
-    pkemu::detail::device_oob(p, n, W, PC, nullptr);
+    pkemu::detail::device_oob(p, n, W, PC, nullptr);                           \
+  else if (pkemu_t_arena_size && n &&                                          \
+           (std::uintptr_t)(p) - pkemu::detail::pkemu_device_heap.lo >=        \
+               pkemu::detail::pkemu_device_heap.span &&                        \
+           !pkemu::detail::known_memory((std::uintptr_t)p))                    \
+    pkemu::detail::foreign_access(p, n, W, PC);
 
 void __tsan_read_range(void *a, unsigned long n) {
   PKEMU_RANGE(a, n, false, PKEMU_RA)

@@ -112,6 +112,11 @@ struct LaunchCtx {
   std::uint32_t nthreads = 0;
   int W = 32;
   std::atomic<std::uint64_t> start_ns{0};
+  // Blocks that finished (release: after everything they wrote).
+  std::atomic<std::uint64_t> finished{0};
+  // grid_group::sync: blocks arrived at the current grid barrier, and its
+  // generation (incremented by the last block to arrive).
+  std::atomic<std::uint64_t> grid_arrived{0}, grid_gen{0};
 };
 
 struct DeclSlot {
@@ -166,6 +171,23 @@ struct Worker {
   std::atomic<bool> spin_pub{false};    // suspended at a spin point (watchdog)
   // The blocks this worker thread holds besides its own (one Worker each).
   std::vector<Worker *> extra;
+  // Deadlock detection. The block's last suspension (spin point, the
+  // location polled and its value), how many suspensions in a row were the
+  // same, and how many suspensions in all.
+  void *last_spin_pc = nullptr;
+  const void *last_spin_addr = nullptr;
+  std::uint64_t last_spin_val = 0;
+  std::atomic<std::uint32_t> spin_same{0};
+  std::atomic<std::uint64_t> spin_suspends{0};
+  // The OS thread that runs the block (sampled by the watchdog).
+  std::atomic<unsigned long> os_thread{0};
+  // Watchdog-private: suspensions seen at the start of a quiet period, and
+  // the last register sample of a thread that does not yield.
+  std::uint64_t wd_suspends = 0;
+  const Fiber *wd_fiber = nullptr;
+  std::uint64_t wd_regs[49] = {}; // r8..rip, xmm0..xmm15 (workers.cpp)
+  std::uint64_t wd_sample_suspends = 0;
+  int wd_same = 0;
 };
 constexpr std::uint32_t kSpinYields = 64;
 
@@ -198,6 +220,9 @@ struct DeviceSlot {
   void *pc = nullptr;       // where it was allocated
   std::uint64_t serial = 0; // 1 for the program's first device buffer
   State state = kUnused;
+  // A __device__/__constant__ variable's buffer: its name and definition.
+  const char *var = nullptr, *file = nullptr;
+  int line = 0;
 };
 // A checked buffer of n bytes, or nullptr (the caller then uses the C heap).
 void *device_alloc(std::size_t n, void *pc);
@@ -213,6 +238,23 @@ bool device_find(std::uintptr_t a, std::size_t n, DeviceSlot &out,
 bool device_range_bad(std::uintptr_t a, std::size_t n);
 // Makes the pages of an out-of-bounds access usable so the program continues.
 void device_open_pages(std::uintptr_t a, std::size_t n);
+// Memory a kernel may access that the hooks' fast tests do not cover (pinned
+// and registered host memory, thread-local storage, the stacks of the threads
+// that launch kernels, shared libraries' data, memory kernels allocate): the
+// range holding [a, a + n), or false.
+bool memory_allowed(std::uintptr_t a, std::size_t n, std::uintptr_t &lo,
+                    std::uintptr_t &size);
+// The memory map: the program's image, this thread's stack and static TLS
+// (the launching thread and every worker thread call it once).
+void memory_map_thread();
+// n bytes of fiber stack from the reserved stack range (or mmap).
+char *stack_alloc(std::size_t n);
+// Pinned or registered host memory: in the map while it is allocated.
+void host_range_add(void *p, std::size_t n);
+void host_range_remove(void *p);
+// malloc/free (device_memory.cpp): record what kernels allocate.
+void kernel_alloc(void *p, std::size_t n);
+void kernel_free(void *p);
 void flush_reports();        // symbolize and print what is pending
 [[noreturn]] void die_now(); // flush reports, stdio, _exit(86)
 bool any_error();
@@ -230,6 +272,9 @@ std::vector<std::uint32_t> lanes_to_lins(const Warp &wp, std::uint64_t m);
 // Current launch, for the watchdog. g_workers (every Worker, those of
 // resident blocks included) is guarded by g_workers_mu.
 extern std::atomic<LaunchCtx *> g_active_launch;
+// Progress of the active launch: blocks started or finished, suspensions that
+// differ from the block's previous one.
+extern std::atomic<std::uint64_t> g_progress;
 extern std::vector<Worker *> &g_workers;
 extern std::mutex &g_workers_mu;
 

@@ -15,8 +15,14 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <thread>
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <ucontext.h>
 
 #include "internal.h"
 #include "pkemu/host_api.h"
@@ -25,6 +31,7 @@ namespace pkemu {
 namespace detail {
 
 std::atomic<LaunchCtx *> g_active_launch{nullptr};
+std::atomic<std::uint64_t> g_progress{0};
 std::vector<Worker *> &g_workers = *new std::vector<Worker *>;
 std::mutex &g_workers_mu = *new std::mutex;
 
@@ -105,6 +112,9 @@ LaunchCtx *g_pool_launch = nullptr;
 std::once_flag g_pool_once;
 std::mutex &g_launch_mu = *new std::mutex;
 
+// How long nothing may change before a deadlock is reported.
+constexpr std::uint64_t kDeadlockNs = 1000000000ull;
+
 // Claims the next block if the device has room for another resident block.
 bool claim_block(LaunchCtx &L, std::uint64_t &b) {
   std::uint64_t r = L.resident.load(std::memory_order_relaxed);
@@ -151,6 +161,7 @@ void worker_loop(Worker &w, LaunchCtx &L) {
       }
       v = free_slots.back();
       free_slots.pop_back();
+      g_progress.fetch_add(1, std::memory_order_relaxed);
       done = start_block(*v, L, b);
     } else if (!suspended.empty()) {
       // Nothing to start: let the other worker threads run, then resume the
@@ -165,6 +176,8 @@ void worker_loop(Worker &w, LaunchCtx &L) {
       break;
     }
     if (done) {
+      L.finished.fetch_add(1, std::memory_order_release);
+      g_progress.fetch_add(1, std::memory_order_relaxed);
       L.resident.fetch_sub(1, std::memory_order_relaxed);
       free_slots.push_back(v);
     } else {
@@ -182,6 +195,7 @@ void worker_loop(Worker &w, LaunchCtx &L) {
 
 void pool_thread(Worker *w) {
   t_worker = w;
+  memory_map_thread();
   std::uint64_t seen = 0;
   for (;;) {
     LaunchCtx *L;
@@ -200,84 +214,253 @@ void pool_thread(Worker *w) {
   }
 }
 
+std::string block_of(const LaunchCtx &L, std::int64_t b) {
+  const dim3 g = L.a.grid;
+  return block_str(uint3{(unsigned)(b % g.x), (unsigned)((b / g.x) % g.y),
+                         (unsigned)(b / ((std::int64_t)g.x * g.y))});
+}
+
+// What the resident blocks do (the timeout and deadlock reports): blocks
+// whose threads run, blocks suspended at a spin point, and why the grid
+// cannot finish when every resident block spins.
+void describe_blocks(const LaunchCtx *L, std::string &text, void *&spin_pc,
+                     bool quiet) {
+  std::vector<std::string> spinning;
+  {
+    std::lock_guard<std::mutex> lk(g_workers_mu);
+    for (Worker *w : g_workers) {
+      std::int64_t b = w->block_pub.load(std::memory_order_relaxed);
+      Fiber *f = w->cur_pub.load(std::memory_order_relaxed);
+      if (b < 0 || !f)
+        continue;
+      if (quiet || w->spin_pub.load(std::memory_order_relaxed)) {
+        spinning.push_back(block_of(*L, b));
+        if (!spin_pc)
+          spin_pc = w->spin_pc.load(std::memory_order_relaxed);
+        continue;
+      }
+      text += " Block " + block_of(*L, b) + ": thread " +
+              std::to_string(f->lin) + " (threadIdx " + block_str(f->tid) +
+              ") is running;";
+    }
+  }
+  if (spinning.empty())
+    return;
+  std::uint64_t started =
+      std::min(L->next.load(std::memory_order_relaxed), L->nblocks);
+  std::uint64_t resident = L->resident.load(std::memory_order_relaxed);
+  std::uint64_t done = started - std::min(started, resident);
+  text += " " + std::to_string(spinning.size()) + " resident block" +
+          (spinning.size() == 1 ? "" : "s") + " (";
+  for (std::size_t i = 0; i < spinning.size() && i < 8; ++i)
+    text += (i ? ", " : "") + spinning[i];
+  if (spinning.size() > 8)
+    text += ", ...";
+  text += std::string(spinning.size() == 1 ? ") keeps" : ") keep") +
+          " spinning on atomics, volatile accesses or fences "
+          "(first at {pc0}), waiting for a write that no running block "
+          "makes; " +
+          std::to_string(done) + " of the grid's " +
+          std::to_string(L->nblocks) + " blocks finished and " +
+          std::to_string(L->nblocks - started) + " never started.";
+  if (started < L->nblocks && resident >= L->max_resident)
+    text += " The emulated device holds at most " +
+            std::to_string(L->max_resident) + " resident blocks of " +
+            std::to_string(L->nthreads) +
+            " threads (multiProcessorCount x "
+            "cudaOccupancyMaxActiveBlocksPerMultiprocessor): blocks that "
+            "wait on each other deadlock unless the whole grid is "
+            "resident at once.";
+  else
+    text += " No block that has not run yet can write it: the program "
+            "deadlocks.";
+}
+
+[[noreturn]] void report_and_die(const LaunchCtx *L, const char *kind,
+                                 std::string text, void *pc) {
+  Report r;
+  r.kind = kind;
+  r.kernel = L->a.fn;
+  r.text = std::move(text);
+  r.pcs[0] = pc;
+  add_report(std::move(r));
+  die_now();
+}
+
+// A thread that loops without a memory access, barrier or spin point keeps
+// its registers. The watchdog samples the registers of the threads that run
+// a block (a signal; the handler copies them) and reports a thread whose
+// registers stay the same for a second: it can never see another thread's
+// write.
+#if defined(__x86_64__)
+constexpr int kSampleWords = 17 + 32; // r8..rip, xmm0..xmm15
+static_assert(sizeof(Worker::wd_regs) == kSampleWords * 8, "sample size");
+struct Sample {
+  std::uint64_t regs[kSampleWords];
+  std::atomic<std::uint64_t> seq{0};
+};
+Sample g_sample;
+int g_sample_sig = 0;
+
+void sample_handler(int, siginfo_t *, void *ctx) {
+  auto *uc = static_cast<ucontext_t *>(ctx);
+  for (int i = 0; i <= REG_RIP; ++i)
+    g_sample.regs[i] = (std::uint64_t)uc->uc_mcontext.gregs[i];
+  if (uc->uc_mcontext.fpregs)
+    std::memcpy(&g_sample.regs[17], uc->uc_mcontext.fpregs->_xmm,
+                32 * sizeof(std::uint64_t));
+  g_sample.seq.fetch_add(1, std::memory_order_release);
+}
+
+void install_sampler() {
+  g_sample_sig = SIGRTMIN + 3;
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = sample_handler;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  if (sigaction(g_sample_sig, &sa, nullptr) != 0)
+    g_sample_sig = 0;
+}
+
+// Registers of the thread that runs w's block, or false.
+bool sample_thread(Worker &w, std::uint64_t *regs) {
+  unsigned long t = w.os_thread.load(std::memory_order_relaxed);
+  if (!g_sample_sig || !t)
+    return false;
+  std::uint64_t seq = g_sample.seq.load(std::memory_order_acquire);
+  if (pthread_kill((pthread_t)t, g_sample_sig) != 0)
+    return false;
+  for (int i = 0; i < 2000; ++i) {
+    if (g_sample.seq.load(std::memory_order_acquire) != seq) {
+      std::memcpy(regs, g_sample.regs, sizeof g_sample.regs);
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(10));
+  }
+  return false;
+}
+
+bool in_program(std::uint64_t pc) {
+  Dl_info a, b;
+  return dladdr((void *)pc, &a) && dladdr((void *)&g_progress, &b) &&
+         a.dli_fbase == b.dli_fbase;
+}
+#else
+void install_sampler() {}
+#endif
+
 void watchdog() {
+  const LaunchCtx *last_L = nullptr;
+  std::uint64_t last_progress = 0, quiet_since = 0;
   for (;;) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     LaunchCtx *L = g_active_launch.load(std::memory_order_acquire);
-    double to = config().timeout_s;
-    if (!L || to <= 0)
+    if (!L)
       continue;
     auto now =
         (std::uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
             std::chrono::steady_clock::now().time_since_epoch())
             .count();
     std::uint64_t st = L->start_ns.load(std::memory_order_relaxed);
-    if (!st || now - st < (std::uint64_t)(to * 1e9))
-      continue;
-    std::string text = "kernel did not finish within " +
-                       std::to_string((int)to) +
-                       " s (PKEMU_TIMEOUT_S); it probably hangs.";
-    const dim3 g = L->a.grid;
-    auto block_of = [&](std::int64_t b) {
-      return block_str(uint3{(unsigned)(b % g.x), (unsigned)((b / g.x) % g.y),
-                             (unsigned)(b / ((std::int64_t)g.x * g.y))});
-    };
-    std::vector<std::string> spinning;
-    void *spin_pc = nullptr;
-    {
+    double to = config().timeout_s;
+    if (st && to > 0 && now - st >= (std::uint64_t)(to * 1e9)) {
+      std::string text = "kernel did not finish within " +
+                         std::to_string((int)to) +
+                         " s (PKEMU_TIMEOUT_S); it probably hangs.";
+      void *spin_pc = nullptr;
+      describe_blocks(L, text, spin_pc, false);
+      report_and_die(L, "timeout", text, spin_pc);
+    }
+    // Deadlock: for a whole second no block started or finished and every
+    // resident block kept being suspended at the same spin point polling a
+    // location whose value did not change.
+    std::uint64_t p = g_progress.load(std::memory_order_relaxed);
+    if (L != last_L || p != last_progress) {
+      last_L = L;
+      last_progress = p;
+      quiet_since = now;
       std::lock_guard<std::mutex> lk(g_workers_mu);
-      for (Worker *w : g_workers) {
-        std::int64_t b = w->block_pub.load(std::memory_order_relaxed);
-        Fiber *f = w->cur_pub.load(std::memory_order_relaxed);
-        if (b < 0 || !f)
-          continue;
-        if (w->spin_pub.load(std::memory_order_relaxed)) {
-          spinning.push_back(block_of(b));
-          if (!spin_pc)
-            spin_pc = w->spin_pc.load(std::memory_order_relaxed);
-          continue;
+      for (Worker *w : g_workers)
+        w->wd_suspends = w->spin_suspends.load(std::memory_order_relaxed);
+    } else if (now - quiet_since >= kDeadlockNs) {
+      int resident = 0;
+      bool all_wait = true;
+      {
+        std::lock_guard<std::mutex> lk(g_workers_mu);
+        for (Worker *w : g_workers) {
+          if (w->block_pub.load(std::memory_order_relaxed) < 0 ||
+              !w->cur_pub.load(std::memory_order_relaxed))
+            continue;
+          ++resident;
+          if (w->spin_suspends.load(std::memory_order_relaxed) <=
+                  w->wd_suspends ||
+              w->spin_same.load(std::memory_order_relaxed) < 2)
+            all_wait = false;
         }
-        text += " Block " + block_of(b) + ": thread " + std::to_string(f->lin) +
-                " (threadIdx " + block_str(f->tid) + ") is running;";
+      }
+      if (resident && all_wait) {
+        std::string text =
+            "no thread can make progress: for 1 s every resident block "
+            "polled the same location at the same spin point and read the "
+            "same value, and no block started or finished.";
+        void *spin_pc = nullptr;
+        describe_blocks(L, text, spin_pc, true);
+        report_and_die(L, "deadlock", text, spin_pc);
       }
     }
-    if (!spinning.empty()) {
-      std::uint64_t started =
-          std::min(L->next.load(std::memory_order_relaxed), L->nblocks);
-      std::uint64_t resident = L->resident.load(std::memory_order_relaxed);
-      std::uint64_t done = started - std::min(started, resident);
-      text += " " + std::to_string(spinning.size()) + " resident block" +
-              (spinning.size() == 1 ? "" : "s") + " (";
-      for (std::size_t i = 0; i < spinning.size() && i < 8; ++i)
-        text += (i ? ", " : "") + spinning[i];
-      if (spinning.size() > 8)
-        text += ", ...";
-      text += std::string(spinning.size() == 1 ? ") keeps" : ") keep") +
-              " spinning on atomics, volatile accesses or fences "
-              "(first at {pc0}), waiting for a write that no running block "
-              "makes; " +
-              std::to_string(done) + " of the grid's " +
-              std::to_string(L->nblocks) + " blocks finished and " +
-              std::to_string(L->nblocks - started) + " never started.";
-      if (started < L->nblocks && resident >= L->max_resident)
-        text += " The emulated device holds at most " +
-                std::to_string(L->max_resident) + " resident blocks of " +
-                std::to_string(L->nthreads) +
-                " threads (multiProcessorCount x "
-                "cudaOccupancyMaxActiveBlocksPerMultiprocessor): blocks that "
-                "wait on each other deadlock unless the whole grid is "
-                "resident at once.";
-      else
-        text += " No block that has not run yet can write it: the program "
-                "deadlocks.";
+#if defined(__x86_64__)
+    // Threads that do not yield: sample their registers.
+    if (!st || now - st < kDeadlockNs / 2)
+      continue;
+    std::vector<Worker *> ws;
+    {
+      std::lock_guard<std::mutex> lk(g_workers_mu);
+      ws = g_workers;
     }
-    Report r;
-    r.kind = "timeout";
-    r.kernel = L->a.fn;
-    r.text = text;
-    r.pcs[0] = spin_pc;
-    add_report(std::move(r));
-    die_now();
+    for (Worker *w : ws) {
+      const Fiber *f = w->cur_pub.load(std::memory_order_relaxed);
+      if (w->block_pub.load(std::memory_order_relaxed) < 0 || !f ||
+          w->spin_pub.load(std::memory_order_relaxed)) {
+        w->wd_same = 0;
+        continue;
+      }
+      std::uint64_t regs[kSampleWords];
+      if (!sample_thread(*w, regs) || !in_program(regs[REG_RIP]) ||
+          w->cur_pub.load(std::memory_order_relaxed) != f ||
+          w->spin_pub.load(std::memory_order_relaxed)) {
+        w->wd_same = 0;
+        continue;
+      }
+      // The block must not have reached a spin point either (a polling
+      // loop that yields is the deadlock check's).
+      std::uint64_t sus = w->spin_suspends.load(std::memory_order_relaxed);
+      if (f == w->wd_fiber && sus == w->wd_sample_suspends &&
+          !std::memcmp(regs, w->wd_regs, sizeof regs)) {
+        ++w->wd_same;
+      } else {
+        w->wd_same = 0;
+        w->wd_fiber = f;
+        w->wd_sample_suspends = sus;
+        std::memcpy(w->wd_regs, regs, sizeof regs);
+      }
+      if (w->wd_same * 50 * 1000000ull >= kDeadlockNs) {
+        std::int64_t b = w->block_pub.load(std::memory_order_relaxed);
+        std::string text =
+            "thread " + std::to_string(f->lin) + " (threadIdx " +
+            block_str(f->tid) + ") of block " + block_of(*L, b) +
+            " loops at {pc0} without reading memory, reaching a barrier, an "
+            "atomic, a fence or a volatile access: its registers stayed the "
+            "same for 1 s, so it cannot see another thread's write and never "
+            "finishes. A polling loop on plain memory (while (flag[0] == 0) "
+            "{}) is a data race in CUDA and HIP: the compiler reads the flag "
+            "once and the loop hangs on a GPU too; declare the flag volatile, "
+            "read it with an atomic, or put __threadfence() in the loop.";
+        // +1: the report symbolizes return addresses at pc - 1.
+        report_and_die(L, "deadlock", text, (void *)(regs[REG_RIP] + 1));
+      }
+    }
+#endif
   }
 }
 
@@ -297,6 +480,7 @@ void start_pool() {
     Worker *w = new_worker(i);
     std::thread(pool_thread, w).detach();
   }
+  install_sampler();
   std::thread(watchdog).detach();
 }
 
@@ -304,6 +488,7 @@ void start_pool() {
 
 void run_launch(const LaunchArgs &a, std::uint32_t nthreads) {
   std::call_once(g_pool_once, start_pool);
+  memory_map_thread();
   std::lock_guard<std::mutex> lg(g_launch_mu);
   Worker *self = t_worker;
   if (!self) {

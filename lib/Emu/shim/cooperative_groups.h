@@ -48,10 +48,9 @@ PKEMU_HD inline thread_block this_thread_block() { return thread_block(); }
 class grid_group : public thread_group {
 public:
   PKEMU_HD grid_group() : thread_group(0) {}
+  // A barrier across the whole grid of a cooperative launch.
   PKEMU_HD void sync(PKEMU_LOC_PARAMS) const {
-    ::pkemu::detail::fatal(
-        "unsupported", "grid_group::sync (cooperative launch) is not emulated",
-        PKEMU_LOC);
+    ::pkemu::detail::grid_sync(PKEMU_LOC);
   }
   PKEMU_HD unsigned long long thread_rank() const {
     unsigned long long b =
@@ -65,7 +64,22 @@ public:
            details::block_threads();
   }
   PKEMU_HD unsigned long long num_threads() const { return size(); }
-  PKEMU_HD bool is_valid() const { return false; }
+  PKEMU_HD bool is_valid() const {
+    return ::pkemu::detail::grid_is_cooperative();
+  }
+  PKEMU_HD unsigned long long block_rank() const {
+    return blockIdx.x +
+           (unsigned long long)gridDim.x *
+               (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+  }
+  PKEMU_HD unsigned long long num_blocks() const {
+    return (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
+  }
+  PKEMU_HD dim3 group_dim() const { return gridDim; }
+  PKEMU_HD dim3 dim_blocks() const { return gridDim; }
+  PKEMU_HD dim3 block_index() const {
+    return dim3(blockIdx.x, blockIdx.y, blockIdx.z);
+  }
 };
 PKEMU_HD inline grid_group this_grid() { return grid_group(); }
 

@@ -2,6 +2,7 @@
 // reports accesses outside every live cudaMalloc'd buffer (device_memory.cpp) and exits 86.
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 // Reads 1,000 floats past the end of a 16-float buffer.
 __global__ void read_past(const float* in, float* out) {
@@ -51,6 +52,54 @@ __global__ void pinned_and_globals(const float* pinned_in, float* pinned_out) {
   if (i < 8) dev_table[i] = (int)i * 3;
   __syncthreads();
   pinned_out[i] = pinned_in[i] * dev_scale + (float)dev_table[i % 8];
+}
+
+// Host memory that is not device memory: a std::vector's data and a new[]
+// array passed to a kernel.
+__global__ void read_host(const float* host, float* out) {
+  out[threadIdx.x] = host[threadIdx.x];  // HOST_READ_LINE
+}
+__global__ void atomic_host(int* host) {
+  atomicAdd(host, 1);  // HOST_ATOMIC_LINE
+}
+
+// Everything a kernel may use without cudaMalloc: locals indexed at run time,
+// a by-value struct parameter, __shared__ and dynamic shared memory, memory
+// the kernel allocates (malloc and new), registered host memory, built-in
+// variables.
+struct Params {
+  float scale[4];
+  int n;
+};
+__global__ void legal_memory(Params p, const float* registered, float* out) {
+  PKEMU_SHARED(tile, float[32]);
+  PKEMU_DYNAMIC_SHARED(dyn, float);
+  float local[8];
+  unsigned t = threadIdx.x;
+  for (int k = 0; k < 8; ++k) local[k] = (float)(k * t);
+  volatile float* vl = local;
+  tile[t] = vl[t % 8] + p.scale[t % 4];
+  dyn[t] = registered[t];
+  __syncthreads();
+  float* heap = (float*)malloc(4 * sizeof(float));
+  int* obj = new int[3];
+  heap[t % 4] = tile[(t + 1) % 32];
+  obj[t % 3] = p.n;
+  out[t] = heap[t % 4] + dyn[(t + 1) % 32] + (float)obj[t % 3] + (float)blockDim.x;
+  free(heap);
+  delete[] obj;
+}
+
+// __device__ and __constant__ arrays as the emulator preparation leaves them
+// (PKEMU_DEVICE_VAR: each in a checked buffer of its own).
+__device__ float pkemu_dv_dev_lut[16] = {1, 2, 3};  PKEMU_DEVICE_VAR(dev_lut, float[16]);  // LUT_LINE
+__constant__ int pkemu_dv_const_taps[4];  PKEMU_DEVICE_VAR(const_taps, int[4]);
+__global__ void read_device_array(float* out, int n) {
+  unsigned i = threadIdx.x;
+  if ((int)i < n) out[i] = dev_lut[i] + (float)const_taps[i % 4];  // LUT_READ_LINE
+}
+__global__ void write_constant_past(int k) {
+  if (threadIdx.x == 0) const_taps[k] = 1;  // TAPS_WRITE_LINE
 }
 
 int main(int argc, char** argv) {
@@ -151,6 +200,43 @@ int main(int argc, char** argv) {
       cudaDeviceSynchronize();
       printf("done\n");
     }
+  } else if (!strcmp(s, "host")) {
+    std::vector<float> v(32, 1.0f);
+    pkemu::launch(read_host, 1, 16, 0, 0, (const float*)v.data(), out);
+    int* counter = new int(0);
+    pkemu::launch(atomic_host, 1, 4, 0, 0, counter);
+    cudaDeviceSynchronize();
+    printf("host: counter=%d\n", *counter);
+    delete counter;
+  } else if (!strcmp(s, "legal")) {
+    std::vector<float> reg(32);
+    for (int i = 0; i < 32; ++i) reg[i] = (float)i;
+    cudaHostRegister(reg.data(), reg.size() * sizeof(float), cudaHostRegisterDefault);
+    Params p{{1, 2, 3, 4}, 7};
+    float* o = nullptr;
+    cudaMalloc(&o, 32 * sizeof(float));
+    pkemu::launch(legal_memory, 2, 32, 32 * sizeof(float), 0, p, (const float*)reg.data(), o);
+    cudaDeviceSynchronize();
+    float h2[32];
+    cudaMemcpy(h2, o, sizeof h2, cudaMemcpyDeviceToHost);
+    bool ok = true;
+    for (int t = 0; t < 32; ++t) {
+      int u = (t + 1) % 32;
+      float want = (float)((u % 8) * u) + (float)(u % 4 + 1) + (float)u + 7.0f + 32.0f;
+      ok = ok && h2[t] == want;
+    }
+    cudaHostUnregister(reg.data());
+    printf("legal: %s\n", ok ? "ok" : "wrong");
+  } else if (!strcmp(s, "device_array") || !strcmp(s, "device_array_past")) {
+    int taps[4] = {10, 20, 30, 40};
+    cudaMemcpyToSymbol(const_taps, taps, sizeof taps);
+    bool past = !strcmp(s, "device_array_past");
+    pkemu::launch(read_device_array, 1, 32, 0, 0, out, past ? 17 : 16);
+    if (past) pkemu::launch(write_constant_past, 1, 1, 0, 0, 4);
+    cudaDeviceSynchronize();
+    float h2[16];
+    cudaMemcpy(h2, out, sizeof h2, cudaMemcpyDeviceToHost);
+    printf("device array: %g %g %g %g size=%zu\n", h2[0], h2[1], h2[3], h2[15], sizeof(dev_lut));
   } else if (!strcmp(s, "pinned")) {
     float *pin_in = nullptr, *pin_out = nullptr;
     cudaMallocHost(&pin_in, 32 * sizeof(float));

@@ -30,6 +30,7 @@ enum Err : int {
   kNotReady = 600,
   kLaunchOutOfResources = 701,
   kLaunchFailure = 719,
+  kCooperativeLaunchTooLarge = 720,
   kNotSupported = 801,
   kUnknown = 999,
 };
@@ -45,6 +46,9 @@ int dev_malloc(void **p, std::size_t n);
 int dev_free(void *p);
 int host_malloc(void **p, std::size_t n);
 int host_free(void *p);
+// cudaHostRegister / hipHostRegister: host memory the device may access.
+int host_register(void *p, std::size_t n);
+int host_unregister(void *p);
 int memcpy(void *d, const void *s, std::size_t n);
 int memset(void *d, int v, std::size_t n);
 int memcpy2d(void *dst, std::size_t dpitch, const void *src, std::size_t spitch,

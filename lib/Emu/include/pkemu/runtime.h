@@ -74,6 +74,10 @@ extern PKEMU_TLS unsigned pkemu_t_lin;  // linear thread id in the block
 extern PKEMU_TLS unsigned pkemu_t_lane; // lane in the warp
 extern PKEMU_TLS unsigned
     pkemu_t_atomics; // atomics since the last scheduling point
+// The location the last atomic or volatile access used (deadlock detection:
+// a block that keeps polling it while its value stays the same waits).
+extern PKEMU_TLS const void *pkemu_t_spin_addr;
+extern PKEMU_TLS unsigned pkemu_t_spin_size;
 }
 
 // Collective operation codes (low byte of the kind word).
@@ -158,15 +162,55 @@ struct DeviceHeap {
 };
 constexpr std::uint64_t kDeviceSlotHalf = std::uint64_t(1) << 31;
 extern "C" DeviceHeap pkemu_device_heap;
+// The runtime's own state read or written by code inlined into emulated
+// programs: as relaxed atomics, which the ThreadSanitizer instrumentation
+// leaves alone (-fno-sanitize-thread-atomics), so that reading it does not go
+// through the memory hooks; plain loads and stores on x86-64 and AArch64.
+template <class T> inline T rt_load(const T &x) {
+  return __atomic_load_n(&x, __ATOMIC_RELAXED);
+}
+template <class T, class U> inline void rt_store(T &x, U v) {
+  __atomic_store_n(&x, (T)v, __ATOMIC_RELAXED);
+}
+// The next spin point polls n bytes at a (runtime-internal waits).
+inline void spin_wait_on(const void *a, unsigned n) {
+  rt_store(pkemu_t_spin_addr, a);
+  rt_store(pkemu_t_spin_size, n);
+}
 inline bool device_out_of_bounds(std::uintptr_t a, std::size_t n) {
-  std::uintptr_t off = a - pkemu_device_heap.lo;
-  if (__builtin_expect(off >= pkemu_device_heap.span, 1))
+  std::uintptr_t off = a - rt_load(pkemu_device_heap.lo);
+  if (__builtin_expect(off >= rt_load(pkemu_device_heap.span), 1))
     return false;
   std::uint64_t rel =
       (off & ((std::uint64_t(1) << kDeviceSlotShift) - 1)) - kDeviceSlotHalf;
-  std::uint64_t size = pkemu_device_heap.size[off >> kDeviceSlotShift];
+  std::uint64_t size = rt_load(pkemu_device_heap.size[off >> kDeviceSlotShift]);
   return rel >= size || size - rel < n;
 }
+// Memory a kernel may access besides shared memory and device buffers, tested
+// in the memory hooks during kernel execution: the fiber stacks (one reserved
+// range) and the program's own image (its __device__ and __constant__
+// variables among its globals). Everything else goes to foreign_access, which
+// knows the rest (pinned and registered host memory, thread-local storage,
+// the stacks of the threads that launch kernels, shared libraries, memory
+// that kernels allocate) and reports an access to none of them.
+struct KnownMemory {
+  std::uintptr_t stack_lo, stack_span;
+  std::uintptr_t image_lo, image_span;
+};
+extern "C" KnownMemory pkemu_known_memory;
+// This thread's static thread-local storage (threadIdx, ...), and the last
+// range foreign_access found allowed.
+extern PKEMU_TLS std::uintptr_t pkemu_t_tls_lo, pkemu_t_tls_size;
+extern PKEMU_TLS std::uintptr_t pkemu_t_ok_lo, pkemu_t_ok_size;
+inline bool known_memory(std::uintptr_t a) {
+  return a - rt_load(pkemu_known_memory.stack_lo) <
+             rt_load(pkemu_known_memory.stack_span) ||
+         a - rt_load(pkemu_known_memory.image_lo) <
+             rt_load(pkemu_known_memory.image_span) ||
+         a - rt_load(pkemu_t_tls_lo) < rt_load(pkemu_t_tls_size) ||
+         a - rt_load(pkemu_t_ok_lo) < rt_load(pkemu_t_ok_size);
+}
+void foreign_access(const void *a, std::size_t n, bool write, void *pc);
 // Reports an access of n bytes at a outside every live device buffer.
 void device_oob(const void *a, std::size_t n, bool write, void *pc,
                 const char *how);
@@ -185,18 +229,50 @@ struct LaunchArgs {
   dim3 grid, block;
   std::size_t shmem;
   void *stream;
+  // cudaLaunchCooperativeKernel / hipLaunchCooperativeKernel: the grid must
+  // be co-resident, and grid_group::sync is allowed.
+  bool cooperative = false;
+  const char *file = nullptr; // call site of a launch API (reports)
+  int line = 0;
+};
+// How a launch was requested (launch_ex).
+struct LaunchSite {
+  bool cooperative = false;
+  const char *file = nullptr;
+  int line = 0;
 };
 int launch_kernel(
     const LaunchArgs &a); // returns 0 or an error code (cudaError numbering)
 void register_translation_unit(int default_warp, int lang_hip);
+// cooperative_groups::grid_group::sync(): a barrier across every thread of a
+// cooperative launch (reported in any other launch).
+void grid_sync(const char *file, int line);
+// Whether the running kernel was launched cooperatively.
+bool grid_is_cooperative();
 
-inline void note_atomic(const void *addr, unsigned size) {
+// An atomic outside shared memory that is out of bounds of its device buffer
+// or is no device memory; not inlined, so that its return address is the
+// atomic's call site.
+void atomic_outside(const void *a, std::size_t n);
+// Always inlined: reports name the atomic's call site by the return address
+// of atomic_slow / atomic_outside.
+__attribute__((always_inline)) inline void note_atomic(const void *addr,
+                                                       unsigned size) {
 #ifndef PKEMU_PARSE
-  if ((std::uintptr_t)addr - pkemu_t_arena_lo < pkemu_t_arena_size)
+  const std::uintptr_t a = (std::uintptr_t)addr;
+  if (a - rt_load(pkemu_t_arena_lo) < rt_load(pkemu_t_arena_size))
     atomic_slow(addr, size, __builtin_return_address(0));
-  else if (device_out_of_bounds((std::uintptr_t)addr, size))
-    device_atomic_oob(addr, size);
-  if (__builtin_expect(++pkemu_t_atomics >= 256, 0))
+  else if (__builtin_expect(a - rt_load(pkemu_device_heap.lo) <
+                                    rt_load(pkemu_device_heap.span)
+                                ? device_out_of_bounds(a, size)
+                                : !known_memory(a),
+                            0))
+    atomic_outside(addr, size);
+  rt_store(pkemu_t_spin_addr, addr);
+  rt_store(pkemu_t_spin_size, size);
+  unsigned k = rt_load(pkemu_t_atomics) + 1;
+  rt_store(pkemu_t_atomics, k);
+  if (__builtin_expect(k >= 256, 0))
     yield();
 #else
   (void)addr;
@@ -233,8 +309,8 @@ inline void *to_stream(S v) {
 // The prepared-source launch: k<<<g, b, sh, st>>>(args...) -> pkemu::launch(k,
 // g, b, sh, st, args...)
 template <class... P, class S, class... A>
-inline int launch(void (*k)(P...), dim3 grid, dim3 block, std::size_t shmem,
-                  S stream, A &&...args) {
+inline int launch_ex(detail::LaunchSite site, void (*k)(P...), dim3 grid,
+                     dim3 block, std::size_t shmem, S stream, A &&...args) {
   static_assert(sizeof...(P) == sizeof...(A),
                 "pkemu::launch: wrong number of kernel arguments");
   detail::KernelPack<void (*)(P...)> pack{
@@ -245,8 +321,17 @@ inline int launch(void (*k)(P...), dim3 grid, dim3 block, std::size_t shmem,
                         grid,
                         block,
                         shmem,
-                        detail::to_stream(stream)};
+                        detail::to_stream(stream),
+                        site.cooperative,
+                        site.file,
+                        site.line};
   return detail::launch_kernel(la);
+}
+template <class... P, class S, class... A>
+inline int launch(void (*k)(P...), dim3 grid, dim3 block, std::size_t shmem,
+                  S stream, A &&...args) {
+  return launch_ex(detail::LaunchSite{}, k, grid, block, shmem, stream,
+                   std::forward<A>(args)...);
 }
 template <class... P>
 inline int launch(void (*k)(P...), dim3 grid, dim3 block) {
@@ -255,17 +340,46 @@ inline int launch(void (*k)(P...), dim3 grid, dim3 block) {
   return launch(k, grid, block, 0, 0);
 }
 
-// Launch from a void** argument array (cudaLaunchKernel / hipLaunchKernel).
+// Launch from a void** argument array (cudaLaunchKernel / hipLaunchKernel, and
+// the cooperative forms).
 template <class... P, std::size_t... I>
-inline int launch_argv_impl(void (*k)(P...), dim3 g, dim3 b, std::size_t sh,
-                            void *st, void **argv, std::index_sequence<I...>) {
-  return launch(k, g, b, sh, st, *static_cast<std::decay_t<P> *>(argv[I])...);
+inline int launch_argv_impl(detail::LaunchSite site, void (*k)(P...), dim3 g,
+                            dim3 b, std::size_t sh, void *st, void **argv,
+                            std::index_sequence<I...>) {
+  return launch_ex(site, k, g, b, sh, st,
+                   *static_cast<std::decay_t<P> *>(argv[I])...);
 }
 template <class... P>
 inline int launch_argv(void (*k)(P...), dim3 g, dim3 b, void **argv,
-                       std::size_t sh, void *st) {
-  return launch_argv_impl(k, g, b, sh, st, argv,
+                       std::size_t sh, void *st,
+                       detail::LaunchSite site = detail::LaunchSite{}) {
+  return launch_argv_impl(site, k, g, b, sh, st, argv,
                           std::index_sequence_for<P...>{});
+}
+
+// __device__ and __constant__ variables at namespace scope (the emulator
+// preparation, PKEMU_DEVICE_VAR): each lives in a checked device buffer of
+// its own, initialised from the original definition (renamed pkemu_dv_NAME),
+// so that an access past its end is reported like a device-buffer overflow.
+// A type that cannot be copied bytewise, or no buffer left, keeps the
+// original storage (unchecked).
+namespace detail {
+void *device_var_alloc(const void *init, std::size_t n, const char *name,
+                       const char *file, int line);
+} // namespace detail
+template <class T>
+inline T &device_var(T &storage, const char *name, const char *file, int line) {
+#ifdef PKEMU_PARSE
+  (void)name, (void)file, (void)line;
+  return storage;
+#else
+  if constexpr (std::is_trivially_copyable<T>::value) {
+    if (void *p =
+            detail::device_var_alloc(&storage, sizeof(T), name, file, line))
+      return *static_cast<T *>(p);
+  }
+  return storage;
+#endif
 }
 
 // Shared memory of the current block.
@@ -281,7 +395,7 @@ template <class T> PKEMU_HD inline T *dynamic_shared() {
 #ifdef PKEMU_PARSE
   return nullptr;
 #else
-  return reinterpret_cast<T *>(detail::pkemu_t_dyn_base);
+  return reinterpret_cast<T *>(detail::rt_load(detail::pkemu_t_dyn_base));
 #endif
 }
 
@@ -295,6 +409,10 @@ template <class T> PKEMU_HD inline T *dynamic_shared() {
   auto &name = ::pkemu::shared_var<__VA_ARGS__>(pkemu_sd_##name)
 #define PKEMU_DYNAMIC_SHARED(name, ...)                                        \
   __VA_ARGS__ *name = ::pkemu::dynamic_shared<__VA_ARGS__>()
+#define PKEMU_DEVICE_VAR(name, ...)                                            \
+  std::add_lvalue_reference_t<__VA_ARGS__> name =                              \
+      ::pkemu::device_var(pkemu_dv_##name, #name, __FILE__, __LINE__)
+#define PKEMU_DEVICE_VAR_REF(...) std::add_lvalue_reference_t<__VA_ARGS__>
 #define PKEMU_GLOBAL_SHARED(name, ...)                                         \
   using pkemu_st_##name = __VA_ARGS__;                                         \
   inline constexpr ::pkemu::SharedDecl pkemu_sd_##name{                        \

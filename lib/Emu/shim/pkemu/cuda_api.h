@@ -36,6 +36,7 @@ enum cudaError {
   cudaErrorNotReady = 600,
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchFailure = 719,
+  cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999
 };
@@ -251,10 +252,12 @@ inline cudaError_t cudaFree(void *p) {
 inline cudaError_t cudaFreeHost(void *p) {
   return PKEMU_CE(pkemu::api::host_free(p));
 }
-inline cudaError_t cudaHostRegister(void *, std::size_t, unsigned) {
-  return cudaSuccess;
+inline cudaError_t cudaHostRegister(void *p, std::size_t n, unsigned) {
+  return PKEMU_CE(pkemu::api::host_register(p, n));
 }
-inline cudaError_t cudaHostUnregister(void *) { return cudaSuccess; }
+inline cudaError_t cudaHostUnregister(void *p) {
+  return PKEMU_CE(pkemu::api::host_unregister(p));
+}
 inline cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned) {
   *d = h;
   return cudaSuccess;
@@ -500,6 +503,29 @@ inline cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **,
                        "cudaLaunchKernel called with an untyped (void*) kernel "
                        "pointer; pass the kernel function itself",
                        PKEMU_LOC);
+  return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidDeviceFunction));
+}
+// cudaLaunchCooperativeKernel: like cudaLaunchKernel; the grid must be
+// co-resident (cudaErrorCooperativeLaunchTooLarge otherwise) and its kernel may
+// call this_grid().sync().
+template <class... P>
+inline cudaError_t cudaLaunchCooperativeKernel(void (*f)(P...), dim3 g, dim3 b,
+                                               void **args, std::size_t sh = 0,
+                                               cudaStream_t st = 0,
+                                               PKEMU_LOC_PARAMS) {
+  return PKEMU_CE(
+      pkemu::launch_argv(f, g, b, args, sh, (void *)st,
+                         pkemu::detail::LaunchSite{true, PKEMU_LOC}));
+}
+inline cudaError_t cudaLaunchCooperativeKernel(const void *, dim3, dim3,
+                                               void **, std::size_t = 0,
+                                               cudaStream_t = 0,
+                                               PKEMU_LOC_PARAMS) {
+  pkemu::detail::error(
+      "unsupported launch",
+      "cudaLaunchCooperativeKernel called with an untyped "
+      "(void*) kernel pointer; pass the kernel function itself",
+      PKEMU_LOC);
   return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidDeviceFunction));
 }
 #undef PKEMU_CE

@@ -92,7 +92,9 @@ namespace detail {
 PKEMU_HD inline void fence_point() {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 #ifndef PKEMU_PARSE
-  if (__builtin_expect(++pkemu_t_atomics >= 256, 0))
+  unsigned k = rt_load(pkemu_t_atomics) + 1;
+  rt_store(pkemu_t_atomics, k);
+  if (__builtin_expect(k >= 256, 0))
     yield();
 #endif
 }
@@ -284,40 +286,43 @@ PKEMU_HD inline pkemu_lanemask_t __lanemask_ge() {
 // ---------------------------------------------------------------------------------------------
 // Atomics (global and shared memory). Relaxed, like GPU atomics; never reported
 // as races.
+// Always inlined (with note_atomic), so that a report names the atomic's line
+// in the kernel.
+#define PKEMU_ATOMIC_INLINE inline __attribute__((always_inline))
 #define PKEMU_AT(p)                                                            \
   ::pkemu::detail::note_atomic((const void *)(p), sizeof(*(p)))
 #define PKEMU_ATOMIC_INT(T)                                                    \
-  PKEMU_HD inline T atomicAdd(T *p, T v) {                                     \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicAdd(T *p, T v) {                        \
     PKEMU_AT(p);                                                               \
     return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);                         \
   }                                                                            \
-  PKEMU_HD inline T atomicSub(T *p, T v) {                                     \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicSub(T *p, T v) {                        \
     PKEMU_AT(p);                                                               \
     return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED);                         \
   }                                                                            \
-  PKEMU_HD inline T atomicAnd(T *p, T v) {                                     \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicAnd(T *p, T v) {                        \
     PKEMU_AT(p);                                                               \
     return __atomic_fetch_and(p, v, __ATOMIC_RELAXED);                         \
   }                                                                            \
-  PKEMU_HD inline T atomicOr(T *p, T v) {                                      \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicOr(T *p, T v) {                         \
     PKEMU_AT(p);                                                               \
     return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);                          \
   }                                                                            \
-  PKEMU_HD inline T atomicXor(T *p, T v) {                                     \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicXor(T *p, T v) {                        \
     PKEMU_AT(p);                                                               \
     return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);                         \
   }                                                                            \
-  PKEMU_HD inline T atomicExch(T *p, T v) {                                    \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicExch(T *p, T v) {                       \
     PKEMU_AT(p);                                                               \
     return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);                        \
   }                                                                            \
-  PKEMU_HD inline T atomicCAS(T *p, T c, T v) {                                \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicCAS(T *p, T c, T v) {                   \
     PKEMU_AT(p);                                                               \
     __atomic_compare_exchange_n(p, &c, v, false, __ATOMIC_RELAXED,             \
                                 __ATOMIC_RELAXED);                             \
     return c;                                                                  \
   }                                                                            \
-  PKEMU_HD inline T atomicMax(T *p, T v) {                                     \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicMax(T *p, T v) {                        \
     PKEMU_AT(p);                                                               \
     T o = __atomic_load_n(p, __ATOMIC_RELAXED);                                \
     while (o < v && !__atomic_compare_exchange_n(                              \
@@ -325,7 +330,7 @@ PKEMU_HD inline pkemu_lanemask_t __lanemask_ge() {
     }                                                                          \
     return o;                                                                  \
   }                                                                            \
-  PKEMU_HD inline T atomicMin(T *p, T v) {                                     \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicMin(T *p, T v) {                        \
     PKEMU_AT(p);                                                               \
     T o = __atomic_load_n(p, __ATOMIC_RELAXED);                                \
     while (o > v && !__atomic_compare_exchange_n(                              \
@@ -344,7 +349,7 @@ PKEMU_ATOMIC_INT(unsigned long long)
 namespace pkemu {
 namespace detail {
 template <class T, class U, class F>
-PKEMU_HD inline T atomic_cas_loop(T *p, F f) {
+PKEMU_HD PKEMU_ATOMIC_INLINE T atomic_cas_loop(T *p, F f) {
   static_assert(sizeof(T) == sizeof(U), "size mismatch");
   U *q = reinterpret_cast<U *>(p);
   U o = __atomic_load_n(q, __ATOMIC_RELAXED);
@@ -363,26 +368,26 @@ PKEMU_HD inline T atomic_cas_loop(T *p, F f) {
 } // namespace pkemu
 
 #define PKEMU_ATOMIC_FP(T, U)                                                  \
-  PKEMU_HD inline T atomicAdd(T *p, T v) {                                     \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicAdd(T *p, T v) {                        \
     PKEMU_AT(p);                                                               \
     return ::pkemu::detail::atomic_cas_loop<T, U>(p,                           \
                                                   [v](T o) { return o + v; }); \
   }                                                                            \
-  PKEMU_HD inline T atomicSub(T *p, T v) {                                     \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicSub(T *p, T v) {                        \
     PKEMU_AT(p);                                                               \
     return ::pkemu::detail::atomic_cas_loop<T, U>(p,                           \
                                                   [v](T o) { return o - v; }); \
   }                                                                            \
-  PKEMU_HD inline T atomicExch(T *p, T v) {                                    \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicExch(T *p, T v) {                       \
     PKEMU_AT(p);                                                               \
     return ::pkemu::detail::atomic_cas_loop<T, U>(p, [v](T) { return v; });    \
   }                                                                            \
-  PKEMU_HD inline T atomicMax(T *p, T v) {                                     \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicMax(T *p, T v) {                        \
     PKEMU_AT(p);                                                               \
     return ::pkemu::detail::atomic_cas_loop<T, U>(                             \
         p, [v](T o) { return o < v ? v : o; });                                \
   }                                                                            \
-  PKEMU_HD inline T atomicMin(T *p, T v) {                                     \
+  PKEMU_HD PKEMU_ATOMIC_INLINE T atomicMin(T *p, T v) {                        \
     PKEMU_AT(p);                                                               \
     return ::pkemu::detail::atomic_cas_loop<T, U>(                             \
         p, [v](T o) { return o > v ? v : o; });                                \
@@ -393,18 +398,20 @@ PKEMU_ATOMIC_FP(double, std::uint64_t)
 // clang-format on
 #undef PKEMU_ATOMIC_FP
 
-PKEMU_HD inline unsigned int atomicInc(unsigned int *p, unsigned int v) {
+PKEMU_HD PKEMU_ATOMIC_INLINE unsigned int atomicInc(unsigned int *p,
+                                                    unsigned int v) {
   PKEMU_AT(p);
   return ::pkemu::detail::atomic_cas_loop<unsigned, unsigned>(
       p, [v](unsigned o) { return o >= v ? 0u : o + 1; });
 }
-PKEMU_HD inline unsigned int atomicDec(unsigned int *p, unsigned int v) {
+PKEMU_HD PKEMU_ATOMIC_INLINE unsigned int atomicDec(unsigned int *p,
+                                                    unsigned int v) {
   PKEMU_AT(p);
   return ::pkemu::detail::atomic_cas_loop<unsigned, unsigned>(
       p, [v](unsigned o) { return (o == 0 || o > v) ? v : o - 1; });
 }
-PKEMU_HD inline unsigned short atomicCAS(unsigned short *p, unsigned short c,
-                                         unsigned short v) {
+PKEMU_HD PKEMU_ATOMIC_INLINE unsigned short
+atomicCAS(unsigned short *p, unsigned short c, unsigned short v) {
   PKEMU_AT(p);
   __atomic_compare_exchange_n(p, &c, v, false, __ATOMIC_RELAXED,
                               __ATOMIC_RELAXED);
@@ -413,11 +420,13 @@ PKEMU_HD inline unsigned short atomicCAS(unsigned short *p, unsigned short c,
 // Scoped variants.
 #define PKEMU_SCOPED(NAME)                                                     \
   template <class... A>                                                        \
-  PKEMU_HD inline auto NAME##_block(A... a)->decltype(NAME(a...)) {            \
+  PKEMU_HD PKEMU_ATOMIC_INLINE auto NAME##_block(A... a)->decltype(NAME(       \
+      a...)) {                                                                 \
     return NAME(a...);                                                         \
   }                                                                            \
   template <class... A>                                                        \
-  PKEMU_HD inline auto NAME##_system(A... a)->decltype(NAME(a...)) {           \
+  PKEMU_HD PKEMU_ATOMIC_INLINE auto NAME##_system(A... a)->decltype(NAME(      \
+      a...)) {                                                                 \
     return NAME(a...);                                                         \
   }
 // clang-format off

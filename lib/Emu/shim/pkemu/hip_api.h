@@ -48,6 +48,7 @@ enum hipError_t {
   hipErrorNotReady = 600,
   hipErrorLaunchOutOfResources = 701,
   hipErrorLaunchFailure = 719,
+  hipErrorCooperativeLaunchTooLarge = 720,
   hipErrorNotSupported = 801,
   hipErrorUnknown = 999
 };
@@ -252,10 +253,12 @@ inline hipError_t hipHostFree(void *p) {
 inline hipError_t hipFreeHost(void *p) {
   return PKEMU_HE(pkemu::api::host_free(p));
 }
-inline hipError_t hipHostRegister(void *, std::size_t, unsigned) {
-  return hipSuccess;
+inline hipError_t hipHostRegister(void *p, std::size_t n, unsigned) {
+  return PKEMU_HE(pkemu::api::host_register(p, n));
 }
-inline hipError_t hipHostUnregister(void *) { return hipSuccess; }
+inline hipError_t hipHostUnregister(void *p) {
+  return PKEMU_HE(pkemu::api::host_unregister(p));
+}
 inline hipError_t hipHostGetDevicePointer(void **d, void *h, unsigned) {
   *d = h;
   return hipSuccess;
@@ -517,6 +520,25 @@ inline hipError_t hipLaunchKernel(const void *, dim3, dim3, void **,
                        "hipLaunchKernel called with an untyped (void*) kernel "
                        "pointer; pass the kernel function itself",
                        PKEMU_LOC);
+  return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidDeviceFunction));
+}
+template <class... P>
+inline hipError_t hipLaunchCooperativeKernel(void (*f)(P...), dim3 g, dim3 b,
+                                             void **args, std::size_t sh = 0,
+                                             hipStream_t st = 0,
+                                             PKEMU_LOC_PARAMS) {
+  return PKEMU_HE(
+      pkemu::launch_argv(f, g, b, args, sh, (void *)st,
+                         pkemu::detail::LaunchSite{true, PKEMU_LOC}));
+}
+inline hipError_t hipLaunchCooperativeKernel(const void *, dim3, dim3, void **,
+                                             std::size_t = 0, hipStream_t = 0,
+                                             PKEMU_LOC_PARAMS) {
+  pkemu::detail::error(
+      "unsupported launch",
+      "hipLaunchCooperativeKernel called with an untyped "
+      "(void*) kernel pointer; pass the kernel function itself",
+      PKEMU_LOC);
   return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidDeviceFunction));
 }
 #undef PKEMU_HE

@@ -191,6 +191,9 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 g, dim3 b,
 // overloads of the host declarations.
 extern "C" __device__ void *memcpy(void *, const void *, std::size_t);
 extern "C" __device__ void *memset(void *, int, std::size_t);
+// Device-side malloc/free (the emulator records what kernels allocate).
+extern "C" __device__ void *malloc(std::size_t);
+extern "C" __device__ void free(void *);
 #endif
 
 #ifndef PKEMU_PARSE

@@ -40,7 +40,7 @@ template <class P> inline void fill_props(P *p) {
   p->sharedMemPerMultiprocessor = api::kSharedPerSM;
   p->regsPerMultiprocessor = 65536;
   p->managedMemory = 1;
-  p->cooperativeLaunch = 0;
+  p->cooperativeLaunch = 1;
   p->sharedMemPerBlockOptin = api::kSharedPerBlockOptin;
   p->maxBlocksPerMultiProcessor = 32;
 }
@@ -77,6 +77,8 @@ inline int device_attr(int attr) {
     return 2048;
   case 81:
     return (int)api::kSharedPerSM;
+  case 95: // cudaDevAttrCooperativeLaunch / hipDeviceAttributeCooperativeLaunch
+    return 1;
   case 97:
     return (int)api::kSharedPerBlockOptin;
   default:
