@@ -40,6 +40,8 @@ class DeclaratorDecl;
 class ForStmt;
 class GCCAsmStmt;
 class IntegerLiteral;
+class NonTypeTemplateParmDecl;
+class SubstNonTypeTemplateParmExpr;
 class SourceManager;
 class UnaryOperator;
 class VarDecl;
@@ -362,6 +364,15 @@ private:
   Val peek(const clang::Expr *E);
   Val literal(const clang::IntegerLiteral *IL);
   Val declRef(const clang::DeclRefExpr *DRE);
+  /// A non-type template parameter read at \p L: its values over the
+  /// template's instantiations decide; a warp-like value (32, 31,
+  /// 0xffffffff) in any of them blocks native warps, since one edit of the
+  /// written body would serve every instantiation.
+  Val templateParm(const clang::NonTypeTemplateParmDecl *P,
+                   clang::SourceLocation L);
+  /// The argument substituted for a template parameter in instantiated
+  /// code: its value, never its token; warp-like values block native warps.
+  Val substitutedParm(const clang::SubstNonTypeTemplateParmExpr *SE);
   Val constantRef(const clang::DeclRefExpr *DRE, const clang::VarDecl *VD);
   Val conditional(const clang::ConditionalOperator *CO);
   Val unop(const clang::UnaryOperator *UO);

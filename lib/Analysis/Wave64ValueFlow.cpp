@@ -134,6 +134,8 @@ Val Walker::evalExpr(const Expr *E) {
     return eval(CE->getSubExpr());
   if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
     return peek(DA->getExpr());
+  if (const auto *SE = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+    return substitutedParm(SE);
   if (const auto *IL = dyn_cast<IntegerLiteral>(E))
     return literal(IL);
   if (const auto *FL = dyn_cast<FloatingLiteral>(E)) {
@@ -233,11 +235,8 @@ Val Walker::literal(const IntegerLiteral *IL) {
 
 Val Walker::declRef(const DeclRefExpr *DRE) {
   const ValueDecl *D = DRE->getDecl();
-  if (isa<NonTypeTemplateParmDecl>(D)) {
-    Val V;
-    V.Kind = K_CONST;
-    return V;
-  }
+  if (const auto *P = dyn_cast<NonTypeTemplateParmDecl>(D))
+    return templateParm(P, DRE->getBeginLoc());
   if (const auto *EC = dyn_cast<EnumConstantDecl>(D)) {
     Val V = konst(EC->getInitVal().getSExtValue());
     // A named warp width, 'enum { kWarpSize = 32 }', is one like a constant.
@@ -274,6 +273,114 @@ Val Walker::declRef(const DeclRefExpr *DRE) {
   if (VD->getType().isConstQualified() || VD->isConstexpr())
     return constantRef(DRE, VD);
   return {};
+}
+
+namespace {
+
+bool warpLike(const llvm::APSInt &C) {
+  if (C.getSignificantBits() > 64)
+    return false;
+  int64_t V = C.getExtValue();
+  return V == 32 || V == 31 || V == 0xffffffffll;
+}
+
+std::string specName(const NamedDecl *S, const ASTContext &Ctx) {
+  std::string N;
+  llvm::raw_string_ostream OS(N);
+  S->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/false);
+  return N;
+}
+
+/// The integral arguments given to \p P by the instantiations of the
+/// function or class template that declares it (found from the parameter's
+/// context or from \p FD, the function walked), each with its
+/// specialization; false when that template is not found.
+bool instantiationValues(
+    const NonTypeTemplateParmDecl *P, const FunctionDecl *FD,
+    std::vector<std::pair<llvm::APSInt, const NamedDecl *>> &Out) {
+  unsigned Idx = P->getIndex();
+  auto Declares = [&](const TemplateParameterList *TPL) {
+    return TPL && Idx < TPL->size() && TPL->getParam(Idx) == P;
+  };
+  auto Take = [&](const TemplateArgumentList &Args, const NamedDecl *S) {
+    if (Idx < Args.size() && Args[Idx].getKind() == TemplateArgument::Integral)
+      Out.push_back({Args[Idx].getAsIntegral(), S});
+  };
+  for (const DeclContext *DC0 :
+       {P->getDeclContext(), static_cast<const DeclContext *>(FD)})
+    for (const DeclContext *DC = DC0; DC; DC = DC->getParent()) {
+      if (const auto *F = dyn_cast<FunctionDecl>(DC))
+        if (FunctionTemplateDecl *FT = F->getDescribedFunctionTemplate())
+          if (Declares(FT->getTemplateParameters())) {
+            for (const FunctionDecl *S : FT->specializations())
+              if (const TemplateArgumentList *A =
+                      S->getTemplateSpecializationArgs())
+                Take(*A, S);
+            return true;
+          }
+      if (const auto *R = dyn_cast<CXXRecordDecl>(DC))
+        if (ClassTemplateDecl *CT = R->getDescribedClassTemplate())
+          if (Declares(CT->getTemplateParameters())) {
+            for (const ClassTemplateSpecializationDecl *S :
+                 CT->specializations())
+              Take(S->getTemplateArgs(), S);
+            return true;
+          }
+    }
+  return false;
+}
+
+} // namespace
+
+Val Walker::templateParm(const NonTypeTemplateParmDecl *P, SourceLocation L) {
+  // The walk reads a template's written body once for all its
+  // instantiations, so a template argument is no token one edit could
+  // widen: every instantiation would get it (reduce<32> and reduce<16>
+  // share 'W').  A warp-like argument in any of them keeps the code's
+  // 32-lane logical warps, reported at the read.
+  Val V;
+  V.Kind = K_CONST;
+  if (!Rec || !Rel || P->isParameterPack())
+    return V;
+  std::vector<std::pair<llvm::APSInt, const NamedDecl *>> Vals;
+  if (!instantiationValues(P, FD, Vals))
+    return V;
+  for (const auto &[C, S] : Vals)
+    if (warpLike(C)) {
+      block(L, llvm::formatv("template parameter '{0}' is {1} in '{2}': a "
+                             "warp width that depends on a template argument "
+                             "is not widened",
+                             P->getName(), C.getExtValue(), specName(S, I.Ctx))
+                   .str());
+      break;
+    }
+  return V;
+}
+
+Val Walker::substitutedParm(const SubstNonTypeTemplateParmExpr *SE) {
+  // Instantiated code read from outside its template
+  // (WarpReduce<32>::kWidth): the argument is known, but its token is the
+  // parameter in the template's body, shared by every instantiation.
+  Val V = peek(SE->getReplacement());
+  Val R;
+  R.Kind = K_CONST;
+  R.Dep = V.Dep & ~D_W;
+  if (V.HasC) {
+    R.C = V.C;
+    R.HasC = true;
+  }
+  llvm::APSInt C(llvm::APInt(64, (uint64_t)V.C), /*isUnsigned=*/false);
+  if (Rel && V.HasC && warpLike(C)) {
+    std::string In = "an instantiation";
+    if (const auto *S = dyn_cast_or_null<NamedDecl>(SE->getAssociatedDecl()))
+      In = "'" + specName(S, I.Ctx) + "'";
+    block(SE->getExprLoc(),
+          llvm::formatv("template parameter '{0}' is {1} in {2}: a warp width "
+                        "that depends on a template argument is not widened",
+                        SE->getParameter()->getName(), V.C, In)
+              .str());
+  }
+  return R;
 }
 
 Val Walker::constantRef(const DeclRefExpr *DRE, const VarDecl *VD) {

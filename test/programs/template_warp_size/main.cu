@@ -17,6 +17,35 @@ __global__ void sums(const int *in, int *out) {
   out[t] = segmentSum<kWarpLanes>(in[t]);
 }
 
+// The width as a class template's constant, a default template argument, a
+// lane mask W - 1 and a shared array of N / W slots: every instantiation has
+// W = 32, which one edit of the template could not widen for some and not
+// others, so the kernel keeps 32-lane logical warps.
+template <int W>
+struct WarpCount {
+  static constexpr int kWidth = W;
+  __device__ static int ones(bool p) {
+    return __popc(__ballot_sync(0xffffffff, p));
+  }
+};
+
+template <int N, int W = 32>
+__global__ void positives(const int *in, int *out) {
+  __shared__ int part[N / W];
+  int t = threadIdx.x;
+  int lane = t & (W - 1), warp = t / WarpCount<W>::kWidth;
+  int c = WarpCount<W>::ones(in[blockIdx.x * N + t] > 3);
+  if (lane == 0)
+    part[warp] = c;
+  __syncthreads();
+  if (t == 0) {
+    int s = 0;
+    for (int i = 0; i < N / W; ++i)
+      s += part[i];
+    out[blockIdx.x] = s;
+  }
+}
+
 int main() {
   const int blocks = 2, threads = 64, n = blocks * threads;
   std::vector<int> h(n);
@@ -35,6 +64,21 @@ int main() {
       ref += h[i / 32 * 32 + j];
     if (r[i] != ref) {
       std::printf("thread %d: got %d want %d\n", i, r[i], ref);
+      return 1;
+    }
+  }
+  int *dcount;
+  cudaMalloc(&dcount, blocks * sizeof(int));
+  positives<threads><<<blocks, threads>>>(din, dcount);
+  std::vector<int> counts(blocks);
+  cudaMemcpy(counts.data(), dcount, blocks * sizeof(int),
+             cudaMemcpyDeviceToHost);
+  for (int b = 0; b < blocks; ++b) {
+    int ref = 0;
+    for (int j = 0; j < threads; ++j)
+      ref += h[b * threads + j] > 3;
+    if (counts[b] != ref) {
+      std::printf("block %d: %d positives, want %d\n", b, counts[b], ref);
       return 1;
     }
   }

@@ -116,3 +116,82 @@ __global__ void two_stage(const float *x, float *out) {
       out[blockIdx.x] = v;
   }
 }
+
+// A warp width given as a template argument: a template's written body
+// serves every instantiation, so a parameter that is 32 (or 31, or
+// 0xffffffff) in any of them keeps logical warps, named with the
+// instantiation and the line where warp code reads it.
+template <int W>
+__device__ int reduce_w(int v) {
+  for (int o = W / 2; o > 0; o /= 2)
+    v += __shfl_down_sync(0xffffffff, v, o, W);
+  return v;
+}
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel literal_arg: logical 32-lane warps inside 64-lane waves because template parameter 'W' is 32 in 'reduce_w<32>': a warp width that depends on a template argument is not widened (line [[#@LINE-4]]) [PK2000]
+__global__ void literal_arg(const int *in, int *out) {
+  out[threadIdx.x] = reduce_w<32>(in[threadIdx.x]);
+}
+
+template <int W = 32>
+__device__ int lane_of(int t) { return t & (W - 1); }
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel default_arg: logical 32-lane warps inside 64-lane waves because template parameter 'W' is 32 in 'lane_of<32>': a warp width that depends on a template argument is not widened (line [[#@LINE-1]]) [PK2000]
+__global__ void default_arg(const int *in, int *out) {
+  unsigned b = __ballot_sync(0xffffffff, in[threadIdx.x] > 0);
+  if (lane_of(threadIdx.x) == 0)
+    atomicAdd(out, __popc(b));
+}
+
+template <int W>
+struct WarpWidth {
+  static constexpr int kWidth = W;
+};
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel class_constant: logical 32-lane warps inside 64-lane waves because template parameter 'W' is 32 in 'WarpWidth<32>': a warp width that depends on a template argument is not widened (line [[#@LINE-2]]) [PK2000]
+__global__ void class_constant(const int *in, int *out) {
+  unsigned b = __ballot_sync(0xffffffff, in[threadIdx.x] > 0);
+  if (threadIdx.x % WarpWidth<32>::kWidth == 0)
+    atomicAdd(out, __popc(b));
+}
+
+template <int W>
+__device__ int pair_sum(int v) {
+  if constexpr (W == 32)
+    return v + __shfl_xor_sync(0xffffffff, v, 16);
+  else
+    return v;
+}
+template <int WIDTH>
+__device__ int forward(int v) { return pair_sum<WIDTH>(v); }
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel forwarded: logical 32-lane warps inside 64-lane waves because template parameter 'W' is 32 in 'pair_sum<32>': a warp width that depends on a template argument is not widened (line [[#@LINE-7]]) [PK2000]
+__global__ void forwarded(const int *in, int *out) {
+  unsigned b = __ballot_sync(0xffffffff, in[threadIdx.x] > 0);
+  out[threadIdx.x] = forward<32>(in[threadIdx.x]) + __popc(b);
+}
+
+// Per-warp slots N / W, lane t % W and a loop over N / W warps.
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel warp_slots: logical 32-lane warps inside 64-lane waves because template parameter 'W' is 32 in 'warp_slots<32, 256>': a warp width that depends on a template argument is not widened (line [[#@LINE+2]]) [PK2000]
+template <int W, int N> __global__ void warp_slots(const int *in, int *out) {
+  __shared__ int part[N / W];
+  int t = threadIdx.x, lane = t % W, warp = t / W;
+  unsigned b = __ballot_sync(0xffffffff, in[t] > 0);
+  if (lane == 0)
+    part[warp] = __popc(b);
+  __syncthreads();
+  if (t == 0) {
+    int s = 0;
+    for (int i = 0; i < N / W; ++i)
+      s += part[i];
+    out[blockIdx.x] = s;
+  }
+}
+template __global__ void warp_slots<32, 256>(const int *, int *);
+
+// A parameter that is never warp-like (a block size) changes nothing.
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel block_sized: native 64-lane warps {{.*}} [PK2000]
+template <int BLOCK> __global__ void block_sized(const float *x, float *out) {
+  float v = x[blockIdx.x * BLOCK + threadIdx.x];
+  for (int o = 16; o > 0; o /= 2)
+    v += __shfl_xor_sync(0xffffffff, v, o);
+  if ((threadIdx.x & 31) == 0)
+    atomicAdd(out, v);
+}
+template __global__ void block_sized<256>(const float *, float *);
