@@ -7,6 +7,7 @@
 // storage (the PKEMU_* macros of lib/Emu/shim/pkemu/prelude.h).
 //
 //===----------------------------------------------------------------------===//
+#include "pk/ASTUtil.h"
 #include "pk/TargetContext.h"
 
 #include "clang/AST/ASTContext.h"
@@ -52,6 +53,35 @@ public:
     return true;
   }
 
+  // cudaLaunchKernel((void *)k, ...), cudaLaunchCooperativeKernel and the HIP
+  // forms (whose HIP spelling takes `const void *`): the emulator unpacks the
+  // argument array with the kernel's parameter types, so the kernel is passed
+  // itself, not its address cast to void *.
+  bool VisitCallExpr(CallExpr *CE) {
+    if (!TC.isUserLoc(CE->getBeginLoc()) || CE->getNumArgs() == 0)
+      return true;
+    llvm::StringRef Name = calleeName(CE);
+    if (Name != "cudaLaunchKernel" && Name != "cudaLaunchCooperativeKernel" &&
+        Name != "hipLaunchKernel" && Name != "hipLaunchCooperativeKernel")
+      return true;
+    const Expr *Arg = CE->getArg(0)->IgnoreParenImpCasts();
+    const auto *Cast = dyn_cast<ExplicitCastExpr>(Arg);
+    if (!Cast || Arg->getBeginLoc().isMacroID() || Arg->getEndLoc().isMacroID())
+      return true;
+    const Expr *Inner = Cast->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Inner))
+      if (UO->getOpcode() == UO_AddrOf)
+        Inner = UO->getSubExpr()->IgnoreParenImpCasts();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Inner);
+    const auto *FD = DRE ? dyn_cast<FunctionDecl>(DRE->getDecl()) : nullptr;
+    if (!FD || !FD->hasAttr<CUDAGlobalAttr>())
+      return true;
+    TC.replace(Arg->getSourceRange(), TC.text(DRE), RuleId::PK9901,
+               "the emulator unpacks the launch arguments with the kernel's "
+               "parameter types");
+    return true;
+  }
+
   bool VisitDeclStmt(DeclStmt *DS) {
     if (!TC.isUserLoc(DS->getBeginLoc()))
       return true;
@@ -75,6 +105,8 @@ public:
   }
 
   bool VisitVarDecl(VarDecl *VD) {
+    if (isDeviceVariable(VD))
+      deviceVariable(VD);
     if (!VD->hasAttr<CUDASharedAttr>() || VD->isLocalVarDeclOrParm() ||
         !TC.isUserLoc(VD->getLocation()))
       return true;
@@ -111,6 +143,78 @@ public:
     return true;
   }
 
+  /// Namespace-scope __device__ and __constant__ variables live in checked
+  /// device buffers on the emulator: a definition keeps its initialiser under
+  /// the name pkemu_dv_NAME, and PKEMU_DEVICE_VAR (on the same line, after
+  /// the ';') binds NAME to a buffer initialised from it; an extern
+  /// declaration declares the reference. Constants, templates, unnamed types
+  /// and macro-made declarations keep their storage (unchecked).
+  bool isDeviceVariable(const VarDecl *VD) {
+    if (!(VD->hasAttr<CUDADeviceAttr>() || VD->hasAttr<CUDAConstantAttr>()) ||
+        VD->hasAttr<CUDASharedAttr>() || VD->hasAttr<HIPManagedAttr>() ||
+        !VD->getDeclContext()->isFileContext() || VD->isLocalVarDeclOrParm() ||
+        VD->isTemplated() || isa<VarTemplateSpecializationDecl>(VD) ||
+        VD->isConstexpr() || VD->getLocation().isMacroID() ||
+        !TC.isUserLoc(VD->getLocation()))
+      return false;
+    QualType T = VD->getType();
+    if (T.isNull() || T->isDependentType() || T->isReferenceType() ||
+        T->isIncompleteType() || T.isConstQualified() ||
+        TC.Ctx().getBaseElementType(T).isConstQualified())
+      return false;
+    if (const TagDecl *TD = TC.Ctx().getBaseElementType(T)->getAsTagDecl())
+      if (!TD->getIdentifier())
+        return false;
+    return true;
+  }
+
+  void deviceVariable(VarDecl *VD) {
+    SourceManager &SM = TC.SM();
+    SourceLocation Loc = VD->getLocation();
+    std::string File = TC.fileOf(Loc);
+    llvm::StringRef Buf = TC.contents(File);
+    unsigned Off = SM.getFileOffset(Loc);
+    std::string Name = VD->getName().str();
+    std::string Type = typeText(VD->getType());
+    if (Buf.substr(Off, Name.size()) != Name)
+      return;
+    size_t Semi = Buf.find(';', Off);
+    if (Semi == llvm::StringRef::npos)
+      return;
+    if (!VD->isThisDeclarationADefinition()) {
+      // extern __device__ T NAME; -> extern T &NAME; (one declarator only)
+      if (VD->getStorageClass() != SC_Extern)
+        return;
+      SourceLocation B = SM.getFileLoc(VD->getOuterLocStart());
+      unsigned BOff = SM.getFileOffset(B);
+      // One declarator, no initialiser: `extern __device__ T NAME[N];`.
+      if (BOff > Off || Buf.slice(BOff, Semi).contains(',') ||
+          Buf.slice(Off, Semi).contains('='))
+        return;
+      TC.edit(File, BOff, Semi - BOff,
+              llvm::formatv("extern PKEMU_DEVICE_VAR_REF({0}) {1}", Type, Name)
+                  .str(),
+              RuleId::PK9901,
+              "device variables live in checked device buffers on the "
+              "emulator");
+      return;
+    }
+    TC.edit(File, Off, Name.size(), "pkemu_dv_" + Name, RuleId::PK9901,
+            "device variables live in checked device buffers on the emulator");
+    std::string &After = DeviceVarsAfter[{File, Semi}];
+    After += llvm::formatv(" {0}PKEMU_DEVICE_VAR({1}, {2});",
+                           VD->getStorageClass() == SC_Static ? "static " : "",
+                           Name, Type)
+                 .str();
+  }
+
+  void bindDeviceVariables() {
+    for (auto &[Key, Text] : DeviceVarsAfter)
+      TC.edit(Key.first, Key.second + 1, 0, Text, RuleId::PK9901,
+              "device variables live in checked device buffers on the "
+              "emulator");
+  }
+
   /// Replaces each namespace-scope __shared__ declaration by its variables'
   /// accessors and a #line that keeps the following lines' numbers.
   void replaceDeclarations() {
@@ -139,6 +243,7 @@ private:
     std::string Text;
   };
   std::map<std::pair<std::string, unsigned>, SharedDecl> Decls;
+  std::map<std::pair<std::string, size_t>, std::string> DeviceVarsAfter;
 
   std::string typeText(QualType T) {
     PrintingPolicy P(TC.Ctx().getLangOpts());
@@ -168,6 +273,7 @@ llvm::Error pk::runEmuPrep(TargetContext &TC) {
   EmuRewriter V(TC);
   V.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
   V.replaceDeclarations();
+  V.bindDeviceVariables();
   // Reports name the user's file and lines.
   for (const std::string &File : TC.PF.UserFiles)
     TC.edit(File, 0, 0, llvm::formatv("#line 1 \"{0}\"\n", File).str(),

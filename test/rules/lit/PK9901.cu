@@ -41,6 +41,16 @@
 
 #define TILE 32
 
+// A __device__ array lives in a checked device buffer of its own on the
+// emulator: the definition keeps its initialiser under another name and the
+// variable becomes a reference to the buffer (an extern declaration too).
+extern __device__ float bias[4];
+// PREP: extern PKEMU_DEVICE_VAR_REF(float[4]) bias;
+// PORT: extern __device__ float bias[4];
+__device__ float bias[4] = {1.f, 2.f, 3.f, 4.f};
+// PREP: __device__ float pkemu_dv_bias[4] = {1.f, 2.f, 3.f, 4.f}; PKEMU_DEVICE_VAR(bias, float[4]);
+// PORT: __device__ float bias[4] = {1.f, 2.f, 3.f, 4.f};
+
 // Block-wide sums through a static tile and dynamic scratch.
 __global__ void block_sums(const float *in, float *out, int n) {
   __shared__ float tile[TILE][TILE + 1];
@@ -60,7 +70,7 @@ __global__ void block_sums(const float *in, float *out, int n) {
     __syncthreads();
   }
   if (threadIdx.x == 0)
-    out[blockIdx.x] = scratch[0];
+    out[blockIdx.x] = scratch[0] * bias[0];
 }
 
 // The factor is staged once per block in namespace-scope shared memory.
@@ -97,6 +107,12 @@ int main() {
   scale<<<blocks, 32>>>(dout, 2.f);
 // PREP: pkemu::launch(scale, blocks, 32, 0, 0, dout, 2.f);
 // PORT: scale<<<blocks, 32>>>(dout, 2.f);
+  // The launch APIs take the kernel as void *: the emulator needs its type.
+  float one = 1.f;
+  void *args[] = {&dout, &one};
+  cudaLaunchKernel((void *)scale, dim3(blocks), dim3(32), args, 0, s);
+// PREP: {{cuda|hip}}LaunchKernel(scale, dim3(blocks), dim3(32), args, 0, s);
+// PORT: hipLaunchKernel((void *)scale, dim3(blocks), dim3(32), args, 0, s);
   cudaStreamSynchronize(s);
   cudaMemcpy(r.data(), dout, blocks * sizeof(float), cudaMemcpyDeviceToHost);
   for (int b = 0; b < blocks; ++b) {
