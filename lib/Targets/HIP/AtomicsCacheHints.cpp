@@ -20,7 +20,11 @@
 // constant `weak` argument; __nv_atomic_thread_fence(o, s) becomes
 // __builtin_amdgcn_fence(o, "scope").  An order, scope or weak flag that is
 // not a constant, a relaxed fence, and a call the rewrite cannot edit (in a
-// macro body) are flagged.
+// macro body) are flagged.  A call in a template whose arguments depend on
+// its parameters is rewritten the same way (the spelling serves every
+// instantiation) after checking that each instantiation calls CUDA's
+// function and not a user's overload found through the argument types;
+// otherwise it is flagged.  The same holds for the PK1018 hints.
 //
 // PK1018: cache-hinted loads and stores (__ldcs, __ldlu, __ldca, __ldcg,
 // __ldcv, __stcs, __stcg, __stwb, __stwt) on any element type.  HIP
@@ -43,6 +47,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <map>
 #include <optional>
 
 using namespace pk;
@@ -95,17 +100,40 @@ public:
 
   bool VisitCallExpr(CallExpr *CE) {
     const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!Callee || !Callee->getIdentifier())
+    const auto *ULE =
+        dyn_cast<UnresolvedLookupExpr>(CE->getCallee()->IgnoreImpCasts());
+    llvm::StringRef Name;
+    if (Callee && Callee->getIdentifier())
+      Name = Callee->getName();
+    else if (!Callee && ULE && ULE->getName().isIdentifier())
+      Name = ULE->getName().getAsIdentifierInfo()->getName();
+    else
       return true;
-    llvm::StringRef Name = Callee->getName();
     bool Atomic = Name.starts_with("__nv_atomic_");
     bool Hint = isCacheHint(Name);
     if (!Atomic && !Hint)
       return true;
-    if (TC.isUserLoc(Callee->getLocation()))
+    if (Callee && TC.isUserLoc(Callee->getLocation()))
       return true; // the user's own function of that name
+    if (!Callee)
+      for (const NamedDecl *D : ULE->decls())
+        if (TC.isUserLoc(D->getLocation()))
+          return true;
     if (!TC.isUserLoc(TC.SM().getFileLoc(CE->getBeginLoc())))
       return true;
+    // A call in a template whose arguments depend on its parameters: one
+    // spelling serves every instantiation, so each of them must call the
+    // CUDA function of that name (not a user's overload found through its
+    // arguments' types).
+    if (!Callee) {
+      std::string Bad = instantiationMismatch(CE, Name);
+      if (!Bad.empty()) {
+        flag(CE, Atomic ? RuleId::PK1017 : RuleId::PK1018,
+             Name + "() in a template is not translated to HIP: in " + Bad +
+                 " it does not call CUDA's " + Name + "()");
+        return true;
+      }
+    }
     if (Atomic)
       atomic(CE, Name);
     else
@@ -115,6 +143,66 @@ public:
 
 private:
   TargetContext &TC;
+  /// Calls in template instantiations, by their location: the function
+  /// each resolves to and the instantiation it is in.
+  std::multimap<unsigned, std::pair<const FunctionDecl *, const FunctionDecl *>>
+      InstCalls;
+  bool InstCallsDone = false;
+
+  /// Collects the calls of instantiated function bodies.
+  struct InstVisitor : RecursiveASTVisitor<InstVisitor> {
+    decltype(InstCalls) &Out;
+    const FunctionDecl *In = nullptr;
+    explicit InstVisitor(decltype(InstCalls) &Out) : Out(Out) {}
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool TraverseFunctionDecl(FunctionDecl *FD) {
+      const FunctionDecl *Old = In;
+      if (FD->isTemplateInstantiation())
+        In = FD;
+      bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+      In = Old;
+      return R;
+    }
+    bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
+      const FunctionDecl *Old = In;
+      if (FD->isTemplateInstantiation())
+        In = FD;
+      bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
+      In = Old;
+      return R;
+    }
+    bool VisitCallExpr(CallExpr *CE) {
+      if (In)
+        Out.insert(
+            {CE->getBeginLoc().getRawEncoding(), {CE->getDirectCallee(), In}});
+      return true;
+    }
+  };
+
+  /// The first instantiation in which the dependent call \p CE does not
+  /// call the CUDA function \p Name ("" when every one does).
+  std::string instantiationMismatch(const CallExpr *CE, llvm::StringRef Name) {
+    if (!InstCallsDone) {
+      InstVisitor V(InstCalls);
+      V.TraverseAST(TC.Ctx());
+      InstCallsDone = true;
+    }
+    auto [B, E] = InstCalls.equal_range(CE->getBeginLoc().getRawEncoding());
+    for (auto It = B; It != E; ++It) {
+      const FunctionDecl *C = It->second.first;
+      // Another call that starts there (an operator around it), or the
+      // CUDA function itself.
+      if (!C || !C->getIdentifier() || C->getName() != Name ||
+          !TC.isUserLoc(C->getLocation()))
+        continue;
+      std::string S;
+      llvm::raw_string_ostream OS(S);
+      It->second.second->getNameForDiagnostic(OS, TC.Ctx().getPrintingPolicy(),
+                                              /*Qualified=*/false);
+      return "'" + S + "'";
+    }
+    return "";
+  }
 
   static bool isCacheHint(llvm::StringRef N) {
     return llvm::StringSwitch<bool>(N)
@@ -280,20 +368,34 @@ private:
     };
     if (CE->getNumArgs() != (Store ? 2u : 1u))
       return Fail("unexpected number of arguments");
+    // In a template the argument's type may depend on its parameters
+    // (`out + i` with `T *out`): the helpers decide per instantiation.
+    bool Dep = CE->getArg(0)->isTypeDependent();
     QualType PT = CE->getArg(0)->IgnoreImpCasts()->getType();
-    if (!PT->isPointerType())
+    if (!Dep && !PT->isPointerType())
       PT = CE->getArg(0)->getType();
-    if (!PT->isPointerType())
+    if (!Dep && !PT->isPointerType())
       return Fail("its first argument is not a pointer");
-    QualType T = PT->getPointeeType();
+    QualType T = Dep ? QualType() : PT->getPointeeType();
+    Dep = Dep || T->isDependentType();
     // The nontemporal builtins take scalars (and clang vectors, which HIP's
     // float4 & co. are not: they are classes).
-    bool Scalar = T->isArithmeticType() && !T->isEnumeralType();
+    bool Scalar = !Dep && T->isArithmeticType() && !T->isEnumeralType();
     bool Streaming = Name == "__ldcs" || Name == "__ldlu" || Name == "__stcs";
+    if (Name == "__ldcv" && Dep)
+      return Fail("its element type depends on a template parameter, and a "
+                  "load that must bypass the caches has no volatile form for "
+                  "vector or class types");
     if (Name == "__ldcv" && !Scalar)
       return Fail("a load that must bypass the caches on a vector or class "
                   "type has no volatile form that HIP's types accept");
-    const char *How = Name == "__ldcv"      ? "a volatile load"
+    const char *How = Dep && Streaming
+                          ? "chosen per instantiation: a nontemporal "
+                            "(streaming) access for arithmetic types, a "
+                            "plain one otherwise"
+                      : Dep && Store        ? "a plain store"
+                      : Dep                 ? "a plain load"
+                      : Name == "__ldcv"    ? "a volatile load"
                       : Streaming && Scalar ? (Store ? "a nontemporal "
                                                        "(streaming) store"
                                                      : "a nontemporal "
@@ -301,10 +403,13 @@ private:
                       : Store               ? "a plain store"
                                             : "a plain load";
     std::string Helper = ("pk" + Name.drop_front(1)).str(); // __ldcs -> pk_ldcs
-    std::string Why = llvm::formatv(
-        "{0}() has no HIP counterpart for {1}: {2}() is {3} (a "
-        "cache hint changes caching, not the value)",
-        Name, T.getAsString(TC.Ctx().getPrintingPolicy()), Helper, How);
+    std::string Why =
+        llvm::formatv("{0}() has no HIP counterpart for {1}: {2}() is {3} (a "
+                      "cache hint changes caching, not the value)",
+                      Name,
+                      Dep ? "a type that depends on a template parameter"
+                          : T.getAsString(TC.Ctx().getPrintingPolicy()),
+                      Helper, How);
     const Expr *Fn = CE->getCallee()->IgnoreImpCasts();
     if (!TC.replace(Fn->getSourceRange(), Helper, RuleId::PK1018, Why))
       return Fail("the call cannot be edited where it is written (a macro "

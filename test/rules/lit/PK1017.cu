@@ -18,6 +18,45 @@
 // CHECK: #define pk_nv_atomic_load(p, r, order, scope) {{ *}}\
 // CHECK-NEXT:   ((void)(*(r) = __hip_atomic_load((p), (order), (scope))))
 
+// Calls in templates whose arguments depend on the template's parameters:
+// one spelling serves every instantiation, each of which calls CUDA's
+// function, so they are rewritten the same way.
+template <typename T>
+__device__ T bump(T *p, T v) {
+  __nv_atomic_add(p, v, __NV_ATOMIC_RELAXED);
+// CHECK: (void)__hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+  return __nv_atomic_fetch_add(p, v, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_BLOCK);
+// CHECK: return __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+}
+template <typename T>
+__device__ T peek(const T *p, T *r) {
+  __nv_atomic_load(p, r, __NV_ATOMIC_ACQUIRE, __NV_THREAD_SCOPE_DEVICE);
+// CHECK: pk_nv_atomic_load(p, r, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+  return __nv_atomic_load_n(p, __NV_ATOMIC_ACQUIRE);
+// CHECK: return __hip_atomic_load(p, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_SYSTEM);
+}
+// An instantiation that finds a user's function of that name through its
+// argument type (app::__nv_atomic_fetch_add) is not CUDA's atomic: flagged,
+// left as written.
+namespace app {
+struct Tally { int n; };
+__device__ Tally __nv_atomic_fetch_add(Tally *, Tally, int, int);
+} // namespace app
+template <typename T>
+__device__ T add_to(T *p, T v) {
+// DIAG: PK1017.cu:[[@LINE+1]]:10: warning: __nv_atomic_fetch_add() in a template is not translated to HIP: in 'add_to<app::Tally>' it does not call CUDA's __nv_atomic_fetch_add() [PK1017]
+  return __nv_atomic_fetch_add(p, v, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE);
+// CHECK: return __nv_atomic_fetch_add(p, v, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE);
+}
+__global__ void templated(unsigned *c, float *f, app::Tally *t) {
+  bump(c, 1u);
+  bump(f, 2.f);
+  float r;
+  peek(f, &r);
+  add_to(c, 3u);
+  add_to(t, app::Tally{1});
+}
+
 __global__ void counters(unsigned *c, int *flag, float *acc, int order) {
   __nv_atomic_fetch_add(c, 1u, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE);
 // CHECK: __hip_atomic_fetch_add(c, 1u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);

@@ -52,4 +52,19 @@ __global__ void stream(const float *x, float *y, const float4 *v, float4 *w,
   __stwb(w + 1, r);
 // CHECK: pk_stwb(w + 1, r);
 }
+
+// In a template whose element type is a parameter: the helpers choose per
+// instantiation (nontemporal for arithmetic types), so the spelling is the
+// same for each; __ldcv has no form for class types and is flagged.
+template <typename T>
+__device__ void copy_streaming(const T *in, T *out, int i) {
+  __stcs(out + i, __ldcs(in + i));
+// CHECK: pk_stcs(out + i, pk_ldcs(in + i));
+// DIAG: PK1018.cu:[[@LINE+1]]:12: warning: __ldcv() is not translated to HIP: its element type depends on a template parameter{{.*}} [PK1018]
+  out[0] = __ldcv(in);
+}
+__global__ void copies(const float *x, float *y, const float4 *v, float4 *w) {
+  copy_streaming(x, y, threadIdx.x);
+  copy_streaming(v, w, threadIdx.x);
+}
 // DIAG-NOT: warning
