@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pk/Frontend.h"
+#include "pk/MacroDepth.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
@@ -873,6 +874,11 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   std::unique_ptr<CollectingConsumer> DiagsP;
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
   int RC = 0;
+  // Macro arguments nested too deeply: an error before clang expands them
+  // (its memory grows with the square of the depth; pk/MacroDepth.h).
+  if (llvm::Error E =
+          checkMacroDepth(Result->Path, Args, Dir, macroDepthLimit()))
+    return std::move(E);
   for (;;) {
     tooling::ClangTool Tool(Fixed, {Result->Path},
                             std::make_shared<PCHContainerOperations>(), FS);

@@ -7,6 +7,7 @@
 #include "pk/Driver.h"
 #include "pk/GateCheck.h"
 #include "pk/Inputs.h"
+#include "pk/MacroDepth.h"
 #include "pk/Report.h"
 #include "pk/Rules.h"
 #ifdef PK_HAVE_VALIDATE
@@ -159,6 +160,14 @@ cl::opt<bool> StubMissing(
     cl::desc("Parse a header that is not installed (mpi.h, omp.h, gsl/...) as "
              "an empty one; errors in host code that follow are tolerated; "
              "each is reported at its line (PK9102)"),
+cl::opt<unsigned> MaxMacroDepth(
+    "max-macro-depth",
+    cl::desc("Macro arguments nested deeper than N in a file or its local "
+             "headers are an error for that file before clang expands them "
+             "(its memory grows with the square of the depth); 0: no limit"),
+    cl::value_desc("N"), cl::init(pk::DefaultMaxMacroDepth), cl::cat(Cat),
+    cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ReportCmd),
+    cl::sub(ValidateCmd));
     cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ReportCmd));
 cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat),
                     cl::sub(PortCmd), cl::sub(CheckCmd));
@@ -460,6 +469,7 @@ int main(int argc, char **argv) {
   O.TO.KeepNames = InPlace;
   // 0 (the default): one per core.  Never more than the free memory allows
   // (pk::ParseBytesEstimate per parse); the driver also caps it by the number
+  pk::setMacroDepthLimit(MaxMacroDepth);
   // of files.
   O.Jobs = pk::effectiveJobs(Jobs, std::numeric_limits<size_t>::max());
   O.RuleFiles = RuleFiles;
