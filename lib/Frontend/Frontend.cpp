@@ -862,6 +862,11 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   }
   tooling::FixedCompilationDatabase Fixed(Dir, Args);
   Result->CommandLine = Args;
+  // Macro arguments nested too deeply: an error before clang expands them
+  // (its memory grows with the square of the depth; pk/MacroDepth.h).
+  if (llvm::Error E =
+          checkMacroDepth(Result->Path, Args, Dir, macroDepthLimit()))
+    return std::move(E);
   // A file system of this parse's own: ClangTool changes the working
   // directory of its file system to the command's directory, which on the
   // process's real file system would be a chdir() racing with the parses of
@@ -874,11 +879,6 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   std::unique_ptr<CollectingConsumer> DiagsP;
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
   int RC = 0;
-  // Macro arguments nested too deeply: an error before clang expands them
-  // (its memory grows with the square of the depth; pk/MacroDepth.h).
-  if (llvm::Error E =
-          checkMacroDepth(Result->Path, Args, Dir, macroDepthLimit()))
-    return std::move(E);
   for (;;) {
     tooling::ClangTool Tool(Fixed, {Result->Path},
                             std::make_shared<PCHContainerOperations>(), FS);

@@ -464,12 +464,12 @@ int main(int argc, char **argv) {
   O.FE.CudaPath = CudaPath;
   O.FE.Verbose = Verbose;
   O.FE.StubMissingIncludes = StubMissing;
+  pk::setMacroDepthLimit(MaxMacroDepth);
   O.OutDir = OutDir;
   O.InPlace = InPlace;
   O.TO.KeepNames = InPlace;
   // 0 (the default): one per core.  Never more than the free memory allows
   // (pk::ParseBytesEstimate per parse); the driver also caps it by the number
-  pk::setMacroDepthLimit(MaxMacroDepth);
   // of files.
   O.Jobs = pk::effectiveJobs(Jobs, std::numeric_limits<size_t>::max());
   O.RuleFiles = RuleFiles;
