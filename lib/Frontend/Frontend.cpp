@@ -692,6 +692,30 @@ std::vector<std::string> pk::buildFlags(llvm::ArrayRef<std::string> Flags,
   return Out;
 }
 
+namespace {
+
+/// \p Flags with the paths of include directories and forced includes made
+/// absolute against \p Dir (the others as they are).
+std::vector<std::string> absolutePathFlags(llvm::ArrayRef<std::string> Flags,
+                                           llvm::StringRef Dir) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    llvm::StringRef A = Flags[I];
+    std::vector<std::string> One{A.str()};
+    if (llvm::is_contained(BuildPathOptions, A) && I + 1 < Flags.size())
+      One.push_back(Flags[++I]);
+    bool IsPath = llvm::any_of(
+        BuildPathOptions, [&](llvm::StringRef O) { return A.starts_with(O); });
+    if (IsPath)
+      if (std::vector<std::string> B = buildFlags(One, Dir); !B.empty())
+        One = std::move(B);
+    llvm::append_range(Out, One);
+  }
+  return Out;
+}
+
+} // namespace
+
 llvm::Expected<std::vector<std::string>>
 pk::compDbEntryFlags(llvm::StringRef DbDir, llvm::StringRef File) {
   std::string Err;
@@ -715,22 +739,7 @@ pk::compDbEntryFlags(llvm::StringRef DbDir, llvm::StringRef File) {
         "%s/compile_commands.json: error: the entry for %s: %s [PK9001]",
         DbDir.str().c_str(), Abs.c_str(),
         llvm::toString(Flags.takeError()).c_str());
-  // Paths made absolute against the command's directory.
-  std::vector<std::string> Out;
-  for (size_t I = 0; I < Flags->size(); ++I) {
-    llvm::StringRef A = (*Flags)[I];
-    std::vector<std::string> One{A.str()};
-    if (llvm::is_contained(BuildPathOptions, A) && I + 1 < Flags->size())
-      One.push_back((*Flags)[++I]);
-    bool IsPath = llvm::any_of(
-        BuildPathOptions, [&](llvm::StringRef O) { return A.starts_with(O); });
-    if (IsPath)
-      if (std::vector<std::string> B = buildFlags(One, Cmd.Directory);
-          !B.empty())
-        One = std::move(B);
-    llvm::append_range(Out, One);
-  }
-  return Out;
+  return absolutePathFlags(*Flags, Cmd.Directory);
 }
 
 llvm::Expected<std::vector<std::string>> pk::compDbFiles(llvm::StringRef Dir) {
@@ -796,7 +805,10 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
       auto Flags = commandFlags(Cmd, Result->Path);
       if (!Flags)
         return Fail(llvm::toString(Flags.takeError()));
-      UserArgs = std::move(*Flags);
+      // Include paths absolute: a header found through a relative -I would
+      // be named relative to the command's directory, which is not how the
+      // translation names the user's files.
+      UserArgs = absolutePathFlags(*Flags, Cmd.Directory);
       Dir = Cmd.Directory;
     }
   }

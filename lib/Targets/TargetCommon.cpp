@@ -325,12 +325,14 @@ void pk::runIncludePass(TargetContext &TC, bool ToHip) {
                   RuleRef::fromTable(E->RuleID),
                   llvm::formatv("<{0}> -> <{1}>", Name, E->Hip).str());
         }
-      } else if (!D.Angled) {
-        // A local header of this TU: point at its translated name.
+      } else {
+        // A local header of this TU: point at its translated name. One
+        // named in <...> is local when found through an -I directory of the
+        // program (a user file of the TU, not a system header).
         llvm::SmallString<256> Cand(llvm::sys::path::parent_path(File));
         llvm::sys::path::append(Cand, Name);
         llvm::sys::path::remove_dots(Cand, true);
-        bool Local = TC.isUserFile(Cand);
+        bool Local = !D.Angled && TC.isUserFile(Cand);
         if (!Local)
           for (const auto &U : TC.PF.UserFiles)
             if (llvm::StringRef(U).ends_with(("/" + Name).str()))
