@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "Lift.h"
 #include "LiftMatmul.h"
+#include "LiftScan.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -4512,8 +4513,9 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
             .str());
   };
 
-  // GEMMs (LiftMatmul.cpp) first: lifted, or refused with the reason the
-  // GEMM is not proven; other kernels go on to the lifters below.
+  // GEMMs (LiftMatmul.cpp), then block scans (LiftScan.cpp) first: lifted,
+  // or refused with the reason the GEMM or the scan is not proven; other
+  // kernels go on to the lifters below.
   auto Gemm = [&](const FunctionDecl *FD) {
     Kernel K;
     std::optional<MatmulRefusal> Why;
@@ -4527,9 +4529,25 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
       Out[TC.fileOf(FD->getLocation())].Kernels.push_back(std::move(K));
       return true;
     }
-    if (Why)
+    if (Why) {
       Report(Name, FD->getLocation(), Failure{Why->Rule, Why->Loc, Why->Msg});
-    return Why.has_value();
+      return true;
+    }
+    // Block scans (LiftScan.cpp): lifted, or refused with the deviation.
+    std::optional<ScanRefusal> SWhy;
+    if (liftScan(TC, FD, K, SWhy)) {
+      TC.finding(FD->getLocation(), RuleId::PK5001, Severity::Note,
+                 llvm::formatv("kernel '{0}' lifted to an NKI tile program: "
+                               "{1}; {2} tile operations in its loop bodies",
+                               Name, K.Family, staticOpCount(K.Body))
+                     .str());
+      Out[TC.fileOf(FD->getLocation())].Kernels.push_back(std::move(K));
+      return true;
+    }
+    if (SWhy)
+      Report(Name, FD->getLocation(),
+             Failure{SWhy->Rule, SWhy->Loc, SWhy->Msg});
+    return SWhy.has_value();
   };
 
   for (const FunctionTemplateDecl *FT : Templates) {

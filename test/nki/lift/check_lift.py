@@ -408,6 +408,55 @@ def main():
     check(np.array_equal(o, np.minimum(np.maximum(x, 0), 6)),
           "tree: relu6 computes min(max(x, 0), 6)")
 
+    # inclusive_scan: the block scan (shuffle-up warp scans, warp totals,
+    # the sum before the tile) as byte-plane prefix sums by nc_matmul.
+    mod, irs, _ = port(a.pk, os.path.join(corpus, "inclusive_scan",
+                                          "inclusive_scan.cu"), a.work,
+                       "inclusive_scan")
+    k = "scan_inclusive"
+    spec = mod.PK_KERNELS[k]
+    check([(p["kind"], p["dtype"], p.get("role"), p.get("shape"))
+           for p in spec["params"]] ==
+          [("tensor", "int32", "in", ["n"]), ("tensor", "int32", "out", ["n"]),
+           ("scalar", "int32", None, None)] and
+          spec["launch"] == ["grid_x", "block_x"],
+          "inclusive_scan: in [n] int32, out [n] int32, n; launch grid_x, "
+          "block_x")
+
+    def wrapped_cumsum(x):
+        return (np.cumsum(x.astype(np.int64)) & 0xFFFFFFFF).astype(
+            np.uint32).view(np.int32)
+
+    # The case; several row tiles with ragged rows and tail; the largest n
+    # accepted with full-range values (every byte plane at its bound).
+    for n, lo, hi, block in ((1500, -100, 100, 256), (20000, -10**6, 10**6, 128),
+                             (65536, -2**31, 2**31, 256)):
+        x = rng.integers(lo, hi, n, dtype=np.int64).astype(np.int32)
+        grid = -(-n // block)
+        out, ops = run(mod, k, [x, None, n], launch=(grid, block))
+        check(out.dtype == np.int32 and np.array_equal(out, wrapped_cumsum(x)),
+              "inclusive_scan: exact prefix sums of %d ints in [%d, %d) "
+              "(block %d)" % (n, lo, hi, block))
+        tiles = -(-(n // 128) // 128) + (1 if n % 128 else 0)
+        check(ops <= 30 + 80 * tiles, "inclusive_scan: %d traced operations "
+              "for %d tiles" % (ops, tiles))
+    shapes = allocs(irs[k]["body"], [])
+    check(("psum", ("128", "128")) in shapes and
+          ("sbuf", ("128", "128")) in shapes and ("sbuf", ("1", "4")) in shapes,
+          "inclusive_scan: [128, 128] SBUF and PSUM tiles, a [1, 4] carry")
+    x = np.ones(65537, dtype=np.int32)
+    for args, launch, what in (
+            ([x, None, 65537], (257, 256), "n > 65536 (fp32 sums not exact)"),
+            ([x[:1500], None, 1500], (5, 256), "a grid that does not cover n"),
+            ([x[:1500], None, 1500], (8, 200), "a block that is not whole "
+             "warps")):
+        try:
+            run(mod, k, args, launch=launch)
+            refused = False
+        except AssertionError:
+            refused = True
+        check(refused, "inclusive_scan: %s is refused" % what)
+
     if FAILURES:
         print("%d check(s) failed" % len(FAILURES))
         return 1

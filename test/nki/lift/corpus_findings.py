@@ -23,14 +23,13 @@ LIFTED = {
     "sgemm_regblock": "sgemm_regblock", "wmma_hgemm": "wmma_hgemm",
     "wmma_bf16_gemm": "wmma_bf16_gemm", "wmma_gemm_smem": "wmma_gemm_smem",
     "attention_scores": "attention_scores",
+    "inclusive_scan": "scan_inclusive",
 }
 # case -> (kernel, rule, source line text the finding points at, reason)
 REFUSED = {
     "histogram": ("histogram256", "PK5002", "atomicAdd", "atomicAdd"),
     "stream_compact": ("compact_by_threshold", "PK5003", None,
                        "depends on data read at run time"),
-    "inclusive_scan": ("scan_inclusive", "PK5004", "__shfl_up_sync",
-                       "a prefix scan across the lanes"),
     "wmma_gemm_warptile": ("wmma_gemm_warptile", "PK5040", "wmma::fragment",
                            "array of WMMA fragments"),
     "attention_wmma": ("attention_wmma", "PK5040", "return",
