@@ -230,4 +230,152 @@ __global__ void scan_short(const int *in, int *out) {
   }
   out[threadIdx.x] = v;
 }
+
+__global__ void scan_then_more(const int *in, int *out, int n) {
+  constexpr int NUM_WARPS = 256 / 32;
+  __shared__ int partials[32];
+  __shared__ int totals[32];
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x >> 5;
+  const int tileStart = blockIdx.x * 256;
+  int pre = 0;
+  for (int i = threadIdx.x; i < tileStart; i += 256)
+    pre += in[i];
+  for (int o = 16; o > 0; o >>= 1)
+    pre += __shfl_down_sync(0xffffffff, pre, o);
+  if (lane == 0)
+    partials[warp] = pre;
+  __syncthreads();
+  int blockOffset = 0;
+  for (int w = 0; w < NUM_WARPS; ++w)
+    blockOffset += partials[w];
+  const int gid = tileStart + threadIdx.x;
+  int v = gid < n ? in[gid] : 0;
+  for (int d = 1; d < 32; d <<= 1) {
+    const int t = __shfl_up_sync(0xffffffff, v, d);
+    if (lane >= d)
+      v += t;
+  }
+  if (lane == 31)
+    totals[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    int t = lane < NUM_WARPS ? totals[lane] : 0;
+    for (int d = 1; d < 32; d <<= 1) {
+      const int u = __shfl_up_sync(0xffffffff, t, d);
+      if (lane >= d)
+        t += u;
+    }
+    if (lane < NUM_WARPS)
+      totals[lane] = t;
+  }
+  __syncthreads();
+  if (warp > 0)
+    v += totals[warp - 1];
+  if (gid < n)
+    out[gid] = v + blockOffset;
+// CHECK: PK5004.cu:[[@LINE+1]]:3: warning: kernel 'scan_then_more' is not lifted to NKI: __shfl_up_sync: a prefix scan across the lanes, not the recognised block scan: a statement after the store `out[gid] = v + blockOffset` [PK5004]
+  __syncthreads();
+}
+
+__global__ void scan_no_store(const int *in, int *out, int n) {
+  constexpr int NUM_WARPS = 256 / 32;
+  __shared__ int partials[32];
+  __shared__ int totals[32];
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x >> 5;
+  const int tileStart = blockIdx.x * 256;
+  int pre = 0;
+  for (int i = threadIdx.x; i < tileStart; i += 256)
+    pre += in[i];
+  for (int o = 16; o > 0; o >>= 1)
+    pre += __shfl_down_sync(0xffffffff, pre, o);
+  if (lane == 0)
+    partials[warp] = pre;
+  __syncthreads();
+  int blockOffset = 0;
+  for (int w = 0; w < NUM_WARPS; ++w)
+    blockOffset += partials[w];
+  const int gid = tileStart + threadIdx.x;
+  int v = gid < n ? in[gid] : 0;
+  for (int d = 1; d < 32; d <<= 1) {
+    const int t = __shfl_up_sync(0xffffffff, v, d);
+    if (lane >= d)
+      v += t;
+  }
+  if (lane == 31)
+    totals[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    int t = lane < NUM_WARPS ? totals[lane] : 0;
+    for (int d = 1; d < 32; d <<= 1) {
+      const int u = __shfl_up_sync(0xffffffff, t, d);
+      if (lane >= d)
+        t += u;
+    }
+    if (lane < NUM_WARPS)
+      totals[lane] = t;
+  }
+  __syncthreads();
+  if (warp > 0)
+    v += totals[warp - 1];
+// CHECK: PK5004.cu:[[@LINE+1]]:1: warning: kernel 'scan_no_store' is not lifted to NKI: __shfl_up_sync: a prefix scan across the lanes, not the recognised block scan: the body ends before `if (gid < n) out[gid] = v + blockOffset;` [PK5004]
+}
+
+// CHECK: PK5004.cu:[[@LINE+1]]:17: warning: kernel 'scan_extra_param' is not lifted to NKI: __shfl_up_sync: a prefix scan across the lanes, not the recognised block scan: the kernel has parameters besides the input, the output and the element count [PK5004]
+__global__ void scan_extra_param(const int *in, int *out, int n,
+                                 int unused) {
+  constexpr int NUM_WARPS = 256 / 32;
+  __shared__ int partials[32];
+  __shared__ int totals[32];
+  const int lane = threadIdx.x & 31;
+  const int warp = threadIdx.x >> 5;
+  const int tileStart = blockIdx.x * 256;
+  int pre = 0;
+  for (int i = threadIdx.x; i < tileStart; i += 256)
+    pre += in[i];
+  for (int o = 16; o > 0; o >>= 1)
+    pre += __shfl_down_sync(0xffffffff, pre, o);
+  if (lane == 0)
+    partials[warp] = pre;
+  __syncthreads();
+  int blockOffset = 0;
+  for (int w = 0; w < NUM_WARPS; ++w)
+    blockOffset += partials[w];
+  const int gid = tileStart + threadIdx.x;
+  int v = gid < n ? in[gid] : 0;
+  for (int d = 1; d < 32; d <<= 1) {
+    const int t = __shfl_up_sync(0xffffffff, v, d);
+    if (lane >= d)
+      v += t;
+  }
+  if (lane == 31)
+    totals[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    int t = lane < NUM_WARPS ? totals[lane] : 0;
+    for (int d = 1; d < 32; d <<= 1) {
+      const int u = __shfl_up_sync(0xffffffff, t, d);
+      if (lane >= d)
+        t += u;
+    }
+    if (lane < NUM_WARPS)
+      totals[lane] = t;
+  }
+  __syncthreads();
+  if (warp > 0)
+    v += totals[warp - 1];
+  if (gid < n)
+    out[gid] = v + blockOffset;
+}
+
+__global__ void scan_one_step(const int *in, int *out) {
+  int v = in[threadIdx.x];
+  const int lane = threadIdx.x & 31;
+// CHECK: PK5004.cu:[[@LINE+1]]:17: warning: kernel 'scan_one_step' is not lifted to NKI: __shfl_up_sync: a prefix scan across the lanes, not the recognised block scan: a shuffle-up outside a loop over the offsets 1, 2, 4, 8, 16 [PK5004]
+  const int t = __shfl_up_sync(0xffffffff, v, 1);
+  if (lane >= 1)
+    v += t;
+  out[threadIdx.x] = v;
+}
 // CHECK-NOT: warning
