@@ -25,6 +25,14 @@
 //    loops becomes a sum over k of products of two global loads with their
 //    zero-fill guards.  The sum is then matched against A[row, k] * B[k, col]
 //    where (row, col) is the guarded element of the final store.
+//    WMMA fragments over staged tiles are executed the same way: a fragment
+//    load defines a 16x16 array read from a shared tile (transposed for a
+//    col_major fragment), mma_sync a 16-deep sum, store_matrix_sync a
+//    shared float tile of accumulator tiles.  Arrays of fragments (warp
+//    tiles of several fragments) are defined by calls in loops over each
+//    whole dimension, their indices becoming variables of the definition;
+//    loops 'for (kk = 0; kk < T; kk += 16)' that split the K tile join the
+//    sum over k.
 //
 // Facts that depend on the sizes and the launch (the launch covers every
 // element of C, blocks have the number of threads the staging loops assume,
@@ -56,6 +64,8 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -1181,6 +1191,17 @@ struct Def {
   /// A WMMA accumulator stored as 16x16 tiles at per-warp offsets: the
   /// (row, column) offset; reads are checked to be covered by the tiles.
   std::optional<std::pair<Poly, Poly>> Tile;
+  /// The loops over an array of accumulator fragments around that store
+  /// (the offset depends on their variables).
+  std::vector<LoopCtx> TileLoops;
+};
+
+/// A WMMA fragment argument: a fragment variable, or an element of an array
+/// of fragments with its indices.
+struct FragRef {
+  const VarDecl *V = nullptr;
+  std::vector<Poly> Idx;
+  std::vector<const Expr *> IdxE;
 };
 
 struct Accum {
@@ -1226,7 +1247,9 @@ private:
   std::vector<std::pair<std::string, std::string>> Checks, Assigns;
   std::set<std::string> Bound;           ///< template parameters given a value
   std::map<const VarDecl *, Frag> Frags; ///< WMMA fragments
-  bool KDone = false;                    ///< the K-tile loop has run
+  /// The dimensions of arrays of fragments (empty for a single fragment).
+  std::map<const VarDecl *, std::vector<Poly>> FragDims;
+  bool KDone = false; ///< the K-tile loop has run
   /// -1: outside the K-tile loop; 0 staging; 1 compute; 2 done; after the
   /// K-tile loop: 3 accumulator tiles stored to shared; 4 after its barrier.
   int Phase = -1;
@@ -1308,8 +1331,10 @@ private:
   FVP value(const Expr *E);
   FVP readArray(const VarDecl *V, const std::vector<Poly> &Idx,
                 SourceLocation Loc);
-  void tileCovers(const std::pair<Poly, Poly> &T, const std::vector<Poly> &Idx,
-                  SourceLocation Loc, const std::string &Arr);
+  void tileCovers(const std::pair<Poly, Poly> &T,
+                  const std::vector<LoopCtx> &TileLoops,
+                  const std::vector<Poly> &Idx, SourceLocation Loc,
+                  const std::string &Arr);
   const VarDecl *sharedTile(const Expr *Ptr, const Expr *Ld, Poly &R0, Poly &C0,
                             SourceLocation Loc);
   void warpUniform(const Poly &P, SourceLocation Loc);
@@ -1319,6 +1344,26 @@ private:
     return A;
   }
   void wmmaCall(const CallExpr *C);
+  FragRef fragArg(const CallExpr *C, unsigned I);
+  std::vector<std::string> fragLoops(const FragRef &R, RuleId Rule,
+                                     SourceLocation Loc, const std::string &N);
+  bool uniformLoopVar(const std::string &A) const;
+  /// Source names of loop variables' atoms, for messages.
+  std::map<std::string, std::string> LoopNames;
+  std::string sourceNames(const Poly &P) const {
+    std::map<std::string, Poly> S;
+    for (const auto &[A, N] : LoopNames)
+      S[A] = Poly::atom(N);
+    return P.subst(S).py();
+  }
+  std::string text(const Expr *E) const {
+    const SourceManager &SM = IE.Ctx->getSourceManager();
+    return Lexer::getSourceText(
+               CharSourceRange::getTokenRange(
+                   SM.getExpansionRange(E->getSourceRange()).getAsRange()),
+               SM, IE.Ctx->getLangOpts())
+        .str();
+  }
   void exec(const clang::Stmt *S);
   void forLoop(const ForStmt *F);
   void assign(const Expr *LHS, const Expr *RHS, BinaryOperatorKind Op,
@@ -1423,7 +1468,8 @@ FVP TiledGemm::readArray(const VarDecl *V, const std::vector<Poly> &Idx,
                V->getNameAsString());
     }
     if (It != Defs.end() && It->second.Tile)
-      tileCovers(*It->second.Tile, Idx, Loc, V->getNameAsString());
+      tileCovers(*It->second.Tile, It->second.TileLoops, Idx, Loc,
+                 V->getNameAsString());
     if (Accs.count(V)) {
       FV N;
       N.K = FV::Acc;
@@ -1645,7 +1691,43 @@ void TiledGemm::assign(const Expr *LHS, const Expr *RHS, BinaryOperatorKind Op,
   refuse(RuleId::PK5040, Loc, "store not part of a GEMM");
 }
 
-void TiledGemm::warpUniform(const Poly &P, SourceLocation Loc) {
+bool TiledGemm::uniformLoopVar(const std::string &A) const {
+  for (const LoopCtx &L : Loops) {
+    if (L.Var != A || L.Coop)
+      continue;
+    // Bounds of sizes and constants only: every lane runs the same
+    // iterations.
+    for (const Poly *P : {&L.Begin, &L.End, &L.Step})
+      for (const std::string &X : P->atoms())
+        if (X.find("tid_") != std::string::npos ||
+            X.find("v_") != std::string::npos)
+          return false;
+    return true;
+  }
+  return false;
+}
+
+void TiledGemm::warpUniform(const Poly &Off, SourceLocation Loc) {
+  // Terms of a loop variable (a loop over an array of fragments or over
+  // the K tile, with the same iterations in every lane) must not involve
+  // the thread; the rest must be uniform over each warp.
+  Poly P;
+  for (const auto &[M, V] : Off.T) {
+    bool Loop = false, Tid = false;
+    for (const std::string &A : M) {
+      if (uniformLoopVar(A))
+        Loop = true;
+      else if (A.find("tid_") != std::string::npos)
+        Tid = true;
+    }
+    if (Loop && Tid)
+      refuse(RuleId::PK5041, Loc,
+             "the fragment's tile offset " + sourceNames(Off) +
+                 " multiplies a loop variable by a thread index (only a "
+                 "sum of a warp-uniform offset and loop terms is lifted)");
+    if (!Loop)
+      P.T[M] = V;
+  }
   for (const std::string &A : P.atoms()) {
     std::string R = A;
     for (size_t At; (At = R.find("tid_x")) != std::string::npos;)
@@ -1700,31 +1782,77 @@ const VarDecl *TiledGemm::sharedTile(const Expr *Ptr, const Expr *Ld, Poly &R0,
 }
 
 void TiledGemm::tileCovers(const std::pair<Poly, Poly> &T,
+                           const std::vector<LoopCtx> &TileLoops,
                            const std::vector<Poly> &Idx, SourceLocation Loc,
                            const std::string &Arr) {
   auto MR = IE.maxOf(Idx[0]), MC = IE.maxOf(Idx[1]);
   if (!MR || !MC)
     refuse(RuleId::PK5041, Loc, "the read of '" + Arr + "' is not bounded");
   std::string R0 = T.first.py(), C0 = T.second.py();
-  check("{(r_, c_) for tid_x in range(block_x) for r_ in range(" + R0 + ", " +
-            R0 + " + 16) for c_ in range(" + C0 + ", " + C0 +
+  std::string Gen = "tid_x in range(block_x)";
+  for (const LoopCtx &L : TileLoops)
+    Gen += " for " + L.Var + " in range(" + L.Begin.py() + ", " + L.End.py() +
+           ", " + L.Step.py() + ")";
+  check("{(r_, c_) for " + Gen + " for r_ in range(" + R0 + ", " + R0 +
+            " + 16) for c_ in range(" + C0 + ", " + C0 +
             " + 16)} >= {(r_, c_) for r_ in range(" + *MR +
             " + 1) for c_ in range(" + *MC + " + 1)}",
         "the accumulator tiles stored to '" + Arr +
             "' cover the elements read back");
 }
 
+FragRef TiledGemm::fragArg(const CallExpr *C, unsigned I) {
+  FragRef R;
+  const Expr *E =
+      I < C->getNumArgs() ? C->getArg(I)->IgnoreParenImpCasts() : nullptr;
+  if (E && isa<ArraySubscriptExpr>(E)) {
+    const Expr *B = E;
+    while (auto *A = dyn_cast<ArraySubscriptExpr>(B)) {
+      R.IdxE.insert(R.IdxE.begin(), A->getIdx());
+      B = A->getBase()->IgnoreParenImpCasts();
+    }
+    R.V = subscript(E, R.Idx);
+  } else if (E) {
+    R.V = varOf(E);
+  }
+  if (!R.V || !Frags.count(R.V) || R.Idx.size() != FragDims[R.V].size())
+    refuse(RuleId::PK5040, C->getExprLoc(),
+           "argument " + std::to_string(I + 1) + " of '" + calleeName(C) +
+               "' is not a WMMA fragment variable or an element of an array "
+               "of fragments");
+  return R;
+}
+
+std::vector<std::string> TiledGemm::fragLoops(const FragRef &R, RuleId Rule,
+                                              SourceLocation Loc,
+                                              const std::string &N) {
+  std::vector<std::string> Vars;
+  const std::vector<Poly> &D = FragDims[R.V];
+  for (size_t I = 0; I < R.Idx.size(); ++I) {
+    auto A = R.Idx[I].single();
+    const LoopCtx *L = nullptr;
+    if (A)
+      for (const LoopCtx &C : Loops)
+        if (C.Var == *A)
+          L = &C;
+    if (!L || L->Coop || L->KTile || L->Begin != Poly() ||
+        L->Step != Poly::c(1) || L->End != D[I] ||
+        std::find(Vars.begin(), Vars.end(), *A) != Vars.end())
+      refuse(Rule, Loc,
+             "index '" + text(R.IdxE[I]) + "' of the fragment array '" +
+                 R.V->getNameAsString() + "' in '" + N +
+                 "' is not the variable of a loop 'for (v = 0; v < " +
+                 D[I].py() +
+                 "; ++v)' over its whole dimension (each call must cover "
+                 "every fragment of the array)");
+    Vars.push_back(*A);
+  }
+  return Vars;
+}
+
 void TiledGemm::wmmaCall(const CallExpr *C) {
   std::string N = calleeName(C);
   SourceLocation Loc = C->getExprLoc();
-  auto FragArg = [&](unsigned I) {
-    const VarDecl *V = I < C->getNumArgs() ? varOf(C->getArg(I)) : nullptr;
-    if (!V || !Frags.count(V))
-      refuse(RuleId::PK5040, Loc,
-             "argument " + std::to_string(I + 1) + " of '" + N +
-                 "' is not a WMMA fragment variable");
-    return V;
-  };
   auto ElemDType = [](const VarDecl *V) {
     QualType T = V->getType();
     while (const ArrayType *A = T->getAsArrayTypeUnsafe())
@@ -1732,28 +1860,39 @@ void TiledGemm::wmmaCall(const CallExpr *C) {
     return dtypeOf(T);
   };
   if (N == "fill_fragment" && C->getNumArgs() == 2) {
-    const VarDecl *V = FragArg(0);
+    FragRef R = fragArg(C, 0);
+    const VarDecl *V = R.V;
     if (Frags[V].Use != "accumulator" || !isZeroLiteral(C->getArg(1)) ||
-        Phase != -1 || !Loops.empty() || KDone || !Guard.empty() ||
-        ZeroInit.count(V))
+        Phase != -1 || KDone || !Guard.empty() || ZeroInit.count(V) ||
+        Loops.size() != R.Idx.size())
       refuse(RuleId::PK5042, Loc,
              "the accumulator is not zero-filled once, unconditionally, "
-             "before the K-tile loop");
+             "before the K-tile loop (an array of accumulators inside the "
+             "loops over its elements only)");
+    fragLoops(R, RuleId::PK5042, Loc, N);
     ZeroInit.insert(V);
     return;
   }
   if (N == "load_matrix_sync" && C->getNumArgs() == 3) {
-    const VarDecl *V = FragArg(0);
+    FragRef R = fragArg(C, 0);
+    const VarDecl *V = R.V;
     if (Frags[V].Use == "accumulator" || Phase != 1 || !Guard.empty())
       refuse(RuleId::PK5040, Loc,
              "an operand fragment is loaded outside the compute phase of the "
              "K-tile loop (between its two barriers) or under a condition");
+    std::vector<std::string> El = fragLoops(R, RuleId::PK5040, Loc, N);
     Poly R0, C0;
     const VarDecl *Arr = sharedTile(C->getArg(1), C->getArg(2), R0, C0, Loc);
     std::string I = freshAtom("fr", 15), J = freshAtom("fc", 15);
     Def Df;
-    Df.Vars = {I, J};
-    Df.V = readArray(Arr, {R0 + Poly::atom(I), C0 + Poly::atom(J)}, Loc);
+    Df.Vars = El;
+    Df.Vars.push_back(I);
+    Df.Vars.push_back(J);
+    // Element (i, j) of a col_major fragment is at p[j * ld + i]: row j,
+    // column i of the tile at p.
+    bool Col = Frags[V].Layout == "col_major";
+    Poly RI = Poly::atom(Col ? J : I), CJ = Poly::atom(Col ? I : J);
+    Df.V = readArray(Arr, {R0 + RI, C0 + CJ}, Loc);
     if (Df.V->K != FV::Load ||
         ElemDType(Arr) != dtypeOf(Df.V->P->getType()->getPointeeType()))
       refuse(RuleId::PK5041, Loc,
@@ -1763,49 +1902,78 @@ void TiledGemm::wmmaCall(const CallExpr *C) {
     return;
   }
   if (N == "mma_sync" && C->getNumArgs() == 4) {
-    const VarDecl *D = FragArg(0), *A = FragArg(1), *B = FragArg(2),
-                  *Cc = FragArg(3);
-    if (D != Cc || Frags[D].Use != "accumulator" ||
-        Frags[A].Use != "matrix_a" || Frags[B].Use != "matrix_b")
+    FragRef D = fragArg(C, 0), A = fragArg(C, 1), B = fragArg(C, 2),
+            Cc = fragArg(C, 3);
+    if (D.V != Cc.V || D.Idx != Cc.Idx || Frags[D.V].Use != "accumulator" ||
+        Frags[A.V].Use != "matrix_a" || Frags[B.V].Use != "matrix_b")
       refuse(RuleId::PK5042, Loc,
              "mma_sync is not 'mma_sync(acc, a, b, acc)' with a matrix_a and "
              "a matrix_b fragment");
-    if (!ZeroInit.count(D) || Accs.count(D) || Phase != 1 || !Guard.empty())
+    if (!ZeroInit.count(D.V) || Accs.count(D.V) || Phase != 1 || !Guard.empty())
       refuse(RuleId::PK5042, Loc,
-             "'" + D->getNameAsString() +
+             "'" + D.V->getNameAsString() +
                  "' is not a zero-filled accumulator updated once, "
                  "unconditionally, in the compute phase of the K-tile loop");
-    auto DA = Defs.find(A), DB = Defs.find(B);
+    std::vector<std::string> El = fragLoops(D, RuleId::PK5042, Loc, N);
+    auto DA = Defs.find(A.V), DB = Defs.find(B.V);
     if (DA == Defs.end() || DB == Defs.end())
       refuse(RuleId::PK5040, Loc, "a fragment is used before it is loaded");
     std::string I = freshAtom("mi", 15), J = freshAtom("mj", 15),
                 KK = freshAtom("mk", 15);
+    // An operand element of an array of fragments: the loads ran over the
+    // whole array in loops that have ended, so every element holds what
+    // its load stored.
+    auto Operand = [&](const FragRef &X, const Def &Df, const std::string &P,
+                       const std::string &Q) {
+      std::map<std::string, Poly> S;
+      for (size_t K = 0; K < X.Idx.size(); ++K) {
+        for (const LoopCtx &L : Loops)
+          if (L.Var == Df.Vars[K])
+            refuse(RuleId::PK5040, Loc,
+                   "fragment '" + X.V->getNameAsString() +
+                       "' is used inside the loop that loads its elements "
+                       "(only the elements of earlier iterations are "
+                       "loaded): load the whole array before the loops of "
+                       "mma_sync");
+        inBounds(X.Idx[K], FragDims[X.V][K], Loc, X.V->getNameAsString());
+        S[Df.Vars[K]] = X.Idx[K];
+      }
+      size_t NI = X.Idx.size();
+      S[Df.Vars[NI]] = Poly::atom(P);
+      S[Df.Vars[NI + 1]] = Poly::atom(Q);
+      return substFV(Df.V, S);
+    };
     FV T;
     T.K = FV::Mul;
-    T.L = substFV(DA->second.V, {{DA->second.Vars[0], Poly::atom(I)},
-                                 {DA->second.Vars[1], Poly::atom(KK)}});
-    T.R = substFV(DB->second.V, {{DB->second.Vars[0], Poly::atom(KK)},
-                                 {DB->second.Vars[1], Poly::atom(J)}});
+    T.L = Operand(A, DA->second, I, KK);
+    T.R = Operand(B, DB->second, KK, J);
     Accum Ac;
     Ac.Loc = Loc;
-    Ac.Vars = {I, J};
+    Ac.Vars = El;
+    Ac.Vars.push_back(I);
+    Ac.Vars.push_back(J);
     Ac.Term = mk(T);
-    Ac.Sums = Loops;
+    for (const LoopCtx &L : Loops)
+      if (std::find(El.begin(), El.end(), L.Var) == El.end())
+        Ac.Sums.push_back(L);
     LoopCtx L;
     L.Var = KK;
     L.End = Poly::c(16);
     L.Step = Poly::c(1);
     Ac.Sums.push_back(L);
-    Accs[D] = Ac;
+    Accs[D.V] = Ac;
     return;
   }
   if (N == "store_matrix_sync" && C->getNumArgs() == 4) {
-    const VarDecl *V = FragArg(1);
-    if (!Accs.count(V) || !KDone || Phase != -1 || !Loops.empty() ||
-        !Guard.empty())
+    FragRef R = fragArg(C, 1);
+    const VarDecl *V = R.V;
+    if (!Accs.count(V) || !KDone || Phase != -1 ||
+        Loops.size() != R.Idx.size() || !Guard.empty())
       refuse(RuleId::PK5044, Loc,
              "the accumulator is not stored to a shared tile once, "
-             "unconditionally, after the K-tile loop");
+             "unconditionally, after the K-tile loop (an array of "
+             "accumulators inside the loops over its elements only)");
+    std::vector<std::string> El = fragLoops(R, RuleId::PK5044, Loc, N);
     auto *L = dyn_cast<DeclRefExpr>(C->getArg(3)->IgnoreParenImpCasts());
     if (!L || L->getDecl()->getName() != "mem_row_major")
       refuse(RuleId::PK5041, Loc,
@@ -1820,7 +1988,8 @@ void TiledGemm::wmmaCall(const CallExpr *C) {
     StagedNow.insert(Arr);
     // The accumulated term may depend on the thread only through the
     // tile's offsets: an element read back at (r, c) is then the same for
-    // every warp whose tile holds it (those offsets cancel).
+    // every warp (and every fragment of its array) whose tile holds it
+    // (those offsets cancel).
     std::set<std::string> TA, OA = R0.atoms();
     atomsOf(Accs[V].Term, TA);
     for (const std::string &A : C0.atoms())
@@ -1831,6 +2000,7 @@ void TiledGemm::wmmaCall(const CallExpr *C) {
                "the accumulator depends on the thread through " + A +
                    ", not only through the offset of the tile it is stored "
                    "at");
+    OA.insert(El.begin(), El.end());
     std::map<std::string, Poly> W;
     for (const std::string &A : OA)
       W[A] = Poly::atom("v_w" + std::to_string(Fresh++) + "_");
@@ -1839,12 +2009,16 @@ void TiledGemm::wmmaCall(const CallExpr *C) {
     FV Acc;
     Acc.K = FV::Acc;
     Acc.AccV = V;
-    Acc.AccIdx = {Poly::atom(P) - R0.subst(W), Poly::atom(Q) - C0.subst(W)};
+    for (const std::string &E : El)
+      Acc.AccIdx.push_back(W[E]);
+    Acc.AccIdx.push_back(Poly::atom(P) - R0.subst(W));
+    Acc.AccIdx.push_back(Poly::atom(Q) - C0.subst(W));
     Acc.AccSub = W;
     Def Df;
     Df.Vars = {P, Q};
     Df.V = mk(Acc);
     Df.Tile = std::make_pair(R0, C0);
+    Df.TileLoops = Loops;
     Defs[Arr] = std::move(Df);
     Phase = 3;
     return;
@@ -1862,6 +2036,7 @@ void TiledGemm::forLoop(const ForStmt *F) {
            "loop is not 'for (int v = begin; v < end; v += step)'");
   LoopCtx L;
   L.Var = "v_" + V->getNameAsString() + std::to_string(Fresh++) + "_";
+  LoopNames[L.Var] = V->getNameAsString();
   L.Begin = ieval(V->getInit());
   Poly Atom = Poly::atom(L.Var);
   IE.Env[V] = Atom;
@@ -1911,10 +2086,15 @@ void TiledGemm::forLoop(const ForStmt *F) {
              "lifted");
     L.KTile = true;
   } else {
-    if (L.Begin != Poly() || L.Step != Poly::c(1))
+    auto St = L.Step.constant();
+    if (L.Begin != Poly() || !St || *St <= 0)
       refuse(RuleId::PK5040, F->getForLoc(),
-             "loop is not 'for (int v = 0; v < end; ++v)'");
-    if (auto M = IE.maxOf(L.End))
+             "loop is not 'for (int v = 0; v < end; v += step)' with a "
+             "constant step");
+    auto En = L.End.constant();
+    if (*St != 1 && En && *En > 0)
+      IE.Max[L.Var] = std::to_string((*En - 1) / *St * *St);
+    else if (auto M = IE.maxOf(L.End))
       IE.Max[L.Var] = *M + " - 1";
   }
   Loops.push_back(L);
@@ -1975,26 +2155,39 @@ void TiledGemm::exec(const clang::Stmt *S) {
         continue;
       }
       QualType T = V->getType();
-      if (T->isArrayType()) {
-        QualType E = T;
-        while (const ArrayType *A = E->getAsArrayTypeUnsafe())
-          E = A->getElementType();
-        if (fragOf(E))
-          refuse(RuleId::PK5040, V->getLocation(),
-                 "array of WMMA fragments '" + V->getNameAsString() +
-                     "': warp tiles of several fragments are not lifted "
-                     "(one matrix_a, one matrix_b and one accumulator "
-                     "fragment per warp are)");
+      // A fragment, or an array of fragments (a warp tile of several
+      // 16x16 fragments) with constant dimensions.
+      std::vector<Poly> FDims;
+      QualType FT = T;
+      while (const ArrayType *A = FT->getAsArrayTypeUnsafe()) {
+        auto *CA = dyn_cast<ConstantArrayType>(A);
+        if (!CA) {
+          QualType E = A->getElementType();
+          while (const ArrayType *A2 = E->getAsArrayTypeUnsafe())
+            E = A2->getElementType();
+          if (fragOf(E))
+            refuse(RuleId::PK5040, V->getLocation(),
+                   "array of WMMA fragments '" + V->getNameAsString() +
+                       "' without constant dimensions");
+          break;
+        }
+        FDims.push_back(Poly::c(CA->getSize().getSExtValue()));
+        FT = CA->getElementType();
       }
-      if (auto F = fragOf(T)) {
+      if (auto F = fragOf(FT)) {
         if (F->Mi != 16 || F->Ni != 16 || F->Ki != 16 ||
-            (F->Use != "accumulator" && F->Layout != "row_major"))
+            (F->Use != "accumulator" && F->Layout != "row_major" &&
+             F->Layout != "col_major"))
           refuse(RuleId::PK5040, V->getLocation(),
                  "WMMA fragment '" + V->getNameAsString() +
-                     "' is not a 16x16x16 accumulator or row-major operand "
-                     "(the shapes and layouts lifted from shared tiles)");
+                     "' is not a 16x16x16 accumulator or row- or col-major "
+                     "operand (the shapes and layouts lifted from shared "
+                     "tiles)");
         Frags[V] = *F;
-        Dims[V] = {Poly::c(16), Poly::c(16)};
+        FragDims[V] = FDims;
+        Dims[V] = FDims;
+        Dims[V].push_back(Poly::c(16));
+        Dims[V].push_back(Poly::c(16));
         continue;
       }
       if (T->isArrayType()) {
@@ -2179,14 +2372,33 @@ Gemm TiledGemm::prove() {
   for (size_t I = 0; I < A.Vars.size(); ++I)
     ElemS[A.Vars[I]] = AccIdx[I];
   FVP Term = substFV(A.Term, ElemS);
-  if (A.Sums.size() != 2 || !A.Sums[0].KTile || A.Sums[1].Begin != Poly() ||
-      A.Sums[1].Step != Poly::c(1) || A.Sums[1].End != A.Sums[0].Step ||
-      A.Sums[0].Begin != Poly() || !A.Sums[0].End.single())
+  // The K loops: the K-tile loop, then loops each splitting the step of the
+  // one around it ('for (kk = 0; kk < T; kk += 16)' around the 16 of an
+  // mma_sync), the last by 1: together they run over every k below K.
+  bool Chain = A.Sums.size() >= 2 && A.Sums[0].KTile &&
+               A.Sums[0].Begin == Poly() && A.Sums[0].End.single() &&
+               A.Sums.back().Step == Poly::c(1);
+  for (size_t I = 1; Chain && I < A.Sums.size(); ++I)
+    Chain = A.Sums[I].Begin == Poly() && A.Sums[I].End == A.Sums[I - 1].Step;
+  if (!Chain)
     refuse(RuleId::PK5042, A.Loc,
            "the accumulation does not run over 'for (k0 = 0; k0 < K; k0 += "
-           "T)' and 'for (k = 0; k < T; ++k)'");
+           "T)' and 'for (k = 0; k < T; ++k)' (or loops 'for (kk = 0; kk < "
+           "T; kk += S)' between them, each within the step of the one "
+           "around it)");
+  for (size_t I = 1; I + 1 < A.Sums.size(); ++I) {
+    auto En = A.Sums[I].End.constant(), St = A.Sums[I].Step.constant();
+    if (!En || !St || *St <= 0 || *En % *St)
+      refuse(RuleId::PK5042, A.Loc,
+             "a loop over k steps by " + A.Sums[I].Step.py() +
+                 " through a K tile of " + A.Sums[I].End.py() +
+                 ": the steps do not split the tile evenly, so k runs past "
+                 "it or leaves part of it out");
+  }
   G.K = *A.Sums[0].End.single();
-  Poly KK = Poly::atom(A.Sums[0].Var) + Poly::atom(A.Sums[1].Var);
+  Poly KK;
+  for (const LoopCtx &L : A.Sums)
+    KK = KK + Poly::atom(L.Var);
   if (Term->K != FV::Mul || Term->L->K != FV::Load || Term->R->K != FV::Load)
     refuse(RuleId::PK5042, A.Loc,
            "the accumulated value is not a product of two staged loads");

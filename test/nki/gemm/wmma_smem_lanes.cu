@@ -1,7 +1,7 @@
-// WMMA fragments over shared tiles (test/nki/gemm/check_gemm.py): one_warp is
-// lifted and run against NumPy; half_warps names a different tile in each half
-// of its warp (undefined for warp-collective WMMA calls), which the lifted
-// kernel refuses at trace time.
+// WMMA fragments over shared tiles (test/nki/gemm/check_gemm.py): one_warp and
+// warp_tile_rowb (arrays of fragments) are lifted and run against NumPy;
+// half_warps names a different tile in each half of its warp (undefined for
+// warp-collective WMMA calls), which the lifted kernel refuses at trace time.
 #include <cuda_fp16.h>
 #include <mma.h>
 using namespace nvcuda;
@@ -76,5 +76,53 @@ __global__ void half_warps(const half *A, const half *B, float *C, int M, int N,
     const int gr = blockIdx.y * 32 + r, gc = blockIdx.x * 16 + cc;
     if (gr < M && gc < N)
       C[gr * N + gc] = Cs[r][cc];
+  }
+}
+
+// A one-warp 32x32 warp tile held in arrays of fragments (2 A, 2 B, 2x2
+// accumulators), B row-major (K x N) staged in a padded shared tile, two
+// fragment k-steps per staged K tile of 32: lifted and run against NumPy.
+__global__ void warp_tile_rowb(const half *A, const half *B, float *C, int M,
+                               int N, int K) {
+  __shared__ half As[32][40];
+  __shared__ half Bs[32][40];
+  __shared__ float Cs[32][36];
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a[2];
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b[2];
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[2][2];
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i < 2; ++i)
+      wmma::fill_fragment(acc[i][j], 0.0f);
+  for (int k0 = 0; k0 < K; k0 += 32) {
+    for (int e = threadIdx.x; e < 1024; e += 32) {
+      const int r = e / 32, c = e % 32;
+      const int gr = blockIdx.y * 32 + r, gc = blockIdx.x * 32 + c;
+      As[r][c] = (gr < M && k0 + c < K) ? A[gr * K + k0 + c]
+                                        : __float2half(0.0f);
+      Bs[r][c] = (k0 + r < K && gc < N) ? B[(k0 + r) * N + gc]
+                                        : __float2half(0.0f);
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; kk += 16) {
+      for (int j = 0; j < 2; ++j)
+        wmma::load_matrix_sync(b[j], &Bs[kk][j * 16], 40);
+      for (int i = 0; i < 2; ++i)
+        wmma::load_matrix_sync(a[i], &As[i * 16][kk], 40);
+      for (int j = 0; j < 2; ++j)
+        for (int i = 0; i < 2; ++i)
+          wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      wmma::store_matrix_sync(&Cs[i * 16][j * 16], acc[i][j], 36,
+                              wmma::mem_row_major);
+  __syncthreads();
+  for (int e = threadIdx.x; e < 1024; e += 32) {
+    const int r = e / 32, c = e % 32;
+    const int gr = blockIdx.y * 32 + r, gc = blockIdx.x * 32 + c;
+    if (gr < M && gc < N)
+      C[gr * N + gc] = Cs[r][c];
   }
 }

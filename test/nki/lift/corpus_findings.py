@@ -24,14 +24,13 @@ LIFTED = {
     "wmma_bf16_gemm": "wmma_bf16_gemm", "wmma_gemm_smem": "wmma_gemm_smem",
     "attention_scores": "attention_scores",
     "inclusive_scan": "scan_inclusive",
+    "wmma_gemm_warptile": "wmma_gemm_warptile",
 }
 # case -> (kernel, rule, source line text the finding points at, reason)
 REFUSED = {
     "histogram": ("histogram256", "PK5002", "atomicAdd", "atomicAdd"),
     "stream_compact": ("compact_by_threshold", "PK5003", None,
                        "depends on data read at run time"),
-    "wmma_gemm_warptile": ("wmma_gemm_warptile", "PK5040", "wmma::fragment",
-                           "array of WMMA fragments"),
     "attention_wmma": ("attention_wmma", "PK5040", "return",
                        "early return in a GEMM over shared tiles"),
 }

@@ -5,10 +5,13 @@
 // to a shared tile at an offset that does not follow what the warp computed
 // (two warps, two different products, one tile: threads would race).
 // Third case: a float operand staged into a half tile (rounded on the GPU).
+// Fourth case: the tile offset of an element of a fragment array is the loop
+// variable times a thread index (not a warp offset plus loop terms).
 // RUN: rm -rf %t && %pk port -q --to nki -o %t %s 2>&1 | FileCheck %s
 // RUN: not grep -q "def fixed_ld" %t/nki/PK5041.py
 // RUN: not grep -q "def two_warps_one_tile" %t/nki/PK5041.py
 // RUN: not grep -q "def float_into_half" %t/nki/PK5041.py
+// RUN: not grep -q "def loop_times_warp" %t/nki/PK5041.py
 #include <cuda_fp16.h>
 #include <mma.h>
 using namespace nvcuda;
@@ -104,5 +107,38 @@ __global__ void float_into_half(const float *A, const half *B, float *C, int M, 
     if (gr < M && gc < N)
       C[gr * N + gc] = Cs[r][cc];
   }
+}
+
+__global__ void loop_times_warp(const half *A, const half *B, float *C, int M,
+                                int N, int K) {
+  __shared__ half As[64][16];
+  __shared__ half Bs[16][16];
+  __shared__ float Cs[64][16];
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a[2];
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c[2];
+  for (int i = 0; i < 2; ++i)
+    wmma::fill_fragment(c[i], 0.0f);
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    for (int e = threadIdx.x; e < 1024; e += 64)
+      As[e / 16][e % 16] = A[(blockIdx.y * 64 + e / 16) * K + k0 + e % 16];
+    for (int e = threadIdx.x; e < 256; e += 64)
+      Bs[e / 16][e % 16] = B[(k0 + e / 16) * N + blockIdx.x * 16 + e % 16];
+    __syncthreads();
+    wmma::load_matrix_sync(b, &Bs[0][0], 16);
+    for (int i = 0; i < 2; ++i)
+// CHECK: PK5041.cu:[[@LINE+1]]:7: warning: kernel 'loop_times_warp' is not lifted to NKI: the fragment's tile offset {{.*}} multiplies a loop variable by a thread index{{.*}} [PK5041]
+      wmma::load_matrix_sync(a[i], &As[(threadIdx.x / 32 + 1) * i * 16][0], 16);
+    for (int i = 0; i < 2; ++i)
+      wmma::mma_sync(c[i], a[i], b, c[i]);
+    __syncthreads();
+  }
+  for (int i = 0; i < 2; ++i)
+    wmma::store_matrix_sync(&Cs[(threadIdx.x / 32) * 32 + i * 16][0], c[i], 16,
+                            wmma::mem_row_major);
+  __syncthreads();
+  for (int e = threadIdx.x; e < 1024; e += 64)
+    C[(blockIdx.y * 64 + e / 16) * N + blockIdx.x * 16 + e % 16] =
+        Cs[e / 16][e % 16];
 }
 // CHECK-NOT: warning
