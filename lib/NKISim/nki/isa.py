@@ -180,6 +180,9 @@ def nc_matmul(dst, stationary, moving, is_stationary_onezero=False,
              % (op, list(dst.shape), m, n))
     prod = (stationary.data.astype(np.float64).T @
             moving.data.astype(np.float64))
+    # The call's result is float32 before it reaches the accumulator: PSUM
+    # adds float32 to float32 (one rounding per accumulating call).
+    prod = prod.astype(np.float32).astype(np.float64)
     if accumulate is True:
         if not dst.written.all():
             fail("%s: accumulate=True into a PSUM tile that has not been "

@@ -248,6 +248,33 @@ class Ops(unittest.TestCase):
         np.testing.assert_allclose(vals(acc), s2.astype(np.float64).T @ m2,
                                    rtol=1e-5, atol=1e-5)
 
+    def test_psum_accumulates_in_float32(self):
+        # Integer sums are exact in the fp32 accumulator below 2**24 and
+        # lose the odd unit above it, call by call, as float32 additions.
+        ones = sbuf(np.ones((1, 4), np.float32))
+        big = sbuf(np.full((1, 4), 2.0 ** 24, np.float32))
+        acc = nl.ndarray((4, 4), nl.float32, buffer=nl.psum)
+        nisa.nc_matmul(dst=acc, stationary=ones, moving=big)
+        for _ in range(3):
+            nisa.nc_matmul(dst=acc, stationary=ones, moving=ones)
+        np.testing.assert_array_equal(vals(acc), np.full((4, 4), 2.0 ** 24))
+        acc = nl.ndarray((4, 4), nl.float32, buffer=nl.psum)
+        below = sbuf(np.full((1, 4), 2.0 ** 24 - 4, np.float32))
+        nisa.nc_matmul(dst=acc, stationary=ones, moving=below)
+        for _ in range(3):
+            nisa.nc_matmul(dst=acc, stationary=ones, moving=ones)
+        np.testing.assert_array_equal(vals(acc),
+                                      np.full((4, 4), 2.0 ** 24 - 1))
+        # A call's result is rounded to float32 before it is added: 2**-24
+        # + 2**-50 becomes 2**-24, and 1 + 2**-24 ties to even, 1.0 (one
+        # rounding of 1 + 2**-24 + 2**-50 would give 1 + 2**-23).
+        one = sbuf(np.ones((1, 1), np.float32))
+        acc = nl.ndarray((1, 1), nl.float32, buffer=nl.psum)
+        nisa.nc_matmul(dst=acc, stationary=one, moving=one)
+        f = sbuf(np.array([[2.0 ** -12], [2.0 ** -25]], np.float32))
+        nisa.nc_matmul(dst=acc, stationary=f, moving=f)
+        np.testing.assert_array_equal(vals(acc), [[1.0]])
+
     def test_nc_matmul_bf16_operands(self):
         s, m = rand(32, 16), rand(32, 24)
         acc = nl.ndarray((16, 24), nl.float32, buffer=nl.psum)
