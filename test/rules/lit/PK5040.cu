@@ -6,8 +6,10 @@
 // RUN: rm -rf %t && %pk port -q --to nki -o %t %s 2>&1 | FileCheck %s
 // RUN: not grep -q "def smem_mma" %t/nki/PK5040.py
 // RUN: not grep -q "def frag_used_while_loading" %t/nki/PK5040.py
+// RUN: not grep -q "def frag_array_template" %t/nki/PK5040.py
 // (also: an early return before the staging, an element of an array of
-// fragments named by a constant, one used inside the loop that loads it)
+// fragments named by a constant, one used inside the loop that loads it, one
+// sized by a template parameter)
 #include <cuda_fp16.h>
 #include <mma.h>
 using namespace nvcuda;
@@ -134,5 +136,33 @@ __global__ void frag_used_while_loading(const half *A, const half *B, float *C,
   for (int e = threadIdx.x; e < 512; e += 32)
     C[(blockIdx.y * 32 + e / 16) * N + blockIdx.x * 16 + e % 16] =
         Cs[e / 16][e % 16];
+}
+
+// An array of fragments whose size is a template parameter.
+template <int F>
+__global__ void frag_array_template(const half *A, const half *B, float *C,
+                                    int M, int N, int K) {
+  __shared__ half As[16][16];
+  __shared__ half Bs[16][16];
+// CHECK: PK5040.cu:[[@LINE+1]]:{{[0-9]+}}: warning: kernel 'frag_array_template' is not lifted to NKI: array of WMMA fragments 'a' without constant dimensions [PK5040]
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a[F];
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+  wmma::fill_fragment(c, 0.0f);
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    for (int i = threadIdx.x; i < 256; i += 32) {
+      As[i / 16][i % 16] = A[blockIdx.y * 16 * K + (i / 16) * K + k0 + i % 16];
+      Bs[i / 16][i % 16] = B[(k0 + i / 16) * N + blockIdx.x * 16 + i % 16];
+    }
+    __syncthreads();
+    for (int f = 0; f < F; ++f) {
+      wmma::load_matrix_sync(a[f], &As[0][0], 16);
+      wmma::load_matrix_sync(b, &Bs[0][0], 16);
+      wmma::mma_sync(c, a[f], b, c);
+    }
+    __syncthreads();
+  }
+  wmma::store_matrix_sync(C + blockIdx.y * 16 * N + blockIdx.x * 16, c, N,
+                          wmma::mem_row_major);
 }
 // CHECK-NOT: warning
