@@ -463,8 +463,14 @@ std::optional<ScanRefusal> ScanLifter::run() {
                                          In->getNameAsString() + "'");
   std::optional<uint64_t> BlockConst;
   const std::string &BS = Bd.G["$B"];
+  auto Num = [](const std::string &S) -> std::optional<uint64_t> {
+    uint64_t V = 0;
+    if (!isNumber(S) || llvm::StringRef(S).getAsInteger(10, V))
+      return std::nullopt;
+    return V;
+  };
   if (isNumber(BS)) {
-    uint64_t V = std::stoull(BS);
+    uint64_t V = Num(BS).value_or(0);
     if (V % 32 || V == 0 || V > 1024)
       return refuse(FD->getLocation(),
                     "the block size " + BS +
@@ -482,11 +488,11 @@ std::optional<ScanRefusal> ScanLifter::run() {
                         "' is not a template parameter, a constant or "
                         "blockDim.x");
   }
-  if (!isNumber(Bd.G["$S1"]) || !isNumber(Bd.G["$S2"]))
+  auto S1 = Num(Bd.G["$S1"]), S2 = Num(Bd.G["$S2"]);
+  if (!S1 || !S2)
     return refuse(FD->getLocation(),
                   "the shared arrays' sizes are not constants");
-  emit(*DT, Bd.G["$in"], Bd.G["$out"], Bd.G["$n"], BlockConst,
-       std::stoull(Bd.G["$S1"]), std::stoull(Bd.G["$S2"]));
+  emit(*DT, Bd.G["$in"], Bd.G["$out"], Bd.G["$n"], BlockConst, *S1, *S2);
   return std::nullopt;
 }
 
