@@ -27,6 +27,10 @@ llvm::StringRef pk::calleeName(const CallExpr *CE) {
   if (const auto *M = dyn_cast<CXXDependentScopeMemberExpr>(C))
     if (M->getMember().isIdentifier())
       return M->getMember().getAsIdentifierInfo()->getName();
+  // Cls<W>::fn(...) in a template, Cls<W> depending on its parameters.
+  if (const auto *D = dyn_cast<DependentScopeDeclRefExpr>(C))
+    if (D->getDeclName().isIdentifier())
+      return D->getDeclName().getAsIdentifierInfo()->getName();
   return "";
 }
 
