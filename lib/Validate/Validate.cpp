@@ -2,6 +2,7 @@
 // Rules: none (validation harness)
 
 #include "pk/Validate.h"
+#include "CompileCache.h"
 #include "Process.h"
 #include "pk/NKIRun.h"
 #include "pk/ValidateCase.h"
@@ -222,6 +223,9 @@ public:
   Runner(const ValidateOptions &Opts, const EmuToolchain &TC, PortService &PS,
          std::string Work)
       : Opts(Opts), TC(TC), PS(PS), Work(std::move(Work)) {
+    SmallString<256> Here;
+    if (!sys::fs::current_path(Here))
+      Cwd = std::string(Here);
     if (Opts.Program)
       HipHdr = findHipHeaders(Opts.RocmMajor);
     // Environment for runs: the current one, PKEMU_WARP_SIZE replaced.
@@ -345,7 +349,14 @@ public:
     llvm::append_range(Args, Opts.BuildFlags); // --extra-arg -I/-D/-U
     Args.push_back(Hip ? "-DPKEMU_DEFAULT_WARP=64" : "-DPKEMU_DEFAULT_WARP=32");
     Args.push_back(Hip ? "-DPKEMU_LANG_HIP" : "-DPKEMU_LANG_CUDA");
+    // The object records placeholders for the scratch and the working
+    // directory (what the run prints gets them back), so that it does not
+    // depend on where this run's scratch directory is: --cache-dir.
+    llvm::append_range(Args, validate::placeholderFlags(Work));
     std::string Obj = (Exe + ".o").str();
+    std::string Key;
+    if (!Opts.CacheDir.empty() && !cacheKey(Main, Exe, Args, C, Key))
+      return false;
     Args.push_back("-c");
     Args.push_back("-o");
     Args.push_back(Obj);
@@ -363,7 +374,14 @@ public:
     (void)writeFile(joinPath(Dir, "compile.cmd"),
                     CmdLine(Args) + CmdLine(LinkArgs));
 
+    bool Cached =
+        !Key.empty() && validate::fetchObject(Opts.CacheDir, Key, Obj);
+    if (Cached)
+      (void)writeFile(joinPath(Dir, "compile.log"),
+                      "object " + Key + " reused from " + Opts.CacheDir + "\n");
     for (bool Link : {false, true}) {
+      if (!Link && Cached)
+        continue;
       std::string Log = joinPath(Dir, Link ? "link.log" : "compile.log");
       const char *Step = Link ? "linking" : "compiling";
       unsigned Limit = 0;
@@ -374,8 +392,11 @@ public:
                                Limit, Opts.OutputLimit,
                                /*MergeStderr=*/true);
       (void)writeFile(Log, R.Out.Text);
-      if (R.Code == 0 && !R.ExecFailed && !R.TimedOut && !R.Interrupted)
+      if (R.Code == 0 && !R.ExecFailed && !R.TimedOut && !R.Interrupted) {
+        if (!Link && !Key.empty())
+          validate::storeObject(Opts.CacheDir, Key, Obj);
         continue;
+      }
       C.Kind = Link ? "link" : "compile";
       if (R.ExecFailed)
         C.Reason = "cannot run " + TC.ClangXX + ": " + R.ErrMsg;
@@ -389,6 +410,30 @@ public:
       }
       return false;
     }
+    return true;
+  }
+
+  /// The --cache-dir key of compiling \p Main with \p Flags: the
+  /// preprocessed source (clang -E) is part of it, so that every header it
+  /// reads counts. False (and \p C filled) when preprocessing fails.
+  bool cacheKey(StringRef Main, StringRef Exe, ArrayRef<std::string> Flags,
+                Cell &C, std::string &Key) {
+    std::vector<std::string> Args(Flags.begin(), Flags.end());
+    std::string Pre = (Exe + ".ii").str();
+    llvm::append_range(Args,
+                       std::vector<std::string>{"-E", "-o", Pre, Main.str()});
+    unsigned Limit = 0;
+    if (!timeLeft(C, "preprocessing", Limit))
+      return false;
+    validate::BoundedResult R =
+        validate::runBounded(TC.ClangXX, Args, std::nullopt, Limit,
+                             Opts.OutputLimit, /*MergeStderr=*/true);
+    auto Remove = llvm::make_scope_exit([&] { sys::fs::remove(Pre); });
+    if (R.Code != 0 || R.ExecFailed || R.TimedOut || R.Interrupted)
+      return true; // no key: the compile step reports what is wrong
+    ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Pre);
+    if (B)
+      Key = validate::objectKey(TC.ClangXX, Flags, (*B)->getBuffer(), Work);
     return true;
   }
 
@@ -448,6 +493,8 @@ public:
       return false;
     validate::BoundedResult R = validate::runBounded(
         Exe, Args, ArrayRef<StringRef>(EnvRefs), Limit, Opts.OutputLimit);
+    R.Out.Text = validate::unmapBuildPaths(R.Out.Text, Work, Cwd);
+    R.Err.Text = validate::unmapBuildPaths(R.Err.Text, Work, Cwd);
     (void)writeFile(OutP, R.Out.Text);
     (void)writeFile(ErrP, R.Err.Text);
     noteDropped(C, "stdout", R.Out);
@@ -758,6 +805,7 @@ private:
   const EmuToolchain &TC;
   PortService &PS;
   std::string Work;
+  std::string Cwd; ///< what the working directory placeholder stands for
   std::mutex ServiceMutex;
   struct PortedCase {
     bool Tried = false;

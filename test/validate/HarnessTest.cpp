@@ -8,6 +8,7 @@
 #include "FakePortService.h"
 #include "pk/Validate.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
 #include <chrono>
 #include <csignal>
@@ -144,6 +145,33 @@ TEST(Harness, KeepWorkLeavesGeneratedFiles) {
                         "/m_pass/original/compile.cmd", "/m_pass/original/run.out"})
     EXPECT_TRUE(llvm::sys::fs::exists(std::string(Work) + F)) << F;
   llvm::sys::fs::remove_directories(Work);
+}
+
+TEST(Harness, CacheDirReusesObjectsAcrossScratchDirectories) {
+  test::FakePortService PS;
+  llvm::SmallString<256> Base;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pkv-cache", Base));
+  std::string Cache = std::string(Base) + "/cache";
+  auto readFile = [](const std::string &P) {
+    auto B = llvm::MemoryBuffer::getFile(P);
+    return B ? (*B)->getBuffer().str() : std::string("<missing>");
+  };
+  for (const char *Run : {"/a", "/b"}) {
+    ValidateOptions O;
+    O.Paths = {PKV_TEST_DIR "/cases/m_pass"};
+    O.Targets = {Target::CUDA};
+    O.WorkDir = std::string(Base) + Run;
+    O.CacheDir = Cache;
+    RunResult R = runIt(O, PS);
+    EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+    std::string Log = readFile(O.WorkDir + "/m_pass/original/compile.log");
+    bool Reused = Log.find("reused from " + Cache) != std::string::npos;
+    // The first run compiles and stores; the second, in another scratch
+    // directory, takes the object the first one stored.
+    EXPECT_EQ(Reused, std::string(Run) == "/b") << Run << ": " << Log;
+    EXPECT_FALSE(llvm::sys::fs::exists(O.WorkDir + "/m_pass/original/driver.ii"));
+  }
+  llvm::sys::fs::remove_directories(Base);
 }
 
 TEST(Harness, BadSpecIsReported) {

@@ -276,6 +276,12 @@ cl::opt<bool> KeepWork("keep-work", cl::desc("Keep the scratch directory"),
                        cl::cat(Cat), cl::sub(ValidateCmd));
 cl::opt<std::string> WorkDir("work-dir", cl::desc("Scratch directory"),
                              cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<std::string> CacheDir(
+    "cache-dir",
+    cl::desc("Keep compiled emulator objects in DIR and reuse them for the "
+             "same preprocessed source and flags (default: "
+             "$PORT_KERNEL_CACHE_DIR; none when unset)"),
+    cl::value_desc("DIR"), cl::cat(Cat), cl::sub(ValidateCmd));
 cl::opt<unsigned> ValidateTimeout(
     "timeout",
     cl::desc("Seconds one case or program may take to compile, link and run "
@@ -597,6 +603,15 @@ int main(int argc, char **argv) {
     V.Jobs = O.Jobs;
     V.WorkDir = WorkDir;
     V.KeepWork = KeepWork;
+    V.CacheDir = CacheDir;
+    if (CacheDir.getNumOccurrences() == 0)
+      if (const char *E = std::getenv("PORT_KERNEL_CACHE_DIR"))
+        V.CacheDir = E;
+    if (!V.CacheDir.empty()) {
+      SmallString<256> Abs(V.CacheDir);
+      sys::fs::make_absolute(Abs);
+      V.CacheDir = std::string(Abs);
+    }
     V.Program = !Program.empty();
     V.ProgramFile = Program;
     V.Lanes = Lanes;

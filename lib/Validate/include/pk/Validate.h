@@ -37,6 +37,9 @@ struct ValidateOptions {
   std::string WorkDir; ///< scratch dir; default: a fresh temp dir
   bool KeepWork =
       false; ///< keep the scratch dir (always kept when WorkDir is given)
+  /// --cache-dir: compiled emulator objects are kept there and reused by
+  /// builds of the same preprocessed source and flags; empty: no cache.
+  std::string CacheDir;
   // Program-level mode.
   bool Program = false;
   std::string ProgramFile;
