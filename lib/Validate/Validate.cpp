@@ -29,6 +29,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <tuple>
 
 extern char **environ;
 
@@ -69,6 +70,10 @@ struct Cell {
   /// For HIP cells of --program: the real HIP headers the HIP source was
   /// compiled against (-fsyntax-only), or empty when none were found.
   std::string HipHeaders;
+  /// The emulator build's flags when they are not ValidateOptions::BuildFlags
+  /// (--program: include directories of the input tree remapped to the
+  /// prepared tree of this variant).
+  std::optional<std::vector<std::string>> BuildFlags;
 };
 
 struct Row {
@@ -108,6 +113,16 @@ void printNkiOps(const std::vector<Row> &Rows, raw_ostream &Out) {
     Out << "(nki: traced operations per kernel: " << Line << ")\n";
 }
 
+/// The GPUs (MI200, MI300) for whose device side --program's HIP sources are
+/// compiled against the real HIP headers.
+constexpr const char *HipArchs[] = {"gfx90a", "gfx942"};
+
+std::string hipArchList() {
+  return join(
+      std::vector<std::string>(std::begin(HipArchs), std::end(HipArchs)),
+      " and ");
+}
+
 /// Which real HIP headers the HIP cells of --program compiled against, after
 /// the table.
 void printHipHeaders(const std::vector<Row> &Rows, unsigned RocmMajor,
@@ -121,12 +136,13 @@ void printHipHeaders(const std::vector<Row> &Rows, unsigned RocmMajor,
         Used = C.HipHeaders;
     }
   if (!Used.empty())
-    Out << "(hip: HIP sources also compiled -fsyntax-only, host and device, "
-           "against the "
-        << Used << " headers)\n";
+    Out << "(hip: HIP sources also compiled -fsyntax-only, host side and "
+           "device side for "
+        << hipArchList() << ", against the " << Used << " headers)\n";
   else if (AnyHip)
     Out << "(hip: no ROCm " << RocmMajor
-        << " headers found in $PK_HIP_INCLUDE, /opt/rocm/include or "
+        << " headers found in $PK_HIP_INCLUDE, $HIP_PATH/include, "
+           "$ROCM_PATH/include, hipconfig --path, /opt/rocm*/include or "
            "/usr/include: HIP sources were compiled against the emulator's "
            "stand-in headers only)\n";
 }
@@ -181,16 +197,69 @@ struct HipHeaderSet {
   std::string Version; ///< "5.2"
 };
 
-/// The first of $PK_HIP_INCLUDE, /opt/rocm/include and /usr/include whose
-/// hip/hip_version.h is of ROCm \p Major.
-std::optional<HipHeaderSet> findHipHeaders(unsigned Major) {
+/// Where HIP headers are looked for, in order: $PK_HIP_INCLUDE, the include
+/// directories of $HIP_PATH, $ROCM_PATH and of what `hipconfig --path` prints,
+/// /opt/rocm/include, /opt/rocm-X.Y.Z/include (newest first), /usr/include.
+/// hipconfig's is an empty entry: it is asked only when the entries before
+/// it do not have the headers (hipconfigInclude).
+std::vector<std::string> hipHeaderCandidates() {
   std::vector<std::string> Dirs;
   if (const char *E = std::getenv("PK_HIP_INCLUDE"))
     if (*E)
       Dirs.push_back(E);
+  for (const char *V : {"HIP_PATH", "ROCM_PATH"})
+    if (const char *E = std::getenv(V))
+      if (*E)
+        Dirs.push_back(joinPath(E, "include"));
+  Dirs.push_back("");
   Dirs.push_back("/opt/rocm/include");
+  std::vector<std::pair<std::vector<unsigned>, std::string>> Versioned;
+  std::error_code EC;
+  for (sys::fs::directory_iterator I("/opt", EC), E; I != E && !EC;
+       I.increment(EC)) {
+    StringRef Name = sys::path::filename(I->path());
+    if (!Name.consume_front("rocm-"))
+      continue;
+    SmallVector<StringRef, 4> Parts;
+    Name.split(Parts, '.');
+    std::vector<unsigned> V;
+    for (StringRef X : Parts) {
+      unsigned N = 0;
+      if (X.getAsInteger(10, N))
+        break;
+      V.push_back(N);
+    }
+    Versioned.push_back({V, joinPath(I->path(), "include")});
+  }
+  llvm::sort(Versioned, [](const auto &A, const auto &B) {
+    return std::tie(B.first, B.second) < std::tie(A.first, A.second);
+  });
+  for (auto &[V, D] : Versioned)
+    Dirs.push_back(D);
   Dirs.push_back("/usr/include");
-  for (const std::string &D : Dirs) {
+  return Dirs;
+}
+
+/// The include directory of the HIP installation `hipconfig --path` names,
+/// or "" when there is no hipconfig (or it says nothing usable).
+std::string hipconfigInclude() {
+  ErrorOr<std::string> HC = sys::findProgramByName("hipconfig");
+  if (!HC)
+    return "";
+  validate::BoundedResult R = validate::runBounded(
+      *HC, {"--path"}, std::nullopt, 10, 1 << 16, /*MergeStderr=*/false);
+  StringRef P = StringRef(R.Out.Text).trim();
+  if (R.Code != 0 || R.TimedOut || P.empty() || P.contains('\n'))
+    return "";
+  return joinPath(P, "include");
+}
+
+/// The first of hipHeaderCandidates() whose hip/hip_version.h is of ROCm
+/// \p Major.
+std::optional<HipHeaderSet> findHipHeaders(unsigned Major) {
+  for (std::string D : hipHeaderCandidates()) {
+    if (D.empty() && (D = hipconfigInclude()).empty())
+      continue;
     auto Buf = MemoryBuffer::getFile(joinPath(D, "hip", "hip_version.h"));
     if (!Buf)
       continue;
@@ -217,6 +286,114 @@ std::optional<HipHeaderSet> findHipHeaders(unsigned Major) {
   return std::nullopt;
 }
 
+std::string cleanPath(StringRef P) {
+  SmallString<256> S(P);
+  sys::fs::make_absolute(S);
+  sys::path::remove_dots(S, true);
+  return std::string(S);
+}
+
+/// The directory of \p Orig's tree that the tree under \p CopyBase mirrors,
+/// given \p Copy, the copy of \p Orig there (its name may differ:
+/// main.cu -> main.hip); std::nullopt when they do not correspond.
+std::optional<std::string> mirroredRoot(StringRef Orig, StringRef Copy,
+                                        StringRef CopyBase) {
+  std::string Base = cleanPath(CopyBase),
+              CopyDir = cleanPath(sys::path::parent_path(Copy)),
+              OrigDir = cleanPath(sys::path::parent_path(Orig));
+  StringRef Rel = CopyDir;
+  if (!Rel.consume_front(Base) || (!Rel.empty() && !Rel.consume_front("/")))
+    return std::nullopt;
+  if (Rel.empty())
+    return OrigDir;
+  StringRef Root = OrigDir;
+  if (!Root.consume_back(Rel) || !Root.consume_back("/"))
+    return std::nullopt;
+  return Root.empty() ? std::string("/") : Root.str();
+}
+
+/// \p Path under \p From as the same place under \p To; std::nullopt when
+/// it is not under \p From.
+std::optional<std::string> underOther(StringRef Path, StringRef From,
+                                      StringRef To) {
+  StringRef Rel = Path;
+  if (!Rel.consume_front(From) ||
+      (!Rel.empty() && From != "/" && !Rel.consume_front("/")))
+    return std::nullopt;
+  return joinPath(To, Rel);
+}
+
+/// \p Flags (as buildFlags of pk/Frontend.h writes them) with each user
+/// include directory (-I, -iquote) and forced include (-include, -imacros)
+/// inside the tree \p From replaced by its counterpart in the tree \p To,
+/// where that exists (a header the translation renamed, kern.cuh ->
+/// kern.hpp, is found by its stem).  -isystem and -idirafter name system
+/// headers, which are not translated: they stay, as does anything outside
+/// \p From.
+std::vector<std::string> remapTree(ArrayRef<std::string> Flags, StringRef From,
+                                   StringRef To) {
+  auto Dir = [&](StringRef D) {
+    std::optional<std::string> M = underOther(D, From, To);
+    return M && sys::fs::is_directory(*M) ? *M : D.str();
+  };
+  auto File = [&](StringRef F) {
+    std::optional<std::string> M = underOther(F, From, To);
+    if (!M)
+      return F.str();
+    if (sys::fs::is_regular_file(*M))
+      return *M;
+    std::string Found;
+    unsigned N = 0;
+    std::error_code EC;
+    for (sys::fs::directory_iterator I(sys::path::parent_path(*M), EC), E;
+         I != E && !EC; I.increment(EC))
+      if (sys::path::stem(I->path()) == sys::path::stem(F) &&
+          sys::fs::is_regular_file(I->path())) {
+        Found = I->path();
+        ++N;
+      }
+    return N == 1 ? Found : F.str();
+  };
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    StringRef A = Flags[I];
+    if (A.starts_with("-I") && A.size() > 2) {
+      Out.push_back("-I" + Dir(A.drop_front(2)));
+      continue;
+    }
+    Out.push_back(A.str());
+    if (I + 1 >= Flags.size())
+      continue;
+    if (A == "-iquote")
+      Out.push_back(Dir(Flags[++I]));
+    else if (A == "-include" || A == "-imacros")
+      Out.push_back(File(Flags[++I]));
+    else if (A == "-isystem" || A == "-idirafter")
+      Out.push_back(Flags[++I]);
+  }
+  return Out;
+}
+
+/// --program: the build flags of one variant.
+struct VariantFlags {
+  /// For the variant's source tree: the original's flags, or the port's
+  /// with the include directories of the input tree remapped to the
+  /// translated tree (the HIP header check).
+  std::vector<std::string> Source;
+  /// For the emulator build of the prepared tree.
+  std::vector<std::string> Prepared;
+};
+
+/// The emulator's own per-launch time limit (PKEMU_TIMEOUT_S) for a run
+/// that --timeout gives \p Limit seconds: its deadlock and hang report comes
+/// before the process group is killed.
+double emulatorTimeout(unsigned Limit) {
+  // The margin covers the program's start before its launch and the
+  // report (symbolized) on a loaded machine.
+  double Margin = std::clamp(0.2 * Limit, 2.0, 10.0);
+  return std::max(Limit - Margin, 0.5 * Limit);
+}
+
 /// Everything one run needs that is shared by all tasks.
 class Runner {
 public:
@@ -228,10 +405,15 @@ public:
       Cwd = std::string(Here);
     if (Opts.Program)
       HipHdr = findHipHeaders(Opts.RocmMajor);
-    // Environment for runs: the current one, PKEMU_WARP_SIZE replaced.
-    for (char **E = environ; E && *E; ++E)
-      if (!StringRef(*E).starts_with("PKEMU_WARP_SIZE="))
+    // Environment for runs: the current one, PKEMU_WARP_SIZE replaced;
+    // PKEMU_TIMEOUT_S is set per run (emuTimeoutVar).
+    for (char **E = environ; E && *E; ++E) {
+      StringRef V = *E;
+      if (V.consume_front("PKEMU_TIMEOUT_S="))
+        UserEmuTimeout = std::atof(V.str().c_str());
+      else if (!V.starts_with("PKEMU_WARP_SIZE="))
         EnvStore.push_back(*E);
+    }
     if (Opts.Lanes > 0)
       EnvStore.push_back("PKEMU_WARP_SIZE=" + std::to_string(Opts.Lanes));
     for (const std::string &S : EnvStore)
@@ -276,12 +458,15 @@ public:
   }
 
   /// Ports (targets) and prepares \p Source; returns the prepared main file.
-  /// On failure fills \p C and returns std::nullopt.
-  std::optional<std::string> portAndPrepare(StringRef Source,
-                                            std::optional<Target> T,
-                                            StringRef Dir, Cell &C,
-                                            bool OriginalIsHip = false,
-                                            std::string *Ported = nullptr) {
+  /// On failure fills \p C and returns std::nullopt.  With \p Flags (given
+  /// with the original's build flags in Source), the include directories
+  /// and forced includes inside the input tree are remapped to the
+  /// translated tree (Source; the port is prepared with them) and then to
+  /// the prepared tree (Prepared).
+  std::optional<std::string>
+  portAndPrepare(StringRef Source, std::optional<Target> T, StringRef Dir,
+                 Cell &C, bool OriginalIsHip = false,
+                 std::string *Ported = nullptr, VariantFlags *Flags = nullptr) {
     std::string Input = Source.str();
     if (T) {
       std::vector<std::string> Outs;
@@ -302,6 +487,10 @@ public:
       Input = Outs.front();
       if (Ported)
         *Ported = Input;
+      std::string Src = joinPath(Dir, "src");
+      if (Flags)
+        if (std::optional<std::string> R = mirroredRoot(Source, Input, Src))
+          Flags->Source = remapTree(Flags->Source, *R, Src);
       if (runsOnNkiSimulator(*T))
         return Input; // the NKI runner's input, not the emulator's
       if (targetEmuLanguage(*T) == EmuLanguage::None) {
@@ -314,9 +503,11 @@ public:
     }
     Expected<std::string> Prepared = [&] {
       std::lock_guard<std::mutex> L(ServiceMutex);
-      return PS.emuPrepare(
-          Input, T ? targetEmuLanguage(*T) == EmuLanguage::HIP : OriginalIsHip,
-          joinPath(Dir, "prep"));
+      bool Hip = T ? targetEmuLanguage(*T) == EmuLanguage::HIP : OriginalIsHip;
+      if (T && Flags)
+        return PS.emuPrepareWithFlags(Input, Hip, joinPath(Dir, "prep"),
+                                      Flags->Source);
+      return PS.emuPrepare(Input, Hip, joinPath(Dir, "prep"));
     }();
     if (!Prepared) {
       C.Kind = "prepare";
@@ -327,6 +518,12 @@ public:
     }
     SmallString<256> Abs(*Prepared);
     sys::fs::make_absolute(Abs);
+    if (Flags) {
+      std::string Prep = joinPath(Dir, "prep");
+      Flags->Prepared = Flags->Source;
+      if (std::optional<std::string> R = mirroredRoot(Input, Abs, Prep))
+        Flags->Prepared = remapTree(Flags->Source, *R, Prep);
+    }
     return std::string(Abs);
   }
 
@@ -346,7 +543,7 @@ public:
       Args.push_back("-std=c++17");
     if (!HasOpt)
       Args.push_back("-O1");
-    llvm::append_range(Args, Opts.BuildFlags); // --extra-arg -I/-D/-U
+    llvm::append_range(Args, C.BuildFlags ? *C.BuildFlags : Opts.BuildFlags);
     Args.push_back(Hip ? "-DPKEMU_DEFAULT_WARP=64" : "-DPKEMU_DEFAULT_WARP=32");
     Args.push_back(Hip ? "-DPKEMU_LANG_HIP" : "-DPKEMU_LANG_CUDA");
     // The object records placeholders for the scratch and the working
@@ -437,6 +634,20 @@ public:
     return true;
   }
 
+  /// PKEMU_TIMEOUT_S=S for a run that has \p Limit seconds of --timeout left
+  /// (0: no limit): the emulator's hang and deadlock report then comes
+  /// before the run is killed.  A smaller value in the environment is kept
+  /// (0 there turns the emulator's limit off); empty: the emulator's
+  /// default.
+  std::string emuTimeoutVar(unsigned Limit) const {
+    std::optional<double> S = UserEmuTimeout;
+    if (Limit && !(S && *S <= 0))
+      S = std::min(emulatorTimeout(Limit), S.value_or(Limit));
+    if (!S)
+      return "";
+    return formatv("PKEMU_TIMEOUT_S={0}", format("%g", *S)).str();
+  }
+
   /// Seconds left of this cell's --timeout for the next step (0: no limit);
   /// false (and \p C filled) when none are left or the run was interrupted.
   bool timeLeft(Cell &C, StringRef Step, unsigned &Limit) {
@@ -491,8 +702,12 @@ public:
     unsigned Limit = 0;
     if (!timeLeft(C, "running", Limit))
       return false;
+    std::vector<StringRef> Env = EnvRefs;
+    std::string EmuTimeout = emuTimeoutVar(Limit);
+    if (!EmuTimeout.empty())
+      Env.push_back(EmuTimeout);
     validate::BoundedResult R = validate::runBounded(
-        Exe, Args, ArrayRef<StringRef>(EnvRefs), Limit, Opts.OutputLimit);
+        Exe, Args, ArrayRef<StringRef>(Env), Limit, Opts.OutputLimit);
     R.Out.Text = validate::unmapBuildPaths(R.Out.Text, Work, Cwd);
     R.Err.Text = validate::unmapBuildPaths(R.Err.Text, Work, Cwd);
     (void)writeFile(OutP, R.Out.Text);
@@ -531,6 +746,11 @@ public:
       size_t P = F.find("pkemu: error:");
       C.Reason = "emulator: " +
                  (P == StringRef::npos ? F : F.drop_front(P + 13).trim()).str();
+      if (Limit && StringRef(C.Reason).contains("(PKEMU_TIMEOUT_S)"))
+        C.Reason += formatv(" [{0}: the emulator's limit per launch, from "
+                            "the {1} s that --timeout {2} left for the run]",
+                            EmuTimeout, Limit, Opts.TimeoutSec)
+                        .str();
       return false;
     }
     if (R.Signal) {
@@ -645,17 +865,27 @@ public:
     return Done();
   }
 
-  /// Compiles the HIP source \p File -fsyntax-only, host and device side
-  /// (gfx90a), against the real HIP headers when there are some; false (and
-  /// \p C filled) when it does not compile there.
-  bool checkHipHeaders(StringRef File, Cell &C) {
+  /// Compiles the HIP source \p File with \p Flags -fsyntax-only against
+  /// the real HIP headers when there are some: the host side once and the
+  /// device side for each of HipArchs; false (and \p C filled) when it does
+  /// not compile there.
+  bool checkHipHeaders(StringRef File, ArrayRef<std::string> Flags, Cell &C) {
     if (!HipHdr)
       return true;
     C.HipHeaders = "ROCm " + HipHdr->Version + " (" + HipHdr->Include + ")";
-    for (const char *Side : {"--offload-host-only", "--offload-device-only"}) {
-      std::vector<std::string> Args{
-          "-x",        "hip", "--offload-arch=gfx90a", Side, "-fsyntax-only",
-          "-nogpulib", "-w"};
+    std::vector<std::string> Archs(std::begin(HipArchs), std::end(HipArchs));
+    std::vector<std::pair<std::string, std::vector<std::string>>> Steps;
+    Steps.push_back({hipArchList() + ", host side", {"--offload-host-only"}});
+    for (const std::string &A : Archs)
+      Steps.push_back({A + ", device side",
+                       {"--offload-device-only", "--offload-arch=" + A}});
+    for (auto &[What, StepArgs] : Steps) {
+      std::vector<std::string> Args{"-x", "hip", "-fsyntax-only", "-nogpulib",
+                                    "-w"};
+      if (StepArgs.size() == 1)
+        for (const std::string &A : Archs)
+          Args.push_back("--offload-arch=" + A);
+      llvm::append_range(Args, StepArgs);
       if (HipHdr->Include == "/usr/include") {
         Args.push_back("--rocm-path=/usr");
       } else {
@@ -666,7 +896,7 @@ public:
                               "-DHIP_ENABLE_WARP_SYNC_BUILTINS"})
           Args.push_back(A);
       }
-      llvm::append_range(Args, Opts.BuildFlags);
+      llvm::append_range(Args, Flags);
       Args.push_back(File.str());
       unsigned Limit = 0;
       if (!timeLeft(C, "compiling against the HIP headers", Limit))
@@ -685,14 +915,12 @@ public:
         interrupted(C);
       else {
         C.Detail = compileErrorSummary(R.Out.Text);
-        C.Reason =
-            formatv("{0} does not compile against the ROCm {1} headers "
-                    "({2}; gfx90a, {3} side), which the emulator's "
-                    "stand-in headers accept: {4}",
-                    sys::path::filename(File), HipHdr->Version, HipHdr->Include,
-                    StringRef(Side).contains("host") ? "host" : "device",
-                    firstLine(C.Detail))
-                .str();
+        C.Reason = formatv("{0} does not compile against the ROCm {1} headers "
+                           "({2}; {3}), which the emulator's stand-in headers "
+                           "accept: {4}",
+                           sys::path::filename(File), HipHdr->Version,
+                           HipHdr->Include, What, firstLine(C.Detail))
+                       .str();
       }
       return false;
     }
@@ -721,13 +949,15 @@ public:
     const bool OrigHip = PS.isHipSource(File);
     const bool Hip = T ? targetEmuLanguage(*T) == EmuLanguage::HIP : OrigHip;
     std::string Ported;
+    VariantFlags Flags{Opts.BuildFlags, Opts.BuildFlags};
     std::optional<std::string> Prepared =
-        portAndPrepare(File, T, C.Dir, C, OrigHip, &Ported);
+        portAndPrepare(File, T, C.Dir, C, OrigHip, &Ported, &Flags);
     if (!Prepared)
       return Done();
+    C.BuildFlags = Flags.Prepared;
     // A HIP source (the port, or a HIP original) must also compile against
     // the real HIP headers of the chosen ROCm version.
-    if (Hip && !checkHipHeaders(T ? StringRef(Ported) : File, C))
+    if (Hip && !checkHipHeaders(T ? StringRef(Ported) : File, Flags.Source, C))
       return Done();
     if (T && runsOnNkiSimulator(*T)) {
       C.Status = CellStatus::Skip;
@@ -816,6 +1046,8 @@ private:
   std::optional<HipHeaderSet> HipHdr; ///< for --program's HIP cells
   std::vector<std::string> EnvStore;
   std::vector<StringRef> EnvRefs;
+  /// PKEMU_TIMEOUT_S of the environment, if set.
+  std::optional<double> UserEmuTimeout;
 };
 
 std::string errCell(const Cell &C) {
@@ -878,8 +1110,13 @@ json::Value cellJson(const Cell &C) {
     O["reason"] = C.Reason;
   if (!C.Detail.empty())
     O["detail"] = C.Detail;
-  if (!C.HipHeaders.empty())
+  if (!C.HipHeaders.empty()) {
     O["hip_headers"] = C.HipHeaders;
+    json::Array Archs;
+    for (const char *A : HipArchs)
+      Archs.push_back(A);
+    O["hip_archs"] = std::move(Archs);
+  }
   if (!C.Notes.empty()) {
     json::Array Notes;
     for (const std::string &N : C.Notes)

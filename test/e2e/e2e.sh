@@ -154,28 +154,55 @@ compdb)
   "$BIN" port -q --to hip -p "$TMP/proj" -o "$TMP/o" "$TMP/proj/a.cu" || fail "compilation database not used"
   grep -q "hipStreamCreate" "$TMP/o/hip/a.hip" || fail "not translated" ;;
 validate-program-compdb)
-  # The compile command's -D/-I flags reach the emulator builds of the
-  # original and of each port (the parse saw them already).
-  mkdir -p "$TMP/proj/inc"
+  # The compile command's flags reach the emulator builds of the original
+  # and of each port (the parse saw them already), in nvcc's long forms and
+  # through an options file; the -I into the program's tree is remapped to
+  # the translated tree for the ports and to the prepared tree for every
+  # build (kern.cuh has a launch and warp code: the CUDA header would not
+  # build, and the HIP port includes kern.hpp); -isystem stays.
+  mkdir -p "$TMP/proj/inc" "$TMP/proj/sys"
   printf '#define OFFSET_OF(i) ((i) * SCALE)\n' > "$TMP/proj/inc/scale.h"
+  printf '#define BIAS 1\n' > "$TMP/proj/sys/sysdefs.h"
+  cat > "$TMP/proj/inc/kern.cuh" <<'EOS'
+#pragma once
+#include <scale.h>
+__global__ void k(int *o) {
+  int v = threadIdx.x % 32;
+  for (int s = 16; s > 0; s /= 2)
+    v += __shfl_down_sync(0xffffffff, v, s);
+  if (threadIdx.x % 32 == 0)
+    o[64 + threadIdx.x / 32] = v;
+  o[threadIdx.x] = OFFSET_OF(threadIdx.x) + BIAS;
+}
+inline void launch(int *d) { k<<<1, 64>>>(d); }
+EOS
   cat > "$TMP/proj/main.cu" <<'EOS'
 #include <cstdio>
-#include <scale.h>
-__global__ void k(int *o) { o[threadIdx.x] = OFFSET_OF(threadIdx.x) + 1; }
+#include <sysdefs.h>
+#include <kern.cuh>
 int main() {
-  int *d, h[64];
+  int *d, h[66];
   cudaMalloc(&d, sizeof h);
-  k<<<1, 64>>>(d);
+  launch(d);
   cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
   for (int i = 0; i < 64; ++i)
-    if (h[i] != i * SCALE + 1) { printf("element %d: %d\n", i, h[i]); return 1; }
+    if (h[i] != i * SCALE + BIAS) { printf("element %d: %d\n", i, h[i]); return 1; }
+  if (h[64] != 496 || h[65] != 496) { printf("warp sums %d %d\n", h[64], h[65]); return 1; }
   return 0;
 }
 EOS
-  printf '[{"directory":"%s","command":"/usr/local/cuda/bin/nvcc -Iinc -DSCALE=3 -arch=sm_90 -c main.cu -o main.o","file":"main.cu"}]\n' "$TMP/proj" > "$TMP/proj/compile_commands.json"
+  printf -- '--include-path=inc\n--define-macro=SCALE=3\n' > "$TMP/proj/opts.rsp"
+  printf '[{"directory":"%s","command":"/usr/local/cuda/bin/nvcc --options-file opts.rsp -isystem sys --std=c++17 -Xcompiler -fopenmp,-Wall -MD -MT main.o -MF main.d -arch=sm_90 -c main.cu -o main.o","file":"main.cu"}]\n' "$TMP/proj" > "$TMP/proj/compile_commands.json"
   if "$BIN" validate --program "$TMP/proj/main.cu" --to hip,cuda > "$TMP/out0" 2>&1; then fail "passed without the compilation database"; fi
-  "$BIN" validate --program "$TMP/proj/main.cu" -p "$TMP/proj" --to hip,cuda > "$TMP/out" 2>&1 || { cat "$TMP/out"; fail "the compilation database's flags did not reach the emulator builds"; }
-  grep -q "3 passed, 0 failed" "$TMP/out" || fail "summary: $(cat "$TMP/out")" ;;
+  W="$TMP/work"
+  "$BIN" validate --program "$TMP/proj/main.cu" -p "$TMP/proj" --to hip,cuda --work-dir "$W" > "$TMP/out" 2>"$TMP/err" || { cat "$TMP/out" "$TMP/err"; fail "the compilation database's flags did not reach the emulator builds"; }
+  grep -q "3 passed, 0 failed" "$TMP/out" || fail "summary: $(cat "$TMP/out")"
+  grep -q "flags of its compile command that the emulator builds do not use: -fopenmp -Wall$" "$TMP/err" || fail "no note on the unused flags: $(cat "$TMP/err")"
+  for v in original hip cuda; do
+    cmd="$W/main/$v/compile.cmd"
+    grep -qF -- "-I$W/main/$v/prep/inc -DSCALE=3 -isystem $TMP/proj/sys -std=c++17 " "$cmd" || fail "$v: -I not remapped to the prepared tree, or flags lost: $(head -1 "$cmd")"
+  done
+  [ -f "$W/main/hip/prep/inc/kern.hpp" ] || fail "the HIP build did not use the translated header" ;;
 validate-program)
   P="$SRC/test/e2e/programs/reduce_check.cu"
   "$BIN" validate --program "$P" --to hip,cuda -- 32 > "$TMP/out" 2>&1 || { cat "$TMP/out"; fail "program did not pass on every target"; }

@@ -412,6 +412,33 @@ CU
   [ -s "$C/pid" ] || fail "the program never ran"; gone "$(cat "$C/pid")"
   scratch_gone; unchanged
 
+  # A kernel that never finishes (it keeps writing new values, so no
+  # deadlock or stuck-thread check catches it): --timeout reaches the
+  # emulator as its per-launch limit
+  # (PKEMU_TIMEOUT_S), so the emulator's hang report, naming the block, is
+  # the cell's reason instead of a kill without one.  20 s: the limit also
+  # covers compiling the program, which takes seconds on a loaded machine.
+  begin validate-emulator-timeout
+  cat > "$C/in/spin.cu" <<'CU'
+__global__ void spin(volatile unsigned *c) {
+  for (unsigned i = 0;; ++i)
+    c[i % 64] = i;
+}
+int main() {
+  unsigned *c;
+  cudaMalloc(&c, 64 * sizeof *c);
+  spin<<<1, 1>>>(c);
+  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+}
+CU
+  snap
+  vrun --timeout 20 --program "$C/in/spin.cu"
+  expect_rc 1
+  grep -q "FAIL emulator" "$TMP/out" || fail "not reported by the emulator: $(cat "$TMP/out")"
+  grep -qE "spin.cu \[original\]: emulator: timeout: kernel 'spin\(unsigned int volatile\*\)'.* did not finish within [0-9]+ s \(PKEMU_TIMEOUT_S\).*\(0,0,0\).*\[PKEMU_TIMEOUT_S=[0-9.]+: the emulator's limit per launch, from the [0-9]+ s that --timeout 20 left for the run\]" "$TMP/out" \
+    || fail "no hang report in the reason: $(cat "$TMP/out")"
+  scratch_gone; unchanged
+
   begin validate-sigint-while-running
   cp "$TMP/hang.cu" "$C/in/hang.cu"; snap; mkdir -p "$C/tmp"
   (trap - INT; exec env TMPDIR="$C/tmp" "$BIN" validate --to none --program "$C/in/hang.cu" -- "$C/pid" 2>"$TMP/err" >"$TMP/out") & pid=$!

@@ -23,7 +23,6 @@ static EmuToolchain emuToolchain() {
 } // namespace pk
 #endif
 
-#include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -545,47 +544,23 @@ int main(int argc, char **argv) {
   }
 
   std::vector<std::string> ProgramDbFlags;
-  // validate --program with -p: the program's compile command adds its
-  // -I/-D/-U/-isystem/-include flags (paths relative to the command's
-  // directory) to the emulator builds and to the parses of its ports, which
-  // the compilation database does not list.
+  // validate --program with -p: the flags of the program's compile command
+  // (nvcc's long forms and options files too, reduced as for its parse;
+  // paths absolute) that a build needs reach the emulator builds and the
+  // parses of its ports, which the compilation database does not list.
   if (ValidateCmd && !Program.empty() && !CompDb.empty()) {
-    std::string Err;
-    auto DB =
-        clang::tooling::CompilationDatabase::loadFromDirectory(CompDb, Err);
-    if (!DB) {
-      errs() << CompDb << ": error: cannot load compilation database: " << Err
-             << "\n";
+    auto Flags = pk::compDbEntryFlags(CompDb, pk::absPath(Program));
+    if (!Flags) {
+      errs() << toString(Flags.takeError()) << "\n";
       return 2;
     }
-    auto Cmds = DB->getCompileCommands(pk::absPath(Program));
-    if (!Cmds.empty()) {
-      const clang::tooling::CompileCommand &C = Cmds.front();
-      auto Abs = [&](StringRef P) {
-        SmallString<256> R(P);
-        sys::fs::make_absolute(C.Directory, R);
-        sys::path::remove_dots(R, true);
-        return std::string(R);
-      };
-      const std::vector<std::string> &L = C.CommandLine;
-      for (size_t I = 1; I < L.size(); ++I) {
-        StringRef A = L[I];
-        for (StringRef F : {"-I", "-isystem", "-include", "-D", "-U"}) {
-          bool Path = F != "-D" && F != "-U";
-          if (A == F && I + 1 < L.size()) {
-            ProgramDbFlags.push_back(A.str());
-            ProgramDbFlags.push_back(Path ? Abs(L[++I]) : L[++I]);
-            break;
-          }
-          if (A.size() > F.size() && A.starts_with(F) &&
-              (F == "-I" || F == "-D" || F == "-U")) {
-            StringRef Val = A.drop_front(F.size());
-            ProgramDbFlags.push_back((F + (Path ? Abs(Val) : Val.str())).str());
-            break;
-          }
-        }
-      }
-    }
+    std::vector<std::string> Unused;
+    ProgramDbFlags = pk::buildFlags(*Flags, "", &Unused);
+    if (!Unused.empty())
+      errs() << "port-kernel: note: " << Program
+             << ": flags of its compile command that the emulator builds do "
+                "not use: "
+             << join(Unused, " ") << "\n";
   }
   llvm::append_range(O.FE.ExtraArgs, ProgramDbFlags);
   pk::Driver D(O, errs());
@@ -627,19 +602,11 @@ int main(int argc, char **argv) {
         return 2;
       }
     }
-    // -I/-D/-U/-include of --extra-arg reach the emulator builds too.
-    for (size_t I = 0; I < ExtraArg.size(); ++I) {
-      StringRef A = ExtraArg[I];
-      if (A.starts_with("-D") || A.starts_with("-U"))
-        V.BuildFlags.push_back(A.str());
-      else if (A.starts_with("-I") && A.size() > 2)
-        V.BuildFlags.push_back("-I" + pk::absPath(A.drop_front(2)));
-      else if ((A == "-I" || A == "-include") && I + 1 < ExtraArg.size()) {
-        V.BuildFlags.push_back(A.str());
-        V.BuildFlags.push_back(A == "-I" ? pk::absPath(ExtraArg[++I])
-                                         : ExtraArg[++I]);
-      }
-    }
+    // The include paths, macros, forced includes and standard of
+    // --extra-arg reach the emulator builds too.
+    V.BuildFlags = pk::buildFlags(
+        std::vector<std::string>(ExtraArg.begin(), ExtraArg.end()),
+        pk::absPath("."));
     llvm::append_range(V.BuildFlags, ProgramDbFlags);
     V.TimeoutSec = ValidateTimeout;
     if (OutputLimitKB == 0) {

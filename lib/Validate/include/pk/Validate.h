@@ -51,18 +51,24 @@ struct ValidateOptions {
   std::string ExpectOutput;
   /// --fail-output REGEX: a program run fails when its output matches.
   std::string FailOutput;
-  /// -I/-D/-U/-include flags of --extra-arg (absolute paths): they reach
-  /// the emulator builds as well as the parse.
+  /// What the emulator builds take from --extra-arg and, with -p, from the
+  /// program's compile command (pk::buildFlags: include directories, forced
+  /// includes, macros, a C++17-or-newer standard; absolute paths).  With
+  /// --program, the include directories inside the program's tree are
+  /// remapped to each variant's translated and prepared trees.
   std::vector<std::string> BuildFlags;
   /// ROCm major version of the HIP outputs (--rocm-version). With --program,
-  /// every HIP source is also compiled -fsyntax-only against the real HIP
-  /// headers of this version when they are found ($PK_HIP_INCLUDE,
-  /// /opt/rocm/include, /usr/include).
+  /// every HIP source is also compiled -fsyntax-only (host side; device side
+  /// for gfx90a and gfx942) against the real HIP headers of this version when
+  /// they are found ($PK_HIP_INCLUDE, $HIP_PATH/include, $ROCM_PATH/include,
+  /// hipconfig --path, /opt/rocm/include, /opt/rocm-*/include, /usr/include).
   unsigned RocmMajor = 6;
   // Limits (docs/reliability.md, "Validate bounds").
   /// Wall-clock limit of one case or program run: compiling, linking and
   /// running it together; 0 = none. The process group of the step that runs
-  /// out is killed and the cell fails as a timeout.
+  /// out is killed and the cell fails as a timeout.  Each run gets
+  /// PKEMU_TIMEOUT_S a little below the time it has left, so that the
+  /// emulator's hang report comes first.
   unsigned TimeoutSec = DefaultTimeoutSec;
   static constexpr unsigned DefaultTimeoutSec = 300;
   /// Bytes of stdout and of stderr kept from each compiler or program run
