@@ -38,7 +38,7 @@ public:
     LO.CUDA = true;
   }
 
-  /// Scans \p Text (the file \p Path): returns the deepest invocation over
+  /// Scans \p Text (one file): returns the deepest invocation over
   /// the limit (Depth 0 when none); \p Include is called for each quoted
   /// #include in order.
   Deepest scan(llvm::StringRef Text,
@@ -74,19 +74,15 @@ public:
           Base = -1;
           if (Limit && Inv.Depth > Limit)
             return Inv;
-          if (Inv.Depth > Max)
-            Max = Inv.Depth;
         }
       }
       L.LexFromRawLexer(T);
     }
     if (Base >= 0 && Limit && Inv.Depth > Limit)
       return Inv; // unbalanced to the end of the file
-    Max = std::max(Max, Inv.Depth);
     return None;
   }
 
-  unsigned Max = 0;
   std::vector<std::string> Stack; ///< files being scanned
   llvm::StringSet<> Seen;
 
@@ -141,12 +137,6 @@ static std::atomic<unsigned> Limit{pk::DefaultMaxMacroDepth};
 
 unsigned pk::macroDepthLimit() { return Limit; }
 void pk::setMacroDepthLimit(unsigned L) { Limit = L; }
-
-unsigned pk::maxMacroDepth(llvm::StringRef Text) {
-  Scanner S({}, 0);
-  S.scan(Text, [](llvm::StringRef) { return false; });
-  return S.Max;
-}
 
 llvm::Error pk::checkMacroDepth(llvm::StringRef File,
                                 llvm::ArrayRef<std::string> CompileArgs,

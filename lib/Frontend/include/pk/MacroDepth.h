@@ -1,4 +1,5 @@
 //===- MacroDepth.h - a bound on nested macro arguments --------*- C++ -*-===//
+// Rules: PK9001
 //
 // clang pre-expands each macro argument recursively and copies the rest of
 // the argument at every level: time and memory grow with the square of the
@@ -40,10 +41,6 @@ llvm::Error checkMacroDepth(llvm::StringRef File,
 /// until set; 0 = none), for the whole process.
 unsigned macroDepthLimit();
 void setMacroDepthLimit(unsigned Limit);
-
-/// The nesting depth of the invocation of a function-like macro of \p Text
-/// nested deepest (the macros #defined in \p Text; for tests).
-unsigned maxMacroDepth(llvm::StringRef Text);
 
 } // namespace pk
 
