@@ -159,6 +159,7 @@ cl::opt<bool> StubMissing(
     cl::desc("Parse a header that is not installed (mpi.h, omp.h, gsl/...) as "
              "an empty one; errors in host code that follow are tolerated; "
              "each is reported at its line (PK9102)"),
+    cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ReportCmd));
 cl::opt<unsigned> MaxMacroDepth(
     "max-macro-depth",
     cl::desc("Macro arguments nested deeper than N in a file or its local "
@@ -167,7 +168,6 @@ cl::opt<unsigned> MaxMacroDepth(
     cl::value_desc("N"), cl::init(pk::DefaultMaxMacroDepth), cl::cat(Cat),
     cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ReportCmd),
     cl::sub(ValidateCmd));
-    cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ReportCmd));
 cl::opt<bool> Quiet("q", cl::desc("No summary lines"), cl::cat(Cat),
                     cl::sub(PortCmd), cl::sub(CheckCmd));
 cl::opt<bool> Verbose("v", cl::desc("Say which CUDA declarations are used"),
