@@ -24,6 +24,10 @@ src = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..'))
 config.test_exec_root = os.path.join(
     os.path.dirname(os.path.dirname(os.path.abspath(pk))), 'test', 'reliability', 'lit')
 
+# Features: 'asan' in a sanitized build (--param sanitize=1).
+if lit_config.params.get('sanitize') == '1':
+    config.available_features.add('asan')
+
 config.substitutions.append(('%pk', pk))
 config.substitutions.append(('%src', src))
 config.environment['PATH'] = os.pathsep.join([llvm_bin, config.environment.get('PATH', '/usr/bin:/bin')])
