@@ -98,12 +98,6 @@ std::string nki::pyFloat(double V) {
 namespace {
 
 /// Why a kernel is not lifted: the rule, the place and the message.
-struct Failure {
-  RuleId Rule;
-  SourceLocation Loc;
-  std::string Msg;
-};
-
 const Expr *strip(const Expr *E) {
   while (true) {
     E = E->IgnoreParenImpCasts();
@@ -176,7 +170,7 @@ bool isFloat(DType T) {
 class Scan : public RecursiveASTVisitor<Scan> {
 public:
   explicit Scan(ASTContext &Ctx) : Ctx(Ctx) {}
-  std::optional<Failure> F;
+  std::optional<Refusal> F;
   std::set<const FunctionDecl *> Seen;
 
   void run(const FunctionDecl *FD) {
@@ -205,7 +199,7 @@ public:
     if (Rk < 0)
       Rk = rank(R);
     if (!F || Rk < Rank) {
-      F = Failure{R, L, std::move(M)};
+      F = Refusal{R, L, std::move(M)};
       Rank = Rk;
     }
     return true; // keep looking for a reason that ranks higher
@@ -409,7 +403,7 @@ public:
   TargetContext &TC;
   const FunctionDecl *K;
 
-  std::optional<Failure> F;
+  std::optional<Refusal> F;
   /// The bounds in force at this point ('x'/'y' -> Python bound), and
   /// those of the stores (all stores must be under the same bounds).
   std::map<char, std::string> Active;
@@ -425,7 +419,7 @@ public:
 
   bool fail(RuleId R, SourceLocation L, std::string M) {
     if (!F)
-      F = Failure{R, L, std::move(M)};
+      F = Refusal{R, L, std::move(M)};
     return false;
   }
 
@@ -1573,17 +1567,17 @@ public:
   }
 };
 
-std::optional<Failure> liftElementwise(TargetContext &TC,
+std::optional<Refusal> liftElementwise(TargetContext &TC,
                                        const FunctionDecl *FD, Kernel &K) {
   ElementwiseLifter L(TC, FD);
   if (!L.stmt(FD->getBody()))
     return L.F;
   if (L.Stores.empty())
-    return Failure{RuleId::PK5007, FD->getLocation(),
+    return Refusal{RuleId::PK5007, FD->getLocation(),
                    "the kernel stores nothing the lifter recognises"};
   bool TwoD = L.Used.count('y');
   if (L.Used.count('z'))
-    return Failure{RuleId::PK5006, FD->getLocation(),
+    return Refusal{RuleId::PK5006, FD->getLocation(),
                    "a 3-D thread index space is not lifted"};
   // Extents: bound checks, else the launch covers the space.
   // Extents (the tensors' shapes): the bound checks, else the launch covers
@@ -1614,7 +1608,7 @@ std::optional<Failure> liftElementwise(TargetContext &TC,
     if (!P->getType()->isPointerType()) {
       auto T = dtypeOf(P->getType());
       if (!T)
-        return Failure{RuleId::PK5007, P->getLocation(),
+        return Refusal{RuleId::PK5007, P->getLocation(),
                        llvm::formatv("parameter '{0}' of type '{1}' has no "
                                      "NKI dtype",
                                      P->getName(), P->getType().getAsString())
@@ -1625,7 +1619,7 @@ std::optional<Failure> liftElementwise(TargetContext &TC,
     }
     auto U = L.Uses.find(P);
     if (U == L.Uses.end())
-      return Failure{RuleId::PK5008, P->getLocation(),
+      return Refusal{RuleId::PK5008, P->getLocation(),
                      llvm::formatv("pointer parameter '{0}' is never accessed "
                                    "as a tile, so its shape is not known",
                                    P->getName())
@@ -1636,7 +1630,7 @@ std::optional<Failure> liftElementwise(TargetContext &TC,
     if (Lay == 'e') {
       auto RP = L.RowPitch.find(P);
       if (TwoD && (RP == L.RowPitch.end() || RP->second != Ex))
-        return Failure{
+        return Refusal{
             RuleId::PK5008, U->second.FirstUse,
             llvm::formatv("'{0}' is indexed with a row pitch ({1}) that is "
                           "not the x extent ({2}): its 2-D shape is not "
@@ -1771,7 +1765,7 @@ public:
     };
   }
 
-  std::optional<Failure> run();
+  std::optional<Refusal> run();
   /// Block mode: the kernel was recognised as a block row program (a
   /// column or grid-stride loop was lifted), so its failure is the reason
   /// to report.
@@ -1791,13 +1785,13 @@ private:
   std::map<const ParmVarDecl *, std::string> OutName;
   std::map<std::string, std::string> HbmName;
   bool Failed = false;
-  std::optional<Failure> F;
+  std::optional<Refusal> F;
   /// One block per row (block row programs) instead of one warp per row.
   bool Block = false;
 
   bool fail(SourceLocation Loc, std::string Msg) {
     if (!F)
-      F = Failure{Block ? RuleId::PK5009 : RuleId::PK5004, Loc, std::move(Msg)};
+      F = Refusal{Block ? RuleId::PK5009 : RuleId::PK5004, Loc, std::move(Msg)};
     return false;
   }
   /// Fails with the element lifter's reason when it has one.
@@ -3838,10 +3832,10 @@ bool WarpRowLifter::statement(const clang::Stmt *S) {
                                 "lifted");
 }
 
-std::optional<Failure> WarpRowLifter::run() {
+std::optional<Refusal> WarpRowLifter::run() {
   auto *Body = dyn_cast<CompoundStmt>(FD->getBody());
   if (!Body)
-    return Failure{RuleId::PK5004, FD->getLocation(), "no body"};
+    return Refusal{RuleId::PK5004, FD->getLocation(), "no body"};
   // Outputs: the pointer parameters the kernel stores through.  Found as
   // the statements are lifted; allocated first, so collect them now.
   for (const ParmVarDecl *P : FD->parameters())
@@ -3855,12 +3849,12 @@ std::optional<Failure> WarpRowLifter::run() {
   for (const clang::Stmt *S : Body->body())
     if (!(Block ? bstmt(S, Ctx()) : statement(S)))
       return F ? F
-               : Failure{Block ? RuleId::PK5009 : RuleId::PK5004,
+               : Refusal{Block ? RuleId::PK5009 : RuleId::PK5004,
                          S->getBeginLoc(), "not lifted"};
   if (Opened)
     B.close();
   if (Pending.empty() || Rows.empty() || (!Block && Cols.empty()))
-    return Failure{Block ? RuleId::PK5009 : RuleId::PK5004, FD->getLocation(),
+    return Refusal{Block ? RuleId::PK5009 : RuleId::PK5004, FD->getLocation(),
                    Block ? "no value of the block-per-row pattern is stored"
                          : "no row of the warp-per-row pattern is stored"};
   // The interface: every pointer is a [rows, cols] tensor; the stored ones
@@ -3872,7 +3866,7 @@ std::optional<Failure> WarpRowLifter::run() {
     if (!P->getType()->isPointerType()) {
       auto T = dtypeOf(P->getType());
       if (!T)
-        return Failure{RuleId::PK5007, P->getLocation(),
+        return Refusal{RuleId::PK5007, P->getLocation(),
                        "scalar parameter without an NKI dtype"};
       Pa.Ty = *T;
       K.Params.push_back(Pa);
@@ -3880,14 +3874,14 @@ std::optional<Failure> WarpRowLifter::run() {
     }
     auto U = L.Uses.find(P);
     if (U == L.Uses.end())
-      return Failure{RuleId::PK5008, P->getLocation(),
+      return Refusal{RuleId::PK5008, P->getLocation(),
                      llvm::formatv("pointer parameter '{0}' is never "
                                    "accessed as a row",
                                    P->getName())
                          .str()};
     auto Ty = dtypeOf(P->getType()->getPointeeType());
     if (!Ty)
-      return Failure{RuleId::PK5007, P->getLocation(),
+      return Refusal{RuleId::PK5007, P->getLocation(),
                      "element type without an NKI dtype"};
     Pa.IsTensor = true;
     Pa.Ty = *Ty;
@@ -4063,7 +4057,7 @@ class TransposeLifter {
 public:
   TransposeLifter(TargetContext &TC, const FunctionDecl *FD, Kernel &K)
       : TC(TC), FD(FD), K(K) {}
-  std::optional<Failure> run();
+  std::optional<Refusal> run();
   bool recognised() const { return Tile != nullptr; }
 
 private:
@@ -4074,7 +4068,7 @@ private:
   int64_t TileRows = 0, TileCols = 0;
   std::map<const VarDecl *, Aff> Env;
   const VarDecl *J = nullptr;
-  std::optional<Failure> F;
+  std::optional<Refusal> F;
   int Phase = 0;
   // Phase 1 facts.
   const ParmVarDecl *In = nullptr;
@@ -4086,7 +4080,7 @@ private:
 
   bool fail(SourceLocation L, std::string M) {
     if (!F)
-      F = Failure{RuleId::PK5009, L, std::move(M)};
+      F = Refusal{RuleId::PK5009, L, std::move(M)};
     return false;
   }
   const VarDecl *varOf(const Expr *E) {
@@ -4305,10 +4299,10 @@ bool TransposeLifter::store(const BinaryOperator *St,
                                  "cols of the staged matrix");
 }
 
-std::optional<Failure> TransposeLifter::run() {
+std::optional<Refusal> TransposeLifter::run() {
   auto *Body = dyn_cast<CompoundStmt>(FD->getBody());
   if (!Body)
-    return Failure{RuleId::PK5009, FD->getLocation(), "no body"};
+    return Refusal{RuleId::PK5009, FD->getLocation(), "no body"};
   for (const clang::Stmt *S : Body->body()) {
     if (auto *DS = dyn_cast<DeclStmt>(S)) {
       for (const Decl *D : DS->decls()) {
@@ -4319,7 +4313,7 @@ std::optional<Failure> TransposeLifter::run() {
                               A0->getElementType())
                         : nullptr;
           if (Tile || !A1 || !dtypeOf(A1->getElementType()))
-            return Failure{RuleId::PK5004, V->getLocation(),
+            return Refusal{RuleId::PK5004, V->getLocation(),
                            "__shared__ array that is not one 2-D tile"};
           Tile = V;
           TileRows = A0->getSize().getSExtValue();
@@ -4330,7 +4324,7 @@ std::optional<Failure> TransposeLifter::run() {
                      ? aff(V->getInit())
                      : std::nullopt;
         if (!A)
-          return Failure{RuleId::PK5009, D->getLocation(),
+          return Refusal{RuleId::PK5009, D->getLocation(),
                          "local that is not an affine index of the thread "
                          "and block indices"};
         Env[V] = *A;
@@ -4338,14 +4332,14 @@ std::optional<Failure> TransposeLifter::run() {
       continue;
     }
     if (!Tile)
-      return Failure{RuleId::PK5004, S->getBeginLoc(),
+      return Refusal{RuleId::PK5004, S->getBeginLoc(),
                      "statement before the shared tile"};
     if (auto *Bo = dyn_cast<BinaryOperator>(S);
         Bo && Bo->getOpcode() == BO_Assign) {
       const VarDecl *V = varOf(Bo->getLHS());
       auto A = V && Env.count(V) ? aff(Bo->getRHS()) : std::nullopt;
       if (!A)
-        return Failure{RuleId::PK5009, Bo->getBeginLoc(),
+        return Refusal{RuleId::PK5009, Bo->getBeginLoc(),
                        "assignment that is not a new affine index"};
       Env[V] = *A;
       continue;
@@ -4357,37 +4351,37 @@ std::optional<Failure> TransposeLifter::run() {
         Phase = 1;
         continue;
       }
-      return Failure{RuleId::PK5009, C->getBeginLoc(),
+      return Refusal{RuleId::PK5009, C->getBeginLoc(),
                      "call that is not the one barrier between staging and "
                      "storing"};
     }
     if (auto *Fo = dyn_cast<ForStmt>(S)) {
       if ((Phase == 1 && Out) || !loop(Fo))
         return F ? F
-                 : Failure{RuleId::PK5009, Fo->getForLoc(),
+                 : Refusal{RuleId::PK5009, Fo->getForLoc(),
                            "a second store loop"};
       continue;
     }
-    return Failure{RuleId::PK5009, S->getBeginLoc(),
+    return Refusal{RuleId::PK5009, S->getBeginLoc(),
                    "statement of a staged transpose not lifted"};
   }
   if (!In || !Out)
-    return Failure{RuleId::PK5009, FD->getLocation(),
+    return Refusal{RuleId::PK5009, FD->getLocation(),
                    "the staged tile is not stored transposed"};
   if (TD > TileRows || TD > TileCols)
-    return Failure{RuleId::PK5009, Tile->getLocation(),
+    return Refusal{RuleId::PK5009, Tile->getLocation(),
                    "the tile loops run past the shared tile"};
   // The blocks must be TD x R threads; R0 and C0 must be TD times the block
   // indices so that the blocks' tiles cover the matrix (the grid covers it).
   Aff WantR0{{"by", {{"", TD}}}}, WantC0{{"bx", {{"", TD}}}};
   if (R0 != WantR0 || C0 != WantC0)
-    return Failure{RuleId::PK5009, Tile->getLocation(),
+    return Refusal{RuleId::PK5009, Tile->getLocation(),
                    "the block's tile does not start at (blockIdx.y * TILE, "
                    "blockIdx.x * TILE)"};
   auto DT = dtypeOf(In->getType()->getPointeeType());
   auto DO = dtypeOf(Out->getType()->getPointeeType());
   if (!DT || !DO || *DT != *DO)
-    return Failure{RuleId::PK5009, Out->getLocation(),
+    return Refusal{RuleId::PK5009, Out->getLocation(),
                    "input and output of the transpose have different or no "
                    "NKI dtypes"};
   std::string Rs = linText(Rows), Cs = linText(Cols);
@@ -4402,12 +4396,12 @@ std::optional<Failure> TransposeLifter::run() {
                          : std::vector<std::string>{Cs, Rs};
       Pa.R = P == In ? Param::In : Param::Out;
     } else if (P->getType()->isPointerType()) {
-      return Failure{RuleId::PK5008, P->getLocation(),
+      return Refusal{RuleId::PK5008, P->getLocation(),
                      "pointer parameter the transpose does not access"};
     } else {
       auto T = dtypeOf(P->getType());
       if (!T)
-        return Failure{RuleId::PK5007, P->getLocation(),
+        return Refusal{RuleId::PK5007, P->getLocation(),
                        "scalar parameter without an NKI dtype"};
       Pa.Ty = *T;
     }
@@ -4497,7 +4491,7 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
   // The finding goes where the construct is; the header line of the
   // kernel's own .py names the file and line.
   auto Report = [&](const std::string &Name, SourceLocation KernelLoc,
-                    const Failure &Fl) {
+                    const Refusal &Fl) {
     std::string Msg =
         llvm::formatv("kernel '{0}' is not lifted to NKI: {1}", Name, Fl.Msg)
             .str();
@@ -4513,41 +4507,34 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
             .str());
   };
 
+  // A lifted kernel: its PK5001 note and its place in its file's output.
+  auto Lifted = [&](const std::string &Name, const FunctionDecl *FD, Kernel K) {
+    TC.finding(FD->getLocation(), RuleId::PK5001, Severity::Note,
+               llvm::formatv("kernel '{0}' lifted to an NKI tile program: "
+                             "{1}; {2} tile operations in its loop bodies",
+                             Name, K.Family, staticOpCount(K.Body))
+                   .str());
+    Out[TC.fileOf(FD->getLocation())].Kernels.push_back(std::move(K));
+  };
+
   // GEMMs (LiftMatmul.cpp), then block scans (LiftScan.cpp) first: lifted,
   // or refused with the reason the GEMM or the scan is not proven; other
   // kernels go on to the lifters below.
   auto Gemm = [&](const FunctionDecl *FD) {
-    Kernel K;
-    std::optional<MatmulRefusal> Why;
     std::string Name = FD->getNameAsString();
-    if (liftMatmul(TC, FD, K, Why)) {
-      TC.finding(FD->getLocation(), RuleId::PK5001, Severity::Note,
-                 llvm::formatv("kernel '{0}' lifted to an NKI tile program: "
-                               "{1}; {2} tile operations in its loop bodies",
-                               Name, K.Family, staticOpCount(K.Body))
-                     .str());
-      Out[TC.fileOf(FD->getLocation())].Kernels.push_back(std::move(K));
-      return true;
+    for (auto Lift : {liftMatmul, liftScan}) {
+      Kernel K;
+      std::optional<Refusal> Why;
+      if (Lift(TC, FD, K, Why)) {
+        Lifted(Name, FD, std::move(K));
+        return true;
+      }
+      if (Why) {
+        Report(Name, FD->getLocation(), *Why);
+        return true;
+      }
     }
-    if (Why) {
-      Report(Name, FD->getLocation(), Failure{Why->Rule, Why->Loc, Why->Msg});
-      return true;
-    }
-    // Block scans (LiftScan.cpp): lifted, or refused with the deviation.
-    std::optional<ScanRefusal> SWhy;
-    if (liftScan(TC, FD, K, SWhy)) {
-      TC.finding(FD->getLocation(), RuleId::PK5001, Severity::Note,
-                 llvm::formatv("kernel '{0}' lifted to an NKI tile program: "
-                               "{1}; {2} tile operations in its loop bodies",
-                               Name, K.Family, staticOpCount(K.Body))
-                     .str());
-      Out[TC.fileOf(FD->getLocation())].Kernels.push_back(std::move(K));
-      return true;
-    }
-    if (SWhy)
-      Report(Name, FD->getLocation(),
-             Failure{SWhy->Rule, SWhy->Loc, SWhy->Msg});
-    return SWhy.has_value();
+    return false;
   };
 
   for (const FunctionTemplateDecl *FT : Templates) {
@@ -4557,7 +4544,7 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
     S.run(FT->getTemplatedDecl());
     Report(FT->getNameAsString(), FT->getLocation(),
            S.F ? *S.F
-               : Failure{RuleId::PK5007, FT->getLocation(),
+               : Refusal{RuleId::PK5007, FT->getLocation(),
                          "template kernels are not lifted (each "
                          "instantiation would be a kernel of its own)"});
   }
@@ -4606,13 +4593,7 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
       Report(Name, FD->getLocation(), *Fl);
       continue;
     }
-    std::string File = TC.fileOf(FD->getLocation());
-    TC.finding(FD->getLocation(), RuleId::PK5001, Severity::Note,
-               llvm::formatv("kernel '{0}' lifted to an NKI tile program: "
-                             "{1}; {2} tile operations in its loop bodies",
-                             Name, K.Family, staticOpCount(K.Body))
-                   .str());
-    Out[File].Kernels.push_back(std::move(K));
+    Lifted(Name, FD, std::move(K));
   }
   return Out;
 }

@@ -20,6 +20,13 @@ struct LiftedFile {
   std::vector<std::string> Header;
 };
 
+/// Why a kernel is not lifted: the rule, the place, the reason.
+struct Refusal {
+  RuleId Rule;
+  clang::SourceLocation Loc;
+  std::string Msg;
+};
+
 /// The NKI dtype of a C element type (float, half/__half, bf16, int,
 /// unsigned); none for the others.
 std::optional<DType> dtypeOf(clang::QualType T);

@@ -381,11 +381,11 @@ struct Gemm {
 };
 
 struct Refused {
-  MatmulRefusal R;
+  Refusal R;
 };
 
 [[noreturn]] void refuse(RuleId Rule, SourceLocation Loc, std::string Msg) {
-  throw Refused{MatmulRefusal{Rule, Loc, std::move(Msg)}};
+  throw Refused{Refusal{Rule, Loc, std::move(Msg)}};
 }
 
 //===----------------------------------------------------------------------===//
@@ -618,61 +618,52 @@ void emitGemm(const FunctionDecl *FD, const Gemm &G, Kernel &K) {
   B.open("k0", "0", G.K, "128");
   B.assign("k1", "min(" + G.K + ", k0 + 128)");
   B.assign("nk", "k1 - k0");
-  auto op = [&](OpKind Kd, Access D, std::vector<Operand> S,
-                std::string Fn = "") {
-    Op O;
-    O.Kind = Kd;
-    O.Dst = std::move(D);
-    O.Srcs = std::move(S);
-    O.Fn = std::move(Fn);
-    B.op(std::move(O));
-  };
   auto T = [](Access A) { return Operand::tile(std::move(A)); };
   // Stationary: the A tile [m, k] transposed to [k, m].
   std::string At = B.alloc("a", Mem::SBUF, TA, {"128", "128"});
-  op(OpKind::DmaCopy, acc2(At, "0", "nm", "0", "nk"),
-     {T(acc2(A, "m0", "m1", "k0", "k1"))});
+  B.op(OpKind::DmaCopy, acc2(At, "0", "nm", "0", "nk"),
+       {T(acc2(A, "m0", "m1", "k0", "k1"))});
   std::string AtP = B.alloc("a_t", Mem::PSUM, DType::F32, {"128", "128"});
-  op(OpKind::Transpose, acc2(AtP, "0", "nk", "0", "nm"),
-     {T(acc2(At, "0", "nm", "0", "nk"))});
+  B.op(OpKind::Transpose, acc2(AtP, "0", "nk", "0", "nm"),
+       {T(acc2(At, "0", "nm", "0", "nk"))});
   std::string AtS = B.alloc("a_t", Mem::SBUF, TA, {"128", "128"});
-  op(OpKind::TensorCopy, acc2(AtS, "0", "nk", "0", "nm"),
-     {T(acc2(AtP, "0", "nk", "0", "nm"))});
+  B.op(OpKind::TensorCopy, acc2(AtS, "0", "nk", "0", "nm"),
+       {T(acc2(AtP, "0", "nk", "0", "nm"))});
   // Moving: the B tile [k, n].
   std::string Bm;
   if (!G.BTransposed) {
     Bm = B.alloc("b", Mem::SBUF, TB, {"128", NT});
-    op(OpKind::DmaCopy, acc2(Bm, "0", "nk", "0", "nn"),
-       {T(acc2(Bn, "k0", "k1", "n0", "n1"))});
+    B.op(OpKind::DmaCopy, acc2(Bm, "0", "nk", "0", "nn"),
+         {T(acc2(Bn, "k0", "k1", "n0", "n1"))});
   } else {
     std::string Bt = B.alloc("bt", Mem::SBUF, TB, {"128", "128"});
-    op(OpKind::DmaCopy, acc2(Bt, "0", "nn", "0", "nk"),
-       {T(acc2(Bn, "n0", "n1", "k0", "k1"))});
+    B.op(OpKind::DmaCopy, acc2(Bt, "0", "nn", "0", "nk"),
+         {T(acc2(Bn, "n0", "n1", "k0", "k1"))});
     std::string BP = B.alloc("b", Mem::PSUM, DType::F32, {"128", "128"});
-    op(OpKind::Transpose, acc2(BP, "0", "nk", "0", "nn"),
-       {T(acc2(Bt, "0", "nn", "0", "nk"))});
+    B.op(OpKind::Transpose, acc2(BP, "0", "nk", "0", "nn"),
+         {T(acc2(Bt, "0", "nn", "0", "nk"))});
     Bm = B.alloc("b", Mem::SBUF, TB, {"128", "128"});
-    op(OpKind::TensorCopy, acc2(Bm, "0", "nk", "0", "nn"),
-       {T(acc2(BP, "0", "nk", "0", "nn"))});
+    B.op(OpKind::TensorCopy, acc2(Bm, "0", "nk", "0", "nn"),
+         {T(acc2(BP, "0", "nk", "0", "nn"))});
   }
-  op(OpKind::Matmul, acc2(Acc, "0", "nm", "0", "nn"),
-     {T(acc2(AtS, "0", "nk", "0", "nm")), T(acc2(Bm, "0", "nk", "0", "nn"))});
+  B.op(OpKind::Matmul, acc2(Acc, "0", "nm", "0", "nn"),
+       {T(acc2(AtS, "0", "nk", "0", "nm")), T(acc2(Bm, "0", "nk", "0", "nn"))});
   B.close();
   std::string R = B.alloc("res", Mem::SBUF, DType::F32, {"128", NT});
   Access RA = acc2(R, "0", "nm", "0", "nn");
-  op(OpKind::TensorCopy, RA, {T(acc2(Acc, "0", "nm", "0", "nn"))});
+  B.op(OpKind::TensorCopy, RA, {T(acc2(Acc, "0", "nm", "0", "nn"))});
   if (!G.Alpha.empty())
-    op(OpKind::TensorScalar, RA, {T(RA), Operand::scalar(G.Alpha)},
-       "nl.multiply");
+    B.op(OpKind::TensorScalar, RA, {T(RA), Operand::scalar(G.Alpha)},
+         "nl.multiply");
   if (!G.Beta.empty()) {
     std::string Cs = B.alloc("c", Mem::SBUF, DType::F32, {"128", NT});
     Access CA = acc2(Cs, "0", "nm", "0", "nn");
-    op(OpKind::DmaCopy, CA, {T(acc2(C, "m0", "m1", "n0", "n1"))});
-    op(OpKind::TensorScalar, CA, {T(CA), Operand::scalar(G.Beta)},
-       "nl.multiply");
-    op(OpKind::TensorTensor, RA, {T(RA), T(CA)}, "nl.add");
+    B.op(OpKind::DmaCopy, CA, {T(acc2(C, "m0", "m1", "n0", "n1"))});
+    B.op(OpKind::TensorScalar, CA, {T(CA), Operand::scalar(G.Beta)},
+         "nl.multiply");
+    B.op(OpKind::TensorTensor, RA, {T(RA), T(CA)}, "nl.add");
   }
-  op(OpKind::DmaCopy, acc2(Out, "m0", "m1", "n0", "n1"), {T(RA)});
+  B.op(OpKind::DmaCopy, acc2(Out, "m0", "m1", "n0", "n1"), {T(RA)});
   B.close();
   B.close();
   K.Family = G.Family;
@@ -2495,7 +2486,7 @@ Gemm TiledGemm::run() {
 } // namespace
 
 bool nki::liftMatmul(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
-                     std::optional<MatmulRefusal> &Why) {
+                     std::optional<Refusal> &Why) {
   Why.reset();
   if (!FD->hasBody())
     return false;

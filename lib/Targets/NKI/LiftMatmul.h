@@ -3,7 +3,7 @@
 #ifndef PK_NKI_LIFTMATMUL_H
 #define PK_NKI_LIFTMATMUL_H
 
-#include "TileProgram.h"
+#include "Lift.h"
 #include "pk/Rules.h"
 #include "pk/TargetContext.h"
 #include <optional>
@@ -15,13 +15,6 @@ class FunctionDecl;
 namespace pk {
 namespace nki {
 
-/// Why a GEMM-shaped kernel is not lifted: the rule, the place, the reason.
-struct MatmulRefusal {
-  RuleId Rule;
-  clang::SourceLocation Loc;
-  std::string Msg;
-};
-
 /// Lifts \p FD (a kernel, or the pattern of a kernel template) when its
 /// per-thread program is proven to compute C = alpha * A * B (+ beta * C):
 /// returns true and fills \p K.  Returns false with \p Why set when the
@@ -29,7 +22,7 @@ struct MatmulRefusal {
 /// multiply-accumulate over staged tiles) but a fact the lift relies on is
 /// not proven; false with \p Why empty when the kernel is not GEMM-shaped.
 bool liftMatmul(TargetContext &TC, const clang::FunctionDecl *FD, Kernel &K,
-                std::optional<MatmulRefusal> &Why);
+                std::optional<Refusal> &Why);
 
 } // namespace nki
 } // namespace pk

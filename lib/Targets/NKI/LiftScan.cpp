@@ -298,7 +298,7 @@ class ScanLifter {
 public:
   ScanLifter(TargetContext &TC, const FunctionDecl *FD, Kernel &K)
       : TC(TC), FD(FD), K(K) {}
-  std::optional<ScanRefusal> run();
+  std::optional<Refusal> run();
 
 private:
   TargetContext &TC;
@@ -306,16 +306,16 @@ private:
   Kernel &K;
   Bindings Bd;
 
-  ScanRefusal refuse(SourceLocation L, std::string Msg) {
-    return ScanRefusal{RuleId::PK5004, TC.SM().getExpansionLoc(L),
-                       "__shfl_up_sync: a prefix scan across the lanes, not "
-                       "the recognised block scan: " +
-                           std::move(Msg)};
+  Refusal refuse(SourceLocation L, std::string Msg) {
+    return Refusal{RuleId::PK5004, TC.SM().getExpansionLoc(L),
+                   "__shfl_up_sync: a prefix scan across the lanes, not "
+                   "the recognised block scan: " +
+                       std::move(Msg)};
   }
   std::vector<Tok> toks(const clang::Stmt *S) {
     return tokens(TC.SM(), TC.Ctx().getLangOpts(), S->getSourceRange());
   }
-  std::optional<ScanRefusal> checkStep(const CallExpr *C, const ForStmt *F);
+  std::optional<Refusal> checkStep(const CallExpr *C, const ForStmt *F);
   void emit(DType Ty, const std::string &In, const std::string &Out,
             const std::string &N, std::optional<uint64_t> BlockConst,
             uint64_t S1, uint64_t S2);
@@ -323,8 +323,8 @@ private:
 
 /// Each shuffle-up must be the step of a Hillis-Steele scan, with the
 /// full mask and the lane guard.
-std::optional<ScanRefusal> ScanLifter::checkStep(const CallExpr *C,
-                                                 const ForStmt *F) {
+std::optional<Refusal> ScanLifter::checkStep(const CallExpr *C,
+                                             const ForStmt *F) {
   SourceLocation L = C->getBeginLoc();
   QualType VT = C->getNumArgs() > 1 ? C->getArg(1)->IgnoreImpCasts()->getType()
                                     : QualType();
@@ -368,7 +368,7 @@ std::optional<ScanRefusal> ScanLifter::checkStep(const CallExpr *C,
                    "threadIdx.x & 31`");
 }
 
-std::optional<ScanRefusal> ScanLifter::run() {
+std::optional<Refusal> ScanLifter::run() {
   auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
   if (!Body)
     return refuse(FD->getLocation(), "no body");
@@ -546,15 +546,6 @@ void ScanLifter::emit(DType Ty, const std::string &InC, const std::string &OutC,
   B.op(A);
   K.Returns.push_back(Out);
 
-  auto Do = [&](OpKind Kd, Access D, std::vector<Operand> S,
-                std::string Fn = "") {
-    Op O;
-    O.Kind = Kd;
-    O.Dst = std::move(D);
-    O.Srcs = std::move(S);
-    O.Fn = std::move(Fn);
-    B.op(std::move(O));
-  };
   auto Whole = [](const std::string &T) {
     Access X;
     X.Tensor = T;
@@ -566,25 +557,25 @@ void ScanLifter::emit(DType Ty, const std::string &InC, const std::string &OutC,
   // Upper triangular ones (k <= m) by doubling: [[U, 1], [0, U]]; the
   // diagonal block moves across partitions, so by DMA.
   std::string Tri = B.alloc("tri", Mem::SBUF, DType::F32, {"128", "128"});
-  Do(OpKind::Memset, Whole(Tri), {Sc("0.0")});
-  Do(OpKind::Memset, slice(Tri, "0", "1", "0", "1"), {Sc("1.0")});
+  B.op(OpKind::Memset, Whole(Tri), {Sc("0.0")});
+  B.op(OpKind::Memset, slice(Tri, "0", "1", "0", "1"), {Sc("1.0")});
   std::string S = B.fresh("s");
   B.open(S, "0", "7", "1");
   std::string W = "(1 << " + S + ")", W2 = "(2 << " + S + ")";
-  Do(OpKind::DmaCopy, slice(Tri, W, W2, W, W2),
-     {Tl(slice(Tri, "0", W, "0", W))});
-  Do(OpKind::Memset, slice(Tri, "0", W, W, W2), {Sc("1.0")});
+  B.op(OpKind::DmaCopy, slice(Tri, W, W2, W, W2),
+       {Tl(slice(Tri, "0", W, "0", W))});
+  B.op(OpKind::Memset, slice(Tri, "0", W, W, W2), {Sc("1.0")});
   B.close();
   // Strictly upper triangular (j < r): the same shifted one column right.
   std::string STri = B.alloc("stri", Mem::SBUF, DType::F32, {"128", "128"});
-  Do(OpKind::Memset, slice(STri, "0", "128", "0", "1"), {Sc("0.0")});
-  Do(OpKind::TensorCopy, slice(STri, "0", "128", "1", "128"),
-     {Tl(slice(Tri, "0", "128", "0", "127"))});
+  B.op(OpKind::Memset, slice(STri, "0", "128", "0", "1"), {Sc("0.0")});
+  B.op(OpKind::TensorCopy, slice(STri, "0", "128", "1", "128"),
+       {Tl(slice(Tri, "0", "128", "0", "127"))});
   std::string Ones = B.alloc("ones", Mem::SBUF, DType::F32, {"128", "128"});
-  Do(OpKind::Memset, Whole(Ones), {Sc("1.0")});
+  B.op(OpKind::Memset, Whole(Ones), {Sc("1.0")});
   // The carry of each byte plane: the plane's sum of every tile before.
   std::string Carry = B.alloc("carry", Mem::SBUF, DType::F32, {"1", "4"});
-  Do(OpKind::Memset, Whole(Carry), {Sc("0.0")});
+  B.op(OpKind::Memset, Whole(Carry), {Sc("0.0")});
 
   DType IT = Ty; // integer tiles keep the element type
   // One tile of NP rows by NF elements, read from Src and written to Dst.
@@ -592,80 +583,81 @@ void ScanLifter::emit(DType Ty, const std::string &InC, const std::string &OutC,
                       const std::string &NF) {
     auto Sl = [&](const std::string &T) { return slice(T, "0", NP, "0", NF); };
     std::string X = B.alloc("x", Mem::SBUF, IT, {"128", "128"});
-    Do(OpKind::DmaCopy, Sl(X), {Tl(Src)});
+    B.op(OpKind::DmaCopy, Sl(X), {Tl(Src)});
     std::string Res = B.alloc("res", Mem::SBUF, IT, {"128", "128"});
     std::string CarryUp; // the carry out of the plane below, fp32
     for (int Kb = 0; Kb < 4; ++Kb) {
       std::string Kc = std::to_string(Kb);
       std::string Li = B.alloc("byte", Mem::SBUF, IT, {"128", "128"});
       if (Kb)
-        Do(OpKind::TensorScalar, Sl(Li),
-           {Tl(Sl(X)), Sc(std::to_string(8 * Kb))}, "nl.right_shift");
-      Do(OpKind::TensorScalar, Sl(Li), {Tl(Sl(Kb ? Li : X)), Sc("255")},
-         "nl.bitwise_and");
+        B.op(OpKind::TensorScalar, Sl(Li),
+             {Tl(Sl(X)), Sc(std::to_string(8 * Kb))}, "nl.right_shift");
+      B.op(OpKind::TensorScalar, Sl(Li), {Tl(Sl(Kb ? Li : X)), Sc("255")},
+           "nl.bitwise_and");
       std::string Lf = B.alloc("bytef", Mem::SBUF, DType::F32, {"128", "128"});
-      Do(OpKind::TensorCopy, Sl(Lf), {Tl(Sl(Li))});
+      B.op(OpKind::TensorCopy, Sl(Lf), {Tl(Sl(Li))});
       std::string LtP =
           B.alloc("bytet_ps", Mem::PSUM, DType::F32, {"128", "128"});
-      Do(OpKind::Transpose, slice(LtP, "0", NF, "0", NP), {Tl(Sl(Lf))});
+      B.op(OpKind::Transpose, slice(LtP, "0", NF, "0", NP), {Tl(Sl(Lf))});
       std::string Lt = B.alloc("bytet", Mem::SBUF, DType::F32, {"128", "128"});
-      Do(OpKind::TensorCopy, slice(Lt, "0", NF, "0", NP),
-         {Tl(slice(LtP, "0", NF, "0", NP))});
+      B.op(OpKind::TensorCopy, slice(Lt, "0", NF, "0", NP),
+           {Tl(slice(LtP, "0", NF, "0", NP))});
       // Each row's prefix sums, then the rows before, then the tiles before.
       std::string Ps =
           B.alloc("scan_ps", Mem::PSUM, DType::F32, {"128", "128"});
-      Do(OpKind::Matmul, Sl(Ps),
-         {Tl(slice(Lt, "0", NF, "0", NP)), Tl(slice(Tri, "0", NF, "0", NF))});
+      B.op(OpKind::Matmul, Sl(Ps),
+           {Tl(slice(Lt, "0", NF, "0", NP)), Tl(slice(Tri, "0", NF, "0", NF))});
       std::string Tot = B.alloc("rowsum", Mem::SBUF, DType::F32, {"128", "1"});
-      Do(OpKind::Reduce, slice(Tot, "0", NP, "0", "1"), {Tl(Sl(Lf))}, "nl.add");
+      B.op(OpKind::Reduce, slice(Tot, "0", NP, "0", "1"), {Tl(Sl(Lf))},
+           "nl.add");
       std::string TotB =
           B.alloc("rowsums", Mem::SBUF, DType::F32, {"128", "128"});
-      Do(OpKind::TensorScalar, Sl(TotB),
-         {Tl(Sl(Ones)), Tl(slice(Tot, "0", NP, "0", "1"))}, "nl.multiply");
-      Do(OpKind::Matmul, Sl(Ps),
-         {Tl(slice(STri, "0", NP, "0", NP)), Tl(Sl(TotB))});
+      B.op(OpKind::TensorScalar, Sl(TotB),
+           {Tl(Sl(Ones)), Tl(slice(Tot, "0", NP, "0", "1"))}, "nl.multiply");
+      B.op(OpKind::Matmul, Sl(Ps),
+           {Tl(slice(STri, "0", NP, "0", NP)), Tl(Sl(TotB))});
       std::string CB = B.alloc("carryrow", Mem::SBUF, DType::F32, {"1", "128"});
-      Do(OpKind::TensorScalar, slice(CB, "0", "1", "0", NF),
-         {Tl(slice(Ones, "0", "1", "0", NF)),
-          Tl(slice(Carry, "0", "1", Kc, std::to_string(Kb + 1)))},
-         "nl.multiply");
-      Do(OpKind::Matmul, Sl(Ps),
-         {Tl(slice(Ones, "0", "1", "0", NP)),
-          Tl(slice(CB, "0", "1", "0", NF))});
+      B.op(OpKind::TensorScalar, slice(CB, "0", "1", "0", NF),
+           {Tl(slice(Ones, "0", "1", "0", NF)),
+            Tl(slice(Carry, "0", "1", Kc, std::to_string(Kb + 1)))},
+           "nl.multiply");
+      B.op(OpKind::Matmul, Sl(Ps),
+           {Tl(slice(Ones, "0", "1", "0", NP)),
+            Tl(slice(CB, "0", "1", "0", NF))});
       std::string Sf = B.alloc("scan", Mem::SBUF, DType::F32, {"128", "128"});
-      Do(OpKind::TensorCopy, Sl(Sf), {Tl(Sl(Ps))});
+      B.op(OpKind::TensorCopy, Sl(Sf), {Tl(Sl(Ps))});
       // The last element's sum is the carry of the next tile (a DMA: it
       // moves from partition NP - 1 to partition 0).
-      Do(OpKind::DmaCopy, slice(Carry, "0", "1", Kc, std::to_string(Kb + 1)),
-         {Tl(slice(Sf, NP + " - 1", NP, NF + " - 1", NF))});
+      B.op(OpKind::DmaCopy, slice(Carry, "0", "1", Kc, std::to_string(Kb + 1)),
+           {Tl(slice(Sf, NP + " - 1", NP, NF + " - 1", NF))});
       // This plane's byte of the result, with the carry from the plane
       // below (all values below 2**24: exact in fp32).
       if (Kb)
-        Do(OpKind::TensorTensor, Sl(Sf), {Tl(Sl(Sf)), Tl(Sl(CarryUp))},
-           "nl.add");
+        B.op(OpKind::TensorTensor, Sl(Sf), {Tl(Sl(Sf)), Tl(Sl(CarryUp))},
+             "nl.add");
       std::string Ti = B.alloc("sumi", Mem::SBUF, IT, {"128", "128"});
-      Do(OpKind::TensorCopy, Sl(Ti), {Tl(Sl(Sf))});
+      B.op(OpKind::TensorCopy, Sl(Ti), {Tl(Sl(Sf))});
       if (Kb < 3) {
         std::string Ci = B.alloc("up", Mem::SBUF, IT, {"128", "128"});
-        Do(OpKind::TensorScalar, Sl(Ci), {Tl(Sl(Ti)), Sc("8")},
-           "nl.right_shift");
+        B.op(OpKind::TensorScalar, Sl(Ci), {Tl(Sl(Ti)), Sc("8")},
+             "nl.right_shift");
         CarryUp = B.alloc("upf", Mem::SBUF, DType::F32, {"128", "128"});
-        Do(OpKind::TensorCopy, Sl(CarryUp), {Tl(Sl(Ci))});
+        B.op(OpKind::TensorCopy, Sl(CarryUp), {Tl(Sl(Ci))});
       }
       if (!Kb) {
-        Do(OpKind::TensorScalar, Sl(Res), {Tl(Sl(Ti)), Sc("255")},
-           "nl.bitwise_and");
+        B.op(OpKind::TensorScalar, Sl(Res), {Tl(Sl(Ti)), Sc("255")},
+             "nl.bitwise_and");
         continue;
       }
       std::string Di = B.alloc("digit", Mem::SBUF, IT, {"128", "128"});
-      Do(OpKind::TensorScalar, Sl(Di), {Tl(Sl(Ti)), Sc("255")},
-         "nl.bitwise_and");
-      Do(OpKind::TensorScalar, Sl(Di), {Tl(Sl(Di)), Sc(std::to_string(8 * Kb))},
-         "nl.left_shift");
-      Do(OpKind::TensorTensor, Sl(Res), {Tl(Sl(Res)), Tl(Sl(Di))},
-         "nl.bitwise_or");
+      B.op(OpKind::TensorScalar, Sl(Di), {Tl(Sl(Ti)), Sc("255")},
+           "nl.bitwise_and");
+      B.op(OpKind::TensorScalar, Sl(Di),
+           {Tl(Sl(Di)), Sc(std::to_string(8 * Kb))}, "nl.left_shift");
+      B.op(OpKind::TensorTensor, Sl(Res), {Tl(Sl(Res)), Tl(Sl(Di))},
+           "nl.bitwise_or");
     }
-    Do(OpKind::DmaCopy, Dst, {Tl(Sl(Res))});
+    B.op(OpKind::DmaCopy, Dst, {Tl(Sl(Res))});
   };
 
   // Whole rows of 128 elements, 128 rows a tile; then the ragged tail.
@@ -700,7 +692,7 @@ void ScanLifter::emit(DType Ty, const std::string &InC, const std::string &OutC,
 } // namespace
 
 bool nki::liftScan(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
-                   std::optional<ScanRefusal> &Why) {
+                   std::optional<Refusal> &Why) {
   ShuffleUps SU;
   if (FD->getBody())
     SU.TraverseStmt(FD->getBody());

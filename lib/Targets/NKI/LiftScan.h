@@ -3,7 +3,7 @@
 #ifndef PK_NKI_LIFTSCAN_H
 #define PK_NKI_LIFTSCAN_H
 
-#include "TileProgram.h"
+#include "Lift.h"
 #include "pk/Rules.h"
 #include "pk/TargetContext.h"
 #include <optional>
@@ -15,20 +15,13 @@ class FunctionDecl;
 namespace pk {
 namespace nki {
 
-/// Why a scan kernel is not lifted: the rule, the place, the reason.
-struct ScanRefusal {
-  RuleId Rule;
-  clang::SourceLocation Loc;
-  std::string Msg;
-};
-
 /// Lifts \p FD (a kernel, or the pattern of a kernel template) when it is
 /// the recognised single-pass block scan (docs/nki.md): returns true and
 /// fills \p K.  Returns false with \p Why set when the kernel scans across
 /// lanes (__shfl_up_sync) but deviates from that shape; false with \p Why
 /// empty when the kernel makes no shuffle-up scan.
 bool liftScan(TargetContext &TC, const clang::FunctionDecl *FD, Kernel &K,
-              std::optional<ScanRefusal> &Why);
+              std::optional<Refusal> &Why);
 
 } // namespace nki
 } // namespace pk

@@ -51,6 +51,16 @@ void Builder::op(Op O) {
   Stack.back()->push_back(std::move(S));
 }
 
+void Builder::op(OpKind K, Access Dst, std::vector<Operand> Srcs,
+                 std::string Fn) {
+  Op O;
+  O.Kind = K;
+  O.Dst = std::move(Dst);
+  O.Srcs = std::move(Srcs);
+  O.Fn = std::move(Fn);
+  op(std::move(O));
+}
+
 void Builder::assign(std::string Var, std::string Value) {
   Stmt S;
   S.K = Stmt::Assign;

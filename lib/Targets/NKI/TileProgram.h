@@ -130,6 +130,9 @@ class Builder {
 public:
   explicit Builder(std::vector<Stmt> &Top) { Stack.push_back(&Top); }
   void op(Op O);
+  /// An operation of kind \p K writing \p Dst from \p Srcs (\p Fn: the
+  /// activation or ALU function, where the kind has one).
+  void op(OpKind K, Access Dst, std::vector<Operand> Srcs, std::string Fn = "");
   void assign(std::string Var, std::string Value);
   /// `assert Cond, "Why"` when the kernel is traced.
   void check(std::string Cond, std::string Why);
