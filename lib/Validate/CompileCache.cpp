@@ -46,16 +46,15 @@ std::string objectPath(StringRef CacheDir, StringRef Key) {
 
 } // namespace
 
-std::vector<std::string> placeholderFlags(StringRef Work) {
-  return {("-ffile-prefix-map=" + Work + "=" + WorkPlaceholder).str(),
-          ("-fdebug-compilation-dir=" + CwdPlaceholder).str()};
+std::vector<std::string> pathMapFlags(StringRef Work) {
+  return {("-ffile-prefix-map=" + Work + "=" + MappedWork).str(),
+          ("-fdebug-compilation-dir=" + MappedCwd).str()};
 }
 
 std::string unmapBuildPaths(StringRef Text, StringRef Work, StringRef Cwd) {
   if (!Text.contains("/@pk-"))
     return Text.str();
-  return replaceAll(replaceAll(Text, WorkPlaceholder, Work), CwdPlaceholder,
-                    Cwd);
+  return replaceAll(replaceAll(Text, MappedWork, Work), MappedCwd, Cwd);
 }
 
 std::string objectKey(StringRef Compiler, ArrayRef<std::string> Flags,
@@ -74,12 +73,12 @@ std::string objectKey(StringRef Compiler, ArrayRef<std::string> Flags,
         St.getLastModificationTime().time_since_epoch().count()));
   }
   for (const std::string &F : Flags)
-    Field(replaceAll(F, Work, WorkPlaceholder));
+    Field(replaceAll(F, Work, MappedWork));
   Field("-E");
   while (!Preprocessed.empty()) {
     auto [L, Rest] = Preprocessed.split('\n');
     if (isLineMarker(L) && L.contains(Work))
-      H.update(replaceAll(L, Work, WorkPlaceholder));
+      H.update(replaceAll(L, Work, MappedWork));
     else
       H.update(L);
     H.update("\n");

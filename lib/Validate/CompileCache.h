@@ -5,10 +5,10 @@
 // every later build of the same preprocessed source with the same compiler and
 // flags, in this run or another (docs/validate.md, "Compile cache").
 //
-// Builds record placeholders instead of the scratch directory and the working
-// directory (-ffile-prefix-map, -fdebug-compilation-dir), so that an object
-// is the same whichever scratch directory compiled it; unmapBuildPaths puts
-// the real directories back into what a run prints.
+// Builds record fixed names (/@pk-work@, /@pk-cwd@) for the scratch and the
+// working directory (-ffile-prefix-map, -fdebug-compilation-dir), so that an
+// object is the same whichever scratch directory compiled it; unmapBuildPaths
+// puts the real directories back into what a run prints.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PK_VALIDATE_COMPILECACHE_H
@@ -23,19 +23,20 @@ namespace pk::validate {
 
 /// What builds record instead of the scratch directory and the working
 /// directory.
-inline constexpr llvm::StringLiteral WorkPlaceholder = "/@pk-work@";
-inline constexpr llvm::StringLiteral CwdPlaceholder = "/@pk-cwd@";
+inline constexpr llvm::StringLiteral MappedWork = "/@pk-work@";
+inline constexpr llvm::StringLiteral MappedCwd = "/@pk-cwd@";
 
-/// The flags that make a build record the placeholders.
-std::vector<std::string> placeholderFlags(llvm::StringRef Work);
+/// The flags that make a build record /@pk-work@ and /@pk-cwd@ for the
+/// scratch directory \p Work and the working directory.
+std::vector<std::string> pathMapFlags(llvm::StringRef Work);
 
-/// \p Text with the placeholders replaced by \p Work and \p Cwd.
+/// \p Text with /@pk-work@ and /@pk-cwd@ replaced by \p Work and \p Cwd.
 std::string unmapBuildPaths(llvm::StringRef Text, llvm::StringRef Work,
                             llvm::StringRef Cwd);
 
 /// The key of an object: SHA-256 (hex) over the compiler (its path, size and
 /// modification time), \p Flags and \p Preprocessed (the output of -E). \p Work
-/// is replaced by the placeholder in the flags and in the line markers of the
+/// is replaced by /@pk-work@ in the flags and in the line markers of the
 /// preprocessed text; anything else that names it (a string literal) stays
 /// and makes the key differ.
 std::string objectKey(llvm::StringRef Compiler,

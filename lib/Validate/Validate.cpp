@@ -546,10 +546,10 @@ public:
     llvm::append_range(Args, C.BuildFlags ? *C.BuildFlags : Opts.BuildFlags);
     Args.push_back(Hip ? "-DPKEMU_DEFAULT_WARP=64" : "-DPKEMU_DEFAULT_WARP=32");
     Args.push_back(Hip ? "-DPKEMU_LANG_HIP" : "-DPKEMU_LANG_CUDA");
-    // The object records placeholders for the scratch and the working
+    // The object records fixed names for the scratch and the working
     // directory (what the run prints gets them back), so that it does not
     // depend on where this run's scratch directory is: --cache-dir.
-    llvm::append_range(Args, validate::placeholderFlags(Work));
+    llvm::append_range(Args, validate::pathMapFlags(Work));
     std::string Obj = (Exe + ".o").str();
     std::string Key;
     if (!Opts.CacheDir.empty() && !cacheKey(Main, Exe, Args, C, Key))
@@ -1035,7 +1035,7 @@ private:
   const EmuToolchain &TC;
   PortService &PS;
   std::string Work;
-  std::string Cwd; ///< what the working directory placeholder stands for
+  std::string Cwd; ///< what /@pk-cwd@ in a build stands for
   std::mutex ServiceMutex;
   struct PortedCase {
     bool Tried = false;

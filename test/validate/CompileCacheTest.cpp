@@ -1,6 +1,6 @@
 //===- CompileCacheTest.cpp - validate --cache-dir ------------------------===//
 //
-// The key of a compiled emulator object, the placeholders of the scratch and
+// The key of a compiled emulator object, the fixed names of the scratch and
 // working directories, and storing and fetching objects.
 
 #include "CompileCache.h"
@@ -29,9 +29,9 @@ std::string preIn(llvm::StringRef Work) {
 }
 
 TEST(CompileCache, KeyIgnoresTheScratchDirectoryInFlagsAndLineMarkers) {
-  std::vector<std::string> FlagsA = placeholderFlags("/scratch/one");
+  std::vector<std::string> FlagsA = pathMapFlags("/scratch/one");
   FlagsA.push_back("-I/scratch/one/saxpy/original/prep");
-  std::vector<std::string> FlagsB = placeholderFlags("/tmp/pk-validate-x");
+  std::vector<std::string> FlagsB = pathMapFlags("/tmp/pk-validate-x");
   FlagsB.push_back("-I/tmp/pk-validate-x/saxpy/original/prep");
   std::string A = objectKey("/no/such/clang", FlagsA, preIn("/scratch/one"),
                             "/scratch/one");
@@ -42,7 +42,7 @@ TEST(CompileCache, KeyIgnoresTheScratchDirectoryInFlagsAndLineMarkers) {
 }
 
 TEST(CompileCache, KeyChangesWithSourceFlagsCompilerAndLayout) {
-  std::vector<std::string> F = placeholderFlags("/w");
+  std::vector<std::string> F = pathMapFlags("/w");
   std::string Base = objectKey("/c", F, preIn("/w"), "/w");
   // Another token of the source.
   std::string Src = preIn("/w");
@@ -63,8 +63,7 @@ TEST(CompileCache, KeyChangesWithSourceFlagsCompilerAndLayout) {
 TEST(CompileCache, ScratchPathInAStringLiteralIsPartOfTheKey) {
   // Only line markers are normalised: a literal naming the scratch
   // directory (where an object would read or write) must not be shared.
-  std::vector<std::string> FA = placeholderFlags("/wa"),
-                           FB = placeholderFlags("/wb");
+  std::vector<std::string> FA = pathMapFlags("/wa"), FB = pathMapFlags("/wb");
   std::string A = "const char *p = \"/wa/out.bin\";\n";
   std::string B = "const char *p = \"/wb/out.bin\";\n";
   EXPECT_NE(objectKey("/c", FA, A, "/wa"), objectKey("/c", FB, B, "/wb"));
@@ -73,14 +72,14 @@ TEST(CompileCache, ScratchPathInAStringLiteralIsPartOfTheKey) {
 TEST(CompileCache, UnmapPutsTheDirectoriesBack) {
   std::string Report =
       std::string("pkemu: error: out-of-bounds: kernel 'k' at ") +
-      WorkPlaceholder.str() + "/saxpy/hip/saxpy.hip:12 and " +
-      CwdPlaceholder.str() + "/corpus/saxpy/saxpy.cu:3\n";
+      MappedWork.str() + "/saxpy/hip/saxpy.hip:12 and " + MappedCwd.str() +
+      "/corpus/saxpy/saxpy.cu:3\n";
   EXPECT_EQ(
       unmapBuildPaths(Report, "/tmp/w", "/home/u"),
       "pkemu: error: out-of-bounds: kernel 'k' at "
       "/tmp/w/saxpy/hip/saxpy.hip:12 and /home/u/corpus/saxpy/saxpy.cu:3\n");
-  EXPECT_EQ(unmapBuildPaths("no placeholder\n", "/tmp/w", "/h"),
-            "no placeholder\n");
+  EXPECT_EQ(unmapBuildPaths("no mapped path\n", "/tmp/w", "/h"),
+            "no mapped path\n");
 }
 
 TEST(CompileCache, StoreThenFetch) {
