@@ -714,21 +714,30 @@ std::vector<std::string> absolutePathFlags(llvm::ArrayRef<std::string> Flags,
   return Out;
 }
 
-} // namespace
-
-llvm::Expected<std::vector<std::string>>
-pk::compDbEntryFlags(llvm::StringRef DbDir, llvm::StringRef File) {
+/// The compilation database of \p Dir, or `DIR: error: cannot load ...`.
+llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>>
+loadCompDb(llvm::StringRef Dir) {
   std::string Err;
-  auto DB = tooling::CompilationDatabase::loadFromDirectory(DbDir, Err);
+  auto DB = tooling::CompilationDatabase::loadFromDirectory(Dir, Err);
   if (!DB)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "%s: error: cannot load compilation "
                                    "database: %s",
-                                   DbDir.str().c_str(), Err.c_str());
+                                   Dir.str().c_str(), Err.c_str());
+  return std::move(DB);
+}
+
+} // namespace
+
+llvm::Expected<std::vector<std::string>>
+pk::compDbEntryFlags(llvm::StringRef DbDir, llvm::StringRef File) {
+  auto DB = loadCompDb(DbDir);
+  if (!DB)
+    return DB.takeError();
   llvm::SmallString<256> Abs(File);
   llvm::sys::fs::make_absolute(Abs);
   llvm::sys::path::remove_dots(Abs, true);
-  auto Cmds = DB->getCompileCommands(Abs);
+  auto Cmds = (*DB)->getCompileCommands(Abs);
   if (Cmds.empty())
     return std::vector<std::string>{};
   const tooling::CompileCommand &Cmd = Cmds.front();
@@ -743,15 +752,11 @@ pk::compDbEntryFlags(llvm::StringRef DbDir, llvm::StringRef File) {
 }
 
 llvm::Expected<std::vector<std::string>> pk::compDbFiles(llvm::StringRef Dir) {
-  std::string Err;
-  auto DB = tooling::CompilationDatabase::loadFromDirectory(Dir, Err);
+  auto DB = loadCompDb(Dir);
   if (!DB)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "%s: error: cannot load compilation "
-                                   "database: %s",
-                                   Dir.str().c_str(), Err.c_str());
+    return DB.takeError();
   std::vector<std::string> Files;
-  for (const tooling::CompileCommand &C : DB->getAllCompileCommands()) {
+  for (const tooling::CompileCommand &C : (*DB)->getAllCompileCommands()) {
     llvm::SmallString<256> P(C.Filename);
     llvm::sys::fs::make_absolute(C.Directory, P);
     llvm::sys::path::remove_dots(P, true);
@@ -777,19 +782,13 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
 
   // The compile command: from the compilation database when one is given
   // and knows the file, otherwise sane defaults.
-  std::unique_ptr<tooling::CompilationDatabase> DB;
   std::vector<std::string> UserArgs;
   std::string Dir = llvm::sys::path::parent_path(Path).str();
   if (!O.CompDbDir.empty()) {
-    std::string Err;
-    auto Loaded =
-        tooling::CompilationDatabase::loadFromDirectory(O.CompDbDir, Err);
+    auto Loaded = loadCompDb(O.CompDbDir);
     if (!Loaded)
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "%s: error: cannot load compilation "
-                                     "database: %s",
-                                     O.CompDbDir.c_str(), Err.c_str());
-    auto Cmds = Loaded->getCompileCommands(Path);
+      return Loaded.takeError();
+    auto Cmds = (*Loaded)->getCompileCommands(Path);
     if (!Cmds.empty()) {
       const tooling::CompileCommand &Cmd = Cmds.front();
       std::string DbFile = O.CompDbDir + "/compile_commands.json";
