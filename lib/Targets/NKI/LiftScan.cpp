@@ -47,7 +47,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <functional>
 #include <map>
 #include <set>
 
@@ -137,6 +139,86 @@ std::vector<Tok> tokens(const SourceManager &SM, const LangOptions &LO,
     Out.push_back(Raw[I]);
   }
   return Out;
+}
+
+/// Where the kernel's text is not what is compiled: a preprocessor line other
+/// than `#pragma` inside one of \p Body's statements (the text of an inactive
+/// `#if` branch would be read as code; lines between statements are not
+/// read), or a user macro expanded in one of its expressions (its name would
+/// be compared, not what it expands to). The scan is matched as written, so
+/// either refuses it.
+std::optional<std::pair<SourceLocation, std::string>>
+notAsWritten(const SourceManager &SM, const LangOptions &LO,
+             const CompoundStmt *Body) {
+  SourceLocation B = SM.getExpansionLoc(Body->getBeginLoc()),
+                 E = SM.getExpansionLoc(Body->getEndLoc());
+  if (!B.isFileID() || !E.isFileID() || SM.getFileID(B) != SM.getFileID(E))
+    return std::nullopt; // the statements are refused one by one
+  FileID F = SM.getFileID(B);
+  bool Invalid = false;
+  llvm::StringRef Buf = SM.getBufferData(F, &Invalid);
+  if (Invalid)
+    return std::nullopt;
+  unsigned EO = SM.getFileOffset(E);
+  Lexer L(SM.getLocForStartOfFile(F), LO, Buf.begin(),
+          Buf.begin() + SM.getFileOffset(B), Buf.end());
+  // The file offsets each statement of the body spans.
+  std::vector<std::pair<unsigned, unsigned>> Spans;
+  for (const clang::Stmt *S : Body->body()) {
+    SourceLocation SB = SM.getExpansionLoc(S->getBeginLoc()),
+                   SE = SM.getExpansionRange(S->getEndLoc()).getEnd();
+    if (SB.isFileID() && SE.isFileID() && SM.getFileID(SB) == F &&
+        SM.getFileID(SE) == F)
+      Spans.push_back({SM.getFileOffset(SB), SM.getFileOffset(SE)});
+  }
+  auto InStatement = [&](unsigned O) {
+    return llvm::any_of(Spans,
+                        [&](auto &P) { return P.first <= O && O <= P.second; });
+  };
+  Token T, Name;
+  while (true) {
+    L.LexFromRawLexer(T);
+    if (T.is(tok::eof) || SM.getFileOffset(T.getLocation()) > EO)
+      break;
+    if (!T.isAtStartOfLine() || !T.is(tok::hash) ||
+        !InStatement(SM.getFileOffset(T.getLocation())))
+      continue;
+    L.LexFromRawLexer(Name);
+    llvm::StringRef D =
+        Buf.substr(SM.getFileOffset(Name.getLocation()), Name.getLength());
+    if (D != "pragma")
+      return std::make_pair(T.getLocation(),
+                            ("a '#" + D +
+                             "' line inside a statement: the scan is "
+                             "compared as written")
+                                .str());
+  }
+  // The CUDA and HIP names that some headers define as macros.
+  static const llvm::StringSet<> Builtin = {
+      "threadIdx",  "blockIdx",      "blockDim",       "gridDim",
+      "warpSize",   "__syncthreads", "__shfl_up_sync", "__shfl_down_sync",
+      "__shared__", "__device__",    "__restrict__"};
+  std::optional<std::pair<SourceLocation, std::string>> Found;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S || Found)
+      return;
+    SourceLocation Loc = S->getBeginLoc();
+    if (isa<Expr>(S) && Loc.isMacroID()) {
+      llvm::StringRef M = Lexer::getImmediateMacroName(Loc, SM, LO);
+      if (!Builtin.count(M)) {
+        Found = std::make_pair(SM.getExpansionLoc(Loc),
+                               ("macro '" + M +
+                                "' inside the kernel: the scan is compared as "
+                                "written, not as expanded")
+                                   .str());
+        return;
+      }
+    }
+    for (const clang::Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(Body);
+  return Found;
 }
 
 /// Names bound by the patterns: `$x` (the kernel's names, distinct) and
@@ -372,6 +454,8 @@ std::optional<Refusal> ScanLifter::run() {
   auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
   if (!Body)
     return refuse(FD->getLocation(), "no body");
+  if (auto W = notAsWritten(TC.SM(), TC.Ctx().getLangOpts(), Body))
+    return refuse(W->first, W->second);
   ShuffleUps SU;
   SU.TraverseStmt(Body);
   for (auto &[C, F] : SU.Calls)

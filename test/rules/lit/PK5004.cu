@@ -5,7 +5,7 @@
 // RUN: rm -rf %t && %pk port -q --to nki -o %t %s > %t.log 2>&1
 // RUN: FileCheck %s < %t.log
 // RUN: FileCheck --check-prefix=SCAN %S/Inputs/PK5004/block_scan.cuh < %t.log
-// RUN: grep warning: %t.log | count 13
+// RUN: grep warning: %t.log | count 15
 #include <cuda_runtime.h>
 
 __global__ void warp_sum(const float *in, float *out) {
@@ -124,5 +124,35 @@ __global__ void scan_one_step(const int *in, int *out) {
   const int t = __shfl_up_sync(0xffffffff, v, 1);
   if (lane >= 1)
     v += t;
+  out[threadIdx.x] = v;
+}
+
+// The scan is compared as written: a conditional inside a statement (whose
+// inactive text would read as the lane guard) and a user macro (whose name
+// would be compared, not its expansion) are refused, not lifted.
+__global__ void scan_ifdef_guard(const int *in, int *out) {
+  int v = in[threadIdx.x];
+  const int lane = threadIdx.x & 31;
+  for (int d = 1; d < 32; d <<= 1) {
+    const int t = __shfl_up_sync(0xffffffff, v, d);
+#ifdef GUARDED
+// CHECK: PK5004.cu:[[@LINE-1]]:1: warning: kernel 'scan_ifdef_guard' is not lifted to NKI: __shfl_up_sync: a prefix scan across the lanes, not the recognised block scan: a '#ifdef' line inside a statement: the scan is compared as written [PK5004]
+    if (lane >= d)
+#endif
+      v += t;
+  }
+  out[threadIdx.x] = v;
+}
+
+#define FULL_MASK 0xffff
+__global__ void scan_macro_mask(const int *in, int *out) {
+  int v = in[threadIdx.x];
+  const int lane = threadIdx.x & 31;
+  for (int d = 1; d < 32; d <<= 1) {
+// CHECK: PK5004.cu:[[@LINE+1]]:34: warning: kernel 'scan_macro_mask' is not lifted to NKI: __shfl_up_sync: a prefix scan across the lanes, not the recognised block scan: macro 'FULL_MASK' inside the kernel: the scan is compared as written, not as expanded [PK5004]
+    const int t = __shfl_up_sync(FULL_MASK, v, d);
+    if (lane >= d)
+      v += t;
+  }
   out[threadIdx.x] = v;
 }
