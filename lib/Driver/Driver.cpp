@@ -569,7 +569,7 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
   std::vector<Write> Plan;
   std::vector<std::string> Roots;
   for (const auto &P : Paths)
-    Roots.push_back(fs::is_directory(P) ? absPath(P) : absPath(P));
+    Roots.push_back(absPath(P));
   for (const TargetOutput &TO : *Res)
     for (const auto &[OutPath, Text] : TO.Files) {
       if (!O.InPlace) {
@@ -580,8 +580,9 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
       if (Buf && (*Buf)->getBuffer() == Text)
         continue; // unchanged: not touched
       // In place, only files inside the given paths are rewritten.
+      const std::string &Out = OutPath; // a structured binding is not captured
       bool Inside = llvm::any_of(
-          Roots, [&](const std::string &R) { return isUnder(OutPath, R); });
+          Roots, [&](const std::string &R) { return isUnder(Out, R); });
       if (!Inside) {
         Diag << llvm::formatv("{0}: error: needs edits but is outside the "
                               "inputs given to --in-place; add it to the "
