@@ -20,7 +20,7 @@ REPS="${4:-5}"
 SHIM="$ROOT/lib/Emu/shim"
 INC="$ROOT/lib/Emu/include"
 # Same flags as PKEMU_COMPILE_FLAGS / PKEMU_LINK_FLAGS in lib/Emu/CMakeLists.txt.
-CFLAGS=(-std=c++17 -O2 -g -x c++ -I"$SHIM" -I"$INC" -include pkemu/prelude.h
+CFLAGS=(-std=c++17 -O2 -gline-tables-only -x c++ -I"$SHIM" -I"$INC" -include pkemu/prelude.h
         -fsanitize=thread -fno-sanitize-thread-func-entry-exit -fno-sanitize-thread-atomics
         -fno-sanitize-link-runtime -mllvm -tsan-distinguish-volatile=1 -fno-finite-loops)
 LFLAGS=(-x none "$LIB" -lboost_context -lpthread)
