@@ -17,7 +17,9 @@
 # test/fuzz/regressions/TARGET, are only read.
 # A crash leaves its input as BUILD/test/fuzz/crash-* (libFuzzer's
 # artifact prefix) and the script exits non-zero.
-# Every run is bounded: -rss_limit_mb=4096 and -timeout=60 per input.
+# Every run is bounded: -rss_limit_mb=4096 and -timeout per input: 60 s, 300 s
+# for port and port-lite (four translations of an input, 3-7 s on an idle core
+# under ASan; at nice 19 next to a build or the test suite several times that).
 # Environment: FUZZ_BUILD_DIR (default build-fuzz), FUZZ_LITE_BUILD_DIR,
 # JOBS (build jobs).
 set -euo pipefail
@@ -53,10 +55,12 @@ for t in "${TARGETS[@]}"; do
   out="$BUILD_DIR/test/fuzz"
   seeds="${t%-lite}"
   mkdir -p "$out/corpus-$t"
+  limit=60
+  [ "$seeds" = port ] && limit=300
   echo "fuzz: $t for ${SECONDS_EACH}s"
   rc=0
   ( cd "$out" && ASAN_OPTIONS=detect_leaks=0 nice -n 19 "$BUILD_DIR/bin/pk-fuzz-$t" \
-      -max_total_time="$SECONDS_EACH" -timeout=60 -rss_limit_mb=4096 \
+      -max_total_time="$SECONDS_EACH" -timeout="$limit" -rss_limit_mb=4096 \
       -print_final_stats=1 -artifact_prefix="$out/crash-$t-" \
       "$out/corpus-$t" "$ROOT/test/fuzz/corpus/$seeds" \
       $( [ -d "$ROOT/test/fuzz/regressions/$seeds" ] && echo "$ROOT/test/fuzz/regressions/$seeds" ) \
