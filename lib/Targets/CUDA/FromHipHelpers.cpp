@@ -64,9 +64,9 @@ bool revertedGuard(llvm::StringRef G) {
 
 /// Calls of the helpers and HIP intrinsics whose mask depends on whether the
 /// whole warp reaches them: (file, offset of the callee) -> converged.
-class Convergence : public RecursiveASTVisitor<Convergence> {
+class HipConvergence : public RecursiveASTVisitor<HipConvergence> {
 public:
-  Convergence(TargetContext &TC) : TC(TC) {}
+  HipConvergence(TargetContext &TC) : TC(TC) {}
   std::map<std::pair<std::string, unsigned>, bool> AtCall;
 
   bool VisitCallExpr(CallExpr *CE) {
@@ -298,7 +298,7 @@ bool cuda::coveredByEdit(const TargetContext &TC, llvm::StringRef File,
 void cuda::fromHipHelpers(TargetContext &TC) {
   if (TC.PF.Language != Lang::HIP)
     return;
-  Convergence CV(TC);
+  HipConvergence CV(TC);
   CV.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
   for (const std::string &File : TC.PF.UserFiles) {
     llvm::StringRef Buf = TC.contents(File);

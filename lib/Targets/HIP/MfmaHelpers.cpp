@@ -325,7 +325,7 @@ substitute(std::string Text,
   return Text;
 }
 
-const char *WarpTiles = R"pk(
+const char *WarpTilesSource = R"pk(
 #ifndef PK_MFMA_WARP_TILES
 #define PK_MFMA_WARP_TILES
 // port-kernel: a logical warp's 2x2 groups of 16x16 fragments -> 32x32 tiles
@@ -646,6 +646,6 @@ std::string mfma::wmmaBF16Helpers(bool Rocm6) {
        {"@B@", "bf16_1k"}});
 }
 
-std::string mfma::warpTileHelpers() { return WarpTiles; }
+std::string mfma::warpTileHelpers() { return WarpTilesSource; }
 
 std::string mfma::ptxMmaHelpers() { return PtxMma; }

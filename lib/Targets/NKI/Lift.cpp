@@ -3992,12 +3992,12 @@ std::optional<Refusal> WarpRowLifter::run() {
 
 /// A linear form over the scalar parameters: name -> coefficient ("" is the
 /// constant).
-using Lin = std::map<std::string, int64_t>;
-/// An affine form over the index atoms tx, ty, bx, by, j with Lin
+using LinearMap = std::map<std::string, int64_t>;
+/// An affine form over the index atoms tx, ty, bx, by, j with LinearMap
 /// coefficients; atom "" is the constant part.
-using Aff = std::map<std::string, Lin>;
+using Aff = std::map<std::string, LinearMap>;
 
-void linAdd(Lin &A, const Lin &B, int64_t S) {
+void linAdd(LinearMap &A, const LinearMap &B, int64_t S) {
   for (auto &[K, V] : B)
     if ((A[K] += S * V) == 0)
       A.erase(K);
@@ -4009,22 +4009,22 @@ void affAdd(Aff &A, const Aff &B, int64_t S) {
       A.erase(K);
   }
 }
-/// The constant of a Lin that has no parameter.
-std::optional<int64_t> linConst(const Lin &L) {
+/// The constant of a LinearMap that has no parameter.
+std::optional<int64_t> linConst(const LinearMap &L) {
   if (L.empty())
     return 0;
   if (L.size() == 1 && L.count(""))
     return L.at("");
   return std::nullopt;
 }
-std::optional<Lin> linMul(const Lin &A, const Lin &B) {
+std::optional<LinearMap> linMul(const LinearMap &A, const LinearMap &B) {
   if (auto C = linConst(A)) {
-    Lin R;
+    LinearMap R;
     linAdd(R, B, *C);
     return R;
   }
   if (auto C = linConst(B)) {
-    Lin R;
+    LinearMap R;
     linAdd(R, A, *C);
     return R;
   }
@@ -4038,7 +4038,7 @@ std::optional<Aff> affMul(const Aff &A, const Aff &B) {
     return std::nullopt;
   const Aff &P = Pure(A) ? A : B;
   const Aff &Q = Pure(A) ? B : A;
-  Lin S = P.count("") ? P.at("") : Lin();
+  LinearMap S = P.count("") ? P.at("") : LinearMap();
   Aff R;
   for (auto &[K, V] : Q) {
     auto M = linMul(S, V);
@@ -4073,7 +4073,7 @@ private:
   // Phase 1 facts.
   const ParmVarDecl *In = nullptr;
   Aff R0, C0;
-  Lin Rows, Cols;
+  LinearMap Rows, Cols;
   int64_t TD = 0, R = 0;
   // Phase 2.
   const ParmVarDecl *Out = nullptr;
@@ -4090,14 +4090,14 @@ private:
   std::optional<Aff> aff(const Expr *E) {
     E = strip(E);
     if (auto *I = dyn_cast<IntegerLiteral>(E))
-      return Aff{{"", Lin{{"", I->getValue().getSExtValue()}}}};
+      return Aff{{"", LinearMap{{"", I->getValue().getSExtValue()}}}};
     std::string N;
     char D;
     if (builtinIndex(E, N, D) && (D == 'x' || D == 'y')) {
       if (N == "threadIdx")
-        return Aff{{std::string("t") + D, Lin{{"", 1}}}};
+        return Aff{{std::string("t") + D, LinearMap{{"", 1}}}};
       if (N == "blockIdx")
-        return Aff{{std::string("b") + D, Lin{{"", 1}}}};
+        return Aff{{std::string("b") + D, LinearMap{{"", 1}}}};
       return std::nullopt;
     }
     if (auto *DR = dyn_cast<DeclRefExpr>(E)) {
@@ -4105,13 +4105,13 @@ private:
       if (!V)
         return std::nullopt;
       if (V == J)
-        return Aff{{"j", Lin{{"", 1}}}};
+        return Aff{{"j", LinearMap{{"", 1}}}};
       auto It = Env.find(V);
       if (It != Env.end())
         return It->second;
       if (auto *P = dyn_cast<ParmVarDecl>(V))
         if (P->getDeclContext() == FD && P->getType()->isIntegerType())
-          return Aff{{"", Lin{{pyName(P->getName()), 1}}}};
+          return Aff{{"", LinearMap{{pyName(P->getName()), 1}}}};
       return std::nullopt;
     }
     if (auto *B = dyn_cast<BinaryOperator>(E)) {
@@ -4133,7 +4133,7 @@ private:
     }
     return std::nullopt;
   }
-  static std::string linText(const Lin &L) {
+  static std::string linText(const LinearMap &L) {
     std::string S;
     for (auto &[K, V] : L) {
       std::string T = K.empty() ? std::to_string(V)
@@ -4145,7 +4145,7 @@ private:
     return L.size() == 1 ? S : "(" + S + ")";
   }
   /// The guard `A < B && C < D` as (coordinate, bound) pairs.
-  bool guard(const Expr *E, std::vector<std::pair<Aff, Lin>> &G) {
+  bool guard(const Expr *E, std::vector<std::pair<Aff, LinearMap>> &G) {
     auto *B = dyn_cast<BinaryOperator>(strip(E));
     if (!B)
       return false;
@@ -4156,12 +4156,12 @@ private:
     auto A = aff(B->getLHS()), Bd = aff(B->getRHS());
     if (!A || !Bd || !threadFree(*Bd) || Bd->count("bx") || Bd->count("by"))
       return false;
-    G.push_back({*A, Bd->count("") ? Bd->at("") : Lin()});
+    G.push_back({*A, Bd->count("") ? Bd->at("") : LinearMap()});
     return true;
   }
   bool loop(const ForStmt *Fo);
-  bool stage(const BinaryOperator *St, std::vector<std::pair<Aff, Lin>> &G);
-  bool store(const BinaryOperator *St, std::vector<std::pair<Aff, Lin>> &G);
+  bool stage(const BinaryOperator *St, std::vector<std::pair<Aff, LinearMap>> &G);
+  bool store(const BinaryOperator *St, std::vector<std::pair<Aff, LinearMap>> &G);
 };
 
 bool TransposeLifter::loop(const ForStmt *Fo) {
@@ -4190,7 +4190,7 @@ bool TransposeLifter::loop(const ForStmt *Fo) {
   if (auto *CS = dyn_cast<CompoundStmt>(Body))
     Body = CS->size() == 1 ? CS->body_front() : nullptr;
   auto *If = dyn_cast_or_null<IfStmt>(Body);
-  std::vector<std::pair<Aff, Lin>> G;
+  std::vector<std::pair<Aff, LinearMap>> G;
   if (!If || If->getElse() || !guard(If->getCond(), G) || G.size() != 2)
     return fail(Fo->getForLoc(), "tile loop whose body is not one store "
                                  "under a two-sided bound check");
@@ -4207,7 +4207,7 @@ bool TransposeLifter::loop(const ForStmt *Fo) {
 
 /// tile[ty + j][tx] = in[Gr * Cols + Gc] with guard Gc < Cols, Gr < Rows.
 bool TransposeLifter::stage(const BinaryOperator *St,
-                            std::vector<std::pair<Aff, Lin>> &G) {
+                            std::vector<std::pair<Aff, LinearMap>> &G) {
   auto *A0 = dyn_cast<ArraySubscriptExpr>(St->getLHS()->IgnoreParens());
   auto *A1 =
       A0 ? dyn_cast<ArraySubscriptExpr>(A0->getBase()->IgnoreParenImpCasts())
@@ -4233,7 +4233,7 @@ bool TransposeLifter::stage(const BinaryOperator *St,
     affAdd(CC, *I1, -1);
     if (!threadFree(RR) || !threadFree(CC))
       continue;
-    Lin W = G[1 - Sw].second;
+    LinearMap W = G[1 - Sw].second;
     auto GW = affMul(Gr, Aff{{"", W}});
     if (!GW)
       continue;
@@ -4256,7 +4256,7 @@ bool TransposeLifter::stage(const BinaryOperator *St,
 /// out[Oc * Rows + Or] = tile[tx][ty + j] with guard Or < Rows, Oc < Cols:
 /// out[c][r] = in[r][c].
 bool TransposeLifter::store(const BinaryOperator *St,
-                            std::vector<std::pair<Aff, Lin>> &G) {
+                            std::vector<std::pair<Aff, LinearMap>> &G) {
   auto *Dst = dyn_cast<ArraySubscriptExpr>(St->getLHS()->IgnoreParens());
   auto *PD = Dst ? dyn_cast<DeclRefExpr>(strip(Dst->getBase())) : nullptr;
   auto *P = PD ? dyn_cast<ParmVarDecl>(PD->getDecl()) : nullptr;

@@ -221,7 +221,7 @@ std::string paren(const std::string &S) {
 // Helpers on the AST.
 //===----------------------------------------------------------------------===//
 
-const Expr *strip(const Expr *E) {
+const Expr *stripCastsAndSubst(const Expr *E) {
   while (true) {
     E = E->IgnoreParenImpCasts();
     if (auto *C = dyn_cast<ExplicitCastExpr>(E)) {
@@ -399,7 +399,7 @@ public:
   std::map<std::string, std::string> Max;
 
   std::optional<Poly> eval(const Expr *E) {
-    E = strip(E);
+    E = stripCastsAndSubst(E);
     if (auto A = builtinAtom(E))
       return Poly::atom(*A);
     if (!E->isValueDependent() && E->getType()->isIntegerType()) {
@@ -513,7 +513,7 @@ public:
 using Conds = std::vector<std::pair<Poly, Poly>>;
 
 bool condsOf(IntEval &IE, const Expr *E, Conds &Out, bool Negated = false) {
-  E = strip(E);
+  E = stripCastsAndSubst(E);
   if (auto *U = dyn_cast<UnaryOperator>(E))
     if (U->getOpcode() == UO_LNot)
       return condsOf(IE, U->getSubExpr(), Out, !Negated);

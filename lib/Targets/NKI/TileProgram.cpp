@@ -113,6 +113,8 @@ std::string Builder::alloc(const std::string &Prefix, Mem M, DType T,
 }
 
 namespace {
+// Not clang::Stmt, which a unity build (PK_UNITY_BUILD) may also make visible.
+using pk::nki::Stmt;
 
 std::string shapeText(const std::vector<std::string> &S) {
   std::string R = "(";
