@@ -1,7 +1,9 @@
 //===- Driver.cpp - files in, translated files out
 //-------------------------===//
-// Rules: PK9001, PK9002, PK9100, PK9101, PK9102
+// Rules: PK9001, PK9002, PK9004, PK9100, PK9101, PK9102
 #include "pk/Driver.h"
+#include "pk/Escape.h"
+#include "pk/SafeIO.h"
 #include "pk/CrashGuard.h"
 #include "pk/Inputs.h"
 #include "pk/OutputTransaction.h"
@@ -49,6 +51,14 @@ llvm::Error pk::writeFileAtomically(llvm::StringRef Path0,
                                     llvm::StringRef Contents) {
   std::string Abs = absPath(Path0);
   llvm::StringRef Path = Abs;
+  // Scratch files too: never onto a file the run read (a --work-dir inside
+  // the inputs).
+  if (std::optional<std::string> Role =
+          ReadSet::get().roleOf(landingPath(Path)))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "%s: error: would overwrite %s, which this run reads [PK9001]",
+        Path.str().c_str(), Role->c_str());
   if (std::error_code EC = fs::create_directories(path::parent_path(Path)))
     return llvm::createStringError(EC, "%s: error: cannot create directory: %s",
                                    Path.str().c_str(), EC.message().c_str());
@@ -84,9 +94,14 @@ llvm::Error Driver::init() {
   if (!O.RulesDir.empty())
     if (llvm::Error E = DB.loadDirectory(O.RulesDir))
       return E;
-  for (const auto &F : O.RuleFiles)
+  for (const auto &F : O.RuleFiles) {
+    noteRead(F, "the --rules file");
     if (llvm::Error E = DB.loadFile(F))
       return E;
+  }
+  if (!O.FE.CompDbDir.empty())
+    noteRead(O.FE.CompDbDir + "/compile_commands.json",
+             "the compilation database");
   return llvm::Error::success();
 }
 
@@ -106,25 +121,23 @@ std::vector<std::string> Driver::dependencies() const {
   return {Deps.begin(), Deps.end()};
 }
 
-std::string pk::depfileText(llvm::ArrayRef<std::string> Targets,
-                            llvm::ArrayRef<std::string> Deps) {
-  auto Esc = [](llvm::StringRef P) {
-    std::string E;
-    for (char C : P) {
-      if (C == ' ' || C == '#')
-        E += '\\';
-      else if (C == '$')
-        E += '$';
-      E += C;
-    }
-    return E;
-  };
+llvm::Expected<std::string>
+pk::depfileText(llvm::ArrayRef<std::string> Targets,
+                llvm::ArrayRef<std::string> Deps) {
   std::string S;
-  for (const std::string &T : Targets)
-    S += (S.empty() ? "" : " \\\n ") + Esc(T);
+  for (const std::string &T : Targets) {
+    auto E = depfileEscape(T);
+    if (!E)
+      return E.takeError();
+    S += (S.empty() ? "" : " \\\n ") + *E;
+  }
   S += ":";
-  for (const std::string &D : Deps)
-    S += " \\\n  " + Esc(D);
+  for (const std::string &D : Deps) {
+    auto E = depfileEscape(D);
+    if (!E)
+      return E.takeError();
+    S += " \\\n  " + *E;
+  }
   return S + "\n";
 }
 
@@ -192,12 +205,24 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
       return R;
     }
     R.UserFiles = (*PF)->UserFiles;
+    // Invisible and bidirectional controls in the user's files (PK9004):
+    // found once, reported for every target.
+    std::vector<std::pair<std::string, ControlChar>> Controls;
+    {
+      UserSource Probe(**PF);
+      for (const std::string &U : R.UserFiles)
+        for (const ControlChar &C : findInvisibleControls(Probe.contents(U)))
+          Controls.push_back({U, C});
+    }
     for (Target T : Targets) {
       TargetContext TC(**PF, DB, T, O.TO);
       // Outputs that depended on a stubbed header say so (PK9102).
       for (const ParseNote &N : (*PF)->StubNotes)
         TC.finding(N.File, N.Offset, RuleId::PK9102, Severity::Warning,
                    N.Message);
+      for (const auto &[U, C] : Controls)
+        TC.finding(U, C.Offset, RuleId::PK9004, Severity::Warning,
+                   controlCharMessage(C.CodePoint));
       const TargetBackend &B = targetBackend(T);
       Phase = llvm::formatv("running the {0} passes", targetName(T)).str();
       if (testCrashRequested(F->Path))
@@ -295,6 +320,10 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
     ReadFiles.insert(F.Path);
   for (const TUResult &R : Results)
     ReadFiles.insert(R.UserFiles.begin(), R.UserFiles.end());
+  for (const InputFile &F : Inputs)
+    noteRead(F.Path, "the input");
+  for (const std::string &F : ReadFiles)
+    noteRead(F, "the header");
 
   // A file that cannot be ported fails the call (strict), or is left out
   // and reported while every other file is ported (PK9100).
@@ -455,20 +484,6 @@ static llvm::json::Value reportJson(const std::vector<TargetOutput> &Outs,
                             {"not_ported", std::move(NotPorted)}};
 }
 
-/// Where a write to \p P would land: the real path of its deepest existing
-/// ancestor followed by the rest (symlinks in the existing part resolved).
-static std::string landingPath(llvm::StringRef P) {
-  llvm::SmallString<256> Real;
-  if (!fs::real_path(P, Real))
-    return Real.str().str();
-  llvm::StringRef Parent = path::parent_path(P);
-  if (Parent.empty() || Parent == P)
-    return P.str();
-  llvm::SmallString<256> R(landingPath(Parent));
-  path::append(R, path::filename(P));
-  return R.str().str();
-}
-
 int Driver::port(llvm::ArrayRef<std::string> Paths) {
   if (O.InPlace && !O.OutDir.empty()) {
     Diag << "port-kernel: error: --in-place and -o exclude each other: "
@@ -560,20 +575,18 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
     }
   }
 
-  // The write plan: every output, then the report.
-  struct Write {
-    std::string Path, Text;
-    std::optional<unsigned> Mode;
-    std::string Backup;
-  };
-  std::vector<Write> Plan;
+  // The write plan: every output, then the report and the depfile.  The
+  // plan refuses a write onto any file this run read (inputs, the headers
+  // they include, rule files, the compilation database), two outputs on one
+  // path and an output through a link (SafeIO.h).
+  WritePlan Plan;
   std::vector<std::string> Roots;
   for (const auto &P : Paths)
     Roots.push_back(absPath(P));
   for (const TargetOutput &TO : *Res)
     for (const auto &[OutPath, Text] : TO.Files) {
       if (!O.InPlace) {
-        Plan.push_back({OutPath, Text, std::nullopt, ""});
+        Plan.add(OutPath, "-o", Text);
         continue;
       }
       auto Buf = llvm::MemoryBuffer::getFile(OutPath);
@@ -592,49 +605,23 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
         return 2;
       }
       fs::file_status St;
-      std::optional<unsigned> Mode;
+      WritePlan::Output &W = Plan.add(OutPath, "--in-place", Text);
       if (!fs::status(OutPath, St))
-        Mode = St.permissions();
-      Plan.push_back({OutPath, Text, Mode, OutPath + ".orig"});
+        W.Mode = St.permissions();
+      W.KeepBackupAs = OutPath + ".orig";
+      W.ReplacesInput = true; // rewriting the inputs is what it means
     }
   if (!O.ReportJson.empty()) {
     std::string S;
     llvm::raw_string_ostream OS(S);
     OS << llvm::formatv("{0:2}", reportJson(*Res, Failed)) << "\n";
-    Plan.push_back({absPath(O.ReportJson), std::move(S), std::nullopt, ""});
-  }
-
-  // No write may land on a file this run reads (inputs, the headers they
-  // include, rule files, the compilation database), compared by real path.
-  std::set<std::string> Reads;
-  for (const std::string &F : ReadFiles)
-    Reads.insert(landingPath(F));
-  for (const std::string &F : O.RuleFiles)
-    Reads.insert(landingPath(absPath(F)));
-  if (!O.FE.CompDbDir.empty())
-    Reads.insert(
-        landingPath(absPath(O.FE.CompDbDir + "/compile_commands.json")));
-  for (size_t I = 0; I < Plan.size(); ++I) {
-    const Write &W = Plan[I];
-    bool IsReport = !O.ReportJson.empty() && I + 1 == Plan.size();
-    if (O.InPlace && !IsReport)
-      continue; // rewriting the inputs is what --in-place means
-    std::string L = landingPath(W.Path);
-    if (Reads.count(L)) {
-      Diag << llvm::formatv("{0}: error: {1} would overwrite {2}, which this "
-                            "run reads; choose another {3} [PK9001]\n",
-                            W.Path, IsReport ? "the report" : "this output", L,
-                            IsReport ? "--report path" : "-o");
-      Diag << "port-kernel: no output written\n";
-      return 2;
-    }
+    Plan.add(O.ReportJson, "--report", std::move(S));
   }
 
   // The depfile: the outputs of the files named on the command line (not
   // those of the headers they reach: a build system declares the former)
   // depend on every file read.
   if (!O.DepFile.empty()) {
-    std::string Dep = absPath(O.DepFile);
     std::vector<InputFile> Named;
     llvm::consumeError(collectInputs(Paths, Named));
     std::vector<std::string> Targets;
@@ -642,51 +629,26 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
       for (const InputFile &F : Named)
         if (auto It = TO.OutputOf.find(F.Path); It != TO.OutputOf.end())
           Targets.push_back(It->second);
-    std::vector<std::string> Deps = dependencies();
-    if (Reads.count(landingPath(Dep)) || llvm::is_contained(Targets, Dep)) {
-      Diag << llvm::formatv("{0}: error: the depfile would overwrite a file "
-                            "this run reads or writes; choose another "
-                            "--depfile [PK9001]\n",
-                            O.DepFile);
+    auto Text = depfileText(Targets, dependencies());
+    if (!Text) {
+      Diag << llvm::toString(Text.takeError()) << "\n";
       Diag << "port-kernel: no output written\n";
       return 2;
     }
-    Plan.push_back({Dep, depfileText(Targets, Deps), std::nullopt, ""});
+    Plan.add(O.DepFile, "--depfile", std::move(*Text));
+  }
+  if (llvm::Error E = Plan.check()) {
+    Diag << llvm::toString(std::move(E)) << "\n";
+    Diag << "port-kernel: no output written\n";
+    return 2;
   }
 
   for (const TargetOutput &TO : *Res)
     printFindings(TO.Findings);
 
   // All or nothing: stage everything next to its destination, then commit.
-  {
-    InterruptGuard Guard;
-    OutputTransaction Tx;
-    llvm::Error Err = llvm::Error::success();
-    // Fault injection for the reliability tests: a real SIGINT after N
-    // staged files (docs/reliability.md).
-    long InterruptAfter = -1;
-    if (const char *V = std::getenv("PK_TEST_INTERRUPT_AFTER"))
-      InterruptAfter = std::atol(V);
-    for (const Write &W : Plan) {
-      if ((Err = Tx.stage(W.Path, W.Text, W.Mode, W.Backup)))
-        break;
-      if (InterruptAfter >= 0 && (long)Tx.size() == InterruptAfter)
-        std::raise(SIGINT);
-    }
-    if (!Err)
-      Err = Tx.commit();
-    if (Err) {
-      Tx.rollback();
-      bool Int = InterruptGuard::interrupted();
-      if (Int)
-        llvm::consumeError(std::move(Err));
-      else
-        Diag << llvm::toString(std::move(Err)) << "\n";
-      Diag << (Int ? "port-kernel: interrupted; no output written\n"
-                   : "port-kernel: no output written\n");
-      return Int ? 130 : 2;
-    }
-  }
+  if (int RC = Plan.write(Diag))
+    return RC;
 
   if (!O.Quiet)
     for (const TargetOutput &TO : *Res) {

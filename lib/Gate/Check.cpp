@@ -1,6 +1,7 @@
 //===- Check.cpp - `port-kernel check` with formats and baselines ---------===//
 // Rules: PK9100, PK9220, PK9221
 #include "pk/GateCheck.h"
+#include "pk/SafeIO.h"
 #include "pk/Inputs.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -14,13 +15,6 @@
 
 using namespace pk;
 namespace fs = llvm::sys::fs;
-
-static std::string realOr(llvm::StringRef P) {
-  llvm::SmallString<256> R;
-  if (!fs::real_path(P, R))
-    return R.str().str();
-  return absPath(P);
-}
 
 static bool isIdentChar(char C) { return llvm::isAlnum(C) || C == '_'; }
 
@@ -168,16 +162,34 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
          << ": not an absolute URI (scheme://...)\n";
     return 2;
   }
-  if (!O.Baseline.empty() && !O.Output.empty() &&
-      realOr(O.Baseline) == realOr(O.Output)) {
-    Diag << "port-kernel: error: --output and --baseline name the same "
-            "file\n";
+  // Every output, declared before anything runs: the plan refuses an
+  // output on a file the run reads (checked again once every file is
+  // read), two outputs on one path and an output through a link.
+  WritePlan Plan;
+  size_t ReportIdx = SIZE_MAX, DepIdx = SIZE_MAX;
+  if (O.UpdateBaseline) {
+    ReportIdx = Plan.outputs().size();
+    Plan.add(O.Baseline, "--baseline (--update-baseline)");
+  } else if (!O.Output.empty() && O.Output != "-" &&
+             O.Format != CheckFormat::Text) {
+    ReportIdx = Plan.outputs().size();
+    Plan.add(O.Output, "--output");
+  }
+  bool DepOut = !O.DepFile.empty();
+  if (DepOut) {
+    DepIdx = Plan.outputs().size();
+    Plan.add(O.DepFile, "--depfile");
+  }
+  if (!O.Baseline.empty() && !O.UpdateBaseline)
+    noteRead(O.Baseline, "the --baseline file");
+  if (llvm::Error E = Plan.check()) {
+    Diag << llvm::toString(std::move(E)) << "\n";
     return 2;
   }
   // The recorded findings, read before anything runs.
   std::set<std::string> Known;
   if (!O.Baseline.empty() && !O.UpdateBaseline) {
-    auto B = readReport(O.Baseline);
+    auto B = readReport(O.Baseline, nullptr, "the --baseline file");
     if (!B) {
       Diag << llvm::toString(B.takeError())
            << " (record one with --update-baseline)\n";
@@ -213,19 +225,10 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
                           ruleName(RuleId::PK9100));
 
   // The baseline and the report are written, never read, by the run.
-  std::set<std::string> Reads;
-  for (const std::string &F : D.readFiles())
-    Reads.insert(realOr(F));
-  for (auto [What, P] :
-       {std::pair<const char *, std::string>{"--baseline", O.Baseline},
-        {"--output", O.Output},
-        {"--depfile", O.DepFile}})
-    if (!P.empty() && Reads.count(realOr(P))) {
-      Diag << llvm::formatv("{0}: error: the {1} file is an input of this "
-                            "run; choose another path\n",
-                            P, What);
-      return 2;
-    }
+  if (llvm::Error E = Plan.check()) {
+    Diag << llvm::toString(std::move(E)) << "\n";
+    return 2;
+  }
 
   // What the report depends on, before --validate ports again.
   std::vector<std::string> Deps = D.dependencies();
@@ -343,15 +346,16 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
   // An input that could not be checked is an input error: no report, no
   // baseline is written.
   bool Write = Failed.empty();
-  // The depfile of what is written (before it: a build system reads the
-  // depfile only after the command succeeded).
-  if (Write && !O.DepFile.empty()) {
+  // The depfile of what is written; it is written with the report, all or
+  // nothing (a build system reads it only after the command succeeded).
+  if (Write && DepOut) {
     std::string Target = absPath(O.UpdateBaseline ? O.Baseline : O.Output);
-    if (llvm::Error E =
-            writeReportFile(O.DepFile, depfileText({Target}, Deps))) {
-      Diag << llvm::toString(std::move(E)) << "\n";
+    auto Text = depfileText({Target}, Deps);
+    if (!Text) {
+      Diag << llvm::toString(Text.takeError()) << "\n";
       return 2;
     }
+    Plan.outputs()[DepIdx].Text = std::move(*Text);
   }
 
   if (O.UpdateBaseline) {
@@ -359,10 +363,9 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
       std::string S;
       llvm::raw_string_ostream OS(S);
       OS << llvm::formatv("{0:2}", reportToJson(R)) << "\n";
-      if (llvm::Error E = writeReportFile(O.Baseline, S)) {
-        Diag << llvm::toString(std::move(E)) << "\n";
-        return 2;
-      }
+      Plan.outputs()[ReportIdx].Text = std::move(S);
+      if (int RC = Plan.write(Diag))
+        return RC;
     }
     if (!O.Quiet)
       Diag << llvm::formatv("port-kernel: {0} finding(s){1}{2}\n", Counted,
@@ -387,10 +390,11 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
        << "\n";
     if (O.Output.empty() || O.Output == "-")
       Out << S;
-    else if (llvm::Error E = writeReportFile(O.Output, S)) {
-      Diag << llvm::toString(std::move(E)) << "\n";
-      return 2;
-    }
+    else
+      Plan.outputs()[ReportIdx].Text = std::move(S);
+    if (!Plan.empty())
+      if (int RC = Plan.write(Diag))
+        return RC;
   }
   if (!O.Quiet) {
     if (O.Baseline.empty())

@@ -1,6 +1,8 @@
 //===- Report.cpp - check reports: fingerprints, JSON, SARIF, merging -----===//
 // Rules: none (reports of findings)
 #include "pk/Gate.h"
+#include "pk/Escape.h"
+#include "pk/SafeIO.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -19,6 +21,10 @@ namespace fs = llvm::sys::fs;
 /// The key of partialFingerprints (versioned: a change of the hashed fields
 /// gets a new key instead of silently different values).
 static constexpr const char *FingerprintKey = "portKernelLine/v1";
+/// The JSON report's format: a reader refuses any other (a report of a
+/// later or earlier layout would be misread, and a baseline with it would
+/// silently match nothing).
+static constexpr const char *CheckReportFormat = "check-report/1";
 static constexpr const char *SarifSchema =
     "https://json.schemastore.org/sarif-2.1.0.json";
 
@@ -92,64 +98,50 @@ void pk::sortAndDedupe(std::vector<GateFinding> &Fs) {
   });
 }
 
+static std::string fileUri(llvm::StringRef AbsPath, bool Dir);
+
 json::Value pk::reportToJson(const GateReport &R) {
   json::Array Fs;
   for (const GateFinding &F : R.Findings) {
+    // JSON strings are UTF-8: a file name that is not keeps its bytes in
+    // "file_uri" (percent-encoded), which a reader prefers, and is shown
+    // with its odd bytes visible in "file".
+    bool Utf8 = json::isUTF8(F.File);
     json::Object O{{"target", F.Target},   {"rule", F.Rule},
-                   {"severity", F.Level},  {"file", F.File},
+                   {"severity", F.Level},
+                   {"file", Utf8 ? F.File : showControls(F.File)},
                    {"line", F.Line},       {"col", F.Col},
                    {"message", F.Message}, {"fingerprint", F.Fingerprint}};
+    if (!Utf8)
+      O["file_uri"] = uriEncode(F.File);
     if (!F.Relative)
       O["absolute"] = true;
     if (!F.BaselineState.empty())
       O["baseline"] = F.BaselineState;
     Fs.push_back(std::move(O));
   }
-  return json::Object{{"tool", "port-kernel"},
-                      {"format", "check-report/1"},
-                      {"srcRoot", R.SrcRoot},
-                      {"findings", std::move(Fs)}};
+  json::Object Doc{{"tool", "port-kernel"},
+                   {"format", CheckReportFormat},
+                   {"srcRoot", json::isUTF8(R.SrcRoot)
+                                   ? R.SrcRoot
+                                   : showControls(R.SrcRoot)}};
+  if (!json::isUTF8(R.SrcRoot))
+    Doc["srcRootUri"] = fileUri(R.SrcRoot, /*Dir=*/true);
+  if (R.MergedFrom)
+    Doc["mergedFrom"] = R.MergedFrom;
+  Doc["findings"] = std::move(Fs);
+  return std::move(Doc);
 }
 
 static std::string fileUri(llvm::StringRef AbsPath, bool Dir) {
-  std::string U = "file://";
-  for (char C : AbsPath) {
-    if (llvm::isAlnum(C) || llvm::StringRef("/-._~").contains(C))
-      U += C;
-    else
-      U += llvm::formatv("%{0:X2}", (unsigned char)C).str();
-  }
+  std::string U = "file://" + uriEncode(AbsPath);
   if (Dir && !llvm::StringRef(U).ends_with("/"))
     U += '/';
   return U;
 }
 
 /// A relative path as a URI reference (percent-encoded).
-static std::string relUri(llvm::StringRef Rel) {
-  std::string U;
-  for (char C : Rel) {
-    if (llvm::isAlnum(C) || llvm::StringRef("/-._~").contains(C))
-      U += C;
-    else
-      U += llvm::formatv("%{0:X2}", (unsigned char)C).str();
-  }
-  return U;
-}
-
-static std::string uriDecode(llvm::StringRef U) {
-  std::string Out;
-  for (size_t I = 0; I < U.size(); ++I) {
-    unsigned V;
-    if (U[I] == '%' && I + 2 < U.size() &&
-        !U.substr(I + 1, 2).getAsInteger(16, V)) {
-      Out += char(V);
-      I += 2;
-    } else {
-      Out += U[I];
-    }
-  }
-  return Out;
-}
+static std::string relUri(llvm::StringRef Rel) { return uriEncode(Rel); }
 
 static std::string levelOfKind(llvm::StringRef Kind) {
   return Kind == "diagnostic" ? "warning" : "note";
@@ -224,6 +216,8 @@ json::Value pk::reportToSarif(const GateReport &R, llvm::StringRef ToolVersion,
     Tool["informationUri"] = Base + "README.md";
   json::Object Run{{"tool", json::Object{{"driver", std::move(Tool)}}},
                    {"results", std::move(Results)}};
+  if (R.MergedFrom)
+    Run["properties"] = json::Object{{"mergedFrom", R.MergedFrom}};
   if (!R.SrcRoot.empty())
     Run["originalUriBaseIds"] = json::Object{
         {"%SRCROOT%", json::Object{{"uri", fileUri(R.SrcRoot, true)}}}};
@@ -240,8 +234,26 @@ static llvm::Error bad(llvm::StringRef Path, const llvm::Twine &Why) {
 static llvm::Expected<GateReport> readJsonReport(llvm::StringRef Path,
                                                  const json::Object &Root) {
   GateReport R;
-  if (auto S = Root.getString("srcRoot"))
+  if (Root.getString("tool") != "port-kernel")
+    return bad(Path, "not a port-kernel check report: no \"tool\": "
+                     "\"port-kernel\"");
+  if (Root.getString("format") != CheckReportFormat)
+    return bad(Path, llvm::formatv("a check report of format '{0}'; this "
+                                   "version reads '{1}': record it again with "
+                                   "this version",
+                                   showControls(Root.getString("format")
+                                                    .value_or("(none)")),
+                                   CheckReportFormat));
+  if (auto U = Root.getString("srcRootUri")) {
+    llvm::StringRef P = *U;
+    P.consume_front("file://");
+    R.SrcRoot = uriDecode(P);
+    if (R.SrcRoot.size() > 1 && R.SrcRoot.back() == '/')
+      R.SrcRoot.pop_back();
+  } else if (auto S = Root.getString("srcRoot")) {
     R.SrcRoot = S->str();
+  }
+  R.MergedFrom = Root.getInteger("mergedFrom").value_or(0);
   const json::Array *Fs = Root.getArray("findings");
   if (!Fs)
     return bad(Path, "not a port-kernel check report: no 'findings' array");
@@ -262,6 +274,8 @@ static llvm::Expected<GateReport> readJsonReport(llvm::StringRef Path,
       return bad(Path, llvm::formatv("finding {0} lacks target, rule, file or "
                                      "fingerprint",
                                      I));
+    if (auto U = O->getString("file_uri"))
+      F.File = uriDecode(*U);
     Str("severity", F.Level);
     Str("message", F.Message);
     Str("baseline", F.BaselineState);
@@ -293,6 +307,8 @@ static llvm::Expected<GateReport> readSarifReport(llvm::StringRef Path,
             D.pop_back();
           R.SrcRoot = D;
         }
+    if (const json::Object *P = Run->getObject("properties"))
+      R.MergedFrom = P->getInteger("mergedFrom").value_or(R.MergedFrom);
     const json::Array *Results = Run->getArray("results");
     if (!Results)
       return bad(Path, "a run has no results array");
@@ -345,13 +361,13 @@ static llvm::Expected<GateReport> readSarifReport(llvm::StringRef Path,
 }
 
 llvm::Expected<GateReport> pk::readReport(llvm::StringRef Path,
-                                          CheckFormat *Format) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return bad(Path, "cannot read: " + Buf.getError().message());
-  auto V = json::parse((*Buf)->getBuffer());
+                                          CheckFormat *Format,
+                                          llvm::StringRef Role) {
+  // Bounded: size and nesting are checked before the recursive parser
+  // runs (SafeIO.h).
+  auto V = readJsonFile(Path, Role);
   if (!V)
-    return bad(Path, "not JSON: " + llvm::toString(V.takeError()));
+    return V.takeError();
   const json::Object *Root = V->getAsObject();
   if (!Root)
     return bad(Path, "not a report: the top level is not an object");
@@ -374,11 +390,32 @@ int pk::mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
             "input report\n";
     return 2;
   }
+  if (Out.empty()) {
+    Diag << "port-kernel: error: merge-reports: OUT is empty\n";
+    return 2;
+  }
+  // `merge-reports s1.json s2.json` (OUT forgotten) would replace shard 1
+  // with shard 2: an existing OUT that is itself a report is refused.
+  if (Out != "-" && llvm::sys::fs::exists(Out)) {
+    // Looked at, not read: OUT is not an input (Role "").
+    auto Existing = readReport(Out, nullptr, /*Role=*/"");
+    if (Existing && !Existing->MergedFrom) {
+      Diag << Out << ": error: OUT is the report of a check run, not of a "
+                     "merge; merge-reports takes OUT first, then the reports "
+                     "to merge (was OUT forgotten?): remove it or choose "
+                     "another OUT [PK9001]\n";
+      return 2;
+    }
+    if (!Existing)
+      llvm::consumeError(Existing.takeError());
+  }
   GateReport All;
   std::optional<CheckFormat> Fmt;
+  std::string RootOf;
+  size_t N = 0;
   for (const std::string &In : Ins) {
     CheckFormat F;
-    auto R = readReport(In, &F);
+    auto R = readReport(In, &F, llvm::formatv("input report {0}", ++N).str());
     if (!R) {
       Diag << llvm::toString(R.takeError()) << "\n";
       return 2;
@@ -391,12 +428,28 @@ int pk::mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
       return 2;
     }
     Fmt = F;
-    if (All.SrcRoot.empty())
-      All.SrcRoot = R->SrcRoot;
+    // Relative paths name files under their report's source root: reports
+    // of different roots would mix different files under one name.
+    bool HasRelative = llvm::any_of(
+        R->Findings, [](const GateFinding &G) { return G.Relative; });
+    if (HasRelative || !R->SrcRoot.empty()) {
+      if (All.SrcRoot.empty()) {
+        All.SrcRoot = R->SrcRoot;
+        RootOf = In;
+      } else if (!R->SrcRoot.empty() && R->SrcRoot != All.SrcRoot) {
+        Diag << In << ": error: its source root "
+             << showControls(R->SrcRoot) << " differs from "
+             << showControls(All.SrcRoot) << " of " << RootOf
+             << ": reports of different trees cannot be merged (run check "
+                "with one --src-root)\n";
+        return 2;
+      }
+    }
     for (GateFinding &G : R->Findings)
       All.Findings.push_back(std::move(G));
   }
   sortAndDedupe(All.Findings);
+  All.MergedFrom = Ins.size();
   std::string S;
   llvm::raw_string_ostream OS(S);
   OS << llvm::formatv("{0:2}",
@@ -408,38 +461,9 @@ int pk::mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
     llvm::outs() << S;
     return 0;
   }
-  if (llvm::Error E = writeReportFile(Out, S)) {
-    Diag << llvm::toString(std::move(E)) << "\n";
-    return 2;
-  }
-  return 0;
-}
-
-llvm::Error pk::writeReportFile(llvm::StringRef Path,
-                                llvm::StringRef Contents) {
-  llvm::SmallString<256> Abs(Path);
-  fs::make_absolute(Abs);
-  llvm::SmallString<256> Tmp;
-  int FD;
-  if (std::error_code EC =
-          fs::createUniqueFile(Abs + ".pk-tmp-%%%%%%", FD, Tmp))
-    return bad(Path, "cannot write: " + EC.message());
-  {
-    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Contents;
-    OS.close();
-    if (OS.has_error()) {
-      std::string Msg = OS.error().message();
-      OS.clear_error();
-      fs::remove(Tmp);
-      return bad(Path, "cannot write: " + Msg);
-    }
-  }
-  if (std::error_code EC = fs::rename(Tmp, Abs)) {
-    fs::remove(Tmp);
-    return bad(Path, "cannot write: " + EC.message());
-  }
-  return llvm::Error::success();
+  WritePlan Plan;
+  Plan.add(Out, "OUT (the merged report)", std::move(S));
+  return Plan.write(Diag);
 }
 
 std::string pk::progressLine(size_t Done, size_t Total, llvm::StringRef File,

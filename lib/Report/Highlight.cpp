@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Highlight.h"
+#include "pk/Escape.h"
 #include "clang/Basic/IdentifierTable.h"
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
@@ -184,7 +185,7 @@ void pk::writeHighlighted(llvm::raw_ostream &OS, llvm::StringRef Text,
     const char *Cls = className(K);
     if (Cls)
       OS << "<span class=\"" << Cls << "\">";
-    llvm::printHTMLEscaped(Text.slice(I, J), OS);
+    OS << htmlEscape(Text.slice(I, J)); // invisible controls shown
     if (Cls)
       OS << "</span>";
     I = J;

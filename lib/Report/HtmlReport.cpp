@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Highlight.h"
+#include "pk/Escape.h"
 #include "ReportModel.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -87,9 +88,9 @@ const char *Script = R"js(
 })();
 )js";
 
-void esc(llvm::raw_ostream &OS, llvm::StringRef S) {
-  llvm::printHTMLEscaped(S, OS);
-}
+// Every piece of text goes through pk::htmlEscape (pk/Escape.h):
+// invisible and bidirectional controls are shown as <U+XXXX>.
+void esc(llvm::raw_ostream &OS, llvm::StringRef S) { OS << htmlEscape(S); }
 std::string escStr(llvm::StringRef S) {
   std::string R;
   llvm::raw_string_ostream OS(R);
@@ -275,7 +276,13 @@ void Html::run() {
   OS << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<meta name=\"viewport\" content=\"width=device-width, "
         "initial-scale=1\"><meta name=\"color-scheme\" content=\"light "
-        "dark\"><title>port-kernel report</title><style>"
+        "dark\">"
+        // The page loads nothing and runs only its own inline script: even
+        // markup that escaped escaping could not fetch or send anything.
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+        "'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+        "img-src data:; form-action 'none'; base-uri 'none'\">"
+        "<title>port-kernel report</title><style>"
      << Style << "</style></head><body><main>\n";
   OS << "<h1>port-kernel report</h1>\n";
   filters();

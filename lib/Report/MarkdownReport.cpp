@@ -1,29 +1,19 @@
 //===- MarkdownReport.cpp - a pull-request comment ------------------------===//
 // Rules: none (reports on what the rules did)
 #include "ReportModel.h"
+#include "pk/Escape.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace pk;
 
-/// Text for a Markdown table cell or list item: one line, no pipes, and no
-/// HTML the comment renderer would interpret.
-static std::string cell(llvm::StringRef S) {
-  std::string R;
-  for (char C : S) {
-    if (C == '\n' || C == '\r')
-      R += ' ';
-    else if (C == '|')
-      R += "\\|";
-    else if (C == '<')
-      R += "&lt;";
-    else if (C == '>')
-      R += "&gt;";
-    else
-      R += C;
-  }
-  return R;
-}
+// Every piece of user text (paths, case and kernel names, messages that
+// quote code) goes through pk/Escape.h: markdownText for text, markdownCode
+// for code spans, htmlEscape inside the <details> HTML blocks.  Nothing the
+// user wrote can start a link, an image, raw HTML, a heading or a new table
+// cell (test/unit/EscapeTest.cpp renders it back with cmark-gfm).
+static std::string cell(llvm::StringRef S) { return markdownText(S); }
+static std::string code(llvm::StringRef S) { return markdownCode(S, true); }
 
 std::string pk::renderMarkdown(const ReportModel &M) {
   std::string S;
@@ -33,7 +23,7 @@ std::string pk::renderMarkdown(const ReportModel &M) {
                       M.Inputs.size(), M.Kernels.size());
   std::vector<std::string> Names;
   for (const TargetReport &T : M.Targets)
-    Names.push_back("`" + T.Name + "`");
+    Names.push_back(code(T.Name));
   OS << llvm::join(Names, ", ") << "\n\n";
 
   OS << "| target | files changed | edits | errors | warnings | notes |\n"
@@ -42,7 +32,7 @@ std::string pk::renderMarkdown(const ReportModel &M) {
     unsigned Changed = 0;
     for (const FileReport &F : T.Files)
       Changed += F.Old != F.New;
-    OS << llvm::formatv("| {0} | {1} | {2} | {3} | {4} | {5} |\n", T.Name,
+    OS << llvm::formatv("| {0} | {1} | {2} | {3} | {4} | {5} |\n", cell(T.Name),
                         Changed, T.Edits, T.Errors, T.Warnings, T.Notes);
   }
   OS << "\n";
@@ -58,15 +48,15 @@ std::string pk::renderMarkdown(const ReportModel &M) {
           "|---|---|---|---|---|\n";
     for (const ValidationCell &C : M.Validation)
       OS << llvm::formatv(
-          "| {0} | {4} | {1} | {2} | {3} |\n", cell(C.Case), cell(C.Variant),
-          C.Status == "pass" ? "pass" : "**" + C.Status + "**",
-          C.HaveError ? C.MaxAbs + " / " + C.MaxRel : cell(C.Detail),
-          cell(C.Kernel));
+          "| {0} | {4} | {1} | {2} | {3} |\n", code(C.Case), cell(C.Variant),
+          C.Status == "pass" ? "pass" : "**" + cell(C.Status) + "**",
+          C.HaveError ? cell(C.MaxAbs + " / " + C.MaxRel) : cell(C.Detail),
+          code(C.Kernel));
     OS << "\n";
     if (!M.NotValidated.empty()) {
       OS << "Not validated (no verdict):\n";
       for (const auto &[K, Why] : M.NotValidated)
-        OS << "- `" << cell(K) << "`: " << cell(Why) << "\n";
+        OS << "- " << code(K) << ": " << cell(Why) << "\n";
       OS << "\n";
     }
   }
@@ -74,7 +64,7 @@ std::string pk::renderMarkdown(const ReportModel &M) {
   if (!M.NotPorted.empty()) {
     OS << "**Not ported** (do not parse):\n";
     for (const auto &[P, Why] : M.NotPorted)
-      OS << "- `" << cell(P) << "`\n";
+      OS << "- " << code(P) << "\n";
     OS << "\n";
   }
 
@@ -84,10 +74,12 @@ std::string pk::renderMarkdown(const ReportModel &M) {
     for (const FileReport &F : T.Files)
       for (const Finding &Fi : F.Findings)
         if (Fi.Sev != Severity::Note)
-          Flagged.push_back(llvm::formatv("- {0} `{1}:{2}` {3} [{4}]: {5}",
-                                          T.Name, F.RelIn, Fi.Line,
-                                          severityName(Fi.Sev), Fi.RuleID,
-                                          cell(Fi.Message))
+          Flagged.push_back(llvm::formatv("- {0} {1} {2} [{3}]: {4}",
+                                          cell(T.Name),
+                                          code(F.RelIn + ":" +
+                                               std::to_string(Fi.Line)),
+                                          severityName(Fi.Sev),
+                                          Fi.RuleID, cell(Fi.Message))
                                 .str());
   OS << "### Flagged lines (" << Flagged.size() << ")\n\n";
   if (Flagged.empty())
@@ -106,14 +98,16 @@ std::string pk::renderMarkdown(const ReportModel &M) {
       for (const Edit &E : F.Edits)
         if (E.Why != "diagnostic")
           ++ByRule[E.RuleID], ++N;
-      OS << "<details><summary>" << T.Name << ": <code>" << cell(F.RelIn)
-         << "</code> &rarr; <code>" << cell(F.RelOut) << "</code> (" << N
+      // An HTML block: HTML escaping, not Markdown's.
+      OS << "<details><summary>" << htmlEscape(T.Name) << ": <code>"
+         << htmlEscape(F.RelIn) << "</code> &rarr; <code>"
+         << htmlEscape(F.RelOut) << "</code> (" << N
          << " edits, " << F.Findings.size() << " diagnostics)</summary>\n\n";
       if (!ByRule.empty()) {
         OS << "| rule | edits | title |\n|---|---:|---|\n";
         for (const auto &[R, C] : ByRule) {
           const RuleInfo *Info = RuleRegistry::get().find(R);
-          OS << llvm::formatv("| {0} | {1} | {2} |\n", R, C,
+          OS << llvm::formatv("| {0} | {1} | {2} |\n", cell(R), C,
                               Info ? cell(Info->Title) : "");
         }
         OS << "\n";

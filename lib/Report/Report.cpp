@@ -5,7 +5,7 @@
 #include "ReportModel.h"
 #include "pk/Driver.h"
 #include "pk/Inputs.h"
-#include "pk/OutputTransaction.h"
+#include "pk/SafeIO.h"
 
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
@@ -281,19 +281,6 @@ static llvm::Error readValidation(const llvm::json::Value &V, ReportModel &M) {
   return llvm::Error::success();
 }
 
-/// Real path of \p P, or of its deepest existing ancestor plus the rest.
-static std::string landing(llvm::StringRef P) {
-  llvm::SmallString<256> Real;
-  if (!fs::real_path(P, Real))
-    return Real.str().str();
-  llvm::StringRef Parent = path::parent_path(P);
-  if (Parent.empty() || Parent == P)
-    return P.str();
-  llvm::SmallString<256> R(landing(Parent));
-  path::append(R, path::filename(P));
-  return R.str().str();
-}
-
 int pk::runReport(Driver &D, llvm::ArrayRef<std::string> Paths,
                   const ReportOptions &O, llvm::raw_ostream &Diag) {
   if (O.HtmlPath.empty()) {
@@ -305,13 +292,12 @@ int pk::runReport(Driver &D, llvm::ArrayRef<std::string> Paths,
     return 2;
   }
 
-  // The outputs of the report, and the files no output may land on.
-  struct Write {
-    std::string Path, Option, Text;
-  };
-  std::vector<Write> Plan{{absPath(O.HtmlPath), "-o", ""}};
+  // The outputs of the report (SafeIO.h: none may land on a file the run
+  // reads, nor two on one path, nor one through a link).
+  WritePlan Plan;
+  Plan.add(O.HtmlPath, "-o");
   if (!O.MarkdownPath.empty())
-    Plan.push_back({absPath(O.MarkdownPath), "--markdown", ""});
+    Plan.add(O.MarkdownPath, "--markdown");
   std::string PatchDir = O.PatchDir.empty() ? "" : absPath(O.PatchDir);
 
   std::vector<FileFailure> Failed;
@@ -331,7 +317,6 @@ int pk::runReport(Driver &D, llvm::ArrayRef<std::string> Paths,
   ReportModel M;
   for (const FileFailure &F : Failed)
     M.NotPorted.push_back({F.Path, F.Reason});
-  std::set<std::string> Reads; // every input and file the port read
   std::set<std::string> Seen;
   for (const TargetOutput &TO : *Res) {
     TargetReport T;
@@ -355,7 +340,6 @@ int pk::runReport(Driver &D, llvm::ArrayRef<std::string> Paths,
         M.Rules.insert(E.RuleID);
       }
     for (const auto &[In, Out] : TO.OutputOf) {
-      Reads.insert(landing(In));
       FileReport F;
       F.In = In;
       F.Out = Out;
@@ -422,58 +406,30 @@ int pk::runReport(Driver &D, llvm::ArrayRef<std::string> Paths,
     }
   }
 
-  Plan[0].Text = renderHtml(M);
+  Plan.outputs()[0].Text = renderHtml(M);
   if (!O.MarkdownPath.empty())
-    Plan[1].Text = renderMarkdown(M);
+    Plan.outputs()[1].Text = renderMarkdown(M);
   if (!PatchDir.empty())
-    for (const TargetReport &T : M.Targets)
-      Plan.push_back(
-          {PatchDir + "/" + T.Name + ".patch", "--patch-dir", renderPatch(T)});
-
-  // No output may land on a file the run reads, nor two outputs on one.
-  std::set<std::string> Dest;
-  for (const Write &W : Plan) {
-    std::string L = landing(W.Path);
-    if (Reads.count(L)) {
-      Diag << llvm::formatv("{0}: error: {1} would overwrite an input of "
-                            "this run; choose another {1} path [PK9001]\n",
-                            W.Path, W.Option);
-      Diag << "port-kernel: no output written\n";
-      return 2;
+    for (const TargetReport &T : M.Targets) {
+      // `git apply` rejects an empty patch: a target that changes nothing
+      // gets no patch file, and a note says so.
+      std::string P = renderPatch(T);
+      if (P.empty()) {
+        Diag << llvm::formatv("port-kernel: note: {0}: the port changes no "
+                              "file; no {0}.patch written\n",
+                              T.Name);
+        continue;
+      }
+      Plan.add(PatchDir + "/" + T.Name + ".patch", "--patch-dir",
+               std::move(P));
     }
-    if (fs::is_directory(L)) {
-      Diag << llvm::formatv("{0}: error: {1} names a directory\n", W.Path,
-                            W.Option);
-      Diag << "port-kernel: no output written\n";
-      return 2;
-    }
-    if (!Dest.insert(L).second) {
-      Diag << llvm::formatv("{0}: error: two outputs of the report would be "
-                            "written here\n",
-                            W.Path);
-      Diag << "port-kernel: no output written\n";
-      return 2;
-    }
+  // Inputs that do not parse: the report covers the others and the exit
+  // status says so (4, as port); when none parses nothing is written (2).
+  if (!Failed.empty() && M.Inputs.empty()) {
+    Diag << "port-kernel: no input could be ported; no output written\n";
+    return 2;
   }
-
-  InterruptGuard Guard;
-  OutputTransaction Tx;
-  llvm::Error Err = llvm::Error::success();
-  for (const Write &W : Plan)
-    if ((Err = Tx.stage(W.Path, W.Text)))
-      break;
-  if (!Err)
-    Err = Tx.commit();
-  if (Err) {
-    Tx.rollback();
-    bool Int = InterruptGuard::interrupted();
-    if (Int)
-      llvm::consumeError(std::move(Err));
-    else
-      Diag << llvm::toString(std::move(Err)) << "\n";
-    Diag << (Int ? "port-kernel: interrupted; no output written\n"
-                 : "port-kernel: no output written\n");
-    return Int ? 130 : 2;
-  }
-  return 0;
+  if (int RC = Plan.write(Diag))
+    return RC;
+  return Failed.empty() ? 0 : 4;
 }

@@ -2,6 +2,7 @@
 // Rules: none (validation harness)
 
 #include "pk/ValidateCase.h"
+#include "pk/SafeIO.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
@@ -178,6 +179,7 @@ StringRef readLocalFile(ParseContext &C, StringRef Name, std::string &Into,
     return {};
   SmallString<256> P(C.CaseDir);
   sys::path::append(P, Name);
+  pk::noteRead(P, "a file of the case");
   auto Buf = MemoryBuffer::getFile(P);
   if (!Buf) {
     Err = ("cannot read '" + Name +
@@ -634,6 +636,7 @@ Expected<CaseSpec> parseCaseSpecFile(StringRef Path) {
   if (std::error_code EC = sys::fs::make_absolute(Abs))
     return createStringError(EC, Path + ": error: " + EC.message());
   sys::path::remove_dots(Abs, true);
+  pk::noteRead(Abs, "the case file");
   auto Buf = MemoryBuffer::getFile(Abs);
   if (!Buf)
     return createStringError(Buf.getError(), Path + ": error: cannot read: " +
@@ -650,8 +653,25 @@ findCaseSpecs(const std::vector<std::string> &Paths) {
     if (std::error_code EC = sys::fs::status(P, St))
       return createStringError(EC, P + ": error: " + EC.message());
     if (sys::fs::is_regular_file(St)) {
-      Found.insert(P);
-      continue;
+      // A case file is YAML; a source of a case stands for the case.yaml
+      // beside it; any other file is not a case (never parsed as one).
+      StringRef Ext = sys::path::extension(P);
+      if (Ext == ".yaml" || Ext == ".yml") {
+        Found.insert(P);
+        continue;
+      }
+      SmallString<256> Beside(sys::path::parent_path(P));
+      if (Beside.empty())
+        Beside = ".";
+      sys::path::append(Beside, "case.yaml");
+      if (sys::fs::is_regular_file(Beside)) {
+        Found.insert(std::string(Beside));
+        continue;
+      }
+      return createStringError(inconvertibleErrorCode(),
+                               P + ": error: not a case: give a case "
+                                   "directory or its case.yaml (there is no "
+                                   "case.yaml beside this file)");
     }
     if (!sys::fs::is_directory(St))
       return createStringError(inconvertibleErrorCode(),

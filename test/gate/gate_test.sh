@@ -201,13 +201,20 @@ baseline)
   # The baseline may not be an input; a bad baseline is an input error.
   cp src/c.cu c.before
   expect 2 "$pk" check -q --to hip --baseline src/c.cu --update-baseline src
-  grep -q "is an input of this run" err.txt || fail "no reason given: $(cat err.txt)"
+  grep -q "would overwrite the input" err.txt || fail "no reason given: $(cat err.txt)"
   cmp -s src/c.cu c.before || fail "an input was overwritten"
   expect 2 "$pk" check -q --to hip --baseline missing.json src
   grep -q "missing.json: error: cannot read" err.txt || fail "$(cat err.txt)"
-  echo '{"findings": [{"rule": "PK2101"}]}' >bad.json
+  echo '{"tool": "port-kernel", "format": "check-report/1", "findings": [{"rule": "PK2101"}]}' >bad.json
   expect 2 "$pk" check -q --to hip --baseline bad.json src
   grep -q "bad.json: error: finding 1 lacks" err.txt || fail "$(cat err.txt)"
+  echo '{"findings": []}' >bad.json
+  expect 2 "$pk" check -q --to hip --baseline bad.json src
+  grep -q 'bad.json: error: not a port-kernel check report' err.txt || fail "$(cat err.txt)"
+  # A baseline of another layout would silently match nothing: refused.
+  echo '{"tool": "port-kernel", "format": "check-report/2", "findings": []}' >bad.json
+  expect 2 "$pk" check -q --to hip --baseline bad.json src
+  grep -q "bad.json: error: a check report of format 'check-report/2'; this version reads 'check-report/1'" err.txt || fail "$(cat err.txt)"
   echo 'not json' >bad.json
   expect 2 "$pk" check -q --to hip --baseline bad.json src
   grep -q "bad.json: error: not JSON" err.txt || fail "$(cat err.txt)"

@@ -204,7 +204,10 @@ def case_patch(tmp):
     run([PK, "port", "-q", "--to", targets, "-o", out, TREE], ok=(0, 3))
     for t in targets.split(","):
         patch = os.path.join(pdir, t + ".patch")
-        text = open(patch).read()
+        # A target that changes no file gets no patch (git apply rejects an
+        # empty one) and a note.
+        text = open(patch).read() if os.path.exists(patch) else ""
+        check(text or not os.path.exists(patch), "%s: no empty patch file" % t)
         if t == "hip":
             check("diff --git a/kernels/reduce.cu b/kernels/reduce.hip\n" in text,
                   "hip patch has a/ b/ paths")
@@ -248,7 +251,7 @@ def case_bad_input(tmp):
     src = os.path.join(work, "saxpy.cu")
     before = open(src, "rb").read()
     p = run([PK, "report", "--to", "hip", "-o", src, work], ok=(2,))
-    check("would overwrite an input" in p.stderr and "saxpy.cu" in p.stderr,
+    check("would overwrite the input" in p.stderr and "saxpy.cu" in p.stderr,
           "an output on an input is refused: " + p.stderr.strip().splitlines()[-2])
     check(open(src, "rb").read() == before, "the input is untouched")
     hdr = os.path.join(work, "kernels", "warp_sum.cuh")
@@ -280,7 +283,7 @@ def case_validate(tmp):
     mdt = open(md).read()
     check("**Validation:** passed (3 passed, 0 failed" in mdt,
           "markdown says validation passed")
-    check("| saxpy | saxpy | hip | pass |" in mdt, "markdown has the hip cell")
+    check("| `saxpy` | `saxpy` | hip | pass |" in mdt, "markdown has the hip cell")
 
     # Per kernel: a case's verdict is its entry kernel's (with its line);
     # the other kernels of its file, and kernels outside any case, are
@@ -310,7 +313,7 @@ def case_validate(tmp):
     check("clear_all" not in text.split('id="not-validated"')[0]
           .split('id="validation"')[1], "no verdict is given to clear_all")
     mdt = open(md).read()
-    check("| two | warp_width | hip | **fail** | 3.20e+01 / 1.00e+00 |" in mdt,
+    check("| `two` | `warp_width` | hip | **fail** | 3.20e+01 / 1.00e+00 |" in mdt,
           "markdown: per kernel and target, the largest error")
     check("- `clear_all (two/two.cu:4)`: in the directory of case two" in mdt,
           "markdown lists the kernels not validated")

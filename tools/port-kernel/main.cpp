@@ -435,6 +435,25 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  // An option given with an empty value (--shard=, --output '') is a
+  // mistake, never "not given".
+  for (cl::opt<std::string> *Opt :
+       {&OutDir, &CompDb, &CudaPath, &Report, &CheckOutput, &Baseline,
+        &SrcRoot, &Shard, &RulesUriBase, &DepFile, &ReportHtml,
+        &ReportMarkdown, &PatchDir, &Program, &WorkDir, &CacheDir,
+        &GpuBundle, &Nvcc, &GpuArch})
+    if (Opt->getNumOccurrences() && Opt->empty()) {
+      errs() << "port-kernel: error: -" << (Opt->ArgStr.size() > 1 ? "-" : "")
+             << Opt->ArgStr << " needs a value (it was given empty)\n";
+      return 2;
+    }
+  for (const std::string &F : RuleFiles)
+    if (F.empty()) {
+      errs() << "port-kernel: error: --rules needs a value (it was given "
+                "empty)\n";
+      return 2;
+    }
+
   if (MergeReportsCmd) {
     if (MergeArgs.size() < 2) {
       errs() << "port-kernel: error: merge-reports needs OUT and at least one "

@@ -36,7 +36,7 @@ __global__ void partial_sums(const float *in, float *out, int n) {
 // RUN: not %pk port -q --to hip -o %t/ow/o %t/ow/saxpy.cu %t/ow/o/hip/saxpy.hip 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OVERWRITE
 // RUN: diff %S/Inputs/PK9001/saxpy.hip %t/ow/o/hip/saxpy.hip
-// OVERWRITE: ow/o/hip/saxpy.hip: error: this output would overwrite {{.*}}/ow/o/hip/saxpy.hip, which this run reads; choose another -o [PK9001]
+// OVERWRITE: ow/o/hip/saxpy.hip: error: -o would overwrite the input {{.*}}/ow/o/hip/saxpy.hip, which this run reads; choose another -o path [PK9001]
 // OVERWRITE-NEXT: port-kernel: no output written
 //
 // --in-place never overwrites an existing backup.

@@ -125,9 +125,10 @@ private:
                       const std::vector<std::string> *BuildFlags = nullptr);
 };
 
-/// A Makefile-syntax depfile: "TARGET...: DEP..." with spaces, '#' and '$'
-/// escaped as make and ninja read them.
-std::string depfileText(llvm::ArrayRef<std::string> Targets,
+/// A Makefile-syntax depfile: "TARGET...: DEP..." with spaces, '#', ':' and
+/// '$' escaped as make and ninja read them (pk::depfileEscape); a path no
+/// depfile can hold is an error.
+llvm::Expected<std::string> depfileText(llvm::ArrayRef<std::string> Targets,
                         llvm::ArrayRef<std::string> Deps);
 
 /// Writes \p Contents to \p Path atomically (temporary file + rename).

@@ -36,6 +36,8 @@ struct GateFinding {
 struct GateReport {
   std::string SrcRoot; ///< absolute directory the relative paths start from
   std::vector<GateFinding> Findings;
+  /// Written by merge-reports: how many reports it merged (0: a check run's).
+  int64_t MergedFrom = 0;
 };
 
 /// The text of a finding's line, whitespace runs collapsed to one space and
@@ -66,21 +68,25 @@ llvm::json::Value reportToSarif(const GateReport &R,
                                 llvm::StringRef RulesUriBase = "");
 /// Reads a report written by reportToJson or reportToSarif; errors name the
 /// file and what is wrong.
+/// The file is registered as read in \p Role (SafeIO.h), and its size and
+/// nesting are bounded.
 llvm::Expected<GateReport> readReport(llvm::StringRef Path,
-                                      CheckFormat *Format = nullptr);
+                                      CheckFormat *Format = nullptr,
+                                      llvm::StringRef Role = "the report");
 
 /// The keys a baseline matches on: target, rule, file and fingerprint.
 std::string baselineKey(const GateFinding &F);
 
 /// `merge-reports OUT IN...`: combines shards' reports (all JSON or all
 /// SARIF) into one: the union, duplicates dropped, in a stable order.
+/// Reports of different source roots are not merged (their relative paths
+/// name different files).  OUT may not be an input, nor an existing report
+/// when it is not one (a forgotten OUT would replace the first shard).
 /// Returns the exit code (0, or 2 on an input error; nothing written then).
 int mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
                  llvm::StringRef ToolVersion, llvm::raw_ostream &Diag,
                  llvm::StringRef RulesUriBase = "");
 
-/// Writes \p Contents to \p Path atomically (temporary file, rename).
-llvm::Error writeReportFile(llvm::StringRef Path, llvm::StringRef Contents);
 
 /// One progress line: "[done/total] file", cut at the front to \p Width
 /// columns (0: no limit).
