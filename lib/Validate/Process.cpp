@@ -621,12 +621,14 @@ BoundedResult runBounded(llvm::StringRef Program,
       ::close(Fd);
   if (CtlP[1] >= 0)
     ::close(CtlP[1]);
-  // The supervisor exits right after its last report (or has died).
+  // Out of the registry before it is reaped, so that the interrupt handler
+  // never signals a pid that was reused. The supervisor exits right after
+  // its last report (or has died).
+  if (Slot >= 0)
+    Supervisors[Slot].store(0);
   int SupStatus;
   while (::waitpid(Sup, &SupStatus, 0) < 0 && errno == EINTR) {
   }
-  if (Slot >= 0)
-    Supervisors[Slot].store(0);
 
   R.Out = Out.finish(Cap);
   R.Err = Err.finish(Cap);
