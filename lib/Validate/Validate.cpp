@@ -740,7 +740,8 @@ public:
     SmallString<256> RealWork;
     if (sys::fs::real_path(Work, RealWork))
       RealWork = Work;
-    uint64_t Bytes = 0, Files = 0, Left = 0;
+    uint64_t Bytes = 0, Files = 0;
+    bool Left = false;
     std::error_code EC;
     for (sys::fs::recursive_directory_iterator
              I(DataDir, EC, /*follow_symlinks=*/false),
@@ -773,8 +774,10 @@ public:
         continue;
       if (Files + 1 > RunDirCopyFiles ||
           Bytes + Target.getSize() > RunDirCopyLimit) {
-        ++Left;
-        continue;
+        // The walk ends here too: a program kept in a huge tree must not
+        // cost a walk over all of it.
+        Left = true;
+        break;
       }
       if (sys::fs::copy_file(Path, To))
         continue;
@@ -784,9 +787,10 @@ public:
     }
     if (Left)
       C.Notes.push_back(
-          formatv("{0} file{1} of {2} not copied into the run's working "
-                  "directory: the copy is limited to {3} files and {4}",
-                  Left, Left == 1 ? "" : "s", DataDir, RunDirCopyFiles,
+          formatv("{0} was copied into the run's working directory only in "
+                  "part ({1} files, {2}): the copy is limited to {3} files "
+                  "and {4}",
+                  DataDir, Files, sizeText(Bytes), RunDirCopyFiles,
                   sizeText(RunDirCopyLimit))
               .str());
     return true;
