@@ -25,7 +25,7 @@ if [ "$MODE" = release ]; then
   # (docs/validate.md, "Compile cache"); what no run used for 3 days goes.
   export PORT_KERNEL_CACHE_DIR="${PORT_KERNEL_CACHE_DIR:-$BUILD_DIR/validate-cache}"
   if [ -d "$PORT_KERNEL_CACHE_DIR" ]; then
-    find "$PORT_KERNEL_CACHE_DIR" -name '*.o' -mtime +3 -delete 2>/dev/null || true
+    find "$PORT_KERNEL_CACHE_DIR" \( -name '*.o' -o -name '*.o.sha256' \) -mtime +3 -delete 2>/dev/null || true
   fi
   exec ctest --output-on-failure --timeout 900 -j "${JOBS:-$(nproc)}" "$@"
 fi

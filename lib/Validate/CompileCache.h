@@ -17,6 +17,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pk::validate {
@@ -35,22 +36,54 @@ std::string unmapBuildPaths(llvm::StringRef Text, llvm::StringRef Work,
                             llvm::StringRef Cwd);
 
 /// The key of an object: SHA-256 (hex) over the compiler (its path, size and
-/// modification time), \p Flags and \p Preprocessed (the output of -E). \p Work
-/// is replaced by /@pk-work@ in the flags and in the line markers of the
-/// preprocessed text; anything else that names it (a string literal) stays
-/// and makes the key differ.
-std::string objectKey(llvm::StringRef Compiler,
-                      llvm::ArrayRef<std::string> Flags,
-                      llvm::StringRef Preprocessed, llvm::StringRef Work);
+/// modification time), \p Flags, \p Preprocessed (the output of -E) and
+/// \p Inputs: every file the build reads, as (path, SHA-256 of its content)
+/// (readInputs). \p Work is replaced by /@pk-work@ in the flags, the paths
+/// and the line markers of the preprocessed text; anything else that names
+/// it (a string literal) stays and makes the key differ.
+std::string
+objectKey(llvm::StringRef Compiler, llvm::ArrayRef<std::string> Flags,
+          llvm::StringRef Preprocessed, llvm::StringRef Work,
+          llvm::ArrayRef<std::pair<std::string, std::string>> Inputs = {});
 
-/// Copies the object of \p Key from \p CacheDir to \p Obj; false when there
-/// is none (or it cannot be copied).
-bool fetchObject(llvm::StringRef CacheDir, llvm::StringRef Key,
-                 llvm::StringRef Obj);
+/// The files a build with \p Flags reads, each with the SHA-256 (hex) of its
+/// content: those of the dependency file \p DepFile that preprocessing
+/// wrote (-MD -MF: the source, every header, sanitizer ignore lists) and
+/// every absolute path of a regular file that a flag names (-include FILE,
+/// -fprofile-use=FILE, ...). \p Work counts as /@pk-work@ in their content.
+/// False when one of them cannot be read: such a build is not cached.
+bool readInputs(llvm::StringRef DepFile, llvm::ArrayRef<std::string> Flags,
+                llvm::StringRef Work,
+                std::vector<std::pair<std::string, std::string>> &Inputs);
 
-/// Stores \p Obj under \p Key in \p CacheDir (created if missing): written to
-/// a unique temporary name there and renamed, so that concurrent runs never
-/// see half an object. Failures are ignored: the cache is an optimisation.
+/// Why the preprocessed source \p Preprocessed cannot be cached, or "" when
+/// it can: inline assembly can make the assembler read files (`.incbin`,
+/// `.include`), which neither the preprocessor nor its dependency output
+/// sees. The test is conservative: the string literals of the source are
+/// decoded (escapes, adjacent literals joined) and any mention of those
+/// directives, or of the assembler's macro facilities (`.macro`, `.irp`,
+/// which can spell them), refuses the cache.
+std::string uncacheableReason(llvm::StringRef Preprocessed);
+
+/// The outcome of looking an object up.
+struct CacheFetch {
+  enum Kind { Miss, Hit, Damaged } K = Miss;
+  std::string Why; ///< Damaged: what was wrong with the entry
+  explicit operator bool() const { return K == Hit; }
+};
+
+/// Copies the object of \p Key from \p CacheDir to \p Obj after checking it
+/// against the SHA-256 stored next to it (`<key>.o.sha256`). An entry whose
+/// object or hash is missing, truncated or altered is Damaged: it is
+/// removed, so that the caller compiles and stores it again.
+CacheFetch fetchObject(llvm::StringRef CacheDir, llvm::StringRef Key,
+                       llvm::StringRef Obj);
+
+/// Stores \p Obj under \p Key in \p CacheDir (created if missing), with the
+/// SHA-256 of its bytes: each written to a unique temporary name there and
+/// renamed (the hash first), so that concurrent runs never see half an
+/// object; an entry seen between the two renames fails its check and is
+/// rebuilt. Failures are ignored: the cache is an optimisation.
 void storeObject(llvm::StringRef CacheDir, llvm::StringRef Key,
                  llvm::StringRef Obj);
 

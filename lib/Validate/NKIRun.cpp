@@ -99,9 +99,10 @@ private:
   std::chrono::steady_clock::time_point Start;
 };
 
-/// Runs one step in its own process group, killed at \p Timeout seconds
-/// (0: none) or when port-kernel is interrupted; keeps \p Cap bytes of each
-/// stream, also written to Dir/Name.out and Dir/Name.err.
+/// Runs one step in its own session, in \p Dir, killed with everything it
+/// started at \p Timeout seconds (0: none) or when port-kernel is
+/// interrupted; keeps \p Cap bytes of each stream, also written to
+/// Dir/Name.out and Dir/Name.err.
 Step runStep(StringRef Program, ArrayRef<std::string> Args, StringRef Dir,
              StringRef Name, unsigned Timeout, std::size_t Cap) {
   Step S;
@@ -110,7 +111,10 @@ Step runStep(StringRef Program, ArrayRef<std::string> Args, StringRef Dir,
     S.ErrMsg = "interrupted";
     return S;
   }
-  BoundedResult R = runBounded(Program, Args, std::nullopt, Timeout, Cap);
+  // In the cell's directory: what the kernel or the simulator writes to a
+  // relative path stays in the scratch directory.
+  BoundedResult R = runBounded(Program, Args, std::nullopt, Timeout, Cap,
+                               /*MergeStderr=*/false, Dir);
   S.Code = R.Code;
   S.TimedOut = R.TimedOut;
   S.Interrupted = R.Interrupted;

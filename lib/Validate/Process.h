@@ -2,8 +2,11 @@
 // Rules: none (validation harness)
 //
 // `port-kernel validate` runs compilers and emulated programs it did not
-// write. Each runs in its own process group under a wall-clock limit (the
-// whole group is killed when it runs out), with its stdout and stderr read
+// write. Each runs in a session of its own under a supervisor process (a
+// child subreaper) and a wall-clock limit; when it ends, runs out of time or
+// port-kernel is interrupted, the supervisor kills and reaps every process
+// it started, daemons that left its session included. Its stdout and stderr
+// are read
 // through pipes and kept up to a bound (the first and last half of the bound;
 // the middle is discarded and counted), so that a program printing 1 GB never
 // makes port-kernel grow. An interrupt (SIGINT, SIGTERM, SIGHUP) kills every
@@ -35,26 +38,36 @@ struct BoundedResult {
   bool TimedOut = false;    ///< killed at the time limit
   bool Interrupted = false; ///< killed because port-kernel was interrupted
   bool ExecFailed = false;  ///< could not be started
+  /// Processes the program left running when it ended (or was killed),
+  /// which the supervisor then killed and reaped.
+  unsigned Strays = 0;
   std::string ErrMsg;
   CapturedStream Out, Err;
 };
 
-/// Runs \p Program with \p Args (argv[0] is added) in a new process group.
-/// \p TimeoutSec == 0: no limit. \p Cap: bytes kept per stream. When
-/// \p MergeStderr, stderr goes to the stdout pipe.
+/// Runs \p Program (a path: no search, no shell) with \p Args (argv[0] is
+/// added) in a new session, in \p Cwd when given. \p TimeoutSec == 0: no
+/// limit. \p Cap: bytes kept per stream. When \p MergeStderr, stderr goes
+/// to the stdout pipe. Returns after the program and every process it
+/// started are gone.
 BoundedResult runBounded(llvm::StringRef Program,
                          llvm::ArrayRef<std::string> Args,
                          std::optional<llvm::ArrayRef<llvm::StringRef>> Env,
                          unsigned TimeoutSec, std::size_t Cap,
-                         bool MergeStderr = false);
+                         bool MergeStderr = false, llvm::StringRef Cwd = "");
 
-/// While alive, SIGINT/SIGTERM/SIGHUP kill the process groups of running
-/// children and set interrupted(); the previous behaviour is restored after.
+/// While alive, SIGINT/SIGTERM/SIGHUP make every running supervisor kill
+/// its program and set interrupted(), and this process is a child subreaper;
+/// at the end, any process reparented here is killed and reaped and the
+/// previous behaviour is restored.
 class ChildInterruptGuard {
 public:
   ChildInterruptGuard();
   ~ChildInterruptGuard();
   static bool interrupted();
+
+private:
+  bool WasSubreaper = false;
 };
 
 } // namespace validate

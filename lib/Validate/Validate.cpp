@@ -44,6 +44,11 @@ using Clock = std::chrono::steady_clock;
 /// Exit status with which the emulator reports a detected error.
 constexpr int EmuErrorExit = 86;
 
+/// Bounds of the copy of a program's directory into the working directory
+/// of each of its runs (Runner::makeRunDir).
+constexpr uint64_t RunDirCopyLimit = 256ull << 20;
+constexpr uint64_t RunDirCopyFiles = 10000;
+
 StringRef variantName(std::optional<Target> T) {
   return T ? targetName(*T) : StringRef("original");
 }
@@ -551,8 +556,9 @@ public:
     // depend on where this run's scratch directory is: --cache-dir.
     llvm::append_range(Args, validate::pathMapFlags(Work));
     std::string Obj = (Exe + ".o").str();
-    std::string Key;
-    if (!Opts.CacheDir.empty() && !cacheKey(Main, Exe, Args, C, Key))
+    std::string Key, CacheNote;
+    if (!Opts.CacheDir.empty() &&
+        !cacheKey(Main, Exe, Args, C, Key, CacheNote))
       return false;
     Args.push_back("-c");
     Args.push_back("-o");
@@ -571,8 +577,14 @@ public:
     (void)writeFile(joinPath(Dir, "compile.cmd"),
                     CmdLine(Args) + CmdLine(LinkArgs));
 
-    bool Cached =
-        !Key.empty() && validate::fetchObject(Opts.CacheDir, Key, Obj);
+    bool Cached = false;
+    if (!Key.empty()) {
+      validate::CacheFetch F = validate::fetchObject(Opts.CacheDir, Key, Obj);
+      Cached = bool(F);
+      if (F.K == validate::CacheFetch::Damaged)
+        CacheNote = "cache entry " + Key + " in " + Opts.CacheDir +
+                    " was damaged (" + F.Why + "); compiled again\n";
+    }
     if (Cached)
       (void)writeFile(joinPath(Dir, "compile.log"),
                       "object " + Key + " reused from " + Opts.CacheDir + "\n");
@@ -588,7 +600,7 @@ public:
           validate::runBounded(TC.ClangXX, Link ? LinkArgs : Args, std::nullopt,
                                Limit, Opts.OutputLimit,
                                /*MergeStderr=*/true);
-      (void)writeFile(Log, R.Out.Text);
+      (void)writeFile(Log, (Link ? std::string() : CacheNote) + R.Out.Text);
       if (R.Code == 0 && !R.ExecFailed && !R.TimedOut && !R.Interrupted) {
         if (!Link && !Key.empty())
           validate::storeObject(Opts.CacheDir, Key, Obj);
@@ -611,26 +623,42 @@ public:
   }
 
   /// The --cache-dir key of compiling \p Main with \p Flags: the
-  /// preprocessed source (clang -E) is part of it, so that every header it
-  /// reads counts. False (and \p C filled) when preprocessing fails.
+  /// preprocessed source (clang -E) and the content of every file the build
+  /// reads (its dependency output, -MD, and files named by flags) are part
+  /// of it. No key, with the reason in \p Note, when the build reads what
+  /// the key cannot cover (the assembler's .incbin). False (and \p C
+  /// filled) when preprocessing fails.
   bool cacheKey(StringRef Main, StringRef Exe, ArrayRef<std::string> Flags,
-                Cell &C, std::string &Key) {
+                Cell &C, std::string &Key, std::string &Note) {
     std::vector<std::string> Args(Flags.begin(), Flags.end());
-    std::string Pre = (Exe + ".ii").str();
-    llvm::append_range(Args,
-                       std::vector<std::string>{"-E", "-o", Pre, Main.str()});
+    std::string Pre = (Exe + ".ii").str(), Dep = (Exe + ".ii.d").str();
+    llvm::append_range(Args, std::vector<std::string>{"-E", "-MD", "-MF", Dep,
+                                                      "-o", Pre, Main.str()});
     unsigned Limit = 0;
     if (!timeLeft(C, "preprocessing", Limit))
       return false;
     validate::BoundedResult R =
         validate::runBounded(TC.ClangXX, Args, std::nullopt, Limit,
                              Opts.OutputLimit, /*MergeStderr=*/true);
-    auto Remove = llvm::make_scope_exit([&] { sys::fs::remove(Pre); });
+    auto Remove = llvm::make_scope_exit([&] {
+      sys::fs::remove(Pre);
+      sys::fs::remove(Dep);
+    });
     if (R.Code != 0 || R.ExecFailed || R.TimedOut || R.Interrupted)
       return true; // no key: the compile step reports what is wrong
     ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Pre);
-    if (B)
-      Key = validate::objectKey(TC.ClangXX, Flags, (*B)->getBuffer(), Work);
+    if (!B)
+      return true;
+    std::string Why = validate::uncacheableReason((*B)->getBuffer());
+    std::vector<std::pair<std::string, std::string>> Inputs;
+    if (Why.empty() && !validate::readInputs(Dep, Flags, Work, Inputs))
+      Why = "a file the build reads could not be read for the cache key";
+    if (!Why.empty()) {
+      Note = "not cached: " + Why + "\n";
+      return true;
+    }
+    Key = validate::objectKey(TC.ClangXX, Flags, (*B)->getBuffer(), Work,
+                              Inputs);
     return true;
   }
 
@@ -693,12 +721,94 @@ public:
                           .str());
   }
 
-  /// Runs \p Exe; returns false (and fills \p C) when it could not run to
-  /// completion.  \p Stdout receives its output.
-  bool run(StringRef Exe, ArrayRef<std::string> Args, StringRef Dir, Cell &C,
-           std::string &Stdout) {
+  /// Creates \p RunDir, the working directory of one run, and copies the
+  /// tree under \p DataDir into it (when not empty): regular files, and
+  /// what symbolic links to regular files point to, up to RunDirCopyLimit
+  /// bytes and RunDirCopyFiles files; never the scratch directory itself.
+  /// A copy, not links: a program that writes to one of its data files must
+  /// not write to the user's. False (and \p C filled) when \p RunDir cannot
+  /// be created.
+  bool makeRunDir(StringRef RunDir, StringRef DataDir, Cell &C) {
+    sys::fs::remove_directories(RunDir);
+    if (std::error_code EC = sys::fs::create_directories(RunDir)) {
+      C.Kind = "run";
+      C.Reason = "cannot create " + RunDir.str() + ": " + EC.message();
+      return false;
+    }
+    if (DataDir.empty())
+      return true;
+    SmallString<256> RealWork;
+    if (sys::fs::real_path(Work, RealWork))
+      RealWork = Work;
+    uint64_t Bytes = 0, Files = 0;
+    bool Left = false;
+    std::error_code EC;
+    for (sys::fs::recursive_directory_iterator
+             I(DataDir, EC, /*follow_symlinks=*/false),
+         E;
+         I != E && !EC; I.increment(EC)) {
+      StringRef Path = I->path();
+      SmallString<256> Rel(Path);
+      sys::path::replace_path_prefix(Rel, DataDir, "");
+      std::string To = joinPath(RunDir, sys::path::relative_path(Rel));
+      ErrorOr<sys::fs::basic_file_status> St = I->status();
+      if (!St)
+        continue;
+      if (St->type() == sys::fs::file_type::directory_file) {
+        SmallString<256> Real;
+        if (!sys::fs::real_path(Path, Real) &&
+            (Real == RealWork ||
+             StringRef(RealWork).starts_with((Real + "/").str()) ||
+             StringRef(Real).starts_with((RealWork + "/").str()))) {
+          I.no_push(); // the scratch directory, or one holding it
+          continue;
+        }
+        (void)sys::fs::create_directories(To);
+        continue;
+      }
+      // Links are followed to regular files only (a link to a directory
+      // could lead anywhere, or in a circle).
+      sys::fs::file_status Target;
+      if (sys::fs::status(Path, Target) ||
+          Target.type() != sys::fs::file_type::regular_file)
+        continue;
+      if (Files + 1 > RunDirCopyFiles ||
+          Bytes + Target.getSize() > RunDirCopyLimit) {
+        // The walk ends here too: a program kept in a huge tree must not
+        // cost a walk over all of it.
+        Left = true;
+        break;
+      }
+      if (sys::fs::copy_file(Path, To))
+        continue;
+      (void)sys::fs::setPermissions(To, Target.permissions());
+      ++Files;
+      Bytes += Target.getSize();
+    }
+    if (Left)
+      C.Notes.push_back(
+          formatv("{0} was copied into the run's working directory only in "
+                  "part ({1} files, {2}): the copy is limited to {3} files "
+                  "and {4}",
+                  DataDir, Files, sizeText(Bytes), RunDirCopyFiles,
+                  sizeText(RunDirCopyLimit))
+              .str());
+    return true;
+  }
+
+  /// Runs \p Exe in a fresh working directory, \p Dir/run, holding a copy
+  /// of \p DataDir when given (--program: the program's directory), so that
+  /// what the program writes to relative paths stays in the scratch
+  /// directory and what it reads from them is what lies next to it.
+  /// Returns false (and fills \p C) when it could not run to completion.
+  /// \p Stdout receives its output.
+  bool run(StringRef Exe, ArrayRef<std::string> Args, StringRef Dir,
+           StringRef DataDir, Cell &C, std::string &Stdout) {
     std::string OutP = joinPath(Dir, "run.out"),
                 ErrP = joinPath(Dir, "run.err");
+    std::string RunDir = joinPath(Dir, "run");
+    if (!makeRunDir(RunDir, DataDir, C))
+      return false;
     unsigned Limit = 0;
     if (!timeLeft(C, "running", Limit))
       return false;
@@ -706,8 +816,15 @@ public:
     std::string EmuTimeout = emuTimeoutVar(Limit);
     if (!EmuTimeout.empty())
       Env.push_back(EmuTimeout);
-    validate::BoundedResult R = validate::runBounded(
-        Exe, Args, ArrayRef<StringRef>(Env), Limit, Opts.OutputLimit);
+    validate::BoundedResult R =
+        validate::runBounded(Exe, Args, ArrayRef<StringRef>(Env), Limit,
+                             Opts.OutputLimit, /*MergeStderr=*/false, RunDir);
+    if (R.Strays)
+      C.Notes.push_back(
+          formatv("the program left {0} process{1} running (a daemon, a "
+                  "child it did not wait for); killed when it ended",
+                  R.Strays, R.Strays == 1 ? "" : "es")
+              .str());
     R.Out.Text = validate::unmapBuildPaths(R.Out.Text, Work, Cwd);
     R.Err.Text = validate::unmapBuildPaths(R.Err.Text, Work, Cwd);
     (void)writeFile(OutP, R.Out.Text);
@@ -814,7 +931,7 @@ public:
     if (!compile(Driver, Exe, Hip, C.Dir, C))
       return Done();
     std::string Stdout;
-    if (!run(Exe, {}, C.Dir, C, Stdout))
+    if (!run(Exe, {}, C.Dir, "", C, Stdout))
       return Done();
 
     Expected<DriverResult> R = parseDriverResult(Stdout);
@@ -979,7 +1096,8 @@ public:
     if (!compile(Main, Exe, Hip, C.Dir, C))
       return Done();
     std::string Stdout;
-    if (!run(Exe, Opts.ProgramArgs, C.Dir, C, Stdout))
+    if (!run(Exe, Opts.ProgramArgs, C.Dir, sys::path::parent_path(File), C,
+             Stdout))
       return Done();
     if (C.ExitCode != 0) {
       C.Kind = "run";
@@ -1278,8 +1396,11 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
   std::atomic<unsigned> Finished{0};
   {
     DefaultThreadPool Pool(hardware_concurrency(std::max(1, Opts.Jobs)));
-    for (const Task &T : Tasks)
-      Pool.async([&, T] {
+    std::mutex ProgressMutex;
+    std::vector<bool> TaskDone(Tasks.size(), false);
+    size_t NextProgress = 0;
+    for (size_t I = 0; I < Tasks.size(); ++I)
+      Pool.async([&, I, T = Tasks[I]] {
         if (validate::ChildInterruptGuard::interrupted())
           return;
         Row &R = Rows[T.Row];
@@ -1288,8 +1409,20 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
         if (validate::ChildInterruptGuard::interrupted())
           return;
         unsigned N = ++Finished;
-        Run.progress(R, C, N, Tasks.size(), Err);
         R.Cells[T.Variant] = std::move(C);
+        {
+          // Progress lines in the order of the table, each as soon as its
+          // run and every run before it have finished: the error stream is
+          // the same whatever the schedule and -j.
+          std::lock_guard<std::mutex> L(ProgressMutex);
+          TaskDone[I] = true;
+          for (; NextProgress < Tasks.size() && TaskDone[NextProgress];
+               ++NextProgress) {
+            const Task &P = Tasks[NextProgress];
+            Run.progress(Rows[P.Row], Rows[P.Row].Cells[P.Variant],
+                         NextProgress + 1, Tasks.size(), Err);
+          }
+        }
         if (InterruptAfter >= 0 && (long)N == InterruptAfter)
           std::raise(SIGINT);
       });

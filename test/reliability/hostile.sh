@@ -377,7 +377,8 @@ group_writes() {
   same_as_clean "$C/o/hip/a.hip"; no_tmp_leftovers "$C"; unchanged
 }
 
-# validate: the program's time, output and device memory are bounded.
+# validate: the program's time, output and device memory are bounded; it
+# runs in a directory of its own, and everything it starts dies with it.
 group_validate() {
   # The help is read whole first: grep -q stopping early would end the writer
   # with SIGPIPE, which pipefail reports as a failure, and skip the group.
@@ -529,6 +530,138 @@ CU
   begin validate-zero-output-limit
   cp "$TMP/hang.cu" "$C/in/hang.cu"; snap; vrun --output-limit 0 --program "$C/in/hang.cu"
   expect_rc 2; expect_err "--output-limit must be at least 1"; scratch_gone; unchanged
+
+  # Each run has a working directory of its own in the scratch directory,
+  # holding a copy of the program's directory: a relative data file is
+  # found, relative writes (a new file, and over the data file) land in the
+  # copy, never in the caller's directory or the program's.
+  begin validate-own-working-directory
+  cat > "$C/in/files.cu" <<'CU'
+#include <cstdio>
+#include <cstring>
+int main() {
+  char buf[64] = {0};
+  FILE *in = std::fopen("data/input.txt", "r");
+  if (!in || !std::fgets(buf, sizeof buf, in) || std::strcmp(buf, "42\n")) {
+    std::printf("no data/input.txt\n");
+    return 3;
+  }
+  std::fclose(in);
+  for (const char *n : {"out.txt", "data/input.txt"})
+    if (FILE *o = std::fopen(n, "w")) { std::fputs("written\n", o); std::fclose(o); }
+  std::printf("files ok\n");
+  return 0;
+}
+CU
+  mkdir -p "$C/in/data" "$C/caller"; echo 42 > "$C/in/data/input.txt"; snap
+  pushd "$C/caller" >/dev/null; vrun --expect-output '^files ok$' --program "$C/in/files.cu"; popd >/dev/null
+  expect_rc 0; grep -q "files.cu (original): PASS" "$TMP/err" || fail "no PASS: $(cat "$TMP/out" "$TMP/err")"
+  [ -z "$(ls -A "$C/caller")" ] || fail "written to the caller's directory: $(ls -A "$C/caller")"
+  scratch_gone; unchanged
+
+  # A daemon (double fork, setsid: another session and process group) dies
+  # with the program that started it, and is reaped before validate exits.
+  cat > "$TMP/daemon.cu" <<'CU'
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+int main(int argc, char **argv) {
+  std::string tmp = std::string(argv[1]) + ".tmp";
+  if (fork() == 0) {
+    setsid();
+    if (fork() == 0) {
+      if (FILE *f = std::fopen(tmp.c_str(), "w")) { std::fprintf(f, "%d\n", (int)getpid()); std::fclose(f); }
+      std::rename(tmp.c_str(), argv[1]);
+      for (;;) sleep(1000);
+    }
+    _exit(0);
+  }
+  while (access(argv[1], F_OK) != 0) usleep(10000);
+  if (argc > 2 && !std::strcmp(argv[2], "spin")) { volatile unsigned long s = 0; for (;;) ++s; }
+  return 0;
+}
+CU
+  begin validate-daemon-dies-with-program
+  cp "$TMP/daemon.cu" "$C/in/daemon.cu"; snap
+  vrun --program "$C/in/daemon.cu" -- "$C/pid"
+  expect_rc 0
+  expect_err "note: daemon.cu (original): the program left 1 process running (a daemon, a child it did not wait for); killed when it ended"
+  [ -s "$C/pid" ] || fail "the daemon never ran"
+  ! kill -0 "$(cat "$C/pid")" 2>/dev/null || fail "daemon $(cat "$C/pid") outlived validate"
+  scratch_gone; unchanged
+
+  begin validate-daemon-dies-on-sigint
+  cp "$TMP/daemon.cu" "$C/in/daemon.cu"; snap; mkdir -p "$C/tmp"
+  (trap - INT; exec env TMPDIR="$C/tmp" "$BIN" validate --to none --program "$C/in/daemon.cu" -- "$C/pid" spin 2>"$TMP/err" >"$TMP/out") & pid=$!
+  for _ in $(seq 1 600); do [ -s "$C/pid" ] && break; sleep 0.2; done
+  [ -s "$C/pid" ] || fail "the daemon never ran: $(cat "$TMP/err")"
+  kill -INT "$pid"; wait "$pid"; rc=$?
+  expect_rc 130; expect_err "validate interrupted"
+  ! kill -0 "$(cat "$C/pid")" 2>/dev/null || fail "daemon $(cat "$C/pid") outlived validate"
+  scratch_gone; unchanged
+
+  # Arguments reach the program as they are: no shell sees them, nor the
+  # program's name.
+  begin validate-arguments-without-shell
+  cat > "$C/in/it's \$(x).cu" <<'CU'
+#include <cstdio>
+#include <cstring>
+int main(int argc, char **argv) {
+  const char *want[] = {"$(touch pwned)", "a b", "x;y'z\"", "`touch pwned2`"};
+  if (argc != 5) return 5;
+  for (int i = 0; i < 4; ++i)
+    if (std::strcmp(argv[i + 1], want[i])) { std::printf("argv[%d] = %s\n", i + 1, argv[i + 1]); return 5; }
+  return 0;
+}
+CU
+  mkdir -p "$C/caller"; snap
+  pushd "$C/caller" >/dev/null
+  vrun --program "$C/in/it's \$(x).cu" -- '$(touch pwned)' 'a b' "x;y'z\"" '`touch pwned2`'
+  popd >/dev/null
+  expect_rc 0
+  [ -z "$(find "$C" -name 'pwned*')" ] || fail "a shell ran: $(find "$C" -name 'pwned*')"
+  scratch_gone; unchanged
+
+  # A damaged cache entry (here truncated) is detected by its SHA-256,
+  # compiled again and replaced; the run passes.
+  begin validate-cache-damaged-entry
+  printf '#include <cstdio>\nint main() { std::printf("cached ok\\n"); return 0; }\n' > "$C/in/ok.cu"; snap
+  vrun --cache-dir "$C/cache" --program "$C/in/ok.cu"
+  expect_rc 0
+  obj=$(find "$C/cache" -name '*.o'); [ "$(echo "$obj" | wc -l)" = 1 ] && [ -s "$obj" ] || fail "no cached object: $obj"
+  [ "$(sha256sum < "$obj" | cut -d' ' -f1)" = "$(cat "$obj.sha256")" ] || fail "stored hash does not match"
+  good=$(sha256sum < "$obj")
+  truncate -s 1000 "$obj"
+  vrun --cache-dir "$C/cache" --work-dir "$C/w" --expect-output '^cached ok$' --program "$C/in/ok.cu"
+  expect_rc 0
+  grep -q "^cache entry $(basename "$obj" .o) in $C/cache was damaged (its content (1000 bytes, SHA-256 [0-9a-f]*) does not match the stored SHA-256 [0-9a-f]*); compiled again$" "$C/w/ok/original/compile.log" \
+    || fail "damage not reported: $(head -3 "$C/w/ok/original/compile.log")"
+  [ "$(sha256sum < "$obj")" = "$good" ] || fail "the entry was not replaced"
+  [ "$(sha256sum < "$obj" | cut -d' ' -f1)" = "$(cat "$obj.sha256")" ] || fail "stored hash does not match"
+  vrun --cache-dir "$C/cache" --work-dir "$C/w2" --program "$C/in/ok.cu"
+  expect_rc 0; grep -q "reused from $C/cache" "$C/w2/ok/original/compile.log" || fail "the replaced entry is not used"
+  scratch_gone; unchanged
+
+  # A file the assembler embeds (.incbin) is not seen by the preprocessor:
+  # such a build is not cached, so a changed file is never served stale.
+  begin validate-cache-incbin
+  printf one > "$C/in/blob.bin"
+  cat > "$C/in/blob.cu" <<CU
+#include <cstdio>
+asm(".section .rodata\n.globl pk_blob\npk_blob:\n.incbin \"$C/in/blob.bin\"\n.byte 0\n.text");
+extern "C" const char pk_blob[];
+int main() { std::printf("blob=%s\n", pk_blob); return 0; }
+CU
+  snap
+  vrun --cache-dir "$C/cache" --work-dir "$C/w" --expect-output '^blob=one$' --program "$C/in/blob.cu"
+  expect_rc 0; unchanged
+  grep -q "^not cached: a string literal of the source mentions 'incbin'" "$C/w/blob/original/compile.log" || fail "no reason: $(head -3 "$C/w/blob/original/compile.log")"
+  printf two > "$C/in/blob.bin"; snap
+  vrun --cache-dir "$C/cache" --work-dir "$C/w2" --expect-output '^blob=two$' --program "$C/in/blob.cu"
+  expect_rc 0
+  [ -z "$(find "$C/cache" -name '*.o' 2>/dev/null)" ] || fail "stored in the cache"
+  scratch_gone; unchanged
 
   begin validate-binary-program
   head -c 2000 /dev/urandom > "$C/in/junk.cu"; snap; vrun --program "$C/in/junk.cu"

@@ -8,7 +8,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/ADT/STLExtras.h"
 #include "gtest/gtest.h"
+#include <functional>
 
 using namespace pk::validate;
 
@@ -94,21 +96,138 @@ TEST(CompileCache, StoreThenFetch) {
     O << "object bytes";
   }
   std::string Key(64, 'a');
-  EXPECT_FALSE(fetchObject(Cache, Key, Got));
+  EXPECT_EQ(fetchObject(Cache, Key, Got).K, CacheFetch::Miss);
   EXPECT_FALSE(llvm::sys::fs::exists(Got));
   storeObject(Cache, Key, Obj);
   ASSERT_TRUE(fetchObject(Cache, Key, Got));
   auto B = llvm::MemoryBuffer::getFile(Got);
   ASSERT_TRUE(!!B);
   EXPECT_EQ((*B)->getBuffer(), "object bytes");
-  // No temporary file is left beside the stored object.
+  // No temporary file is left beside the stored object and its hash.
   std::error_code EC;
-  unsigned Files = 0;
+  std::vector<std::string> Files;
   for (llvm::sys::fs::recursive_directory_iterator I(Cache, EC), E;
        I != E && !EC; I.increment(EC))
-    Files += I->type() == llvm::sys::fs::file_type::regular_file;
-  EXPECT_EQ(Files, 1u);
+    if (I->type() == llvm::sys::fs::file_type::regular_file)
+      Files.push_back(llvm::sys::path::filename(I->path()).str());
+  llvm::sort(Files);
+  EXPECT_EQ(Files, (std::vector<std::string>{Key + ".o", Key + ".o.sha256"}));
   llvm::sys::fs::remove_directories(Dir);
+}
+
+void writeText(const std::string &P, llvm::StringRef Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream O(P, EC);
+  ASSERT_FALSE(EC) << P;
+  O << Text;
+}
+
+std::string readText(const std::string &P) {
+  auto B = llvm::MemoryBuffer::getFile(P);
+  return B ? (*B)->getBuffer().str() : std::string("<missing>");
+}
+
+// Each way an entry can be damaged is detected on use; the entry is removed
+// and the next store replaces it.
+TEST(CompileCache, DamagedEntryIsRemovedAndReplaced) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pk-cache-test", Dir));
+  std::string Cache = (Dir + "/cache").str(), Obj = (Dir + "/a.o").str(),
+              Got = (Dir + "/b.o").str();
+  writeText(Obj, "object bytes of a good build");
+  std::string Key(64, 'b');
+  std::string Stored = Cache + "/bb/" + Key + ".o";
+  struct Damage {
+    const char *What;
+    std::function<void()> Do;
+  } Damages[] = {
+      {"truncated", [&] { writeText(Stored, "object by"); }},
+      {"altered, same size",
+       [&] { writeText(Stored, "object bytes of a BAD! build"); }},
+      {"empty", [&] { writeText(Stored, ""); }},
+      {"hash missing", [&] { llvm::sys::fs::remove(Stored + ".sha256"); }},
+      {"hash altered", [&] { writeText(Stored + ".sha256", "00\n"); }},
+      {"object missing", [&] { llvm::sys::fs::remove(Stored); }},
+  };
+  for (const Damage &D : Damages) {
+    storeObject(Cache, Key, Obj);
+    ASSERT_TRUE(fetchObject(Cache, Key, Got)) << D.What;
+    D.Do();
+    llvm::sys::fs::remove(Got);
+    CacheFetch F = fetchObject(Cache, Key, Got);
+    EXPECT_EQ(F.K, CacheFetch::Damaged) << D.What;
+    EXPECT_FALSE(F.Why.empty()) << D.What;
+    EXPECT_FALSE(llvm::sys::fs::exists(Got)) << D.What;
+    EXPECT_FALSE(llvm::sys::fs::exists(Stored)) << D.What;
+    EXPECT_FALSE(llvm::sys::fs::exists(Stored + ".sha256")) << D.What;
+    // Rebuilt: the next store gives a good entry again.
+    storeObject(Cache, Key, Obj);
+    ASSERT_TRUE(fetchObject(Cache, Key, Got)) << D.What;
+    EXPECT_EQ(readText(Got), "object bytes of a good build") << D.What;
+  }
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+// Every file of the dependency output, and every file a flag names, is in
+// the key by content: changing one (an ignore list, which the preprocessed
+// text does not show) changes the key.
+TEST(CompileCache, KeyCoversTheContentOfEveryFileTheBuildReads) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pk-cache-test", Dir));
+  std::string D(Dir);
+  writeText(D + "/a b.h", "int a;\n");
+  writeText(D + "/ignore.txt", "fun:foo\n");
+  writeText(D + "/x.d", "x.o: " + D + "/a\\ b.h \\\n  " + D + "/x.cpp\n");
+  writeText(D + "/x.cpp", "#include \"a b.h\"\n");
+  std::vector<std::string> Flags{"-fsanitize-ignorelist=" + D + "/ignore.txt",
+                                 "-O1"};
+  auto Key = [&] {
+    std::vector<std::pair<std::string, std::string>> In;
+    EXPECT_TRUE(readInputs(D + "/x.d", Flags, "/scratch", In));
+    std::vector<std::string> Names;
+    for (auto &[P, H] : In)
+      Names.push_back(llvm::sys::path::filename(P).str());
+    EXPECT_EQ(Names,
+              (std::vector<std::string>{"a b.h", "x.cpp", "ignore.txt"}));
+    return objectKey("/usr/bin/true", Flags, "int a;\n", "/scratch", In);
+  };
+  std::string K0 = Key();
+  EXPECT_EQ(Key(), K0);
+  writeText(D + "/ignore.txt", "fun:bar\n");
+  std::string K1 = Key();
+  EXPECT_NE(K1, K0);
+  writeText(D + "/a b.h", "int a; \n");
+  EXPECT_NE(Key(), K1);
+  // A file that cannot be read: no key (the build is not cached).
+  llvm::sys::fs::remove(D + "/a b.h");
+  std::vector<std::pair<std::string, std::string>> In;
+  EXPECT_FALSE(readInputs(D + "/x.d", Flags, "/scratch", In));
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+// The assembler reads .incbin (and .include) files behind the
+// preprocessor's back: such sources are not cached, however the directive
+// is spelled; ordinary asm labels of system headers are.
+TEST(CompileCache, InlineAssemblyThatReadsFilesIsNotCached) {
+  for (const char *Src : {
+           "asm(\".incbin \\\"blob.bin\\\"\");",
+           "__asm__(\".INCBIN \\\"blob.bin\\\"\");",
+           "asm(\".inc\" \"bin \\\"blob.bin\\\"\");",
+           "asm(\"\\x2eincbin \\\"b\\\"\");",
+           "asm(\"\\056inc\\142in \\\"b\\\"\");",
+           "asm(R\"x(.incbin \"b\")x\");",
+           "asm(\".include \\\"defs.s\\\"\");",
+           "asm(\".irp d,bin\\n.inc\\\\d \\\"b\\\"\\n.endr\");",
+           "asm(\".macro m x\\n.inc\\\\x \\\"b\\\"\\n.endm\\nm bin\");",
+       })
+    EXPECT_FALSE(uncacheableReason(Src).empty()) << Src;
+  for (const char *Src : {
+           "extern int sscanf(const char *, const char *, ...) "
+           "__asm__(\"\" \"__isoc99_sscanf\");",
+           "const char *s = \"include\"; char c = '\"';",
+           "# 1 \"/src/incbin/x.h\"\nint x;",
+       })
+    EXPECT_EQ(uncacheableReason(Src), "") << Src;
 }
 
 } // namespace

@@ -10,6 +10,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
@@ -174,6 +175,65 @@ TEST(Harness, CacheDirReusesObjectsAcrossScratchDirectories) {
   llvm::sys::fs::remove_directories(Base);
 }
 
+TEST(Harness, ProgramRunsInAFreshDirectoryWithACopyOfItsOwn) {
+  // The program reads ./data.txt from its own directory and writes
+  // ./out.txt and ./data.txt: each variant reads the file, and neither the
+  // caller's directory nor the program's is written.
+  llvm::SmallString<256> Base;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pkv-files", Base));
+  std::string Src = std::string(Base) + "/src", Caller = std::string(Base) + "/caller";
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Src));
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Caller));
+  ASSERT_FALSE(llvm::sys::fs::copy_file(PKV_TEST_DIR "/programs/prog_hostile.cu",
+                                        Src + "/prog.cu"));
+  {
+    std::ofstream D(Src + "/data.txt");
+    D << "input data\n";
+  }
+  llvm::SmallString<256> Was;
+  ASSERT_FALSE(llvm::sys::fs::current_path(Was));
+  ASSERT_FALSE(llvm::sys::fs::set_current_path(Caller));
+  test::FakePortService PS;
+  ValidateOptions O;
+  O.Program = true;
+  O.ProgramFile = Src + "/prog.cu";
+  O.ProgramArgs = {"files"};
+  O.Targets = {Target::CUDA};
+  RunResult R = runIt(O, PS);
+  ASSERT_FALSE(llvm::sys::fs::set_current_path(Was));
+  EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+  auto readFile = [](const std::string &P) {
+    auto B = llvm::MemoryBuffer::getFile(P);
+    return B ? (*B)->getBuffer().str() : std::string("<missing>");
+  };
+  EXPECT_EQ(readFile(Src + "/data.txt"), "input data\n");
+  EXPECT_FALSE(llvm::sys::fs::exists(Src + "/out.txt"));
+  std::error_code EC;
+  llvm::sys::fs::directory_iterator I(Caller, EC);
+  EXPECT_TRUE(!EC && I == llvm::sys::fs::directory_iterator())
+      << "written to the caller's directory: " << I->path();
+  llvm::sys::fs::remove_directories(Base);
+}
+
+TEST(Harness, ProgressLinesFollowTheTableOrder) {
+  // The original sleeps, so its port finishes first: the progress lines
+  // still come in the order of the table.
+  test::FakePortService PS;
+  ValidateOptions O;
+  O.Program = true;
+  O.ProgramFile = PKV_TEST_DIR "/programs/prog_hostile.cu";
+  O.ProgramArgs = {"slow-original"};
+  O.Targets = {Target::CUDA};
+  O.Jobs = 2;
+  RunResult R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+  size_t First = R.Err.find("[1/2] prog_hostile.cu (original): PASS");
+  size_t Second = R.Err.find("[2/2] prog_hostile.cu (cuda): PASS");
+  EXPECT_NE(First, std::string::npos) << R.Err;
+  EXPECT_NE(Second, std::string::npos) << R.Err;
+  EXPECT_LT(First, Second) << R.Err;
+}
+
 TEST(Harness, BadSpecIsReported) {
   llvm::SmallString<256> Dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pkv-bad", Dir));
@@ -302,6 +362,38 @@ TEST(HarnessBounds, TimeoutKillsTheProcessGroupAndRemovesTheScratch) {
   EXPECT_TRUE(processGone(Child)) << "child " << Child << " survived";
   std::remove(PidFile.c_str());
   EXPECT_TRUE(Tmp.left().empty()) << Tmp.left().front();
+}
+
+TEST(HarnessBounds, DaemonDiesWithTheProgram) {
+  // The program double-forks a daemon into a session of its own and exits:
+  // the daemon is killed and reaped before validate returns.
+  PrivateTmp Tmp;
+  test::FakePortService PS;
+  std::string PidFile =
+      Tmp.Dir + "/../pkv-daemon-" + std::to_string(getpid());
+  ValidateOptions O;
+  O.Program = true;
+  O.ProgramFile = PKV_TEST_DIR "/programs/prog_hostile.cu";
+  O.ProgramArgs = {"daemon", PidFile};
+  O.Json = true;
+  RunResult R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+  const llvm::json::Object *C = cell(R.Json, "prog_hostile.cu", "original");
+  EXPECT_EQ(field(C, "status"), "pass") << R.Out;
+  const llvm::json::Array *Notes = C ? C->getArray("notes") : nullptr;
+  ASSERT_TRUE(Notes) << R.Out;
+  ASSERT_EQ(Notes->size(), 1u) << R.Out;
+  EXPECT_EQ((*Notes)[0].getAsString().value_or(""),
+            "the program left 1 process running (a daemon, a child it did "
+            "not wait for); killed when it ended");
+  std::ifstream F(PidFile);
+  int Daemon = 0;
+  ASSERT_TRUE(F >> Daemon) << "the daemon did not start";
+  // Gone, and reaped: no waiting.
+  EXPECT_EQ(::kill(Daemon, 0), -1) << "daemon " << Daemon << " survived";
+  EXPECT_EQ(errno, ESRCH);
+  std::remove(PidFile.c_str());
+  EXPECT_TRUE(Tmp.left().empty());
 }
 
 TEST(HarnessBounds, OutputIsKeptUpToTheLimit) {

@@ -6,8 +6,12 @@
 // error).
 //
 //===----------------------------------------------------------------------===//
+#include <fcntl.h>
 #include <link.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <cerrno>
 
 #include <algorithm>
 #include <cstdio>
@@ -20,6 +24,8 @@
 #include <vector>
 
 #include "internal.h"
+
+extern char **environ;
 
 #ifndef PKEMU_SOURCE_DIR
 #define PKEMU_SOURCE_DIR ""
@@ -107,6 +113,48 @@ struct Sym {
   std::string loc; // file:line of the first frame outside the runtime headers
 };
 
+/// Runs \p argv (no shell: each argument reaches the program as it is, so
+/// paths with quotes or spaces are safe) with its stdin from \p stdin_path,
+/// stderr discarded; \p out receives its stdout. False when it could not
+/// be started or failed.
+bool run_capture(const std::vector<std::string> &argv, const char *stdin_path,
+                 std::string &out) {
+  std::vector<char *> av;
+  for (const std::string &a : argv)
+    av.push_back(const_cast<char *>(a.c_str()));
+  av.push_back(nullptr);
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0)
+    return false;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, stdin_path, O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid;
+  // A bare name (PKEMU_SYMBOLIZER=llvm-symbolizer) is looked up in PATH.
+  int err = posix_spawnp(&pid, av[0], &fa, nullptr, av.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  close(p[1]);
+  if (err != 0) {
+    close(p[0]);
+    return false;
+  }
+  char buf[8192];
+  for (;;) {
+    ssize_t k = read(p[0], buf, sizeof buf);
+    if (k > 0)
+      out.append(buf, (std::size_t)k);
+    else if (k == 0 || errno != EINTR)
+      break;
+  }
+  close(p[0]);
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 // Symbolize a batch of addresses. `exact` addresses are function entries,
 // others return addresses.
 std::vector<Sym>
@@ -140,19 +188,15 @@ symbolize(const std::vector<std::pair<const void *, bool>> &addrs) {
   }
   close(fd);
   if (llvm) {
-    std::string cmd =
-        "'" + tool + "' --inlines --demangle < " + tmpl + " 2>/dev/null";
-    FILE *p = popen(cmd.c_str(), "r");
-    if (p) {
+    std::string text;
+    if (run_capture({tool, "--inlines", "--demangle"}, tmpl, text)) {
       std::vector<std::string> lines;
-      char buf[8192];
-      while (std::fgets(buf, sizeof buf, p)) {
-        std::string s(buf);
-        while (!s.empty() && (s.back() == '\n' || s.back() == '\r'))
+      std::istringstream in(text);
+      for (std::string s; std::getline(in, s);) {
+        while (!s.empty() && s.back() == '\r')
           s.pop_back();
         lines.push_back(s);
       }
-      pclose(p);
       std::size_t i = 0;
       for (std::size_t k = 0; k < addrs.size() && i < lines.size(); ++k) {
         std::vector<std::pair<std::string, std::string>> frames;
@@ -191,26 +235,21 @@ symbolize(const std::vector<std::pair<const void *, bool>> &addrs) {
       dl_iterate_phdr(phdr_cb, &q);
       if (!q.found)
         continue;
-      char cmd[4400];
-      std::snprintf(cmd, sizeof cmd, "'%s' -f -C -e '%s' 0x%llx 2>/dev/null",
-                    tool.c_str(), q.path.c_str(), (unsigned long long)q.rel);
-      FILE *p = popen(cmd, "r");
-      if (!p)
+      char addr[32];
+      std::snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)q.rel);
+      std::string text;
+      if (!run_capture({tool, "-f", "-C", "-e", q.path, addr}, "/dev/null",
+                       text))
         continue;
-      char b1[4096] = {0}, b2[4096] = {0};
-      if (std::fgets(b1, sizeof b1, p) && std::fgets(b2, sizeof b2, p)) {
-        std::string f(b1), l(b2);
-        while (!f.empty() && f.back() == '\n')
-          f.pop_back();
-        while (!l.empty() && l.back() == '\n')
-          l.pop_back();
+      std::istringstream in(text);
+      std::string f, l;
+      if (std::getline(in, f) && std::getline(in, l)) {
         auto d = l.find(" (discriminator");
         if (d != std::string::npos)
           l = l.substr(0, d);
         out[k].func = f;
         out[k].loc = l;
       }
-      pclose(p);
     }
   }
   unlink(tmpl);
