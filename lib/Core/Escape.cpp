@@ -232,6 +232,16 @@ llvm::Expected<std::string> pk::depfileEscape(llvm::StringRef P) {
     char C = P[I];
     if (C == '\n' || C == '\r' || C == '\0')
       return Bad("the path holds a line end or NUL");
+    // make reads these as syntax wherever they stand (a recipe after ';',
+    // order-only prerequisites after '|', a variable assignment at '=', a
+    // pattern rule at '%'), and no escape of them is read back by both
+    // make and ninja.
+    if (C == ';' || C == '|' || C == '=' || C == '%')
+      return Bad(llvm::formatv("the path holds '{0}', which make reads as "
+                               "rule syntax; rename it or drop --depfile",
+                               C)
+                     .str()
+                     .c_str());
     if (C == '\\') {
       char N = I + 1 < P.size() ? P[I + 1] : '\0';
       if (N == '\0' || N == ' ' || N == '#' || N == ':' || N == '\\' ||

@@ -394,21 +394,6 @@ int pk::mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
     Diag << "port-kernel: error: merge-reports: OUT is empty\n";
     return 2;
   }
-  // `merge-reports s1.json s2.json` (OUT forgotten) would replace shard 1
-  // with shard 2: an existing OUT that is itself a report is refused.
-  if (Out != "-" && llvm::sys::fs::exists(Out)) {
-    // Looked at, not read: OUT is not an input (Role "").
-    auto Existing = readReport(Out, nullptr, /*Role=*/"");
-    if (Existing && !Existing->MergedFrom) {
-      Diag << Out << ": error: OUT is the report of a check run, not of a "
-                     "merge; merge-reports takes OUT first, then the reports "
-                     "to merge (was OUT forgotten?): remove it or choose "
-                     "another OUT [PK9001]\n";
-      return 2;
-    }
-    if (!Existing)
-      llvm::consumeError(Existing.takeError());
-  }
   GateReport All;
   std::optional<CheckFormat> Fmt;
   std::string RootOf;
@@ -448,6 +433,31 @@ int pk::mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
     for (GateFinding &G : R->Findings)
       All.Findings.push_back(std::move(G));
   }
+  // OUT is checked once every input is registered as read: an OUT that is
+  // an input is named as such.
+  WritePlan Plan;
+  if (Out != "-") {
+    Plan.add(Out, "OUT (the merged report)");
+    if (llvm::Error E = Plan.check()) {
+      Diag << llvm::toString(std::move(E)) << "\n";
+      return 2;
+    }
+  }
+  // `merge-reports s1.json s2.json` (OUT forgotten) would replace shard 1
+  // with shard 2: an existing OUT that is itself a report is refused.
+  if (Out != "-" && llvm::sys::fs::exists(Out)) {
+    // Looked at, not read: OUT is not an input (Role "").
+    auto Existing = readReport(Out, nullptr, /*Role=*/"");
+    if (Existing && !Existing->MergedFrom) {
+      Diag << Out << ": error: OUT is the report of a check run, not of a "
+                     "merge; merge-reports takes OUT first, then the reports "
+                     "to merge (was OUT forgotten?): remove it or choose "
+                     "another OUT [PK9001]\n";
+      return 2;
+    }
+    if (!Existing)
+      llvm::consumeError(Existing.takeError());
+  }
   sortAndDedupe(All.Findings);
   All.MergedFrom = Ins.size();
   std::string S;
@@ -461,8 +471,7 @@ int pk::mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
     llvm::outs() << S;
     return 0;
   }
-  WritePlan Plan;
-  Plan.add(Out, "OUT (the merged report)", std::move(S));
+  Plan.outputs()[0].Text = std::move(S);
   return Plan.write(Diag);
 }
 

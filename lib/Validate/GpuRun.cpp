@@ -14,10 +14,12 @@
 
 #include "pk/GpuRun.h"
 #include "pk/ValidateCase.h"
+#include "pk/Escape.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -26,7 +28,9 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
 #include <optional>
+#include <set>
 
 using namespace llvm;
 using namespace pk::validate;
@@ -117,23 +121,78 @@ Error writeText(StringRef Path, StringRef Text) {
 
 std::string firstLine(StringRef S) { return S.trim().split('\n').first.str(); }
 
+/// A name nvcc may put on a shell command line: nvcc runs its sub-tools
+/// through a shell, so a bundled path holding '$(...)', quotes, spaces or
+/// ';' would run what it says on the GPU machine.  Characters outside
+/// [A-Za-z0-9._-] become '_', and a name that changed gets a hash of the
+/// original, so two names never collide; manifest.json keeps the original.
+std::string safeName(StringRef Name) {
+  std::string S;
+  for (char C : Name)
+    S += (isAlnum(C) || C == '.' || C == '_' || C == '-') ? C : '_';
+  if (S.empty() || S[0] == '-' || S[0] == '.')
+    S.insert(S.begin(), 'x');
+  if (S == Name)
+    return S;
+  // The hash goes before a (safe) extension: nvcc picks the language by it.
+  std::string Hash =
+      "-" + utohexstr(xxh3_64bits(Name) & 0xffffffff, /*LowerCase=*/true);
+  size_t Dot = S.rfind('.');
+  StringRef Ext = Dot == std::string::npos ? "" : StringRef(S).substr(Dot);
+  if (Dot != std::string::npos && Dot > 0 && Name.ends_with(Ext))
+    return S.substr(0, Dot) + Hash + Ext.str();
+  return S + Hash;
+}
+
 /// Copies \p Main and its local includes under \p Dest, keeping their layout
 /// relative to the deepest directory that holds them all; returns the path
-/// of \p Main relative to \p Dest (with '/').
-Expected<std::string> copyClosure(StringRef Main, StringRef Dest) {
+/// of \p Main relative to \p Dest (with '/').  With \p SafeNames, every
+/// component of that layout is a safeName() (a file that #includes a
+/// renamed component by name cannot be bundled: an error says which).
+Expected<std::string> copyClosure(StringRef Main, StringRef Dest,
+                                  bool SafeNames = false) {
   std::vector<std::string> Files = localIncludeClosure(Main);
   std::string Root = sys::path::parent_path(Files.front()).str();
   for (const std::string &F : Files)
     while (!StringRef(F).starts_with(Root + "/") && !Root.empty() &&
            Root != "/")
       Root = sys::path::parent_path(Root).str();
+  std::map<std::string, std::string> Renamed; // original component -> safe
+  auto SafeRel = [&](StringRef Rel) {
+    if (!SafeNames)
+      return Rel.str();
+    std::string Out;
+    for (auto It = sys::path::begin(Rel), End = sys::path::end(Rel);
+         It != End; ++It) {
+      std::string Safe = safeName(*It);
+      if (Safe != *It)
+        Renamed[It->str()] = Safe;
+      Out += (Out.empty() ? "" : "/") + Safe;
+    }
+    return Out;
+  };
+  std::vector<std::pair<std::string, std::string>> Copies; // from, rel
+  for (const std::string &F : Files)
+    Copies.push_back(
+        {F, SafeRel(StringRef(F).drop_front(Root == "/" ? 1
+                                                        : Root.size() + 1))});
   std::string MainRel;
-  for (const std::string &F : Files) {
-    StringRef Rel = StringRef(F).drop_front(Root == "/" ? 1 : Root.size() + 1);
+  for (const auto &[F, Rel] : Copies) {
     auto B = MemoryBuffer::getFile(F);
     if (!B)
       return createStringError(B.getError(), "cannot read " + F + ": " +
                                                  B.getError().message());
+    // A renamed directory or file that an #include names would not be
+    // found under its new name.
+    for (const auto &[Orig, Safe] : Renamed)
+      for (StringRef Line : split((*B)->getBuffer(), '\n'))
+        if (Line.ltrim().starts_with("#") && Line.contains("include") &&
+            Line.contains(Orig))
+          return createStringError(
+              inconvertibleErrorCode(),
+              F + ": error: its #include names '" + showControls(Orig) +
+                  "', a name the GPU bundle cannot pass to nvcc (which runs "
+                  "a shell): rename it to letters, digits, '.', '_' and '-'");
     if (Error E = writeText(joinPath(Dest, Rel), (*B)->getBuffer()))
       return std::move(E);
     if (MainRel.empty())
@@ -171,6 +230,7 @@ public:
       : Opts(Opts), PS(PS), Dir(Dir.str()), Scratch(Scratch.str()) {}
 
   unsigned Drivers = 0, Failures = 0;
+  std::set<std::string> Ids;
 
   /// The runner and the runtime headers: enough for `run.py --probe`.
   Error writeRunner() {
@@ -198,8 +258,17 @@ public:
     return Error::success();
   }
 
+  /// A directory name of its own for each entry (safeName, unique).
+  std::string entryId(StringRef Name) {
+    std::string Id = safeName(Name);
+    for (unsigned N = 2; !Ids.insert(Id).second; ++N)
+      Id = safeName(Name) + "-" + std::to_string(N);
+    return Id;
+  }
+
   json::Object caseEntry(const Entry &E, raw_ostream &Err) {
-    json::Object O{{"name", E.Name}, {"path", E.Path}};
+    std::string Id = entryId(E.Name);
+    json::Object O{{"name", E.Name}, {"id", Id}, {"path", E.Path}};
     json::Array Vs;
     if (!E.Spec) {
       for (StringRef V : variants())
@@ -210,7 +279,7 @@ public:
       return O;
     }
     const CaseSpec &S = *E.Spec;
-    std::string CaseDir = joinPath(Dir, "cases", S.Name);
+    std::string CaseDir = joinPath(Dir, "cases", Id);
     // The reference and the buffer sizes, shared by the variants.
     Expected<std::string> Ref =
         copyClosure(S.referencePath(), joinPath(CaseDir, "ref"));
@@ -279,7 +348,7 @@ public:
       DC.ReferenceSource = "ref/" + *Ref;
       DC.RuntimeHeader = "launch.h";
       DC.Variant = V.str();
-      std::string DriverRel = ("cases/" + S.Name + "/" + V + ".cu").str();
+      std::string DriverRel = ("cases/" + Id + "/" + V + ".cu").str();
       if (Error WE = writeText(joinPath(Dir, DriverRel),
                                "// nvcc -O3 -arch=sm_90 " + V.str() +
                                    ".cu (from the bundle's run.sh)\n" +
@@ -298,7 +367,8 @@ public:
 
   json::Object programEntry(StringRef File, raw_ostream &Err) {
     std::string Name = sys::path::filename(File).str();
-    json::Object O{{"name", Name}, {"path", File}};
+    std::string Id = entryId(sys::path::stem(File));
+    json::Object O{{"name", Name}, {"id", Id}, {"path", File}};
     json::Array Args;
     for (const std::string &A : Opts.ProgramArgs)
       Args.push_back(A);
@@ -307,12 +377,29 @@ public:
       O["expect_output"] = Opts.ExpectOutput;
     if (!Opts.FailOutput.empty())
       O["fail_output"] = Opts.FailOutput;
-    json::Array Flags{"-x", "cu"};
-    for (const std::string &F : Opts.BuildFlags)
-      if (StringRef(F).starts_with("-D") || StringRef(F).starts_with("-U"))
-        Flags.push_back(F);
+    // The program's -D/-U flags become a header that nvcc is told to
+    // include: their values never reach nvcc's (shell) command line.
+    std::string Defines = "// The -D and -U flags of the program's build.\n";
+    for (const std::string &F : Opts.BuildFlags) {
+      StringRef R = F;
+      if (R.consume_front("-D")) {
+        auto [Macro, Value] = R.split('=');
+        Defines += "#define " + Macro.str() + " " +
+                   (R.contains('=') ? Value.str() : std::string("1")) + "\n";
+      } else if (R.consume_front("-U")) {
+        Defines += "#undef " + R.str() + "\n";
+      }
+    }
     json::Array Vs;
-    std::string Base = joinPath(Dir, "programs", sys::path::stem(File));
+    std::string Base = joinPath(Dir, "programs", Id);
+    if (Error E = writeText(joinPath(Base, "defines.h"), Defines)) {
+      for (StringRef V : variants())
+        Vs.push_back(variantJson(V, "fail", "run", toString(std::move(E))));
+      O["variants"] = std::move(Vs);
+      return O;
+    }
+    json::Array Flags{"-x", "cu", "-include",
+                      ("programs/" + Id + "/defines.h")};
     for (StringRef V : variants()) {
       auto Fail = [&](StringRef Kind, std::string Msg) {
         ++Failures;
@@ -344,15 +431,15 @@ public:
         }
         Main = Outs.front();
       }
-      Expected<std::string> Rel = copyClosure(Main, joinPath(Base, V));
+      Expected<std::string> Rel =
+          copyClosure(Main, joinPath(Base, V), /*SafeNames=*/true);
       if (!Rel) {
         Fail("run", toString(Rel.takeError()));
         continue;
       }
       ++Drivers;
       json::Object VO = variantJson(V);
-      VO["driver"] =
-          ("programs/" + sys::path::stem(File) + "/" + V + "/" + *Rel).str();
+      VO["driver"] = ("programs/" + Id + "/" + V + "/" + *Rel).str();
       VO["nvcc_flags"] = json::Array(Flags);
       Vs.push_back(std::move(VO));
     }

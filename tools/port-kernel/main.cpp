@@ -10,6 +10,7 @@
 #include "pk/MacroDepth.h"
 #include "pk/Report.h"
 #include "pk/Rules.h"
+#include "pk/SafeIO.h"
 #ifdef PK_HAVE_VALIDATE
 #include "pk/GpuRun.h"
 #include "pk/Validate.h"
@@ -28,6 +29,7 @@ static EmuToolchain emuToolchain() {
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include <limits>
@@ -597,6 +599,26 @@ int main(int argc, char **argv) {
     V.Jobs = O.Jobs;
     V.WorkDir = WorkDir;
     V.KeepWork = KeepWork;
+    // The scratch directory may not be inside what is validated: its copies
+    // of case.yaml files and sources would be found as inputs by later
+    // runs, and a program's directory is copied into each run.
+    if (!WorkDir.empty()) {
+      std::vector<std::string> Roots(Paths.begin(), Paths.end());
+      if (!Program.empty())
+        Roots.push_back(sys::path::parent_path(pk::absPath(Program)).str());
+      std::string W = pk::landingPath(WorkDir);
+      for (const std::string &R0 : Roots) {
+        std::string R = pk::landingPath(R0);
+        if (!sys::fs::is_directory(R))
+          R = sys::path::parent_path(R).str();
+        if (pk::isUnder(W, R)) {
+          errs() << WorkDir << ": error: --work-dir is inside " << R0
+                 << ", which this run validates; choose a directory outside "
+                    "it [PK9001]\n";
+          return 2;
+        }
+      }
+    }
     V.CacheDir = CacheDir;
     if (CacheDir.getNumOccurrences() == 0)
       if (const char *E = std::getenv("PORT_KERNEL_CACHE_DIR"))

@@ -864,12 +864,24 @@ def kernel_rows(orig, port, port_name):
     return rows
 
 
+SAFE_ARG = re.compile(r"^[A-Za-z0-9._/-]+$")
+
+
 def build_one(args, nvcc, arch, entry, var, program):
     """Builds one driver (kernel mode: a shared library for the pair
     runner); returns (cell or None on success, exe)."""
     cell = Cell(var["variant"])
     rel = var["driver"]
-    exe = os.path.join(args.build_dir, entry["name"], var["variant"])
+    # nvcc runs its sub-tools through a shell: only names made of safe
+    # characters (the bundle writes them so) may reach its command line.
+    eid = entry.get("id", entry["name"])
+    for part in [eid, var["variant"], rel] + var.get("nvcc_flags", []):
+        if not SAFE_ARG.match(part):
+            cell.kind = "run"
+            cell.reason = ("refused: %r is not a safe name for nvcc's "
+                           "command line (the bundle was altered?)" % part)
+            return cell, None
+    exe = os.path.join(args.build_dir, eid, var["variant"])
     os.makedirs(os.path.dirname(exe), exist_ok=True)
     # Programs: the shared CUDA runtime, so that the kernel profiler
     # (LD_PRELOAD) sees their launches.
@@ -1087,7 +1099,7 @@ def same_sources(bundle, entry, a, b):
     """True when variants a and b of a case have byte-identical sources (the
     port changed nothing): their speed differs only by measurement noise."""
     def files(v):
-        root = os.path.join(bundle, "cases", entry["name"], v)
+        root = os.path.join(bundle, "cases", entry.get("id", entry["name"]), v)
         out = {}
         for d, _, names in os.walk(root):
             for n in names:

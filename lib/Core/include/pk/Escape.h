@@ -72,8 +72,9 @@ std::string uriEncode(llvm::StringRef Text, llvm::StringRef Keep = "/");
 std::string uriDecode(llvm::StringRef Text);
 
 /// A path in a Makefile-syntax depfile (make and ninja): spaces, '#', ':'
-/// escaped with '\', '$' as '$$'.  A path no depfile can hold (line ends,
-/// NUL, a '\' before a character that needs escaping) is an error.
+/// escaped with '\', '$' as '$$'.  A path no depfile can hold is an error:
+/// line ends, NUL, a '\' before a character that needs escaping, and the
+/// characters make reads as syntax anywhere (';', '|', '=', '%').
 llvm::Expected<std::string> depfileEscape(llvm::StringRef Path);
 
 /// \p Arg as one word of a POSIX shell command line (single-quoted unless
