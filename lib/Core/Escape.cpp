@@ -10,6 +10,19 @@
 
 using namespace pk;
 
+/// \p V in upper-case hex, at least \p Digits digits (utohexstr pads a zero
+/// to one digit too many).
+static std::string hex(uint32_t V, unsigned Digits) {
+  std::string S;
+  do {
+    S.insert(S.begin(), "0123456789ABCDEF"[V & 15]);
+    V >>= 4;
+  } while (V);
+  while (S.size() < Digits)
+    S.insert(S.begin(), '0');
+  return S;
+}
+
 bool pk::isBidiControl(uint32_t C) {
   return (C >= 0x202A && C <= 0x202E) || (C >= 0x2066 && C <= 0x2069) ||
          C == 0x200E || C == 0x200F || C == 0x061C;
@@ -65,9 +78,7 @@ std::vector<ControlChar> pk::findInvisibleControls(llvm::StringRef Text) {
 }
 
 std::string pk::codePointName(uint32_t CP) {
-  return llvm::formatv("U+{0}", llvm::utohexstr(CP, /*LowerCase=*/false,
-                                                /*Width=*/4))
-      .str();
+  return "U+" + hex(CP, 4);
 }
 
 std::string pk::controlCharMessage(uint32_t CP) {
@@ -99,7 +110,7 @@ std::string pk::showControls(llvm::StringRef Text) {
     uint32_t CP;
     unsigned Len = decode(Text, I, CP);
     if (!Len) {
-      Out += "<0x" + llvm::utohexstr(B, false, 2) + ">";
+      Out += "<0x" + hex(B, 2) + ">";
       ++I;
       continue;
     }
@@ -199,7 +210,7 @@ std::string pk::uriEncode(llvm::StringRef Text, llvm::StringRef Keep) {
         Keep.contains(C))
       U += C;
     else
-      U += "%" + llvm::utohexstr((unsigned char)C, /*LowerCase=*/false, 2);
+      U += "%" + hex((unsigned char)C, 2);
   }
   return U;
 }

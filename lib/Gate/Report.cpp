@@ -365,7 +365,16 @@ llvm::Expected<GateReport> pk::readReport(llvm::StringRef Path,
                                           llvm::StringRef Role) {
   // Bounded: size and nesting are checked before the recursive parser
   // runs (SafeIO.h).
-  auto V = readJsonFile(Path, Role);
+  auto Buf = readFile(Path, Role, DefaultMaxJsonBytes);
+  if (!Buf)
+    return Buf.takeError();
+  return parseReport((*Buf)->getBuffer(), Path, Format);
+}
+
+llvm::Expected<GateReport> pk::parseReport(llvm::StringRef Text,
+                                           llvm::StringRef Path,
+                                           CheckFormat *Format) {
+  auto V = parseJsonBounded(Text, Path);
   if (!V)
     return V.takeError();
   const json::Object *Root = V->getAsObject();

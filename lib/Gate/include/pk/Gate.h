@@ -74,6 +74,11 @@ llvm::Expected<GateReport> readReport(llvm::StringRef Path,
                                       CheckFormat *Format = nullptr,
                                       llvm::StringRef Role = "the report");
 
+/// readReport() of text already read (\p Path names it in errors).
+llvm::Expected<GateReport> parseReport(llvm::StringRef Text,
+                                       llvm::StringRef Path,
+                                       CheckFormat *Format = nullptr);
+
 /// The keys a baseline matches on: target, rule, file and fingerprint.
 std::string baselineKey(const GateFinding &F);
 
