@@ -5,8 +5,9 @@
 #   scripts/fuzz.sh [TARGET|all] [SECONDS]
 #
 # TARGET: rules (the rule-file loader), compdb (the compilation-database
-# reader), port (the whole pipeline on a source), or all (default: those
-# three), each for SECONDS (default 600), one process at a time, at nice 19.
+# reader), reports (the JSON/SARIF report readers), escape (the escaping
+# layer), port (the whole pipeline on a source), or all (default: those
+# five), each for SECONDS (default 600), one process at a time, at nice 19.
 # port-lite: the port target against an ordinary build (FUZZ_LITE_BUILD_DIR,
 # default build-fuzz-lite, configured with -DPK_FUZZ_LITE=ON and the default
 # compiler): only the harness is instrumented, so libFuzzer mutates the seeds
@@ -28,9 +29,9 @@ BUILD_DIR="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
 WHICH="${1:-all}"
 SECONDS_EACH="${2:-600}"
 case "$WHICH" in
-  all) TARGETS=(rules compdb port) ;;
-  rules|compdb|port|port-lite) TARGETS=("$WHICH") ;;
-  *) echo "usage: scripts/fuzz.sh [rules|compdb|port|port-lite|all] [SECONDS]" >&2; exit 2 ;;
+  all) TARGETS=(rules compdb reports escape port) ;;
+  rules|compdb|reports|escape|port|port-lite) TARGETS=("$WHICH") ;;
+  *) echo "usage: scripts/fuzz.sh [rules|compdb|reports|escape|port|port-lite|all] [SECONDS]" >&2; exit 2 ;;
 esac
 if ! ls /usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   echo "fuzz: libFuzzer missing: run scripts/setup.sh (libclang-rt-19-dev)" >&2

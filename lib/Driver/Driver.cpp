@@ -428,8 +428,11 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
 
 void Driver::printFindings(const std::vector<Finding> &Fs) {
   for (const Finding &F : Fs)
-    Diag << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n", F.File, F.Line,
-                          F.Col, severityName(F.Sev), F.Message, F.RuleID);
+    // Invisible and terminal control characters in names and quoted code
+    // are shown, never sent to the terminal (pk/Escape.h).
+    Diag << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n", showControls(F.File),
+                          F.Line, F.Col, severityName(F.Sev),
+                          showControls(F.Message), F.RuleID);
 }
 
 static llvm::json::Value reportJson(const std::vector<TargetOutput> &Outs,

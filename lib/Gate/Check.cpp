@@ -1,6 +1,7 @@
 //===- Check.cpp - `port-kernel check` with formats and baselines ---------===//
 // Rules: PK9100, PK9220, PK9221
 #include "pk/GateCheck.h"
+#include "pk/Escape.h"
 #include "pk/SafeIO.h"
 #include "pk/Inputs.h"
 
@@ -378,8 +379,9 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
   if (O.Format == CheckFormat::Text) {
     for (const GateFinding &G : R.Findings)
       if (G.BaselineState != "unchanged")
-        Diag << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n", AbsOf(G), G.Line,
-                              G.Col, G.Level, G.Message, G.Rule);
+        Diag << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n",
+                              showControls(AbsOf(G)), G.Line, G.Col, G.Level,
+                              showControls(G.Message), G.Rule);
   } else if (Write) {
     std::string S;
     llvm::raw_string_ostream OS(S);

@@ -111,7 +111,8 @@ json::Value pk::reportToJson(const GateReport &R) {
                    {"severity", F.Level},
                    {"file", Utf8 ? F.File : showControls(F.File)},
                    {"line", F.Line},       {"col", F.Col},
-                   {"message", F.Message}, {"fingerprint", F.Fingerprint}};
+                   {"message", showControls(F.Message)},
+                   {"fingerprint", F.Fingerprint}};
     if (!Utf8)
       O["file_uri"] = uriEncode(F.File);
     if (!F.Relative)
@@ -198,7 +199,7 @@ json::Value pk::reportToSarif(const GateReport &R, llvm::StringRef ToolVersion,
         {"ruleId", F.Rule},
         {"ruleIndex", Index[F.Rule]},
         {"level", F.Level},
-        {"message", json::Object{{"text", F.Message}}},
+        {"message", json::Object{{"text", showControls(F.Message)}}},
         {"locations", json::Array{json::Object{
                           {"physicalLocation",
                            json::Object{{"artifactLocation", std::move(Art)},

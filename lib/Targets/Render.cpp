@@ -24,6 +24,7 @@
 // and edit).
 //
 //===----------------------------------------------------------------------===//
+#include "pk/Escape.h"
 #include "pk/TargetContext.h"
 
 #include "clang/Basic/LangOptions.h"
@@ -219,8 +220,10 @@ std::string toCRLF(llvm::StringRef Text) {
 }
 
 /// A finding's message on one line (a line break would end the comment).
+/// A message as one comment line of an output: line ends as spaces, and no
+/// invisible or bidirectional control from quoted code carried into it.
 std::string oneLine(llvm::StringRef Msg) {
-  std::string S = Msg.str();
+  std::string S = showControls(Msg);
   std::replace_if(
       S.begin(), S.end(), [](char C) { return C == '\n' || C == '\r'; }, ' ');
   return S;
