@@ -1,5 +1,6 @@
 // Rules: none (the rule table, its registry and the rename-table loader)
 #include "pk/Rules.h"
+#include "pk/SafeIO.h"
 #include "pk/PortService.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
@@ -351,6 +352,9 @@ llvm::Error RenameDB::loadFile(llvm::StringRef Path, bool BuiltIn) {
     return llvm::createStringError(
         Buf.getError(), "%s: error: cannot read rule file: %s",
         Path.str().c_str(), Buf.getError().message().c_str());
+  // LLVM's YAML reader recurses per level: the nesting is bounded first.
+  if (llvm::Error E = checkYamlNesting((*Buf)->getBuffer(), Path))
+    return E;
   std::string Shape = checkRuleFileShape(Path, (*Buf)->getBuffer());
   if (!Shape.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), Shape);

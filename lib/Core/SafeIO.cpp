@@ -115,9 +115,8 @@ pk::readFile(llvm::StringRef Path, llvm::StringRef Role, uint64_t MaxBytes) {
   return std::move(*Buf);
 }
 
-llvm::Expected<llvm::json::Value>
-pk::parseJsonBounded(llvm::StringRef Text, llvm::StringRef Name,
-                     unsigned MaxDepth) {
+llvm::Error pk::checkJsonNesting(llvm::StringRef Text, llvm::StringRef Name,
+                                 unsigned MaxDepth) {
   // llvm::json::parse recurses once per level: a document nested tens of
   // thousands deep exhausts the stack.  The nesting is measured first,
   // iteratively, skipping strings.
@@ -144,10 +143,83 @@ pk::parseJsonBounded(llvm::StringRef Text, llvm::StringRef Name,
     } else if ((C == ']' || C == '}') && Depth)
       --Depth;
   }
+  return llvm::Error::success();
+}
+
+llvm::Expected<llvm::json::Value>
+pk::parseJsonBounded(llvm::StringRef Text, llvm::StringRef Name,
+                     unsigned MaxDepth) {
+  if (llvm::Error E = checkJsonNesting(Text, Name, MaxDepth))
+    return std::move(E);
   auto V = llvm::json::parse(Text);
   if (!V)
     return ioError(Name, "not JSON: " + llvm::toString(V.takeError()));
   return std::move(*V);
+}
+
+llvm::Error pk::checkYamlNesting(llvm::StringRef Text, llvm::StringRef Name,
+                                 unsigned MaxDepth) {
+  std::vector<size_t> Indents; // the block levels open at this line
+  unsigned Flow = 0, Line = 0;
+  char Quote = 0;
+  llvm::StringRef Rest = Text;
+  while (!Rest.empty()) {
+    auto [L, Next] = Rest.split('\n');
+    Rest = Next;
+    ++Line;
+    size_t I = 0;
+    unsigned Depth = 0;
+    if (!Quote && Flow == 0) {
+      size_t Indent = L.find_first_not_of(' ');
+      llvm::StringRef Body = Indent == llvm::StringRef::npos
+                                 ? llvm::StringRef()
+                                 : L.drop_front(Indent).rtrim();
+      if (Body.empty() || Body.starts_with("#"))
+        continue;
+      while (!Indents.empty() && Indents.back() >= Indent)
+        Indents.pop_back();
+      Indents.push_back(Indent);
+      // "- - - x": each indicator opens a sequence on this line.
+      while (Body.starts_with("- ") || Body == "-") {
+        ++Depth;
+        Body = Body.drop_front(std::min<size_t>(2, Body.size())).ltrim();
+      }
+      I = Indent;
+    }
+    for (; I < L.size(); ++I) {
+      char C = L[I];
+      if (Quote) {
+        if (C == Quote)
+          Quote = 0;
+        else if (C == '\\' && Quote == '"')
+          ++I;
+        continue;
+      }
+      if (C == '"' || C == '\'')
+        Quote = C;
+      else if (C == '#' && (I == 0 || L[I - 1] == ' '))
+        break;
+      else if (C == '[' || C == '{')
+        ++Flow;
+      else if ((C == ']' || C == '}') && Flow)
+        --Flow;
+      if (Indents.size() + Depth + Flow > MaxDepth)
+        return ioError(llvm::formatv("{0}:{1}", Name, Line).str(),
+                       llvm::formatv("YAML nested deeper than {0} levels; not "
+                                     "read",
+                                     MaxDepth));
+    }
+    if (Indents.size() + Depth + Flow > MaxDepth)
+      return ioError(llvm::formatv("{0}:{1}", Name, Line).str(),
+                     llvm::formatv("YAML nested deeper than {0} levels; not "
+                                   "read",
+                                   MaxDepth));
+    // A quoted scalar in a block context ends with its line unless it is
+    // continued; keep the state only inside flow collections.
+    if (Flow == 0)
+      Quote = 0;
+  }
+  return llvm::Error::success();
 }
 
 llvm::Expected<llvm::json::Value> pk::readJsonFile(llvm::StringRef Path,

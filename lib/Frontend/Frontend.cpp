@@ -6,6 +6,7 @@
 // into clang flags and parses each translation unit once.
 //
 //===----------------------------------------------------------------------===//
+#include "pk/SafeIO.h"
 #include "pk/Frontend.h"
 #include "pk/MacroDepth.h"
 
@@ -717,6 +718,17 @@ std::vector<std::string> absolutePathFlags(llvm::ArrayRef<std::string> Flags,
 /// The compilation database of \p Dir, or `DIR: error: cannot load ...`.
 llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>>
 loadCompDb(llvm::StringRef Dir) {
+  // clang's reader parses JSON with LLVM's YAML parser, which recurses per
+  // level: the size and the nesting are bounded first (pk/SafeIO.h).
+  llvm::SmallString<256> File(Dir);
+  llvm::sys::path::append(File, "compile_commands.json");
+  if (llvm::sys::fs::exists(File)) {
+    auto Buf = readFile(File, "the compilation database");
+    if (!Buf)
+      return Buf.takeError();
+    if (llvm::Error E = checkJsonNesting((*Buf)->getBuffer(), File))
+      return std::move(E);
+  }
   std::string Err;
   auto DB = tooling::CompilationDatabase::loadFromDirectory(Dir, Err);
   if (!DB)

@@ -569,6 +569,9 @@ Expected<CaseSpec> parseCaseSpecText(StringRef Text, StringRef FileName,
   };
   if (Text.trim().empty())
     return Fail(1, "empty case spec");
+  // LLVM's YAML reader recurses per level: the nesting is bounded first.
+  if (Error E = pk::checkYamlNesting(Text, FileName))
+    return std::move(E);
 
   ParseContext Ctx;
   Ctx.Text = Text;

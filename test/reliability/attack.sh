@@ -7,7 +7,7 @@
 # behind) and the script prints how many cases it ran.
 #   attack.sh BIN SRC_ROOT GROUP
 # Groups: overlap links same-path empty-values merge baseline depfile escape
-#         bundle contract
+#         bundle contract readers
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 GROUP="$TEST"
 BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
@@ -468,16 +468,44 @@ group_contract() {
   begin validate-work-dir-inside-input; mkdir -p "$C/c"; cp -r "$SRC/corpus/saxpy/." "$C/c/"; snap
   run validate --to hip --work-dir "$C/c/scratch" "$C/c"
   refused "--work-dir is inside $C/c, which this run validates"
+  begin validate-bundle-inside-input; mkdir -p "$C/c"; cp -r "$SRC/corpus/saxpy/." "$C/c/"; snap
+  run validate --gpu-bundle "$C/c/b" "$C/c"
+  refused "--gpu-bundle is inside $C/c, which this run validates"
   begin validate-work-dir-inside-program-dir; mkdir -p "$C/w"; snap
   run validate --to hip --work-dir "$C/src/tmp" --program "$C/src/k.cu"
   refused "--work-dir is inside $C/src"
+}
+
+# ---- readers of YAML and JSON inputs: bounded, never a crash ------------------
+group_readers() {
+  begin readers-case-yaml-deep-flow; mkdir -p "$C/c"; cp -r "$SRC/corpus/saxpy/." "$C/c/"
+  python3 -c 'print("args: " + "[" * 100000)' >> "$C/c/case.yaml"; snap
+  run validate --to hip "$C/c"
+  expect_rc 1 2; expect_err "case.yaml:"; expect_err "YAML nested deeper than 256 levels; not read"
+  unchanged
+  begin readers-case-yaml-deep-block; mkdir -p "$C/c"; cp -r "$SRC/corpus/saxpy/." "$C/c/"
+  python3 -c 'print("extra:\n" + "".join(" " * i + "k%d:\n" % i for i in range(1, 2000)))' >> "$C/c/case.yaml"; snap
+  run validate --to hip "$C/c"
+  expect_rc 1 2; expect_err "YAML nested deeper than 256 levels"; unchanged
+  begin readers-rules-deep; python3 -c 'print("rule: PK8001\ntitle: t\nentries:\n  - { cuda: a, hip: " + "[" * 100000 + " }")' > "$C/rules.yaml"; snap
+  run port --to hip -o "$C/o" --rules "$C/rules.yaml" "$C/src/k.cu"
+  refused "$C/rules.yaml:4: error: YAML nested deeper than 256 levels"
+  begin readers-rules-deep-dashes; python3 -c 'print("rule: PK8001\ntitle: t\nentries:\n" + "- " * 5000 + "x")' > "$C/rules.yaml"; snap
+  run check --to hip --rules "$C/rules.yaml" "$C/src/k.cu"
+  refused "YAML nested deeper than 256 levels"
+  begin readers-compdb-deep; python3 -c 'print("[" * 100000 + "]" * 100000)' > "$C/db/compile_commands.json"; snap
+  run port --to hip -o "$C/o" -p "$C/db" "$C/src/k.cu"
+  refused "compile_commands.json" "JSON nested deeper than 512 levels"
+  begin readers-compdb-huge; truncate -s 300M "$C/db/compile_commands.json"; snap
+  run check --to hip -p "$C/db" "$C/src/k.cu"
+  refused "compile_commands.json" "bytes this run reads of it"
 }
 
 case "$GROUP" in
   overlap) group_overlap ;; links) group_links ;; same-path) group_same_path ;;
   empty-values) group_empty_values ;; merge) group_merge ;; baseline) group_baseline ;;
   depfile) group_depfile ;; escape) group_escape ;; bundle) group_bundle ;;
-  contract) group_contract ;;
+  contract) group_contract ;; readers) group_readers ;;
   *) echo "attack.sh: unknown group '$GROUP'" >&2; exit 2 ;;
 esac
 echo "attack-$GROUP: $N cases passed"

@@ -147,6 +147,31 @@ TEST_F(SafeIOTest, JsonNestingIsBoundedBeforeParsing) {
   EXPECT_NE(llvm::toString(Y.takeError()).find("line 3:"), std::string::npos);
 }
 
+TEST_F(SafeIOTest, YamlNestingIsBoundedBeforeParsing) {
+  auto Msg = [](llvm::Error E) { return llvm::toString(std::move(E)); };
+  EXPECT_NE(Msg(checkYamlNesting("a: " + std::string(100000, '['), "c.yaml"))
+                .find("c.yaml:1: error: YAML nested deeper than 256 levels"),
+            std::string::npos);
+  std::string Block;
+  for (int I = 0; I < 300; ++I)
+    Block += std::string(I, ' ') + "k" + std::to_string(I) + ":\n";
+  EXPECT_NE(Msg(checkYamlNesting(Block, "b.yaml")).find("b.yaml:257:"),
+            std::string::npos);
+  std::string Dashes;
+  for (int I = 0; I < 300; ++I)
+    Dashes += "- ";
+  EXPECT_NE(Msg(checkYamlNesting(Dashes + "x\n", "d.yaml")).find("d.yaml:1:"),
+            std::string::npos);
+  // Brackets in quotes and comments are not nesting; ordinary files pass.
+  EXPECT_FALSE(bool(checkYamlNesting(
+      "name: \"" + std::string(1000, '[') + "\"\n# " +
+          std::string(1000, '{') + "\nargs: [{a: 1}, {b: [2, 3]}]\n",
+      "ok.yaml")));
+  EXPECT_FALSE(bool(checkYamlNesting("rule: PK8001\nentries:\n  - { cuda: a, "
+                                     "hip: b }\n  - cuda: c\n    hip: d\n",
+                                     "r.yaml")));
+}
+
 TEST_F(SafeIOTest, ReadFileRegistersAndLimitsSize) {
   write("big.json", std::string(2000, ' '));
   auto B = readFile(path("big.json"), "the --baseline file", 1000);

@@ -599,20 +599,25 @@ int main(int argc, char **argv) {
     V.Jobs = O.Jobs;
     V.WorkDir = WorkDir;
     V.KeepWork = KeepWork;
-    // The scratch directory may not be inside what is validated: its copies
-    // of case.yaml files and sources would be found as inputs by later
-    // runs, and a program's directory is copied into each run.
-    if (!WorkDir.empty()) {
+    // The scratch and bundle directories may not be inside what is
+    // validated: their copies of case.yaml files and sources would be found
+    // as inputs by later runs, and a program's directory is copied into
+    // each run.
+    for (auto [Flag, Dir] : {std::pair<const char *, std::string>{
+                                 "--work-dir", WorkDir},
+                             {"--gpu-bundle", GpuBundle}}) {
+      if (Dir.empty())
+        continue;
       std::vector<std::string> Roots(Paths.begin(), Paths.end());
       if (!Program.empty())
         Roots.push_back(sys::path::parent_path(pk::absPath(Program)).str());
-      std::string W = pk::landingPath(WorkDir);
+      std::string W = pk::landingPath(Dir);
       for (const std::string &R0 : Roots) {
         std::string R = pk::landingPath(R0);
         if (!sys::fs::is_directory(R))
           R = sys::path::parent_path(R).str();
         if (pk::isUnder(W, R)) {
-          errs() << WorkDir << ": error: --work-dir is inside " << R0
+          errs() << Dir << ": error: " << Flag << " is inside " << R0
                  << ", which this run validates; choose a directory outside "
                     "it [PK9001]\n";
           return 2;

@@ -83,6 +83,12 @@ llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readFile(llvm::StringRef Path, llvm::StringRef Role,
          uint64_t MaxBytes = DefaultMaxReadBytes);
 
+/// Refuses JSON text nested deeper than \p MaxDepth (an iterative scan,
+/// strings skipped): "NAME: error: line L: JSON nested deeper than N
+/// levels; not read".
+llvm::Error checkJsonNesting(llvm::StringRef Text, llvm::StringRef Name,
+                             unsigned MaxDepth = DefaultMaxJsonDepth);
+
 /// Parses JSON text from \p Name, refusing nesting deeper than \p MaxDepth
 /// (with the line of the first level too deep) before parsing it.
 llvm::Expected<llvm::json::Value>
@@ -94,6 +100,17 @@ llvm::Expected<llvm::json::Value>
 readJsonFile(llvm::StringRef Path, llvm::StringRef Role,
              uint64_t MaxBytes = DefaultMaxJsonBytes,
              unsigned MaxDepth = DefaultMaxJsonDepth);
+
+/// The deepest YAML nesting a case file or rule table may have.
+constexpr unsigned DefaultMaxYamlDepth = 256;
+
+/// Refuses YAML text nested deeper than \p MaxDepth (LLVM's YAML reader
+/// recurses once per level, so a deep document exhausts the stack): flow
+/// brackets outside quotes and comments, block indentation levels and
+/// compact "- - -" sequences are counted.  The error names \p Name and the
+/// line: "NAME:LINE: error: YAML nested deeper than N levels; not read".
+llvm::Error checkYamlNesting(llvm::StringRef Text, llvm::StringRef Name,
+                             unsigned MaxDepth = DefaultMaxYamlDepth);
 
 /// Every output of one subcommand's run.
 class WritePlan {
