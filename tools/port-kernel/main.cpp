@@ -62,7 +62,8 @@ cl::OptionCategory Cat("port-kernel options");
 cl::opt<std::string>
     To("to",
        cl::desc(
-           "Targets, comma separated: hip, cuda (validate also accepts none)"),
+           "Targets, comma separated: hip, cuda, nki (validate also accepts "
+           "none)"),
        cl::value_desc("targets"), cl::init("hip"), cl::cat(Cat),
        cl::sub(PortCmd), cl::sub(CheckCmd), cl::sub(ReportCmd),
        cl::sub(ValidateCmd));
@@ -400,6 +401,16 @@ int main(int argc, char **argv) {
       argc = I;
       break;
     }
+  // The target list of --to comes from the target registry, so the help
+  // never falls behind it.
+  static std::string ToDesc = [] {
+    std::vector<std::string> Names;
+    for (pk::Target T : pk::allTargets())
+      Names.push_back(pk::targetName(T).str());
+    return "Targets, comma separated: " + llvm::join(Names, ", ") +
+           " (validate also accepts none)";
+  }();
+  To.setDescription(ToDesc);
   cl::HideUnrelatedOptions(Cat);
   cl::extrahelp More(Examples);
   if (!cl::ParseCommandLineOptions(
