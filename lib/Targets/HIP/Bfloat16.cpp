@@ -11,7 +11,7 @@
 //
 // PK1019: under --rocm-version=5, every use of CUDA's bfloat16 API that the
 // output would still spell for ROCm 6 or CUDA: a function of the bfloat16
-// header, or any non-operator function called on bfloat16 values (the
+// header, or any global non-operator function called on bfloat16 values (the
 // intrinsics __hadd, __hmax, hexp, ..., conversions such as
 // __float2bfloat16_rz, bfloat16 shuffles and loads), and the types ROCm 5
 // lacks (__nv_bfloat162, the _raw types).  ROCm 5.2's <hip/hip_bfloat16.h>
@@ -124,8 +124,11 @@ public:
 
   bool VisitDeclRefExpr(DeclRefExpr *DRE) {
     const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
+    // The intrinsics are global functions; namespaced APIs that take
+    // bfloat16 values (nvcuda::wmma) have rules of their own.
     if (!FD || !FD->getIdentifier() || FD->isOverloadedOperator() ||
-        TC.isUserLoc(FD->getLocation()))
+        TC.isUserLoc(FD->getLocation()) ||
+        !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
       return true;
     bool Api = fromBf16Header(FD) || isBf16Family(FD->getReturnType());
     for (const ParmVarDecl *P : FD->parameters())
