@@ -74,6 +74,7 @@ public:
         {"mfma", runMfmaRules},
         pass("coop-groups-api", hip::flagCoopGroupsApi),
         pass("unported-includes", reportUnportedIncludes),
+        pass("refused-edits", reportRefusedEdits),
         pass("helpers", insertHelpers)};
   }
 
