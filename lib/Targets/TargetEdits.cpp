@@ -237,8 +237,8 @@ static void refuse(TargetContext &TC, SourceLocation Loc, RuleRef Rule,
   SourceLocation L = TC.SM().getExpansionLoc(Loc);
   if (!TC.isUserLoc(L))
     return;
-  TC.Facts.RefusedEdits.push_back({TC.fileOf(L), TC.SM().getFileOffset(L),
-                                   Rule.name().str(), Why.str()});
+  TC.Facts.RefusedEdits.push_back(
+      {TC.fileOf(L), TC.SM().getFileOffset(L), Rule.name().str(), Why.str()});
 }
 
 bool TargetContext::replace(CharSourceRange R, llvm::StringRef Text,

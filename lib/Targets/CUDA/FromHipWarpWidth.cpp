@@ -583,8 +583,8 @@ public:
     llvm::StringRef N = F->getName();
     bool Sync = N.consume_back("_sync");
     unsigned Base = Sync ? 1 : 0;
-    if (Sync && (isShuffle(N) || N == "__ballot" || N == "__any" ||
-                 N == "__all") &&
+    if (Sync &&
+        (isShuffle(N) || N == "__ballot" || N == "__any" || N == "__all") &&
         CE->getNumArgs() > 0)
       if (std::optional<uint64_t> M = value(CE->getArg(0));
           M && (*M >> 32) && *M != ~0ull)
@@ -594,8 +594,7 @@ public:
                              "(the mask is truncated to 32 bits)",
                              *M)
                    .str());
-    if (!isShuffle(N) || CE->getNumArgs() < Base + 2 ||
-        W.Reported.count(CE))
+    if (!isShuffle(N) || CE->getNumArgs() < Base + 2 || W.Reported.count(CE))
       return true;
     // The width: the whole wave (64) unless a constant says otherwise.
     uint64_t Width = 64;
