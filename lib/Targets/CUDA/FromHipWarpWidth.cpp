@@ -560,12 +560,8 @@ public:
       if (mentionsBallot(I))
         Ballots.insert(VD);
     // constexpr int kWaveSize = 64; (a #define is narrowed by PK6033)
-    std::string Up = VD->getName().upper();
-    llvm::StringRef U(Up);
     if (VD->getInit() && VD->getType().isConstQualified() &&
-        VD->getType()->isIntegerType() &&
-        (U.contains("WARP") || U.contains("WAVE")) &&
-        (U.ends_with("SIZE") || U.ends_with("WIDTH") || U.ends_with("LANES")))
+        VD->getType()->isIntegerType() && waveSizeName(VD->getName()))
       if (std::optional<uint64_t> V = value(VD->getInit()); V && *V == 64)
         report(VD->getInit(),
                llvm::formatv("'{0}' holds the 64 lanes of a wave: lane and "
@@ -573,6 +569,20 @@ public:
                              "32-lane warps",
                              VD->getName())
                    .str());
+    return true;
+  }
+
+  /// enum { kWarpSize = 64 }; (outside functions too)
+  bool VisitEnumConstantDecl(EnumConstantDecl *ED) {
+    if (!ED->getInitExpr() || !TC.isUserLoc(ED->getLocation()))
+      return true;
+    if (waveSizeName(ED->getName()) && ED->getInitVal() == 64)
+      report(ED->getInitExpr(),
+             llvm::formatv("'{0}' holds the 64 lanes of a wave: lane and "
+                           "wave arithmetic with it is not narrowed to "
+                           "32-lane warps",
+                           ED->getName())
+                 .str());
     return true;
   }
 
@@ -716,6 +726,14 @@ private:
         !E->EvaluateAsInt(R, TC.Ctx()))
       return std::nullopt;
     return R.Val.getInt().getZExtValue();
+  }
+  /// WARP_SIZE, kWaveSize, WAVE_WIDTH, kWarpLanes, ...
+  static bool waveSizeName(llvm::StringRef N) {
+    std::string Up = N.upper();
+    llvm::StringRef U(Up);
+    return (U.contains("WARP") || U.contains("WAVE")) &&
+           (U.ends_with("SIZE") || U.ends_with("WIDTH") ||
+            U.ends_with("LANES"));
   }
   static bool mentionsWarpSize(const Stmt *S) {
     if (!S)

@@ -37,10 +37,13 @@ __global__ void halves(const float *x, float *y, int *flags) {
   y[threadIdx.x] = a + b + c + d + v + s;
 }
 
+enum { kWarpSize = 64, kMaxWarps = 1024 / kWarpSize };
+// CHECK: PK6045.hip:[[@LINE-1]]:20: warning: 'kWarpSize' holds the 64 lanes of a wave: lane and wave arithmetic with it is not narrowed to 32-lane warps [PK6045]
+
 __global__ void wave_constant(const int *in, int *out) {
   constexpr int kWaveSize = 64;
 // CHECK: PK6045.hip:[[@LINE-1]]:29: warning: 'kWaveSize' holds the 64 lanes of a wave: lane and wave arithmetic with it is not narrowed to 32-lane warps [PK6045]
-  out[threadIdx.x] = in[threadIdx.x % kWaveSize];
+  out[threadIdx.x] = in[threadIdx.x % kWaveSize] + kMaxWarps;
 }
 
 // Not reported: operands written with warpSize (warpSize / 2 is half of a
