@@ -151,7 +151,8 @@ Val Walker::unsupportedCall(const CallExpr *CE, llvm::StringRef Name,
   if (!Args.empty() && Name.ends_with("_sync"))
     checkMaskArg(CE, Name, Args[0]);
   block(CE->getBeginLoc(),
-        llvm::formatv("{0} has no counterpart in HIP before ROCm 6.2", Name)
+        llvm::formatv("{0} has no counterpart in HIP{1}", Name,
+                      Name == "__uni_sync" ? "" : " before ROCm 6.2")
             .str());
   Val V;
   if (Name.starts_with("__match")) {

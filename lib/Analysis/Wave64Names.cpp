@@ -38,7 +38,7 @@ bool isWmmaCall(const CallExpr *CE) {
 
 bool isUnsupportedWarpName(llvm::StringRef N) {
   return N == "__match_any_sync" || N == "__match_all_sync" ||
-         N.starts_with("__reduce_") || N == "__fns";
+         N == "__uni_sync" || N.starts_with("__reduce_") || N == "__fns";
 }
 
 bool tileType(QualType T, unsigned &N) {

@@ -787,6 +787,14 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   if (!llvm::sys::fs::is_regular_file(Path))
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "%s: error: no such file", Path.c_str());
+  // clang's driver reads '\' in the name of the file it compiles as a path
+  // separator, so it would parse another file (a/b.cu for a\b.cu) or none.
+  if (Path.str().contains('\\'))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "%s: error: cannot parse a file whose name contains '\\': the C++ "
+        "front end reads it as a path separator; rename the file [PK9001]",
+        Path.c_str());
 
   auto Result = std::make_unique<ParsedFile>();
   Result->Path = Path.str().str();
@@ -966,6 +974,22 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
 
   // The user's files in this TU: main file and local headers.
   SourceManager &SM = Result->AST->getSourceManager();
+  // The file parsed must be the one asked for: an AST of another file would
+  // be taken for this one's (its edits applied to neither).
+  if (OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID())) {
+    llvm::SmallString<256> P(Main->getName());
+    llvm::sys::fs::make_absolute(Dir, P);
+    llvm::sys::path::remove_dots(P, true);
+    llvm::sys::fs::UniqueID A, B;
+    bool Same = P == Path || (!llvm::sys::fs::getUniqueID(P, A) &&
+                              !llvm::sys::fs::getUniqueID(Path, B) && A == B);
+    if (!Same)
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "%s: error: the C++ front end parsed %s instead of this file "
+          "[PK9001]",
+          Result->Path.c_str(), P.c_str());
+  }
   // Where each stubbed header was included, and what was tolerated.
   for (unsigned I = 0, N = SM.local_sloc_entry_size(); I < N; ++I) {
     const SrcMgr::SLocEntry &E = SM.getLocalSLocEntry(I);

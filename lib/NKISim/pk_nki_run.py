@@ -154,12 +154,16 @@ def run(args):
         diags = diagnostics_for(module_path, args.kernel)
         raise RunError("not-lifted", "%s defines no PK_KERNELS: no kernel "
                        "was lifted" % module_path, "\n".join(diags))
-    if args.kernel not in conv or not hasattr(mod, args.kernel):
+    # The Python function is named like the kernel unless that name would
+    # shadow one the module needs ("function" then names it).
+    entry = conv.get(args.kernel)
+    fname = entry.get("function", args.kernel) if isinstance(entry, dict) \
+        else args.kernel
+    if entry is None or not hasattr(mod, fname):
         diags = diagnostics_for(module_path, args.kernel)
         raise RunError("not-lifted", "kernel '%s' was not lifted to NKI" %
                        args.kernel, "\n".join(diags))
-    entry = conv[args.kernel]
-    kernel = getattr(mod, args.kernel)
+    kernel = getattr(mod, fname)
     params = entry.get("params", [])
     launch = entry.get("launch", [])
     cargs = case.get("args", [])
@@ -211,7 +215,9 @@ def run(args):
                 v = float(np.float16(v))
             else:
                 v = float(bf16_values(np.array([v], dtype=np.float32))[0])
-            env[pname] = v
+            # Shapes name a scalar by its Python name ("py" where it is
+            # not the CUDA name).
+            env[p.get("py", pname)] = v
         values.append(v if not is_buf else None)
 
     nl_mod = nki.language

@@ -286,6 +286,27 @@ void pk::reportUnportedIncludes(TargetContext &TC) {
                      .str());
 }
 
+void pk::reportRefusedEdits(TargetContext &TC) {
+  for (const RefusedEdit &R : TC.Facts.RefusedEdits) {
+    // The rule's own report of the construct, on the line of the use.
+    llvm::StringRef C = TC.contents(R.File);
+    unsigned Line =
+        1 + C.take_front(std::min<size_t>(R.Offset, C.size())).count('\n');
+    bool Reported = llvm::any_of(TC.Findings, [&](const Finding &F) {
+      return F.RuleID == R.Rule && F.File == R.File && F.Line == Line;
+    });
+    if (Reported)
+      continue;
+    TC.finding(R.File, R.Offset, RuleRef::fromTable(R.Rule), Severity::Warning,
+               llvm::formatv("not translated: {0}; the construct is in a "
+                             "macro here, and the edit would change what "
+                             "the macro's other uses expand to (or its "
+                             "tokens are made by ## or #): port it by hand",
+                             R.Why)
+                   .str());
+  }
+}
+
 bool TargetContext::editedBy(llvm::StringRef File, unsigned Offset,
                              RuleId R) const {
   const FileEdits *FE = Edits.find(File);

@@ -16,8 +16,10 @@
 //    body makes) is edited in that body, where it is defined: every expansion
 //    of that macro contains the same construct and needs the same edit;
 //  * anything else (a range that starts or ends in the middle of a nested
-//    expansion, tokens made by ## or #) is refused: replace returns false and
-//    records nothing, and the caller reports it.
+//    expansion, tokens made by ## or #) is refused: replace returns false,
+//    edits nothing and keeps the request (Facts.RefusedEdits), which is
+//    reported at the macro's use unless the caller reports it
+//    (reportRefusedEdits).
 //
 // Line and column numbers come from a per-file table of line starts built
 // once, so recording n edits costs O(n log n) for any file size.
@@ -88,6 +90,11 @@ public:
       bool Tok = R.isTokenRange();
       if (B.isInvalid() || E.isInvalid())
         return {};
+      // A token made by ## or # (`__##op##_sync`) is spelled nowhere in the
+      // user's text: the text it came from holds macro parameters, so an
+      // edit there would change what every other use of the macro makes.
+      if (made(B) || made(E))
+        return {};
       // Ranges clang maps to one file range on its own: file locations, a
       // whole expansion up to the file, the tokens of one argument.
       CharSourceRange FR = Lexer::makeFileCharRange(R, SM, LO);
@@ -156,6 +163,12 @@ private:
   const SourceManager &SM;
   const LangOptions &LO;
 
+  /// True for a token of an expansion that ## or # made (spelled in the
+  /// preprocessor's scratch buffer).
+  bool made(SourceLocation L) const {
+    return L.isMacroID() && SM.isWrittenInScratchSpace(SM.getSpellingLoc(L));
+  }
+
   /// \p B starts its immediate expansion: B becomes the invocation's start.
   bool liftBegin(SourceLocation &B) const {
     SourceLocation X;
@@ -215,11 +228,28 @@ private:
 
 } // namespace
 
+/// Keeps an edit that cannot be made (see RefusedEdit) when it was asked
+/// for in the user's code: the place is where the macro is used.
+static void refuse(TargetContext &TC, SourceLocation Loc, RuleRef Rule,
+                   llvm::StringRef Why) {
+  if (Loc.isInvalid())
+    return;
+  SourceLocation L = TC.SM().getExpansionLoc(Loc);
+  if (!TC.isUserLoc(L))
+    return;
+  TC.Facts.RefusedEdits.push_back(
+      {TC.fileOf(L), TC.SM().getFileOffset(L), Rule.name().str(), Why.str()});
+}
+
 bool TargetContext::replace(CharSourceRange R, llvm::StringRef Text,
                             RuleRef Rule, llvm::StringRef Why) {
   SourceManager &S = SM();
   CharSourceRange FR = EditableRange(S, Ctx().getLangOpts()).resolve(R);
-  if (FR.isInvalid() || !isUserLoc(FR.getBegin()))
+  if (FR.isInvalid()) {
+    refuse(*this, R.getBegin(), Rule, Why);
+    return false;
+  }
+  if (!isUserLoc(FR.getBegin()))
     return false;
   std::string File = fileOf(FR.getBegin());
   unsigned B = S.getFileOffset(FR.getBegin());
@@ -237,8 +267,10 @@ bool TargetContext::insert(SourceLocation Loc, llvm::StringRef Text,
   if (Loc.isMacroID()) {
     CharSourceRange FR = EditableRange(S, Ctx().getLangOpts())
                              .resolve(CharSourceRange::getCharRange(Loc, Loc));
-    if (FR.isInvalid())
+    if (FR.isInvalid()) {
+      refuse(*this, Loc, Rule, Why);
       return false;
+    }
     L = FR.getBegin();
   }
   if (!isUserLoc(L))

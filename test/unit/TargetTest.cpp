@@ -48,6 +48,7 @@ TEST(Targets, HipPassOrder) {
                                    "mfma",
                                    "coop-groups-api",
                                    "unported-includes",
+                                   "refused-edits",
                                    "helpers"};
   EXPECT_EQ(Names, Want);
   std::vector<std::string> Check;

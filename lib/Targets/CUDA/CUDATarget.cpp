@@ -160,6 +160,7 @@ public:
             pass("legacy-warp-intrinsics", cudaleg::portWarpIntrinsics),
             pass("legacy-warp-sync", cudaleg::portWarpSync),
             pass("unported-includes", reportUnportedIncludes),
+            pass("refused-edits", reportRefusedEdits),
             pass("helpers", insertHelpers)};
   }
 

@@ -1,5 +1,5 @@
 //===- FromHipWarpWidth.cpp - wave-64 HIP code on 32-lane warps -----------===//
-// Rules: PK6032, PK6033, PK6034
+// Rules: PK6032, PK6033, PK6034, PK6045
 //
 // PK6032: a HIP shuffle width of the whole wave (64, warpSize, WARP_SIZE)
 // becomes CUDA's default width, the whole 32-lane warp (CUDA leaves widths
@@ -17,6 +17,15 @@
 //
 // PK6034: what only works on 64-lane waves and is not narrowed: the upper
 // half of a ballot (`>> 32`), AMD builtins without a CUDA equivalent.
+//
+// PK6045: the check after the narrowing: every warp collective of the HIP
+// input whose constant operands only have their meaning on a 64-lane wave
+// and that PK6032/PK6033 did not narrow (a lane offset or source lane of 32
+// or more, directly or as the first or last value of the loop variable it
+// is, under a width above 32; a width above 32 that could not be removed;
+// a lane mask with bits above lane 31 other than the whole wave; a ballot
+// masked with or compared to lanes or counts above 31; a wave size of 64
+// held in a variable) is reported at the construct.
 //
 //===----------------------------------------------------------------------===//
 #include "FromHip.h"
@@ -61,6 +70,8 @@ public:
   explicit WidthVisitor(TargetContext &TC) : TC(TC) {}
   /// (file, offset) of the literals already narrowed.
   std::set<std::pair<std::string, unsigned>> Done;
+  /// Shuffles already reported by PK6034.
+  std::set<const CallExpr *> Reported;
 
   bool TraverseFunctionDecl(FunctionDecl *FD) {
     if (!FD->doesThisDeclarationHaveABody() || !TC.isUserLoc(FD->getLocation()))
@@ -108,6 +119,7 @@ public:
     if (inReverted(BO->getOperatorLoc()))
       return true;
     if (Op == BO_Shr && RV && *RV == 32 && fromBallot(L)) {
+      BallotHalves.insert(BO);
       TC.finding(BO->getOperatorLoc(), RuleId::PK6034, Severity::Warning,
                  "the upper 32 bits of a ballot are the lanes 32-63 of a "
                  "64-lane wave: a CUDA warp has no such lanes (they are 0)");
@@ -248,10 +260,12 @@ public:
                 "the offset-32 step of a reduction combines the two halves "
                 "of a 64-lane wave; a 32-lane warp has no upper half (the "
                 "step would combine each lane with itself)");
-      else
+      else {
         TC.finding(B, RuleId::PK6034, Severity::Warning,
                    "a shuffle by 32 lanes combines the halves of a 64-lane "
                    "wave; on a 32-lane warp each lane reads itself");
+        Reported.insert(Sh);
+      }
     }
     return true;
   }
@@ -360,6 +374,11 @@ private:
   }
   std::set<const VarDecl *> Ballots;
 
+public:
+  /// Ballot shifts by 32 already reported by PK6034.
+  std::set<const BinaryOperator *> BallotHalves;
+
+private:
   bool shufflesBy(const Stmt *Body, const VarDecl *V) {
     return mentions(Body, [&](const Stmt *S) {
       const auto *CE = dyn_cast<CallExpr>(S);
@@ -508,6 +527,281 @@ void warpSizeMacros(TargetContext &TC, const std::string &File,
   });
 }
 
+/// PK6045: what still needs a 64-lane wave after the narrowing.
+class Wave64OnlyVisitor : public RecursiveASTVisitor<Wave64OnlyVisitor> {
+public:
+  Wave64OnlyVisitor(TargetContext &TC, const WidthVisitor &W) : TC(TC), W(W) {}
+
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || !TC.isUserLoc(FD->getLocation()))
+      return RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    // An MFMA GEMM mapped to WMMA keeps its 64-lane wave numbers (PK6044).
+    if (cuda::mfmaGemmKernel(TC, FD))
+      return true;
+    Ballots.clear();
+    Loops.clear();
+    In = true;
+    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    In = false;
+    return R;
+  }
+
+  bool TraverseForStmt(ForStmt *FS) {
+    Loops.push_back(FS);
+    bool R = RecursiveASTVisitor::TraverseForStmt(FS);
+    Loops.pop_back();
+    return R;
+  }
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (!In)
+      return true;
+    if (const Expr *I = VD->getInit())
+      if (mentionsBallot(I))
+        Ballots.insert(VD);
+    // constexpr int kWaveSize = 64; (a #define is narrowed by PK6033)
+    if (VD->getInit() && VD->getType().isConstQualified() &&
+        VD->getType()->isIntegerType() && waveSizeName(VD->getName()))
+      if (std::optional<uint64_t> V = value(VD->getInit()); V && *V == 64)
+        report(VD->getInit(),
+               llvm::formatv("'{0}' holds the 64 lanes of a wave: lane and "
+                             "wave arithmetic with it is not narrowed to "
+                             "32-lane warps",
+                             VD->getName())
+                   .str());
+    return true;
+  }
+
+  /// enum { kWarpSize = 64 }; (outside functions too)
+  bool VisitEnumConstantDecl(EnumConstantDecl *ED) {
+    if (!ED->getInitExpr() || !TC.isUserLoc(ED->getLocation()))
+      return true;
+    if (waveSizeName(ED->getName()) && ED->getInitVal() == 64)
+      report(ED->getInitExpr(),
+             llvm::formatv("'{0}' holds the 64 lanes of a wave: lane and "
+                           "wave arithmetic with it is not narrowed to "
+                           "32-lane warps",
+                           ED->getName())
+                 .str());
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *F = In ? callee(CE) : nullptr;
+    if (!F)
+      return true;
+    llvm::StringRef N = F->getName();
+    bool Sync = N.consume_back("_sync");
+    unsigned Base = Sync ? 1 : 0;
+    if (Sync &&
+        (isShuffle(N) || N == "__ballot" || N == "__any" || N == "__all") &&
+        CE->getNumArgs() > 0)
+      if (std::optional<uint64_t> M = value(CE->getArg(0));
+          M && (*M >> 32) && *M != ~0ull)
+        report(CE->getArg(0),
+               llvm::formatv("the lane mask {0:x} names lanes 32-63 of a "
+                             "64-lane wave: a CUDA warp has lanes 0-31 only "
+                             "(the mask is truncated to 32 bits)",
+                             *M)
+                   .str());
+    if (!isShuffle(N) || CE->getNumArgs() < Base + 2 || W.Reported.count(CE))
+      return true;
+    // The width: the whole wave (64) unless a constant says otherwise.
+    uint64_t Width = 64;
+    if (CE->getNumArgs() > Base + 2 &&
+        !isa<CXXDefaultArgExpr>(CE->getArg(Base + 2))) {
+      const Expr *WE = CE->getArg(Base + 2);
+      std::optional<uint64_t> WV = value(WE);
+      if (!WV)
+        return true; // warpSize, or a width known at run time
+      Width = *WV;
+      if (Width > 32 && !edited(WE))
+        report(WE, llvm::formatv("a shuffle width of {0} lanes needs a "
+                                 "64-lane wave and is not narrowed here: "
+                                 "CUDA leaves widths above 32 undefined",
+                                 Width)
+                       .str());
+    }
+    if (Width <= 32)
+      return true;
+    const Expr *A = CE->getArg(Base + 1);
+    llvm::StringRef What = N == "__shfl" ? "source lane" : "lane offset";
+    if (std::optional<uint64_t> V = value(A)) {
+      if (*V >= 32 && !edited(A))
+        report(A, llvm::formatv("a shuffle {0} of {1} reaches into lanes "
+                                "32-63 of a 64-lane wave: on a 32-lane warp "
+                                "it wraps to lane {2} (or reads the lane "
+                                "itself)",
+                                What, *V, *V % 32)
+                      .str());
+      return true;
+    }
+    // A loop variable: its first value, or the bound it runs to.
+    const auto *DR = dyn_cast<DeclRefExpr>(A->IgnoreParenImpCasts());
+    const auto *LV = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!LV)
+      return true;
+    for (const ForStmt *FS : Loops) {
+      const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit());
+      if (!DS || !DS->isSingleDecl() || DS->getSingleDecl() != LV)
+        continue;
+      if (const Expr *I = LV->getInit())
+        if (std::optional<uint64_t> V = value(I); V && *V >= 32 && !edited(I))
+          report(I, llvm::formatv("the {0} loop starts at {1}: lanes 32-63 "
+                                  "of a 64-lane wave, which a 32-lane warp "
+                                  "does not have",
+                                  What, *V)
+                        .str());
+      if (const auto *C = dyn_cast_or_null<BinaryOperator>(FS->getCond()))
+        if ((C->getOpcode() == BO_LT || C->getOpcode() == BO_LE) &&
+            refersTo(C->getLHS(), LV))
+          if (std::optional<uint64_t> V = value(C->getRHS());
+              V && (C->getOpcode() == BO_LT ? *V > 32 : *V >= 32) &&
+              !edited(C->getRHS()))
+            report(C->getRHS(),
+                   llvm::formatv("the {0} loop runs to {1}: lanes 32-63 of a "
+                                 "64-lane wave, which a 32-lane warp does not "
+                                 "have",
+                                 What, *V)
+                       .str());
+      break;
+    }
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (!In || W.BallotHalves.count(BO))
+      return true;
+    BinaryOperatorKind Op = BO->getOpcode();
+    const Expr *L = BO->getLHS(), *R = BO->getRHS();
+    std::optional<uint64_t> RV = value(R), LV = value(L);
+    const Expr *Ballot = nullptr;
+    std::optional<uint64_t> C;
+    if (RV && mentionsBallot(L)) {
+      Ballot = L;
+      C = RV;
+    } else if (LV && mentionsBallot(R) && Op != BO_Shr) {
+      Ballot = R;
+      C = LV;
+    }
+    if (!Ballot)
+      return true;
+    const Expr *Const = Ballot == L ? R : L;
+    if (Op == BO_Shr && *C >= 32)
+      report(Const, llvm::formatv("a ballot shifted by {0} reads lanes "
+                                  "32-63 of a 64-lane wave: a CUDA warp has "
+                                  "no such lanes (they are 0)",
+                                  *C)
+                        .str());
+    else if ((Op == BO_And || Op == BO_Or || Op == BO_Xor) && (*C >> 32))
+      report(Const, llvm::formatv("a ballot combined with {0:x} uses lanes "
+                                  "32-63 of a 64-lane wave: a CUDA warp has "
+                                  "no such lanes (they are 0)",
+                                  *C)
+                        .str());
+    else if (BO->isComparisonOp() && *C > 32)
+      report(Const, llvm::formatv("a ballot or its count compared with {0} "
+                                  "assumes a 64-lane wave: a CUDA warp has "
+                                  "32 lanes",
+                                  *C)
+                        .str());
+    return true;
+  }
+
+private:
+  TargetContext &TC;
+  const WidthVisitor &W;
+  bool In = false;
+  std::set<const VarDecl *> Ballots;
+  std::vector<const ForStmt *> Loops;
+  std::map<std::string, std::vector<cuda::HelperBlock>> Blocks;
+  std::set<std::pair<std::string, unsigned>> Seen;
+
+  /// The value of a constant operand; none for one written with warpSize,
+  /// which is the warp's own width on either side (warpSize / 2 is 16 in
+  /// CUDA).
+  std::optional<uint64_t> value(const Expr *E) {
+    Expr::EvalResult R;
+    if (E->isValueDependent() || mentionsWarpSize(E) ||
+        !E->EvaluateAsInt(R, TC.Ctx()))
+      return std::nullopt;
+    return R.Val.getInt().getZExtValue();
+  }
+  /// WARP_SIZE, kWaveSize, WAVE_WIDTH, kWarpLanes, ...
+  static bool waveSizeName(llvm::StringRef N) {
+    std::string Up = N.upper();
+    llvm::StringRef U(Up);
+    return (U.contains("WARP") || U.contains("WAVE")) &&
+           (U.ends_with("SIZE") || U.ends_with("WIDTH") ||
+            U.ends_with("LANES"));
+  }
+  static bool mentionsWarpSize(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (DR->getDecl()->getIdentifier() &&
+          DR->getDecl()->getName() == "warpSize")
+        return true;
+    for (const Stmt *C : S->children())
+      if (mentionsWarpSize(C))
+        return true;
+    return false;
+  }
+  static bool refersTo(const Expr *E, const VarDecl *V) {
+    const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DR && DR->getDecl() == V;
+  }
+  bool mentionsBallot(const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *F = callee(CE))
+        if (F->getName() == "__ballot" || F->getName() == "__ballot_sync" ||
+            F->getName() == "__activemask")
+          return true;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+        return Ballots.count(VD) > 0;
+    for (const Stmt *C : S->children())
+      if (mentionsBallot(C))
+        return true;
+    return false;
+  }
+  /// The place a construct is written (a macro argument where it is
+  /// written, else where the macro is used).
+  SourceLocation where(const Expr *E) {
+    SourceLocation L = E->IgnoreParenImpCasts()->getBeginLoc();
+    return TC.SM().getFileLoc(L);
+  }
+  /// True when PK6032/PK6033 (or any other edit) changed the operand, or
+  /// removed the statement it is in.
+  bool edited(const Expr *E) {
+    SourceLocation L =
+        TC.SM().getSpellingLoc(E->IgnoreParenImpCasts()->getBeginLoc());
+    std::string F = TC.fileOf(L);
+    return !F.empty() && cuda::coveredByEdit(TC, F, TC.SM().getFileOffset(L));
+  }
+  bool inReverted(SourceLocation L) {
+    L = TC.SM().getSpellingLoc(L);
+    std::string F = TC.fileOf(L);
+    if (F.empty())
+      return false;
+    auto It = Blocks.find(F);
+    if (It == Blocks.end())
+      It = Blocks.emplace(F, cuda::helperBlocks(TC.contents(F))).first;
+    return cuda::inRevertedBlock(It->second, TC.SM().getFileOffset(L));
+  }
+  void report(const Expr *E, const std::string &Msg) {
+    SourceLocation L = where(E);
+    if (!TC.isUserLoc(L) || inReverted(E->getBeginLoc()))
+      return;
+    std::string F = TC.fileOf(L);
+    if (!Seen.insert({F, TC.SM().getFileOffset(L)}).second)
+      return;
+    TC.finding(L, RuleId::PK6045, Severity::Warning, Msg);
+  }
+};
+
 } // namespace
 
 void cuda::fromHipWarpWidth(TargetContext &TC) {
@@ -517,4 +811,6 @@ void cuda::fromHipWarpWidth(TargetContext &TC) {
   for (const std::string &File : TC.PF.UserFiles)
     warpSizeMacros(TC, File, V.Done);
   V.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
+  Wave64OnlyVisitor C(TC, V);
+  C.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
 }

@@ -1,5 +1,5 @@
 //===- Bfloat16.cpp - bfloat16 conversions for ROCm 5 ---------------------===//
-// Rules: PK1016
+// Rules: PK1016, PK1019
 //
 // CUDA's __nv_bfloat16 converts implicitly from float, double and the
 // integer types (constructors and operator=), and so does ROCm 6's
@@ -9,6 +9,17 @@
 // hip_bfloat16(...) around the converted expression.  The type and header
 // renames of both versions are in TargetCommon.cpp (versionedSpelling).
 //
+// PK1019: under --rocm-version=5, every use of CUDA's bfloat16 API that the
+// output would still spell for ROCm 6 or CUDA: a function of the bfloat16
+// header, or any global non-operator function called on bfloat16 values (the
+// intrinsics __hadd, __hmax, hexp, ..., conversions such as
+// __float2bfloat16_rz, bfloat16 shuffles and loads), and the types ROCm 5
+// lacks (__nv_bfloat162, the _raw types).  ROCm 5.2's <hip/hip_bfloat16.h>
+// has the hip_bfloat16 struct and its operators only, so such a use does not
+// compile, or converts through float to another overload.  An error at the
+// use, unless PK1016 rewrote it (a conversion ROCm 5 spells with
+// hip_bfloat16 or float) or the rename table reports it (PK1010).
+//
 //===----------------------------------------------------------------------===//
 #include "HipPasses.h"
 
@@ -17,6 +28,8 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
 #include <set>
 
 using namespace pk;
@@ -91,6 +104,88 @@ private:
   }
 };
 
+/// A CUDA bfloat16 type: __nv_bfloat16, __nv_bfloat162 and their _raw forms.
+bool isBf16Family(QualType T) {
+  if (T.isNull())
+    return false;
+  T = T.getNonReferenceType();
+  while (T->isPointerType())
+    T = T->getPointeeType();
+  const auto *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+  return RD && RD->getIdentifier() &&
+         RD->getName().starts_with("__nv_bfloat16");
+}
+
+/// PK1019: the bfloat16 API that ROCm 5 does not have.
+class Rocm5Bf16Api : public RecursiveASTVisitor<Rocm5Bf16Api> {
+public:
+  explicit Rocm5Bf16Api(TargetContext &TC) : TC(TC) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
+    // The intrinsics are global functions; namespaced APIs that take
+    // bfloat16 values (nvcuda::wmma) have rules of their own.
+    if (!FD || !FD->getIdentifier() || FD->isOverloadedOperator() ||
+        TC.isUserLoc(FD->getLocation()) ||
+        !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
+      return true;
+    bool Api = fromBf16Header(FD) || isBf16Family(FD->getReturnType());
+    for (const ParmVarDecl *P : FD->parameters())
+      Api = Api || isBf16Family(P->getType());
+    if (Api)
+      flag(DRE->getLocation(), FD->getName(), "function");
+    return true;
+  }
+
+  bool VisitTypeLoc(TypeLoc TL) {
+    QualType T = TL.getType();
+    if (TL.getTypeLocClass() != TypeLoc::Typedef &&
+        TL.getTypeLocClass() != TypeLoc::Record)
+      return true;
+    const auto *RD = T.getCanonicalType()->getAsCXXRecordDecl();
+    if (!RD || !RD->getIdentifier() ||
+        !RD->getName().starts_with("__nv_bfloat16") ||
+        RD->getName() == "__nv_bfloat16")
+      return true;
+    llvm::StringRef Spelled = RD->getName();
+    if (auto TD = TL.getAs<TypedefTypeLoc>())
+      Spelled = TD.getTypedefNameDecl()->getName();
+    flag(TL.getBeginLoc(), Spelled, "type");
+    return true;
+  }
+
+private:
+  TargetContext &TC;
+  std::set<unsigned> Done;
+
+  bool fromBf16Header(const FunctionDecl *FD) {
+    SourceLocation L = TC.SM().getSpellingLoc(FD->getLocation());
+    llvm::StringRef F = TC.SM().getFilename(L);
+    return llvm::sys::path::filename(F).starts_with("cuda_bf16");
+  }
+
+  void flag(SourceLocation L, llvm::StringRef Name, llvm::StringRef What) {
+    L = TC.SM().getFileLoc(L);
+    if (!TC.isUserLoc(L) || !Done.insert(L.getRawEncoding()).second)
+      return;
+    if (TC.editedBy(L, RuleId::PK1016))
+      return; // a conversion ROCm 5 spells with hip_bfloat16 or float
+    if (const RenameEntry *E = TC.DB.lookup(Name, true))
+      if (!E->Unsupported.empty())
+        return; // the table's PK1010 warning names it
+    TC.finding(L, RuleId::PK1019, Severity::Error,
+               llvm::formatv("ROCm 5 has no counterpart of the bfloat16 {0} "
+                             "'{1}' (<hip/hip_bfloat16.h> of ROCm 5 has the "
+                             "hip_bfloat16 struct and its operators only): "
+                             "the output does not compile with ROCm 5; port "
+                             "with --rocm-version=6 or write it with "
+                             "hip_bfloat16 and float",
+                             What, Name)
+                   .str());
+  }
+};
+
 } // namespace
 
 void pk::hip::rocm5Bfloat16(TargetContext &TC) {
@@ -98,4 +193,6 @@ void pk::hip::rocm5Bfloat16(TargetContext &TC) {
     return;
   ImplicitBf16 V(TC);
   V.TraverseAST(TC.Ctx());
+  Rocm5Bf16Api A(TC);
+  A.TraverseAST(TC.Ctx());
 }

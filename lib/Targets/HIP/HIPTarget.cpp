@@ -14,7 +14,8 @@
 //                         (HostMath.cpp)
 //   atomics-cache-hints   PK1017 __nv_atomic_* -> __hip_atomic_*, PK1018
 //                         cache-hinted loads/stores (AtomicsCacheHints.cpp)
-//   bfloat16              PK1016: ROCm 5's explicit bfloat16 conversions
+//   bfloat16              PK1016: ROCm 5's explicit bfloat16 conversions;
+//                         PK1019: the bfloat16 API ROCm 5 lacks
 //                         (Bfloat16.cpp; the renames of both versions are
 //                         in TargetCommon.cpp)
 //   wave64                warp-32 code on 64-lane waves, per kernel strategy:
@@ -23,6 +24,8 @@
 //   coop-groups-api       PK1013: cooperative groups HIP lacks or changes
 //                         (CoopGroupsApi.cpp)
 //   unported-includes     PK1010 for headers no pass made unnecessary
+//   refused-edits         edits a macro would not take, at the macro's use,
+//                         under their own rules (unless reported already)
 //   helpers               generated helper blocks after the includes
 // `check --to hip` runs includes, toolkit-headers, renames, host-math,
 // bfloat16, the wave-64 hazard report (PK2101-PK2111), coop-groups-api and
@@ -74,6 +77,7 @@ public:
         {"mfma", runMfmaRules},
         pass("coop-groups-api", hip::flagCoopGroupsApi),
         pass("unported-includes", reportUnportedIncludes),
+        pass("refused-edits", reportRefusedEdits),
         pass("helpers", insertHelpers)};
   }
 

@@ -98,9 +98,11 @@ void Wave64Rewriter::checkMask(const CallExpr *CE, llvm::StringRef Name) {
 void Wave64Rewriter::unsupported(const W64Site &S) {
   if (!S.S)
     return;
-  TC.finding(S.S->getBeginLoc(), RuleId::PK2013, Severity::Warning,
-             llvm::formatv("{0}: no HIP form on ROCm 5.x through 6.1 and no "
-                           "rewrite for 64-lane waves; left as is",
-                           S.Name)
-                 .str());
+  TC.finding(
+      S.S->getBeginLoc(), RuleId::PK2013, Severity::Warning,
+      llvm::formatv("{0}: no HIP form {1}and no rewrite for 64-lane "
+                    "waves; left as is",
+                    S.Name,
+                    S.Name == "__uni_sync" ? "" : "on ROCm 5.x through 6.1 ")
+          .str());
 }

@@ -75,15 +75,238 @@ std::optional<DType> nki::dtypeOf(QualType T) {
   return std::nullopt;
 }
 
+namespace {
+
+/// The names a user identifier must not take in the output: Python keywords,
+/// builtins (the generated code calls range, min, max, len, ... and the
+/// simulator evaluates shapes with min and max), the modules the output
+/// imports and the module's calling-convention table.
+bool isPythonReserved(llvm::StringRef N) {
+  static const llvm::StringSet<> Reserved = {"ArithmeticError",
+                                             "AssertionError",
+                                             "AttributeError",
+                                             "BaseException",
+                                             "BaseExceptionGroup",
+                                             "BlockingIOError",
+                                             "BrokenPipeError",
+                                             "BufferError",
+                                             "BytesWarning",
+                                             "ChildProcessError",
+                                             "ConnectionAbortedError",
+                                             "ConnectionError",
+                                             "ConnectionRefusedError",
+                                             "ConnectionResetError",
+                                             "DeprecationWarning",
+                                             "EOFError",
+                                             "Ellipsis",
+                                             "EncodingWarning",
+                                             "EnvironmentError",
+                                             "Exception",
+                                             "ExceptionGroup",
+                                             "False",
+                                             "FileExistsError",
+                                             "FileNotFoundError",
+                                             "FloatingPointError",
+                                             "FutureWarning",
+                                             "GeneratorExit",
+                                             "IOError",
+                                             "ImportError",
+                                             "ImportWarning",
+                                             "IndentationError",
+                                             "IndexError",
+                                             "InterruptedError",
+                                             "IsADirectoryError",
+                                             "KeyError",
+                                             "KeyboardInterrupt",
+                                             "LookupError",
+                                             "MemoryError",
+                                             "ModuleNotFoundError",
+                                             "NameError",
+                                             "None",
+                                             "NotADirectoryError",
+                                             "NotImplemented",
+                                             "NotImplementedError",
+                                             "OSError",
+                                             "OverflowError",
+                                             "PK_KERNELS",
+                                             "PendingDeprecationWarning",
+                                             "PermissionError",
+                                             "ProcessLookupError",
+                                             "RecursionError",
+                                             "ReferenceError",
+                                             "ResourceWarning",
+                                             "RuntimeError",
+                                             "RuntimeWarning",
+                                             "StopAsyncIteration",
+                                             "StopIteration",
+                                             "SyntaxError",
+                                             "SyntaxWarning",
+                                             "SystemError",
+                                             "SystemExit",
+                                             "TabError",
+                                             "TimeoutError",
+                                             "True",
+                                             "TypeError",
+                                             "UnboundLocalError",
+                                             "UnicodeDecodeError",
+                                             "UnicodeEncodeError",
+                                             "UnicodeError",
+                                             "UnicodeTranslateError",
+                                             "UnicodeWarning",
+                                             "UserWarning",
+                                             "ValueError",
+                                             "Warning",
+                                             "ZeroDivisionError",
+                                             "abs",
+                                             "aiter",
+                                             "all",
+                                             "and",
+                                             "anext",
+                                             "any",
+                                             "as",
+                                             "ascii",
+                                             "assert",
+                                             "async",
+                                             "await",
+                                             "bin",
+                                             "bool",
+                                             "break",
+                                             "breakpoint",
+                                             "bytearray",
+                                             "bytes",
+                                             "callable",
+                                             "chr",
+                                             "class",
+                                             "classmethod",
+                                             "compile",
+                                             "complex",
+                                             "continue",
+                                             "copyright",
+                                             "credits",
+                                             "def",
+                                             "del",
+                                             "delattr",
+                                             "dict",
+                                             "dir",
+                                             "divmod",
+                                             "elif",
+                                             "else",
+                                             "enumerate",
+                                             "eval",
+                                             "except",
+                                             "exec",
+                                             "exit",
+                                             "filter",
+                                             "finally",
+                                             "float",
+                                             "for",
+                                             "format",
+                                             "from",
+                                             "frozenset",
+                                             "getattr",
+                                             "global",
+                                             "globals",
+                                             "hasattr",
+                                             "hash",
+                                             "help",
+                                             "hex",
+                                             "id",
+                                             "if",
+                                             "import",
+                                             "in",
+                                             "input",
+                                             "int",
+                                             "is",
+                                             "isinstance",
+                                             "issubclass",
+                                             "iter",
+                                             "lambda",
+                                             "len",
+                                             "license",
+                                             "list",
+                                             "locals",
+                                             "map",
+                                             "max",
+                                             "memoryview",
+                                             "min",
+                                             "next",
+                                             "nisa",
+                                             "nki",
+                                             "nl",
+                                             "nonlocal",
+                                             "not",
+                                             "object",
+                                             "oct",
+                                             "open",
+                                             "or",
+                                             "ord",
+                                             "pass",
+                                             "pow",
+                                             "print",
+                                             "property",
+                                             "quit",
+                                             "raise",
+                                             "range",
+                                             "repr",
+                                             "return",
+                                             "reversed",
+                                             "round",
+                                             "set",
+                                             "setattr",
+                                             "slice",
+                                             "sorted",
+                                             "staticmethod",
+                                             "str",
+                                             "sum",
+                                             "super",
+                                             "try",
+                                             "tuple",
+                                             "type",
+                                             "vars",
+                                             "while",
+                                             "with",
+                                             "yield",
+                                             "zip"};
+  return Reserved.count(N);
+}
+
+/// The Python names of one kernel's user identifiers while the kernel is
+/// lifted (liftKernels): the identifiers of the kernel (parameters, template
+/// parameters), the names the generated code of an earlier attempt bound
+/// (tiles, loop variables, bounds, launch dimensions) and what each user
+/// identifier has become.
+struct PyNameScope {
+  llvm::StringSet<> User;
+  llvm::StringSet<> Avoid;
+  llvm::StringSet<> Taken;
+  std::map<std::string, std::string> Final;
+};
+thread_local PyNameScope *CurrentNames = nullptr;
+
+} // namespace
+
 std::string nki::pyName(llvm::StringRef N) {
-  static const llvm::StringSet<> Reserved = {
-      "in",     "is",    "not",    "and",    "or",      "lambda", "def",
-      "class",  "from",  "import", "pass",   "yield",   "with",   "as",
-      "global", "del",   "elif",   "except", "raise",   "print",  "nl",
-      "nisa",   "nki",   "range",  "min",    "max",     "None",   "True",
-      "False",  "async", "await",  "assert", "finally", "try",    "nonlocal",
-      "len",    "all"};
-  return Reserved.count(N) ? (N + "_").str() : N.str();
+  if (!CurrentNames)
+    return isPythonReserved(N) ? (N + "_").str() : N.str();
+  PyNameScope &S = *CurrentNames;
+  auto It = S.Final.find(N.str());
+  if (It != S.Final.end())
+    return It->second;
+  // A name that would shadow or rebind one the output needs gets
+  // underscores until it is free; the result is never another identifier
+  // of the kernel, so two user names never become one.
+  auto Clash = [&](llvm::StringRef C) {
+    return isPythonReserved(C) || S.Avoid.count(C) || S.Taken.count(C);
+  };
+  std::string R = N.str();
+  if (Clash(R)) {
+    do
+      R += "_";
+    while (Clash(R) || S.User.count(R));
+  }
+  S.Taken.insert(R);
+  S.Final[N.str()] = R;
+  return R;
 }
 
 std::string nki::pyFloat(double V) {
@@ -4507,30 +4730,157 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
             .str());
   };
 
+  // The Python names of a file's kernels: a kernel is a module-level
+  // function, so it must not shadow a module, builtin or the calling
+  // convention the generated code reads, nor another kernel of the file.
+  std::map<std::string, llvm::StringSet<>> DefNames;
+  auto DefName = [&](const std::string &File, const std::string &Name) {
+    llvm::StringSet<> &Taken = DefNames[File];
+    std::string R = Name;
+    while (isPythonReserved(R) || Taken.count(R))
+      R += "_";
+    Taken.insert(R);
+    return R;
+  };
+
   // A lifted kernel: its PK5001 note and its place in its file's output.
-  auto Lifted = [&](const std::string &Name, const FunctionDecl *FD, Kernel K) {
-    TC.finding(FD->getLocation(), RuleId::PK5001, Severity::Note,
-               llvm::formatv("kernel '{0}' lifted to an NKI tile program: "
-                             "{1}; {2} tile operations in its loop bodies",
-                             Name, K.Family, staticOpCount(K.Body))
-                   .str());
-    Out[TC.fileOf(FD->getLocation())].Kernels.push_back(std::move(K));
+  // User names that the output had to change are listed in the note.
+  auto Lifted = [&](const std::string &Name, const FunctionDecl *FD, Kernel K,
+                    const std::vector<std::string> &Renamed) {
+    std::string File = TC.fileOf(FD->getLocation());
+    std::string Def = DefName(File, Name);
+    std::vector<std::string> Changes;
+    if (Def != Name) {
+      K.PyName = Def;
+      Changes.push_back(
+          llvm::formatv("the kernel is the Python function '{0}'", Def));
+    }
+    Changes.insert(Changes.end(), Renamed.begin(), Renamed.end());
+    std::string Msg =
+        llvm::formatv("kernel '{0}' lifted to an NKI tile program: "
+                      "{1}; {2} tile operations in its loop bodies",
+                      Name, K.Family, staticOpCount(K.Body))
+            .str();
+    if (!Changes.empty())
+      Msg += " (names changed in the output, which Python, its imports or "
+             "the generated code use: " +
+             llvm::join(Changes, "; ") + ")";
+    TC.finding(FD->getLocation(), RuleId::PK5001, Severity::Note, Msg);
+    Out[File].Kernels.push_back(std::move(K));
+  };
+
+  // One attempt at lifting a kernel: a tile program, a refusal, or (for
+  // GEMM and scan lifters that do not recognise it) neither.
+  struct Attempt {
+    std::optional<Kernel> K;
+    std::optional<Refusal> Why;
+  };
+
+  // Lifts \p FD with \p Try under a naming scope: user identifiers never
+  // take a name the generated code binds (tiles, loop variables, bounds,
+  // launch dimensions) or one Python or the output's imports define.  The
+  // names the generated code binds are known once it is generated, so a
+  // clash lifts the kernel again with those names avoided.
+  auto Named = [&](const FunctionDecl *FD, const TemplateParameterList *TPL,
+                   llvm::function_ref<Attempt()> Try,
+                   std::vector<std::string> &Renamed) -> Attempt {
+    PyNameScope Scope;
+    for (const ParmVarDecl *P : FD->parameters())
+      Scope.User.insert(P->getName());
+    if (TPL)
+      for (const NamedDecl *D : *TPL)
+        Scope.User.insert(D->getName());
+    for (unsigned Round = 0;; ++Round) {
+      Scope.Taken.clear();
+      Scope.Final.clear();
+      CurrentNames = &Scope;
+      Attempt A = Try();
+      CurrentNames = nullptr;
+      if (!A.K)
+        return A;
+      // What the generated code binds: every assignment, loop variable,
+      // allocation and launch dimension, less one HBM allocation per
+      // output parameter, which is the parameter's own tensor.
+      llvm::StringMap<unsigned> Bound;
+      std::function<void(const std::vector<nki::Stmt> &)> Collect =
+          [&](const std::vector<nki::Stmt> &Body) {
+            for (const nki::Stmt &S : Body) {
+              if (S.K == nki::Stmt::Assign)
+                ++Bound[S.Var];
+              else if (S.K == nki::Stmt::LoopStmt) {
+                ++Bound[S.L->Var];
+                Collect(S.L->Body);
+              } else if (S.K == nki::Stmt::OpStmt && S.O.Kind == OpKind::Alloc)
+                ++Bound[S.O.Alloc.Name];
+            }
+          };
+      Collect(A.K->Body);
+      for (const std::string &L : A.K->Launch)
+        ++Bound[L];
+      for (const Param &P : A.K->Params)
+        if (P.IsTensor && P.R == Param::Out) {
+          auto It = Bound.find(P.PyName);
+          if (It != Bound.end() && It->second)
+            --It->second;
+        }
+      // A template parameter is not a Python parameter: the program binds
+      // it once, from the launch (`TILE = block_y`).
+      if (TPL)
+        for (const NamedDecl *D : *TPL) {
+          auto F = Scope.Final.find(D->getName().str());
+          if (F == Scope.Final.end())
+            continue;
+          auto It = Bound.find(F->second);
+          if (It != Bound.end() && It->second)
+            --It->second;
+        }
+      bool Clash = false;
+      for (const auto &[User, Py] : Scope.Final) {
+        auto It = Bound.find(Py);
+        if (It != Bound.end() && It->second)
+          Clash = true;
+      }
+      if (!Clash) {
+        for (const auto &[User, Py] : Scope.Final)
+          if (User != Py)
+            Renamed.push_back(llvm::formatv("'{0}' is '{1}'", User, Py).str());
+        return A;
+      }
+      if (Round == 8)
+        return Attempt{
+            std::nullopt,
+            Refusal{RuleId::PK5007, FD->getLocation(),
+                    "no Python names were found for its identifiers that "
+                    "the generated code does not also bind"}};
+      for (const auto &[N, Count] : Bound)
+        if (Count)
+          Scope.Avoid.insert(N);
+    }
   };
 
   // GEMMs (LiftMatmul.cpp), then block scans (LiftScan.cpp) first: lifted,
   // or refused with the reason the GEMM or the scan is not proven; other
   // kernels go on to the lifters below.
-  auto Gemm = [&](const FunctionDecl *FD) {
+  auto Gemm = [&](const FunctionDecl *FD, const TemplateParameterList *TPL) {
     std::string Name = FD->getNameAsString();
     for (auto Lift : {liftMatmul, liftScan}) {
-      Kernel K;
-      std::optional<Refusal> Why;
-      if (Lift(TC, FD, K, Why)) {
-        Lifted(Name, FD, std::move(K));
+      std::vector<std::string> Renamed;
+      Attempt A = Named(
+          FD, TPL,
+          [&]() {
+            Attempt R;
+            Kernel K;
+            if (Lift(TC, FD, K, R.Why))
+              R.K = std::move(K);
+            return R;
+          },
+          Renamed);
+      if (A.K) {
+        Lifted(Name, FD, std::move(*A.K), Renamed);
         return true;
       }
-      if (Why) {
-        Report(Name, FD->getLocation(), *Why);
+      if (A.Why) {
+        Report(Name, FD->getLocation(), *A.Why);
         return true;
       }
     }
@@ -4538,7 +4888,7 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
   };
 
   for (const FunctionTemplateDecl *FT : Templates) {
-    if (Gemm(FT->getTemplatedDecl()))
+    if (Gemm(FT->getTemplatedDecl(), FT->getTemplateParameters()))
       continue;
     Scan S(TC.Ctx());
     S.run(FT->getTemplatedDecl());
@@ -4550,50 +4900,56 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
   }
 
   for (const FunctionDecl *FD : Kernels) {
-    if (Gemm(FD))
+    if (Gemm(FD, nullptr))
       continue;
     std::string Name = FD->getNameAsString();
     Scan S(TC.Ctx());
     S.run(FD);
-    Kernel K;
-    K.Name = Name;
-    if (S.F) {
-      // Threads that communicate: lifted when the kernel is a row program
-      // whose communication is a recognised reduction; else the scan's
-      // reason stands.
-      Kernel RK;
-      RK.Name = Name;
-      if (S.F->Rule != RuleId::PK5004) {
-        Report(Name, FD->getLocation(), *S.F);
-        continue;
-      }
-      Kernel TK;
-      TK.Name = Name;
-      TransposeLifter TL(TC, FD, TK);
-      if (auto TF = TL.run(); TL.recognised()) {
-        if (TF) {
-          Report(Name, FD->getLocation(), *TF);
-          continue;
-        }
-        RK = std::move(TK);
-      } else if (WarpRowLifter(TC, FD, RK).run()) {
-        // One block per row: reported with its own reason once the
-        // kernel is recognised as a block row program.
-        Kernel BK;
-        BK.Name = Name;
-        WarpRowLifter BL(TC, FD, BK, /*BlockMode=*/true);
-        if (auto BF = BL.run()) {
-          Report(Name, FD->getLocation(), BL.recognised() ? *BF : *S.F);
-          continue;
-        }
-        RK = std::move(BK);
-      }
-      K = std::move(RK);
-    } else if (auto Fl = liftElementwise(TC, FD, K)) {
-      Report(Name, FD->getLocation(), *Fl);
+    if (S.F && S.F->Rule != RuleId::PK5004) {
+      Report(Name, FD->getLocation(), *S.F);
       continue;
     }
-    Lifted(Name, FD, std::move(K));
+    std::vector<std::string> Renamed;
+    Attempt A = Named(
+        FD, nullptr,
+        [&]() -> Attempt {
+          Kernel K;
+          K.Name = Name;
+          if (S.F) {
+            // Threads that communicate: lifted when the kernel is a row
+            // program whose communication is a recognised reduction; else
+            // the scan's reason stands.
+            Kernel RK;
+            RK.Name = Name;
+            Kernel TK;
+            TK.Name = Name;
+            TransposeLifter TL(TC, FD, TK);
+            if (auto TF = TL.run(); TL.recognised()) {
+              if (TF)
+                return Attempt{std::nullopt, *TF};
+              RK = std::move(TK);
+            } else if (WarpRowLifter(TC, FD, RK).run()) {
+              // One block per row: reported with its own reason once the
+              // kernel is recognised as a block row program.
+              Kernel BK;
+              BK.Name = Name;
+              WarpRowLifter BL(TC, FD, BK, /*BlockMode=*/true);
+              if (auto BF = BL.run())
+                return Attempt{std::nullopt, BL.recognised() ? *BF : *S.F};
+              RK = std::move(BK);
+            }
+            K = std::move(RK);
+          } else if (auto Fl = liftElementwise(TC, FD, K)) {
+            return Attempt{std::nullopt, *Fl};
+          }
+          return Attempt{std::move(K), std::nullopt};
+        },
+        Renamed);
+    if (A.Why) {
+      Report(Name, FD->getLocation(), *A.Why);
+      continue;
+    }
+    Lifted(Name, FD, std::move(*A.K), Renamed);
   }
   return Out;
 }

@@ -333,7 +333,8 @@ std::string nki::emitPython(const std::vector<Kernel> &Ks,
     OS << "# " << H << "\n";
   OS << "import nki\nimport nki.language as nl\nimport nki.isa as nisa\n";
   for (const Kernel &K : Ks) {
-    OS << "\n\n# " << K.Family << "\n@nki.jit\ndef " << K.Name << "(";
+    OS << "\n\n# " << K.Family << "\n@nki.jit\ndef "
+       << (K.PyName.empty() ? K.Name : K.PyName) << "(";
     bool First = true;
     for (const Param &P : K.Params) {
       if (P.IsTensor && P.R == Param::Out)
@@ -357,11 +358,18 @@ std::string nki::emitPython(const std::vector<Kernel> &Ks,
   OS << "\n\n# port-kernel calling convention (read by `port-kernel validate` "
         "and by callers)\nPK_KERNELS = {\n";
   for (const Kernel &K : Ks) {
-    OS << "  \"" << K.Name << "\": {\n    \"params\": [\n";
+    OS << "  \"" << K.Name << "\": {\n";
+    // The Python function and scalar parameters where their names differ
+    // from CUDA's (shapes are expressions over the Python names).
+    if (!K.PyName.empty() && K.PyName != K.Name)
+      OS << "    \"function\": \"" << K.PyName << "\",\n";
+    OS << "    \"params\": [\n";
     for (const Param &P : K.Params) {
       OS << "      {\"name\": \"" << P.Name << "\", \"kind\": \""
          << (P.IsTensor ? "tensor" : "scalar") << "\", \"dtype\": \""
          << dtypeName(P.Ty) << "\"";
+      if (!P.IsTensor && !P.PyName.empty() && P.PyName != P.Name)
+        OS << ", \"py\": \"" << P.PyName << "\"";
       if (P.IsTensor)
         OS << ", \"shape\": " << quotedList(P.Shape) << ", \"role\": \""
            << roleName(P.R) << "\"";

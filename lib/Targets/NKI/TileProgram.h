@@ -116,6 +116,9 @@ struct Param {
 
 struct Kernel {
   std::string Name;
+  /// The Python function, where the CUDA name would shadow or rebind a name
+  /// the module needs (a module, a builtin, another kernel); else empty.
+  std::string PyName;
   std::vector<Param> Params;
   std::vector<std::string> Launch; ///< grid_x, block_x, ...
   std::vector<Stmt> Body;

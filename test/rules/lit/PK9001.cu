@@ -51,3 +51,23 @@ __global__ void partial_sums(const float *in, float *out, int n) {
 // A missing input is an input that cannot be read.
 // RUN: not %pk port -q --to hip -o %t/o %t/missing.cu 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING: missing.cu: error: no such file or directory [PK9001]
+//
+// A '\' in a file name: the C++ front end would read it as a path separator
+// and parse a/b.cu (or nothing) for a\b.cu.  The file is refused (exit 4:
+// the other inputs are written), never copied unported; where a/b.cu exists
+// too it is ported as itself, and a\b.cu is not taken for it.
+// RUN: mkdir -p %t/bs/a && cp %S/Inputs/PK9001/saxpy.cu '%t/bs/a\b.cu'
+// RUN: cp %S/Inputs/PK9001/saxpy.cu %t/bs/a/b.cu
+// RUN: not %pk port -q --to hip,cuda,nki -o %t/bso %t/bs 2>&1 | FileCheck %s --check-prefix=BACKSLASH
+// RUN: not ls '%t/bso/hip/a\b.cu'
+// RUN: not ls '%t/bso/hip/a\b.hip'
+// RUN: not ls '%t/bso/cuda/a\b.cu'
+// RUN: not ls '%t/bso/nki/a\b.py'
+// RUN: ls %t/bso/hip/a/b.hip %t/bso/cuda/a/b.cu %t/bso/nki/a/b.py
+// BACKSLASH: bs/a\b.cu: error: cannot parse a file whose name contains '\': the C++ front end reads it as a path separator; rename the file [PK9001]
+// BACKSLASH: port-kernel: 1 input file not ported (see the errors above): {{.*}}bs/a\b.cu; every other file was written [PK9100]
+// A lone such file: nothing to write.
+// RUN: rm -f %t/bs/a/b.cu && not %pk port -q --to hip -o %t/bso2 '%t/bs/a\b.cu' 2>&1 | FileCheck %s --check-prefix=LONE
+// RUN: not ls %t/bso2
+// LONE: bs/a\b.cu: error: cannot parse a file whose name contains '\'{{.*}} [PK9001]
+// LONE: port-kernel: no output written

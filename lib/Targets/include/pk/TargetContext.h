@@ -77,6 +77,17 @@ struct UnportedInclude {
   bool Handled = false;
 };
 
+/// An edit a rule asked for that cannot be made where the construct is
+/// written without changing other expansions of a macro (TargetEdits.cpp):
+/// the place it was asked for (the macro's use in the user's file), its
+/// rule and reason.  reportRefusedEdits reports each one its rule did not.
+struct RefusedEdit {
+  std::string File;
+  unsigned Offset = 0;
+  std::string Rule;
+  std::string Why;
+};
+
 /// Typed facts that a target's passes produce once and later passes read
 /// (no pass reads another pass's message text).
 struct TargetFacts {
@@ -84,6 +95,7 @@ struct TargetFacts {
   /// declarations): logical 32-lane warps or native 64-lane warps.
   std::map<const clang::FunctionDecl *, Wave64Strategy> KernelStrategy;
   std::vector<UnportedInclude> UnportedIncludes;
+  std::vector<RefusedEdit> RefusedEdits;
 };
 
 /// Per-TU, per-target state: the parsed file (read-only), the rename tables,
@@ -117,8 +129,9 @@ public:
   /// edited in the definition; a range that is a whole nested expansion
   /// (FULL in `#define B() __syncwarp(FULL)`) is edited where that macro is
   /// named, so other expansions of it never change (TargetEdits.cpp).
-  /// Returns false (and records nothing) when the range cannot be edited
-  /// safely.
+  /// Returns false when the range cannot be edited safely: nothing is
+  /// edited, and the request is kept in Facts.RefusedEdits (reported by
+  /// reportRefusedEdits unless the rule reports it itself).
   bool replace(clang::CharSourceRange R, llvm::StringRef Text, RuleRef Rule,
                llvm::StringRef Why);
   bool replace(clang::SourceRange TokenRange, llvm::StringRef Text,
@@ -204,6 +217,10 @@ void runRenamePass(TargetContext &TC, bool ToHip);
 void runIncludePass(TargetContext &TC, bool ToHip);
 /// Reports the UnportedIncludes no pass handled (PK1010).
 void reportUnportedIncludes(TargetContext &TC);
+/// Reports each refused edit (Facts.RefusedEdits) at the macro use it was
+/// asked for, under its rule, unless the rule reported that line itself: a
+/// construct inside a macro is never left untranslated silently.
+void reportRefusedEdits(TargetContext &TC);
 /// Inserts the registered helper blocks after the includes of each file.
 void insertHelpers(TargetContext &TC);
 /// Applies the edits of \p File and inserts the findings of that file as
