@@ -321,6 +321,19 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
     return G.Relative ? (Root == "/" ? "/" + G.File : Root + "/" + G.File)
                       : G.File;
   };
+  // Inline suppressions (NOPK comments) in every file the run read.
+  std::vector<std::string> Read(D.readFiles().begin(), D.readFiles().end());
+  unsigned NSuppressed = applySuppressions(
+      R.Findings, Read,
+      [&](const std::string &F) {
+        GateFinding G;
+        SetFile(G, F);
+        return G.File;
+      },
+      [](const std::string &F) {
+        auto Buf = llvm::MemoryBuffer::getFile(F);
+        return Buf ? (*Buf)->getBuffer().str() : std::string();
+      });
   assignFingerprints(R.Findings, [&](const GateFinding &G) {
     auto Buf = llvm::MemoryBuffer::getFile(AbsOf(G));
     return Buf ? (*Buf)->getBuffer().str() : std::string();
@@ -329,7 +342,7 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
 
   unsigned Counted = 0, New = 0;
   for (GateFinding &G : R.Findings) {
-    bool Note = G.Level == "note";
+    bool Note = G.Level == "note" || !G.Suppressed.empty();
     Counted += !Note;
     if (!O.Baseline.empty() && !O.UpdateBaseline) {
       G.BaselineState = Known.count(baselineKey(G)) ? "unchanged" : "new";
@@ -343,6 +356,8 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
                      : llvm::formatv("; {0} input file(s) not checked [{1}]",
                                      Failed.size(), ruleName(RuleId::PK9100))
                            .str();
+  if (NSuppressed)
+    NotChecked += llvm::formatv("; {0} suppressed (NOPK)", NSuppressed).str();
   NotChecked += Validation;
   // An input that could not be checked is an input error: no report, no
   // baseline is written.
@@ -378,7 +393,7 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
 
   if (O.Format == CheckFormat::Text) {
     for (const GateFinding &G : R.Findings)
-      if (G.BaselineState != "unchanged")
+      if (G.BaselineState != "unchanged" && G.Suppressed.empty())
         Diag << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n",
                               showControls(AbsOf(G)), G.Line, G.Col, G.Level,
                               showControls(G.Message), G.Rule);

@@ -119,6 +119,8 @@ json::Value pk::reportToJson(const GateReport &R) {
       O["absolute"] = true;
     if (!F.BaselineState.empty())
       O["baseline"] = F.BaselineState;
+    if (!F.Suppressed.empty())
+      O["suppressed"] = F.Suppressed;
     Fs.push_back(std::move(O));
   }
   json::Object Doc{{"tool", "port-kernel"},
@@ -208,6 +210,9 @@ json::Value pk::reportToSarif(const GateReport &R, llvm::StringRef ToolVersion,
         {"properties", json::Object{{"target", F.Target}}}};
     if (!F.BaselineState.empty())
       Res["baselineState"] = F.BaselineState;
+    if (!F.Suppressed.empty())
+      Res["suppressions"] =
+          json::Array{json::Object{{"kind", F.Suppressed}}};
     Results.push_back(std::move(Res));
   }
   json::Object Tool{{"name", "port-kernel"},
@@ -280,6 +285,7 @@ static llvm::Expected<GateReport> readJsonReport(llvm::StringRef Path,
     Str("severity", F.Level);
     Str("message", F.Message);
     Str("baseline", F.BaselineState);
+    Str("suppressed", F.Suppressed);
     F.Line = O->getInteger("line").value_or(0);
     F.Col = O->getInteger("col").value_or(0);
     F.Relative = !O->getBoolean("absolute").value_or(false);
@@ -337,6 +343,13 @@ static llvm::Expected<GateReport> readSarifReport(llvm::StringRef Path,
       if (F.Fingerprint.empty())
         return Fail("no port-kernel partialFingerprints");
       F.BaselineState = O->getString("baselineState").value_or("").str();
+      if (const json::Array *Sup = O->getArray("suppressions"))
+        if (!Sup->empty() && Sup->front().getAsObject())
+          F.Suppressed = Sup->front()
+                             .getAsObject()
+                             ->getString("kind")
+                             .value_or("inSource")
+                             .str();
       const json::Array *Locs = O->getArray("locations");
       const json::Object *PL =
           Locs && !Locs->empty() && Locs->front().getAsObject()

@@ -30,6 +30,9 @@ struct GateFinding {
   std::string Fingerprint;
   /// With a baseline: "new" or "unchanged"; empty without one.
   std::string BaselineState;
+  /// "inSource" when a NOPK comment suppresses it (SARIF's suppression
+  /// kind): kept in the reports, not counted, not printed.
+  std::string Suppressed;
 };
 
 /// Everything a check report holds.
@@ -78,6 +81,17 @@ llvm::Expected<GateReport> readReport(llvm::StringRef Path,
 llvm::Expected<GateReport> parseReport(llvm::StringRef Text,
                                        llvm::StringRef Path,
                                        CheckFormat *Format = nullptr);
+
+/// Applies the NOPK comments of \p Files (absolute paths; \p RelOf gives
+/// the report path of one, \p ContentsOf its text) to \p Findings: the
+/// findings they cover are marked Suppressed; PK9005 findings are appended
+/// for suppressions that name no rule, are not closed, cover an error
+/// (never suppressed) or suppress nothing.  Returns how many were
+/// suppressed (lib/Gate/Suppress.cpp, docs/rules/PK9005.md).
+unsigned applySuppressions(
+    std::vector<GateFinding> &Findings, llvm::ArrayRef<std::string> Files,
+    const std::function<std::string(const std::string &)> &RelOf,
+    const std::function<std::string(const std::string &)> &ContentsOf);
 
 /// The keys a baseline matches on: target, rule, file and fingerprint.
 std::string baselineKey(const GateFinding &F);
