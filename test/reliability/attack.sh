@@ -7,7 +7,7 @@
 # behind) and the script prints how many cases it ran.
 #   attack.sh BIN SRC_ROOT GROUP
 # Groups: overlap links same-path empty-values merge baseline depfile escape
-#         bundle contract readers
+#         bundle contract readers targets
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 GROUP="$TEST"
 BIN="$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")"
@@ -501,11 +501,46 @@ group_readers() {
   refused "compile_commands.json" "bytes this run reads of it"
 }
 
+# ---- translations a hostile source steers: flagged, never silently wrong -------
+group_targets() {
+  # NKI: a kernel and its parameters named like the output's modules,
+  # builtins and temporaries; the output must still be a valid module that
+  # binds the runtime's names.
+  begin nki-names-shadowing; mkdir -p "$C/w"
+  printf '__global__ void nl(const float *range, float *lo, int nki) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < nki) lo[i] = 2.f * range[i];\n}\n' > "$C/w/k.cu"
+  run port --to nki -o "$C/o" "$C/w/k.cu"; expect_rc 0 3
+  python3 -m py_compile "$C/o/nki/k.py" || fail "the NKI output does not compile"
+  ! grep -qE '^def (nl|range|nki)\(' "$C/o/nki/k.py" || fail "a kernel shadows a module or builtin: $(grep '^def' "$C/o/nki/k.py")"
+  ! grep -qE '^import nki$|^import nki.language as nl$' "$C/o/nki/k.py" ||
+    grep -qE '^def nl_\(' "$C/o/nki/k.py" || fail "the kernel was not renamed away from the module"
+  # HIP -> CUDA: an offset that only a 64-lane wave has.
+  begin cuda-wave64-offset; mkdir -p "$C/w"
+  printf '#include <hip/hip_runtime.h>\n__global__ void h(float *x) {\n  float v = x[threadIdx.x];\n  x[threadIdx.x] = __shfl_xor(v, 32);\n}\n' > "$C/w/h.hip"
+  run port --to cuda -o "$C/o" "$C/w/h.hip"; expect_rc 0 3
+  expect_err "h.hip:4:"; expect_err "[PK6045]"
+  grep -q "PK6045" "$C/o/cuda/h.cu" || fail "the CUDA output does not carry the finding"
+  # ROCm 5: bfloat16 API it lacks is an error, not an output that does not compile.
+  begin rocm5-bf16; mkdir -p "$C/w"
+  printf '#include <cuda_bf16.h>\n__global__ void b(__nv_bfloat162 *o, float2 f) { o[0] = __float22bfloat162_rn(f); o[1] = __hmax2(o[0], o[1]); }\n' > "$C/w/b.cu"
+  run port --to hip --rocm-version=5 -o "$C/o" "$C/w/b.cu"
+  expect_rc 3; expect_err "[PK1019]"
+  # A warp intrinsic spelled through ## in a macro: flagged at the use.
+  begin macro-pasted-intrinsic; mkdir -p "$C/w"
+  printf '#define VOTE(op, p) __##op##_sync(0xffffffffu, p)\n__global__ void v(int *o) { o[threadIdx.x] = VOTE(any, threadIdx.x > 3) + VOTE(all, threadIdx.x > 1); }\n' > "$C/w/v.cu"
+  run port --to hip -o "$C/o" "$C/w/v.cu"; expect_rc 0 3
+  ! grep -q "__pk_all32" "$C/o/hip/v.hip" || ! grep -q "define VOTE(op, p) __pk" "$C/o/hip/v.hip" ||
+    fail "a pasted token was edited inside the macro: $(grep define "$C/o/hip/v.hip")"
+  # A backslash in a file name: refused, never copied unported.
+  begin backslash-name; mkdir -p "$C/w/a"; cp "$C/src/w.cu" "$C/w/a/b.cu"; cp "$C/src/w.cu" "$C/w/a\\b.cu"; snap
+  run port --to hip -o "$C/o" "$C/w/a\\b.cu"
+  expect_rc 2; expect_err "PK9001"; [ ! -e "$C/o" ] || fail "written"; unchanged
+}
+
 case "$GROUP" in
   overlap) group_overlap ;; links) group_links ;; same-path) group_same_path ;;
   empty-values) group_empty_values ;; merge) group_merge ;; baseline) group_baseline ;;
   depfile) group_depfile ;; escape) group_escape ;; bundle) group_bundle ;;
-  contract) group_contract ;; readers) group_readers ;;
+  contract) group_contract ;; readers) group_readers ;; targets) group_targets ;;
   *) echo "attack.sh: unknown group '$GROUP'" >&2; exit 2 ;;
 esac
 echo "attack-$GROUP: $N cases passed"
