@@ -15,6 +15,7 @@
 #include "pk/GpuRun.h"
 #include "pk/ValidateCase.h"
 #include "pk/Escape.h"
+#include "pk/OutputTransaction.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -28,6 +29,8 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
+#include <csignal>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <set>
@@ -367,7 +370,7 @@ public:
 
   json::Object programEntry(StringRef File, raw_ostream &Err) {
     std::string Name = sys::path::filename(File).str();
-    std::string Id = entryId(sys::path::stem(File));
+    std::string Id = entryId(Name);
     json::Object O{{"name", Name}, {"id", Id}, {"path", File}};
     json::Array Args;
     for (const std::string &A : Opts.ProgramArgs)
@@ -727,10 +730,26 @@ int runGpuValidate(const ValidateOptions &Opts, const GpuOptions &G,
     }
   }
 
+  // An interrupt while the bundle is written ends the run after the entry
+  // in progress, and the scope guards remove the staging and scratch
+  // directories: a bundle is complete or absent (docs/security.md).
+  std::optional<InterruptGuard> Guard;
+  if (BundleOnly)
+    Guard.emplace();
+  long InterruptAfter = -1; // tests: a real SIGINT after N entries
+  if (const char *V = std::getenv("PK_TEST_INTERRUPT_AFTER"))
+    InterruptAfter = std::atol(V);
   json::Array Entries;
-  for (const Entry &E : *Rows)
+  for (const Entry &E : *Rows) {
     Entries.push_back(Opts.Program ? W.programEntry(E.Path, Err)
                                    : W.caseEntry(E, Err));
+    if (BundleOnly && (long)Entries.size() == InterruptAfter)
+      std::raise(SIGINT);
+    if (BundleOnly && InterruptGuard::interrupted()) {
+      Err << "port-kernel: interrupted; no bundle written\n";
+      return 130;
+    }
+  }
   if (Error E = W.writeManifest(std::move(Entries))) {
     Err << "error: " << toString(std::move(E)) << "\n";
     return 2;

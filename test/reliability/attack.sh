@@ -424,6 +424,10 @@ group_bundle() {
   (cd "$C" && timeout 120 "$BIN" validate --gpu-bundle "$C/b" --program "w/q.cu" 2>"$TMP/err" >"$TMP/out"); rc=$?
   expect_rc 1 2
   expect_err "its #include names 'in c', a name the GPU bundle cannot pass to nvcc"
+  begin bundle-interrupted; mkdir -p "$C/cases"; cp -r "$SRC/corpus/saxpy" "$C/cases/a"; cp -r "$SRC/corpus/saxpy" "$C/cases/b"; snap
+  (cd "$C" && PK_TEST_INTERRUPT_AFTER=1 timeout 300 "$BIN" validate --gpu-bundle "$C/b" cases 2>"$TMP/err" >"$TMP/out"); rc=$?
+  expect_rc 130; expect_err "interrupted; no bundle written"
+  unchanged; [ -z "$(ls -A "$C" | grep -v '^cases$\|^src$\|^db$\|^rules.yaml$')" ] || fail "left behind: $(ls -A "$C")"
   begin bundle-tampered-manifest; mkdir -p "$C/w"; program_src "$C/w/p.cu"; fake_nvcc
   (cd "$C" && timeout 120 "$BIN" validate --gpu-bundle "$C/b" --program w/p.cu >/dev/null 2>&1)
   sed -i 's|"driver": "programs/p/original/p.cu"|"driver": "programs/p/original/p.cu;touch PWNED"|' "$C/b/manifest.json"

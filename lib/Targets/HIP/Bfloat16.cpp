@@ -130,8 +130,13 @@ public:
         TC.isUserLoc(FD->getLocation()) ||
         !FD->getDeclContext()->getRedeclContext()->isTranslationUnit())
       return true;
-    bool Api = fromBf16Header(FD) || isBf16Family(FD->getReturnType());
-    for (const ParmVarDecl *P : FD->parameters())
+    // A template instantiated with bfloat16 (cudaMalloc<__nv_bfloat16>) is
+    // not bfloat16 API: its declared signature decides.
+    const FunctionDecl *Declared = FD;
+    if (const FunctionDecl *Pattern = FD->getTemplateInstantiationPattern())
+      Declared = Pattern;
+    bool Api = fromBf16Header(FD) || isBf16Family(Declared->getReturnType());
+    for (const ParmVarDecl *P : Declared->parameters())
       Api = Api || isBf16Family(P->getType());
     if (Api)
       flag(DRE->getLocation(), FD->getName(), "function");

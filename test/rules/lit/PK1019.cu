@@ -38,3 +38,7 @@ __global__ void bf16_math(const __nv_bfloat16 *x, __nv_bfloat16 *y,
 // CHECK: PK1019.cu:[[@LINE-1]]:21: warning: '__hmax' has no HIP counterpart: {{.*}} [PK1010]
   y[i] = __float2bfloat16(__bfloat162float(b + c) * 2.f) + d * e + g;
 }
+
+// A runtime template instantiated with bfloat16 is not bfloat16 API (its
+// declared signature has no bfloat16): no PK1019.
+void alloc(__nv_bfloat16 **p, size_t n) { cudaMalloc(p, n * sizeof(**p)); }
