@@ -164,9 +164,13 @@ public:
             pass("helpers", insertHelpers)};
   }
 
-  /// Legacy CUDA input: what port would change for Volta and newer.
+  /// Legacy CUDA input: what port would change for Volta and newer.  HIP
+  /// input: what does not hold on 32-lane warps (PK6034, PK6045), found by
+  /// the same passes as port (their edits are not used).
   std::vector<TargetPass> checkPasses() const override {
-    return {{"legacy-runtime-api", cudaleg::checkRuntimeApi},
+    return {pass("from-hip-helpers", cuda::fromHipHelpers),
+            pass("from-hip-warp-width", cuda::fromHipWarpWidth),
+            {"legacy-runtime-api", cudaleg::checkRuntimeApi},
             pass("legacy-warp-intrinsics", cudaleg::checkWarpIntrinsics),
             pass("legacy-warp-sync", cudaleg::checkWarpSync)};
   }

@@ -2,6 +2,8 @@
 // and that PK6032/PK6033 did not narrow are reported where they are written.
 // Operands written with warpSize, and what PK6033 narrows, are not.
 // RUN: rm -rf %t && %pk port -q --to cuda -o %t %s 2>&1 | FileCheck %s --implicit-check-not='[PK6045]'
+// check --to cuda reports the same findings (exit 1: findings).
+// RUN: not %pk check --to cuda %s 2>&1 | FileCheck %s --implicit-check-not='[PK6045]'
 #include <hip/hip_runtime.h>
 
 #define XOR_HALF(v) __shfl_xor((v), 32)
