@@ -264,9 +264,22 @@ public:
   }
 
   bool VisitGCCAsmStmt(GCCAsmStmt *S) {
-    if (TC.isUserLoc(S->getAsmLoc()))
+    // Inline assembly of host-only functions is the host's (x86 rdtsc, ...),
+    // not PTX: only device code's is the MFMA rules' (PK3002, PK3011).
+    if (TC.isUserLoc(S->getAsmLoc()) && !inHostOnlyFunction(S))
       P.Asms.push_back(S);
     return true;
+  }
+
+  bool inHostOnlyFunction(const Stmt *S) {
+    DynTypedNodeList Ps = TC.Ctx().getParents(*S);
+    while (!Ps.empty()) {
+      if (const auto *FD = Ps[0].get<FunctionDecl>())
+        return !FD->hasAttr<CUDADeviceAttr>() &&
+               !FD->hasAttr<CUDAGlobalAttr>();
+      Ps = TC.Ctx().getParents(Ps[0]);
+    }
+    return false;
   }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {

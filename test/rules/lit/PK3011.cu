@@ -49,3 +49,11 @@ __global__ void stageAndMultiply(const uint32_t *A, float *C) {
 // CHECK:   __pk_mma_m16n8k16_f16f32(d[0], d[1], d[2], d[3], r0, r1, r2, r3, r0, r1, d[0], d[1], d[2], d[3]);
   C[swapHalves(threadIdx.x) & 31] = e[0] + e[1] + e[2] + e[3] + d[0] + d[3];
 }
+
+// Host code: its inline assembly is the host's (x86), not PTX: no PK3011.
+static inline unsigned long long hostCycles() {
+  unsigned lo, hi;
+// DIAG-NOT: PK3011.cu:[[@LINE+1]]:{{.*}}[PK3011]
+  asm volatile("rdtsc" : "=a"(lo), "=d"(hi));
+  return ((unsigned long long)hi << 32) | lo;
+}
