@@ -26,6 +26,8 @@
 #include "Lift.h"
 #include "LiftMatmul.h"
 #include "LiftScan.h"
+#include "LiftLower.h"
+#include "LiftRows.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -554,23 +556,6 @@ std::string pyMul(const std::string &A, const std::string &B) {
   return A + " * " + B;
 }
 
-/// A per-element value: a tree built from loads, scalars and operations.
-struct Node {
-  /// Ref: a per-row value already in a (P, 1) column tile named Text.
-  /// Row: a row of values in the SBUF tile Text ([128, cols]), the chunk
-  /// [0:np_, f0:f1] in a column loop.  Dot: the staged row times the
-  /// matrix Text, sum over d < Depth of row[d] * Text[c, d], with the
-  /// staged row transposed in the tile Stat ([Depth, np_]).
-  enum Kind { Load, Scalar, Bin, Unary, Cast, Ref, Row, Dot } K = Scalar;
-  DType Ty = DType::F32;
-  std::string Text;  ///< Scalar: Python expression; Load: parameter
-  char Layout = 'e'; ///< Load: 'e' own element, 'r' row (gx), 'c' column (gy)
-  std::string Fn;    ///< Bin/Unary: nl op
-  bool Reverse = false;
-  std::shared_ptr<Node> A, B;
-  std::string Stat, Depth; ///< Dot
-};
-using NodeP = std::shared_ptr<Node>;
 
 /// What a local variable holds.
 struct Value {
@@ -1507,286 +1492,6 @@ public:
     Active = Saved;
     ActiveStride = SavedStride;
     return BodyOk;
-  }
-};
-
-//===----------------------------------------------------------------------===//
-// From the element-wise model to the tile program.
-//===----------------------------------------------------------------------===//
-
-/// Loads Src (NRows x NCols, both at most 128) into SBUF and transposes it
-/// there through PSUM (nc_transpose, tensor_copy): returns the SBUF tile
-/// whose [0:NCols, 0:NRows] holds Src transposed.
-std::string loadTransposed(Builder &B, Access Src, const std::string &NRows,
-                           const std::string &NCols, DType Ty,
-                           const std::string &Prefix) {
-  std::string In = B.alloc(Prefix + "s", Mem::SBUF, Ty, {"128", "128"});
-  Op L;
-  L.Kind = OpKind::DmaCopy;
-  L.Dst = Access{In, {{"0", NRows}, {"0", NCols}}, {}};
-  L.Srcs = {Operand::tile(std::move(Src))};
-  B.op(L);
-  std::string Ps = B.alloc(Prefix + "t", Mem::PSUM, DType::F32, {"128", "128"});
-  Op T;
-  T.Kind = OpKind::Transpose;
-  T.Dst = Access{Ps, {{"0", NCols}, {"0", NRows}}, {}};
-  T.Srcs = {Operand::tile(L.Dst)};
-  B.op(T);
-  std::string Out = B.alloc(Prefix + "t", Mem::SBUF, Ty, {"128", "128"});
-  Op C;
-  C.Kind = OpKind::TensorCopy;
-  C.Dst = Access{Out, {{"0", NCols}, {"0", NRows}}, {}};
-  C.Srcs = {Operand::tile(T.Dst)};
-  B.op(C);
-  return Out;
-}
-
-class TileLowering {
-public:
-  TileLowering(Builder &B, const std::map<std::string, std::string> &HbmName,
-               bool TwoD)
-      : B(B), HbmName(HbmName), TwoD(TwoD) {}
-
-  Builder &B;
-  const std::map<std::string, std::string> &HbmName;
-  bool TwoD;
-  std::map<const Node *, Operand> Done;
-  std::string Ones; ///< the [1, 128] tile of ones for row broadcasts
-
-  /// The partitions [PLo, PHi) and the free elements [0, FHi) of a tile
-  /// that hold values, and the free size of the tiles.
-  std::string PLo = "0", PHi = "np_", FHi = "nf_", FSize = "512";
-  /// 'g' loads (grid-stride elements): the HBM access of this tile.
-  std::optional<Access> GridSrc;
-
-  std::vector<std::string> tileShape() const { return {"128", FSize}; }
-  /// The valid part of a tile: np_ partitions by nf_ elements.
-  Access full(const std::string &T) const {
-    return Access{T, {{PLo, PHi}, {"0", FHi}}, {}};
-  }
-  /// The thread's elements of an HBM tensor in this tile: rows p0:p1 and
-  /// columns f0:f1 (2-D), or the run lo:hi of a 1-D tensor seen as np_
-  /// rows of nf_.
-  Access hbm(const std::string &T) const {
-    if (TwoD)
-      return Access{T, {{"p0", "p1"}, {"f0", "f1"}}, {}};
-    return Access{T, {{"lo", "hi"}}, {"np_", "nf_"}};
-  }
-
-  Operand lower(const NodeP &N) {
-    auto It = Done.find(N.get());
-    if (It != Done.end())
-      return It->second;
-    Operand R = lowerNew(N);
-    Done[N.get()] = R;
-    return R;
-  }
-
-  /// A (P, 1) column: one value per row (partition).
-  static bool isCol(const Operand &O) {
-    return O.IsTile && O.Tile.Slices.size() == 2 &&
-           O.Tile.Slices[1].first == "0" && O.Tile.Slices[1].second == "1";
-  }
-  Access colAccess(const std::string &T) const {
-    return Access{T, {{PLo, PHi}, {"0", "1"}}, {}};
-  }
-  /// A fresh tile shaped like a full tile or a column.
-  Access fresh(DType Ty, bool Col) {
-    std::string T =
-        B.alloc(Col ? "c" : "t", Mem::SBUF, Ty,
-                Col ? std::vector<std::string>{"128", "1"} : tileShape());
-    return Col ? colAccess(T) : full(T);
-  }
-
-  Operand lowerNew(const NodeP &N) {
-    switch (N->K) {
-    case Node::Scalar:
-      return Operand::scalar(N->Text);
-    case Node::Ref:
-      return Operand::tile(colAccess(N->Text));
-    case Node::Load:
-      return loadTile(N);
-    case Node::Cast: {
-      Operand A = lower(N->A);
-      Access D = fresh(N->Ty, isCol(A));
-      Op O;
-      O.Kind = OpKind::TensorCopy;
-      O.Dst = D;
-      O.Srcs = {A};
-      B.op(O);
-      return Operand::tile(D);
-    }
-    case Node::Unary: {
-      Operand A = lower(N->A);
-      Access D = fresh(N->Ty, isCol(A));
-      Op O;
-      O.Kind = OpKind::Activation;
-      O.Fn = N->Fn;
-      O.Dst = D;
-      O.Srcs = {A};
-      B.op(O);
-      return Operand::tile(D);
-    }
-    case Node::Bin:
-      return binTile(N);
-    case Node::Row:
-      return Operand::tile(Access{N->Text, {{PLo, PHi}, {"f0", "f1"}}, {}});
-    case Node::Dot:
-      return dotTile(N);
-    }
-    return Operand::scalar("0");
-  }
-
-  /// The staged rows times the chunk f0:f1 of the matrix rows: the chunk
-  /// [nf_, D] is loaded and transposed to [D, nf_] (nc_transpose through
-  /// PSUM), then nc_matmul(stationary = rows^T [D, np_], moving = [D,
-  /// nf_]) gives [np_, nf_] in PSUM, copied to SBUF.  The column chunk is
-  /// at most 128 (a transpose's free size); D <= 128 is asserted.
-  Operand dotTile(const NodeP &N) {
-    const std::string &D = N->Depth;
-    std::string Kt = loadTransposed(
-        B, Access{HbmName.at(N->Text), {{"f0", "f1"}, {"0", D}}, {}}, FHi, D,
-        N->Ty, "k");
-    std::string Ps = B.alloc("ps", Mem::PSUM, DType::F32, tileShape());
-    Op M;
-    M.Kind = OpKind::Matmul;
-    M.Dst = full(Ps);
-    M.Srcs = {Operand::tile(Access{N->Stat, {{"0", D}, {PLo, PHi}}, {}}),
-              Operand::tile(Access{Kt, {{"0", D}, {"0", FHi}}, {}})};
-    B.op(M);
-    Access R = fresh(DType::F32, false);
-    Op E;
-    E.Kind = OpKind::TensorCopy;
-    E.Dst = R;
-    E.Srcs = {Operand::tile(full(Ps))};
-    B.op(E);
-    return Operand::tile(R);
-  }
-
-  /// 1 / X into a fresh tile of X's shape.
-  Operand recip(const Operand &X, DType Ty) {
-    Access D = fresh(Ty, isCol(X));
-    Op R;
-    R.Kind = OpKind::Reciprocal;
-    R.Dst = D;
-    R.Srcs = {X};
-    B.op(R);
-    return Operand::tile(D);
-  }
-
-  /// A binary operation: tensor_tensor on two tiles of one shape, else
-  /// tensor_scalar with the scalar or the (P, 1) column as the operand; a
-  /// division multiplies by the reciprocal.  The result is a column when
-  /// neither side is a full tile.
-  Operand binTile(const NodeP &N) {
-    Operand A = lower(N->A), C = lower(N->B);
-    bool AF = A.IsTile && !isCol(A), CF = C.IsTile && !isCol(C);
-    std::string Fn = N->Fn;
-    bool Div = Fn == "nl.divide";
-    Op O;
-    if (A.IsTile && C.IsTile && AF == CF) {
-      if (Div)
-        C = recip(C, N->Ty);
-      O.Kind = OpKind::TensorTensor;
-      O.Srcs = {A, C};
-    } else if (A.IsTile && (AF || !C.IsTile)) {
-      if (Div && !C.IsTile)
-        C = Operand::scalar("(1.0 / " + C.Scalar + ")");
-      else if (Div)
-        C = recip(C, N->Ty);
-      O.Kind = OpKind::TensorScalar;
-      O.Srcs = {A, C};
-    } else {
-      // The operand (scalar or column) comes first: C is the data.
-      if (Div)
-        C = recip(C, N->Ty);
-      O.Kind = OpKind::TensorScalar;
-      O.Reverse = Fn == "nl.subtract";
-      O.Srcs = {C, A};
-    }
-    O.Fn = Div ? "nl.multiply" : Fn;
-    O.Dst = fresh(N->Ty, !AF && !CF);
-    B.op(O);
-    return Operand::tile(O.Dst);
-  }
-
-  Operand loadTile(const NodeP &N) {
-    std::string Src = HbmName.at(N->Text);
-    if (N->Layout == 'g') {
-      std::string T = B.alloc("t", Mem::SBUF, N->Ty, tileShape());
-      Access A = *GridSrc;
-      A.Tensor = Src;
-      Op O;
-      O.Kind = OpKind::DmaCopy;
-      O.Dst = full(T);
-      O.Srcs = {Operand::tile(A)};
-      B.op(O);
-      return Operand::tile(full(T));
-    }
-    if (N->Layout == 'e') {
-      std::string T = B.alloc("t", Mem::SBUF, N->Ty, tileShape());
-      Op O;
-      O.Kind = OpKind::DmaCopy;
-      O.Dst = full(T);
-      O.Srcs = {Operand::tile(hbm(Src))};
-      B.op(O);
-      return Operand::tile(full(T));
-    }
-    if (N->Layout == 'c') {
-      // p[gy]: a column, one value per partition, broadcast along the free
-      // axis by tensor_scalar/activation operands; here made a full tile by
-      // multiplying a tile of ones by the column.
-      std::string Col = B.alloc("col", Mem::SBUF, N->Ty, {"128", "1"});
-      Op O;
-      O.Kind = OpKind::DmaCopy;
-      O.Dst = Access{Col, {{"0", "np_"}, {"0", "1"}}};
-      O.Srcs = {Operand::tile(Access{Src, {{"p0", "p1"}, {"0", "1"}}})};
-      B.op(O);
-      std::string T = B.alloc("t", Mem::SBUF, N->Ty, tileShape());
-      Op M;
-      M.Kind = OpKind::Memset;
-      M.Dst = full(T);
-      M.Srcs = {Operand::scalar("1.0")};
-      B.op(M);
-      Op S;
-      S.Kind = OpKind::TensorScalar;
-      S.Fn = "nl.multiply";
-      S.Dst = full(T);
-      S.Srcs = {Operand::tile(full(T)),
-                Operand::tile(Access{Col, {{"0", "np_"}, {"0", "1"}}})};
-      B.op(S);
-      return Operand::tile(full(T));
-    }
-    // p[gx] in a 2-D space: one row, broadcast over the partitions with a
-    // K = 1 matmul against a row of ones (exact: one product per element).
-    std::string Row = B.alloc("row", Mem::SBUF, N->Ty, {"1", "512"});
-    Op O;
-    O.Kind = OpKind::DmaCopy;
-    O.Dst = Access{Row, {{"0", "1"}, {"0", "nf_"}}};
-    O.Srcs = {Operand::tile(Access{Src, {{"0", "1"}, {"f0", "f1"}}})};
-    B.op(O);
-    if (Ones.empty()) {
-      Ones = B.alloc("ones", Mem::SBUF, N->Ty, {"1", "128"});
-      Op M;
-      M.Kind = OpKind::Memset;
-      M.Dst = Access{Ones, {}};
-      M.Srcs = {Operand::scalar("1.0")};
-      B.op(M);
-    }
-    std::string Ps = B.alloc("ps", Mem::PSUM, DType::F32, {"128", "512"});
-    Op Mm;
-    Mm.Kind = OpKind::Matmul;
-    Mm.Dst = full(Ps);
-    Mm.Srcs = {Operand::tile(Access{Ones, {{"0", "1"}, {"0", "np_"}}}),
-               Operand::tile(Access{Row, {{"0", "1"}, {"0", "nf_"}}})};
-    B.op(Mm);
-    std::string T = B.alloc("t", Mem::SBUF, N->Ty, tileShape());
-    Op C;
-    C.Kind = OpKind::TensorCopy;
-    C.Dst = full(T);
-    C.Srcs = {Operand::tile(full(Ps))};
-    B.op(C);
-    return Operand::tile(full(T));
   }
 };
 
@@ -4905,8 +4610,43 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
     std::string Name = FD->getNameAsString();
     Scan S(TC.Ctx());
     S.run(FD);
+    // The kernel model (LiftRows.cpp): lifts a row program however its
+    // threads cooperate; otherwise its reason is kept for the report.
+    std::optional<Refusal> ModelWhy;
+    auto Model = [&]() -> bool {
+      std::vector<std::string> Renamed;
+      Attempt M = Named(
+          FD, nullptr,
+          [&]() {
+            Attempt R;
+            Kernel K;
+            K.Name = Name;
+            if (liftRows(TC, FD, K, R.Why))
+              R.K = std::move(K);
+            return R;
+          },
+          Renamed);
+      if (M.K) {
+        Lifted(Name, FD, std::move(*M.K), Renamed);
+        return true;
+      }
+      ModelWhy = M.Why;
+      return false;
+    };
+    // The reason reported: a data-dependent access or a fragment found by
+    // the scan stands; otherwise the model's, which names what it could
+    // not follow, before a shape lifter's.
+    auto Choose = [&](const Refusal &Old) {
+      if (ModelWhy && Old.Rule != RuleId::PK5003 &&
+          Old.Rule != RuleId::PK5005)
+        return *ModelWhy;
+      return Old;
+    };
     if (S.F && S.F->Rule != RuleId::PK5004) {
-      Report(Name, FD->getLocation(), *S.F);
+      if (S.F->Rule == RuleId::PK5002 && Model())
+        continue;
+      Report(Name, FD->getLocation(),
+             S.F->Rule == RuleId::PK5002 && ModelWhy ? *ModelWhy : *S.F);
       continue;
     }
     std::vector<std::string> Renamed;
@@ -4946,7 +4686,9 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
         },
         Renamed);
     if (A.Why) {
-      Report(Name, FD->getLocation(), *A.Why);
+      if (Model())
+        continue;
+      Report(Name, FD->getLocation(), Choose(*A.Why));
       continue;
     }
     Lifted(Name, FD, std::move(*A.K), Renamed);

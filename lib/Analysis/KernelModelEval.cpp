@@ -1,0 +1,706 @@
+//===- KernelModelEval.cpp - expressions of the kernel model --------------===//
+// Rules: none (shared analysis)
+//
+// An expression is evaluated for all active threads at once (one value per
+// thread), which is what lets a shuffle read another lane's operand: the
+// operand is evaluated for every lane first, then each lane takes its
+// source's.  Calls to device functions are executed inline; CUDA's math,
+// conversion, shuffle, atomic and barrier intrinsics have their meaning
+// here.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelModelImpl.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+
+using namespace pk;
+using namespace pk::km;
+using namespace clang;
+
+SymP Exec::convert(SymP V, QualType To) {
+  if (!V)
+    return V;
+  if (To->isPointerType() || V->K == SK::Ptr)
+    return V;
+  return P.cast(tyOf(To), V);
+}
+
+const VarDecl *Exec::localVar(const Expr *E) {
+  E = stripE(E)->IgnoreParenImpCasts();
+  auto *DR = dyn_cast<DeclRefExpr>(E);
+  if (!DR)
+    return nullptr;
+  auto *V = dyn_cast<VarDecl>(DR->getDecl());
+  if (!V)
+    return nullptr;
+  for (auto It = Alias.find(V); It != Alias.end(); It = Alias.find(V))
+    V = It->second;
+  if (V->hasAttr<CUDASharedAttr>() || Ctx.getAsConstantArrayType(V->getType()))
+    return nullptr;
+  return V;
+}
+
+SymP Exec::arith1(llvm::StringRef Op, SymP A, SymP B, SourceLocation L) {
+  if (A->K == SK::Ptr && B->isInt() && (Op == "+" || Op == "-"))
+    return P.ptr(A->D, P.bin(Op, A->Ops[0], B), A->T);
+  if (B->K == SK::Ptr && A->isInt() && Op == "+")
+    return P.ptr(B->D, P.bin("+", B->Ops[0], A), B->T);
+  if (A->K == SK::Ptr || B->K == SK::Ptr) {
+    fail(Failure::Unsupported, L, "pointer arithmetic the model does not "
+                                  "follow");
+    return P.undef();
+  }
+  return P.bin(Op, A, B);
+}
+
+Vals Exec::arith(llvm::StringRef Op, const Vals &A, const Vals &B,
+                 const Mask &M, SourceLocation L) {
+  Vals R(Th.size());
+  for (unsigned T : M)
+    R[T] = arith1(Op, A[T], B[T], L);
+  return R;
+}
+
+static const char *binOpName(BinaryOperatorKind K) {
+  switch (K) {
+  case BO_Add: case BO_AddAssign: return "+";
+  case BO_Sub: case BO_SubAssign: return "-";
+  case BO_Mul: case BO_MulAssign: return "*";
+  case BO_Div: case BO_DivAssign: return "/";
+  case BO_Rem: case BO_RemAssign: return "%";
+  case BO_Shl: case BO_ShlAssign: return "<<";
+  case BO_Shr: case BO_ShrAssign: return ">>";
+  case BO_And: case BO_AndAssign: return "&";
+  case BO_Or: case BO_OrAssign: return "|";
+  case BO_Xor: case BO_XorAssign: return "^";
+  case BO_LT: return "<";
+  case BO_GT: return ">";
+  case BO_LE: return "<=";
+  case BO_GE: return ">=";
+  case BO_EQ: return "==";
+  case BO_NE: return "!=";
+  default: return nullptr;
+  }
+}
+
+Vals Exec::eval(const Expr *E, const Mask &M) {
+  Vals R(Th.size());
+  auto All = [&](SymP V) {
+    for (unsigned T : M)
+      R[T] = V;
+    return R;
+  };
+  if (failed())
+    return All(P.undef());
+  E = stripE(E);
+  QualType Q = E->getType();
+  // Whatever the compiler folds (constexpr locals, sizeof, enumerators).
+  if (!E->isValueDependent() && !E->isTypeDependent() &&
+      Q->isIntegralOrEnumerationType() && !E->HasSideEffects(Ctx)) {
+    Expr::EvalResult Res;
+    if (E->EvaluateAsInt(Res, Ctx))
+      return All(P.intc(Res.Val.getInt().getExtValue(), tyOf(Q)));
+  }
+  if (auto *I = dyn_cast<IntegerLiteral>(E))
+    return All(P.intc(I->getValue().getSExtValue(), tyOf(Q)));
+  if (auto *F = dyn_cast<FloatingLiteral>(E))
+    return All(P.flt(F->getValueAsApproximateDouble(), tyOf(Q)));
+  if (auto *B = dyn_cast<CXXBoolLiteralExpr>(E))
+    return All(P.boolc(B->getValue()));
+  std::string BV;
+  unsigned Dim;
+  if (builtinVar(E, BV, Dim)) {
+    if (Dim > 0 && (BV == "threadIdx" || BV == "blockDim"))
+      (Dim == 1 ? Tr.UsesDimY : Tr.UsesDimZ) = true;
+    if (BV == "threadIdx") {
+      for (unsigned T : M)
+        R[T] = P.intc(Tr.Tid[T][Dim], Ty::U32);
+      return R;
+    }
+    if (BV == "blockDim")
+      return All(P.intc(Dim == 0 ? Shape.X : Dim == 1 ? Shape.Y : Shape.Z,
+                        Ty::U32));
+    return All(BV == "blockIdx" ? P.blockIdx(Dim) : P.gridDim(Dim));
+  }
+  if (auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    const ValueDecl *D = DR->getDecl();
+    if (auto *EC = dyn_cast<EnumConstantDecl>(D))
+      return All(P.intc(EC->getInitVal().getSExtValue()));
+    auto *V = dyn_cast<VarDecl>(D);
+    if (!V) {
+      fail(Failure::Unsupported, E->getExprLoc(),
+           llvm::formatv("reference to '{0}'", D->getName()).str());
+      return All(P.undef());
+    }
+    for (auto It = Alias.find(V); It != Alias.end(); It = Alias.find(V))
+      V = It->second;
+    if (V->getName() == "warpSize")
+      return All(P.intc(32));
+    if (V->hasAttr<CUDASharedAttr>() || Th[M[0]].Arrays.count(V)) {
+      QualType El = V->getType();
+      while (auto *A = Ctx.getAsArrayType(El))
+        El = A->getElementType();
+      return All(P.ptr(V, P.intc(0), tyOf(El)));
+    }
+    bool Known = true;
+    for (unsigned T : M) {
+      auto It = Th[T].Env.find(V);
+      if (It == Th[T].Env.end()) {
+        Known = false;
+        break;
+      }
+      R[T] = It->second;
+    }
+    if (Known)
+      return R;
+    if (V->hasGlobalStorage() && V->getType().isConstQualified() &&
+        V->getInit()) {
+      Expr::EvalResult Res;
+      if (V->getInit()->EvaluateAsRValue(Res, Ctx)) {
+        if (Res.Val.isInt())
+          return All(P.intc(Res.Val.getInt().getExtValue()));
+        if (Res.Val.isFloat())
+          return All(P.flt(Res.Val.getFloat().convertToDouble(),
+                           tyOf(V->getType())));
+      }
+    }
+    fail(Failure::Unsupported, E->getExprLoc(),
+         llvm::formatv("'{0}' is a variable outside the kernel (a global or "
+                       "__constant__ variable) whose value is not known when "
+                       "the kernel is traced",
+                       V->getName())
+             .str());
+    return All(P.undef());
+  }
+  if (auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
+    Vals X = eval(IC->getSubExpr(), M);
+    switch (IC->getCastKind()) {
+    case CK_LValueToRValue:
+    case CK_NoOp:
+    case CK_ArrayToPointerDecay:
+    case CK_FunctionToPointerDecay:
+    case CK_BitCast:
+      return X;
+    default:
+      for (unsigned T : M)
+        R[T] = convert(X[T], Q);
+      return R;
+    }
+  }
+  if (auto *CE = dyn_cast<ExplicitCastExpr>(E)) {
+    Vals X = eval(CE->getSubExpr(), M);
+    for (unsigned T : M)
+      R[T] = convert(X[T], Q);
+    return R;
+  }
+  if (auto *B = dyn_cast<BinaryOperator>(E))
+    return evalBinary(B, M);
+  if (auto *U = dyn_cast<UnaryOperator>(E))
+    return evalUnary(U, M);
+  if (auto *C = dyn_cast<ConditionalOperator>(E)) {
+    Vals Cv = eval(C->getCond(), M), A = eval(C->getTrueExpr(), M),
+         B = eval(C->getFalseExpr(), M);
+    for (unsigned T : M) {
+      SymP Cb = Cv[T]->T == Ty::Bool ? Cv[T] : P.logicalNot(P.logicalNot(Cv[T]));
+      R[T] = P.select(Cb, A[T], B[T]);
+    }
+    return R;
+  }
+  if (isa<ArraySubscriptExpr>(E)) {
+    Vals A = evalAddr(E, M);
+    for (unsigned T : M)
+      if (!failed())
+        R[T] = readPtr(A[T], T, E->getExprLoc());
+    if (failed())
+      return All(P.undef());
+    return R;
+  }
+  if (auto *C = dyn_cast<CallExpr>(E))
+    return evalCall(C, M);
+  if (auto *CC = dyn_cast<CXXConstructExpr>(E)) {
+    if (CC->getNumArgs() == 1) {
+      Vals X = eval(CC->getArg(0), M);
+      for (unsigned T : M)
+        R[T] = convert(X[T], Q);
+      return R;
+    }
+    if (CC->getNumArgs() == 0)
+      return All(P.undef(tyOf(Q)));
+  }
+  if (auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
+    return eval(DA->getExpr(), M);
+  fail(Failure::Unsupported, E->getExprLoc(),
+       llvm::formatv("expression ({0}) is not modelled",
+                     E->getStmtClassName())
+           .str());
+  return All(P.undef());
+}
+
+Vals Exec::evalAddr(const Expr *E, const Mask &M) {
+  Vals R(Th.size());
+  E = stripE(E)->IgnoreParenImpCasts();
+  if (auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+    const Expr *Base = A->getBase()->IgnoreParenImpCasts();
+    Vals Bp = Ctx.getAsArrayType(Base->getType()) ? evalAddr(Base, M)
+                                                  : eval(A->getBase(), M);
+    if (Bp.empty() || failed())
+      return Vals(Th.size(), P.undef());
+    Vals I = eval(A->getIdx(), M);
+    int64_t Stride = 1;
+    QualType El = A->getType();
+    while (auto *CA = Ctx.getAsConstantArrayType(El)) {
+      Stride *= int64_t(CA->getSize().getZExtValue());
+      El = CA->getElementType();
+    }
+    for (unsigned T : M) {
+      if (Bp[T]->K != SK::Ptr) {
+        fail(Failure::Unsupported, A->getExprLoc(),
+             "a subscript of something that is not an array or pointer the "
+             "model follows");
+        return Vals(Th.size(), P.undef());
+      }
+      R[T] = P.ptr(Bp[T]->D,
+                   P.bin("+", Bp[T]->Ops[0], P.bin("*", I[T], P.intc(Stride))),
+                   Bp[T]->T);
+    }
+    return R;
+  }
+  if (auto *DR = dyn_cast<DeclRefExpr>(E))
+    if (auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+      if (V->hasAttr<CUDASharedAttr>() || Th[M[0]].Arrays.count(V))
+        return eval(E, M);
+  if (auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_Deref)
+      return eval(U->getSubExpr(), M);
+  fail(Failure::Unsupported, E->getExprLoc(),
+       llvm::formatv("an access through {0} (structures and vector types "
+                     "are not modelled)",
+                     E->getStmtClassName())
+           .str());
+  return Vals(Th.size(), P.undef());
+}
+
+void Exec::assign(const Expr *L, const Vals &V, const Mask &M,
+                  llvm::StringRef Acc) {
+  if (const VarDecl *Var = localVar(L)) {
+    for (unsigned T : M)
+      Th[T].Env[Var] = convert(V[T], Var->getType());
+    return;
+  }
+  Vals A = evalAddr(L, M);
+  for (unsigned T : M) {
+    if (failed())
+      return;
+    writePtr(A[T], T, V[T], L->getExprLoc(), Acc);
+  }
+}
+
+Vals Exec::evalBinary(const BinaryOperator *B, const Mask &M) {
+  BinaryOperatorKind K = B->getOpcode();
+  Vals R(Th.size());
+  if (K == BO_Comma) {
+    (void)eval(B->getLHS(), M);
+    return eval(B->getRHS(), M);
+  }
+  if (K == BO_Assign) {
+    Vals V = eval(B->getRHS(), M);
+    if (failed())
+      return V;
+    Vals Conv(Th.size());
+    for (unsigned T : M)
+      Conv[T] = convert(V[T], B->getLHS()->getType());
+    assign(B->getLHS(), Conv, M);
+    return Conv;
+  }
+  if (B->isCompoundAssignmentOp()) {
+    Vals Old = eval(B->getLHS(), M), V = eval(B->getRHS(), M);
+    if (failed())
+      return V;
+    const char *Op = binOpName(K);
+    Vals N = arith(Op, Old, V, M, B->getOperatorLoc());
+    for (unsigned T : M)
+      N[T] = convert(N[T], B->getLHS()->getType());
+    assign(B->getLHS(), N, M);
+    return N;
+  }
+  Vals A = eval(B->getLHS(), M), C = eval(B->getRHS(), M);
+  if (failed())
+    return A;
+  if (K == BO_LAnd || K == BO_LOr) {
+    for (unsigned T : M) {
+      SymP X = A[T]->T == Ty::Bool ? A[T] : P.logicalNot(P.logicalNot(A[T]));
+      SymP Y = C[T]->T == Ty::Bool ? C[T] : P.logicalNot(P.logicalNot(C[T]));
+      R[T] = K == BO_LAnd ? P.logicalAnd(X, Y)
+                          : P.logicalNot(P.logicalAnd(P.logicalNot(X),
+                                                      P.logicalNot(Y)));
+    }
+    return R;
+  }
+  const char *Op = binOpName(K);
+  if (!Op) {
+    fail(Failure::Unsupported, B->getOperatorLoc(),
+         llvm::formatv("operator {0}", B->getOpcodeStr()).str());
+    return A;
+  }
+  if (B->isComparisonOp()) {
+    for (unsigned T : M)
+      R[T] = P.cmp(Op, A[T], C[T]);
+    return R;
+  }
+  return arith(Op, A, C, M, B->getOperatorLoc());
+}
+
+Vals Exec::evalUnary(const UnaryOperator *U, const Mask &M) {
+  Vals R(Th.size());
+  switch (U->getOpcode()) {
+  case UO_Deref: {
+    Vals A = eval(U->getSubExpr(), M);
+    for (unsigned T : M)
+      if (!failed())
+        R[T] = readPtr(A[T], T, U->getExprLoc());
+    return R;
+  }
+  case UO_AddrOf:
+    return evalAddr(U->getSubExpr(), M);
+  case UO_Plus:
+    return eval(U->getSubExpr(), M);
+  case UO_Minus: {
+    Vals A = eval(U->getSubExpr(), M);
+    for (unsigned T : M)
+      R[T] = P.un("neg", A[T]);
+    return R;
+  }
+  case UO_LNot: {
+    Vals A = eval(U->getSubExpr(), M);
+    for (unsigned T : M)
+      R[T] = P.logicalNot(A[T]);
+    return R;
+  }
+  case UO_Not: {
+    Vals A = eval(U->getSubExpr(), M);
+    for (unsigned T : M)
+      R[T] = P.bin("^", A[T], P.intc(-1));
+    return R;
+  }
+  case UO_PreInc:
+  case UO_PreDec:
+  case UO_PostInc:
+  case UO_PostDec: {
+    Vals Old = eval(U->getSubExpr(), M);
+    Vals One(Th.size());
+    for (unsigned T : M)
+      One[T] = P.intc(1);
+    Vals N = arith(U->isIncrementOp() ? "+" : "-", Old, One, M,
+                   U->getOperatorLoc());
+    for (unsigned T : M)
+      N[T] = convert(N[T], U->getSubExpr()->getType());
+    assign(U->getSubExpr(), N, M);
+    return U->isPrefix() ? N : Old;
+  }
+  default:
+    fail(Failure::Unsupported, U->getOperatorLoc(),
+         llvm::formatv("operator {0}",
+                       UnaryOperator::getOpcodeStr(U->getOpcode()))
+             .str());
+    return R;
+  }
+}
+
+Vals Exec::evalShuffle(const CallExpr *C, llvm::StringRef Kind, unsigned First,
+                       const Mask &M) {
+  Vals R(Th.size());
+  if (C->getNumArgs() < First + 2) {
+    fail(Failure::Unsupported, C->getBeginLoc(), "a shuffle without a lane");
+    return R;
+  }
+  Vals V = eval(C->getArg(First), M), L = eval(C->getArg(First + 1), M);
+  Vals W;
+  if (C->getNumArgs() > First + 2)
+    W = eval(C->getArg(First + 2), M);
+  if (failed())
+    return V;
+  ++Tr.Shuffles;
+  std::vector<char> Active(Th.size(), 0);
+  for (unsigned T : M)
+    Active[T] = 1;
+  for (unsigned T : M) {
+    int64_t Width = W.empty() ? 32 : (W[T]->K == SK::Int ? W[T]->I : -1);
+    if (L[T]->K != SK::Int || Width <= 0 || Width > 32 ||
+        (Width & (Width - 1))) {
+      fail(Failure::DataDependent, C->getBeginLoc(),
+           "a shuffle whose source lane or width is not decided by the "
+           "thread index and the block shape");
+      return R;
+    }
+    int64_t Lane = T % 32, Seg = Lane & ~(Width - 1), X = L[T]->I, Src = Lane;
+    if (Kind == "idx")
+      Src = Seg + (X % Width);
+    else if (Kind == "down")
+      Src = Lane + X < Seg + Width ? Lane + X : Lane;
+    else if (Kind == "up")
+      Src = Lane - X >= Seg ? Lane - X : Lane;
+    else
+      Src = (Lane ^ X) < Seg + Width && (Lane ^ X) >= Seg ? Lane ^ X : Lane;
+    int64_t ST = int64_t(T) - Lane + Src;
+    R[T] = ST >= 0 && size_t(ST) < Th.size() && Active[ST] ? V[ST]
+                                                          : P.undef(V[T]->T);
+  }
+  return R;
+}
+
+Vals Exec::inlineCall(const FunctionDecl *F, const CallExpr *C,
+                      const Mask &M) {
+  Vals R(Th.size());
+  if (Depth >= 16) {
+    fail(Failure::Unsupported, C->getBeginLoc(),
+         "device functions nested more than 16 deep (or recursive)");
+    return R;
+  }
+  F = F->getDefinition();
+  if (F->getNumParams() != C->getNumArgs()) {
+    fail(Failure::Unsupported, C->getBeginLoc(), "a call with default or "
+                                                 "variadic arguments");
+    return R;
+  }
+  std::vector<std::pair<const VarDecl *, Vals>> Bind;
+  for (unsigned I = 0; I < F->getNumParams(); ++I) {
+    const ParmVarDecl *PV = F->getParamDecl(I);
+    if (PV->getType()->isReferenceType()) {
+      const VarDecl *Tgt = localVar(C->getArg(I));
+      if (!Tgt) {
+        fail(Failure::Unsupported, C->getArg(I)->getExprLoc(),
+             llvm::formatv("argument bound to the reference parameter '{0}' "
+                           "of '{1}' is not a local variable",
+                           PV->getName(), F->getName())
+                 .str());
+        return R;
+      }
+      Alias[PV] = Tgt;
+      continue;
+    }
+    if (!PV->getType()->isPointerType() && !isScalarType(PV->getType())) {
+      fail(Failure::Unsupported, C->getArg(I)->getExprLoc(),
+           llvm::formatv("parameter '{0}' of '{1}' of type {2}",
+                         PV->getName(), F->getName(),
+                         PV->getType().getAsString())
+               .str());
+      return R;
+    }
+    Vals V = eval(C->getArg(I), M);
+    for (unsigned T : M)
+      V[T] = convert(V[T], PV->getType());
+    Bind.emplace_back(PV, std::move(V));
+  }
+  if (failed())
+    return R;
+  for (auto &[PV, V] : Bind)
+    for (unsigned T : M)
+      Th[T].Env[PV] = V[T];
+  Frames.push_back(Frame{Vals(Th.size()), std::vector<char>(Th.size(), 0)});
+  ++Depth;
+  exec(F->getBody(), M);
+  --Depth;
+  Frame Fr = std::move(Frames.back());
+  Frames.pop_back();
+  for (unsigned T : M)
+    R[T] = Fr.Ret[T] ? Fr.Ret[T] : P.undef(tyOf(F->getReturnType()));
+  return R;
+}
+
+Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
+  Vals R(Th.size());
+  auto All = [&](SymP V) {
+    for (unsigned T : M)
+      R[T] = V;
+    return R;
+  };
+  // Operators of class types (__half arithmetic).
+  if (auto *OC = dyn_cast<CXXOperatorCallExpr>(C)) {
+    OverloadedOperatorKind K = OC->getOperator();
+    if (OC->getNumArgs() == 2) {
+      const char *Op = nullptr;
+      bool Assign = false;
+      switch (K) {
+      case OO_Plus: Op = "+"; break;
+      case OO_Minus: Op = "-"; break;
+      case OO_Star: Op = "*"; break;
+      case OO_Slash: Op = "/"; break;
+      case OO_PlusEqual: Op = "+"; Assign = true; break;
+      case OO_MinusEqual: Op = "-"; Assign = true; break;
+      case OO_StarEqual: Op = "*"; Assign = true; break;
+      case OO_SlashEqual: Op = "/"; Assign = true; break;
+      case OO_Less: Op = "<"; break;
+      case OO_Greater: Op = ">"; break;
+      case OO_LessEqual: Op = "<="; break;
+      case OO_GreaterEqual: Op = ">="; break;
+      case OO_EqualEqual: Op = "=="; break;
+      case OO_ExclaimEqual: Op = "!="; break;
+      case OO_Equal: {
+        Vals V = eval(OC->getArg(1), M);
+        for (unsigned T : M)
+          V[T] = convert(V[T], OC->getArg(0)->getType());
+        assign(OC->getArg(0), V, M);
+        return V;
+      }
+      default: break;
+      }
+      if (Op) {
+        Vals A = eval(OC->getArg(0), M), B = eval(OC->getArg(1), M);
+        for (unsigned T : M)
+          R[T] = llvm::StringRef(Op).find_first_of("<>=!") !=
+                         llvm::StringRef::npos
+                     ? P.cmp(Op, A[T], B[T])
+                     : P.bin(Op, A[T], B[T]);
+        if (Assign)
+          assign(OC->getArg(0), R, M);
+        return R;
+      }
+    }
+    if (OC->getNumArgs() == 1 && K == OO_Minus) {
+      Vals A = eval(OC->getArg(0), M);
+      for (unsigned T : M)
+        R[T] = P.un("neg", A[T]);
+      return R;
+    }
+  }
+  if (auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+    if (isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl())) {
+      Vals X = eval(MC->getImplicitObjectArgument(), M);
+      for (unsigned T : M)
+        R[T] = convert(X[T], C->getType());
+      return R;
+    }
+
+  llvm::StringRef N = calleeName(C);
+  unsigned NA = C->getNumArgs();
+  if (N == "__syncthreads") {
+    barrier(M, C->getBeginLoc());
+    return All(P.intc(0));
+  }
+  if (NA == 0 && (N == "__builtin_inff" || N == "__builtin_inf" ||
+                  N == "__builtin_huge_valf" || N == "__builtin_huge_val"))
+    return All(P.flt(INFINITY, tyOf(C->getType())));
+  if (N == "__syncwarp" || N.starts_with("__threadfence"))
+    return All(P.intc(0));
+  for (auto [Name, Kind, First] :
+       {std::tuple{"__shfl_sync", "idx", 1u}, {"__shfl_down_sync", "down", 1u},
+        {"__shfl_up_sync", "up", 1u}, {"__shfl_xor_sync", "xor", 1u},
+        {"__shfl", "idx", 0u}, {"__shfl_down", "down", 0u},
+        {"__shfl_up", "up", 0u}, {"__shfl_xor", "xor", 0u}})
+    if (N == Name)
+      return evalShuffle(C, Kind, First, M);
+  if ((N.starts_with("atomicAdd") || N.starts_with("atomicMax") ||
+       N.starts_with("atomicMin")) &&
+      NA == 2) {
+    Vals A = eval(C->getArg(0), M), V = eval(C->getArg(1), M);
+    const char *Acc = N.starts_with("atomicAdd")   ? "+"
+                      : N.starts_with("atomicMax") ? "max"
+                                                   : "min";
+    for (unsigned T : M) {
+      if (failed())
+        break;
+      writePtr(A[T], T, V[T], C->getBeginLoc(), Acc);
+    }
+    return All(P.undef(tyOf(C->getType())));
+  }
+  if (N == "__ldg" && NA == 1) {
+    Vals A = eval(C->getArg(0), M);
+    for (unsigned T : M)
+      if (!failed())
+        R[T] = readPtr(A[T], T, C->getBeginLoc());
+    return R;
+  }
+  Ty RT = tyOf(C->getType());
+  if (NA == 1) {
+    llvm::StringRef Cv = llvm::StringSwitch<llvm::StringRef>(N)
+                             .Cases("__half2float", "__bfloat162float",
+                                    "__int2float_rn", "float")
+                             .Cases("__float2half", "__float2half_rn", "half")
+                             .StartsWith("__float2bfloat16", "bf16")
+                             .Default("");
+    if (!Cv.empty()) {
+      Vals X = eval(C->getArg(0), M);
+      Ty To = Cv == "float" ? Ty::F32 : Cv == "half" ? Ty::F16 : Ty::BF16;
+      for (unsigned T : M)
+        R[T] = P.cast(To, X[T]);
+      return R;
+    }
+    llvm::StringRef U =
+        llvm::StringSwitch<llvm::StringRef>(N)
+            .Cases("expf", "__expf", "exp", "exp")
+            .Cases("logf", "__logf", "log", "log")
+            .Cases("sqrtf", "sqrt", "__fsqrt_rn", "sqrt")
+            .Cases("rsqrtf", "rsqrt", "rsqrt")
+            .Cases("tanhf", "tanh", "tanh")
+            .Cases("fabsf", "fabs", "abs", "abs")
+            .Cases("erff", "erf", "erf")
+            .Cases("sinf", "__sinf", "sin", "sin")
+            .Cases("cosf", "__cosf", "cos", "cos")
+            .Cases("exp2f", "exp2", "exp2")
+            .Cases("log2f", "log2", "log2")
+            .Cases("__frcp_rn", "__frcp_rz", "recip")
+            .Default("");
+    if (!U.empty()) {
+      Vals X = eval(C->getArg(0), M);
+      for (unsigned T : M) {
+        SymP A = isFloatTy(X[T]->T) || U == "abs" ? X[T] : P.cast(Ty::F32, X[T]);
+        R[T] = U == "recip" ? P.bin("/", P.flt(1.0, A->T), A) : P.un(U, A);
+      }
+      return R;
+    }
+  }
+  if (NA == 2) {
+    llvm::StringRef B = llvm::StringSwitch<llvm::StringRef>(N)
+                            .Cases("fmaxf", "fmax", "max", "__hmax", "max")
+                            .Cases("fminf", "fmin", "min", "__hmin", "min")
+                            .Cases("__fdividef", "fdividef", "__fdiv_rn", "/")
+                            .Cases("powf", "pow", "pow")
+                            .Cases("__hadd", "__fadd_rn", "+")
+                            .Cases("__hmul", "__fmul_rn", "*")
+                            .Cases("__hsub", "__fsub_rn", "-")
+                            .Default("");
+    if (!B.empty()) {
+      Vals X = eval(C->getArg(0), M), Y = eval(C->getArg(1), M);
+      for (unsigned T : M) {
+        if (B == "pow") {
+          if (Y[T]->isConst() && (Y[T]->K == SK::Int ? Y[T]->I : Y[T]->F) == 2)
+            R[T] = P.bin("*", X[T], X[T]);
+          else
+            R[T] = P.bin("pow", X[T], Y[T]);
+          continue;
+        }
+        SymP A = X[T], Bv = Y[T];
+        if (A->T != Bv->T && isFloatTy(RT)) {
+          A = P.cast(RT, A);
+          Bv = P.cast(RT, Bv);
+        }
+        R[T] = P.bin(B, A, Bv);
+      }
+      return R;
+    }
+  }
+  if (NA == 3 && (N == "fmaf" || N == "fma" || N == "__fmaf_rn")) {
+    Vals X = eval(C->getArg(0), M), Y = eval(C->getArg(1), M),
+         Z = eval(C->getArg(2), M);
+    for (unsigned T : M)
+      R[T] = P.bin("+", P.bin("*", X[T], Y[T]), Z[T]);
+    return R;
+  }
+  const FunctionDecl *F = C->getDirectCallee();
+  if (F && F->getDefinition() && F->getDefinition()->hasBody() &&
+      !F->hasAttr<CUDAGlobalAttr>() && !isa<CXXMethodDecl>(F))
+    return inlineCall(F, C, M);
+  fail(Failure::Unsupported, C->getBeginLoc(),
+       llvm::formatv("call to '{0}': the model knows CUDA's math, shuffle, "
+                     "atomic and barrier intrinsics and executes device "
+                     "functions with a body, not this",
+                     N.empty() ? "(indirect)" : N)
+           .str());
+  return All(P.undef());
+}

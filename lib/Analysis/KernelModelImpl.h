@@ -1,0 +1,119 @@
+//===- KernelModelImpl.h - the executor behind KernelModel.h --------------===//
+// Rules: none (shared analysis)
+#ifndef PK_ANALYSIS_KERNELMODELIMPL_H
+#define PK_ANALYSIS_KERNELMODELIMPL_H
+
+#include "pk/ASTUtil.h"
+#include "pk/KernelModel.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include <map>
+
+namespace pk {
+namespace km {
+
+Ty tyOf(clang::QualType Q);
+bool isScalarType(clang::QualType Q);
+const clang::Expr *stripE(const clang::Expr *E);
+
+using Mask = std::vector<unsigned>;
+using Vals = std::vector<SymP>; ///< one per thread of the block
+
+struct ThreadState {
+  llvm::DenseMap<const clang::VarDecl *, SymP> Env;
+  llvm::DenseMap<const clang::VarDecl *, std::vector<SymP>> Arrays;
+  SymP Guard = nullptr; ///< null: true
+  bool Live = true;
+};
+
+struct Slot {
+  SymP V = nullptr;
+  int WPhase = -1, RPhase = -1;
+  unsigned Writer = 0;
+  uint64_t ReadWarps = 0;
+  bool Atomic = false;
+  unsigned LoopDepth = 0;
+};
+
+struct SharedArr {
+  Ty Elem = Ty::F32;
+  int64_t Size = -1;
+  std::map<int64_t, Slot> Slots;
+};
+
+/// A device function being executed: what each thread returned.
+struct Frame {
+  Vals Ret;
+  std::vector<char> Done;
+};
+
+class Exec {
+public:
+  Exec(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, BlockShape Shape,
+       SymPool &P, Trace &Tr);
+  void run();
+
+private:
+  clang::ASTContext &Ctx;
+  const clang::FunctionDecl *FD;
+  BlockShape Shape;
+  SymPool &P;
+  Trace &Tr;
+  std::vector<ThreadState> Th;
+  std::map<const clang::VarDecl *, SharedArr> Shared;
+  std::map<const clang::VarDecl *, const clang::VarDecl *> Alias;
+  std::vector<Frame> Frames;
+  int Phase = 0;
+  unsigned SymBranch = 0, LoopDepth = 0, Depth = 0;
+  /// Summarised loops being executed: their iteration variables per thread.
+  std::vector<const clang::Stmt *> Summarised;
+
+  bool failed() const { return Tr.F.has_value(); }
+  void fail(Failure::Kind K, clang::SourceLocation L, std::string M);
+  Mask live(const Mask &M) const;
+
+  // Statements (KernelModel.cpp, KernelModelLoops.cpp).
+  void exec(const clang::Stmt *S, const Mask &M);
+  void declare(const clang::DeclStmt *DS, const Mask &M);
+  void execIf(const clang::IfStmt *I, const Mask &M);
+  void execLoop(const clang::Stmt *Loop, const clang::Stmt *Init,
+                const clang::Expr *Cond, const clang::Expr *Inc,
+                const clang::Stmt *Body, const Mask &M);
+  void summarise(const clang::Stmt *Loop, const clang::Expr *Cond,
+                 const clang::Expr *Inc, const clang::Stmt *Body,
+                 const clang::VarDecl *V, const Mask &M);
+  bool hasCollective(const clang::Stmt *S);
+  void barrier(const Mask &M, clang::SourceLocation L);
+
+  // Memory.
+  SymP readPtr(SymP Ptr, unsigned T, clang::SourceLocation L);
+  void writePtr(SymP Ptr, unsigned T, SymP Val, clang::SourceLocation L,
+                llvm::StringRef Acc = "");
+
+  // Expressions (KernelModelEval.cpp).
+  Vals eval(const clang::Expr *E, const Mask &M);
+  Vals evalAddr(const clang::Expr *E, const Mask &M);
+  Vals evalBinary(const clang::BinaryOperator *B, const Mask &M);
+  Vals evalUnary(const clang::UnaryOperator *U, const Mask &M);
+  Vals evalCall(const clang::CallExpr *C, const Mask &M);
+  Vals evalShuffle(const clang::CallExpr *C, llvm::StringRef Kind,
+                   unsigned First, const Mask &M);
+  Vals inlineCall(const clang::FunctionDecl *F, const clang::CallExpr *C,
+                  const Mask &M);
+  /// Assigns \p V to the lvalue \p L for the threads of \p M (after all of
+  /// them evaluated V).
+  void assign(const clang::Expr *L, const Vals &V, const Mask &M,
+              llvm::StringRef Acc = "");
+  const clang::VarDecl *localVar(const clang::Expr *E);
+  Vals arith(llvm::StringRef Op, const Vals &A, const Vals &B, const Mask &M,
+             clang::SourceLocation L);
+  SymP arith1(llvm::StringRef Op, SymP A, SymP B, clang::SourceLocation L);
+  SymP convert(SymP V, clang::QualType To);
+};
+
+} // namespace km
+} // namespace pk
+
+#endif

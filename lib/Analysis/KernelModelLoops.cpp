@@ -1,0 +1,342 @@
+//===- KernelModelLoops.cpp - loops of the kernel model -------------------===//
+// Rules: none (shared analysis)
+//
+// A loop whose condition every thread can decide at every iteration (its
+// bounds come from the thread index, the block shape and constants: a
+// shared-memory tree, a butterfly, a tile's inner loop) is unrolled.  A
+// loop whose condition is symbolic from the first iteration (`i < n`) is
+// summarised: its variable becomes an Iter value over [start, end) by
+// step, the body runs once, and each local it updates must come out as
+// `acc op g` with g free of the loop's other updates: the local becomes
+// `acc op reduce_op(iter, g)`.  Anything else carried across iterations
+// (a running rescale, a value and its index) is reported as such.
+//
+//===----------------------------------------------------------------------===//
+#include "KernelModelImpl.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <functional>
+#include <set>
+
+using namespace pk;
+using namespace pk::km;
+using namespace clang;
+
+namespace {
+
+/// The locals a statement assigns (=, op=, ++/--, operator= of classes).
+void assigned(const Stmt *S, std::set<const VarDecl *> &Out) {
+  if (!S)
+    return;
+  const Expr *L = nullptr;
+  if (auto *B = dyn_cast<BinaryOperator>(S)) {
+    if (B->isAssignmentOp())
+      L = B->getLHS();
+  } else if (auto *U = dyn_cast<UnaryOperator>(S)) {
+    if (U->isIncrementDecrementOp())
+      L = U->getSubExpr();
+  } else if (auto *OC = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (OC->isAssignmentOp() && OC->getNumArgs() >= 1)
+      L = OC->getArg(0);
+  } else if (auto *C = dyn_cast<CallExpr>(S)) {
+    // A local passed by reference to a device function.
+    if (auto *F = C->getDirectCallee())
+      for (unsigned I = 0; I < C->getNumArgs() && I < F->getNumParams(); ++I)
+        if (F->getParamDecl(I)->getType()->isReferenceType())
+          if (auto *DR = dyn_cast<DeclRefExpr>(
+                  C->getArg(I)->IgnoreParenImpCasts()))
+            if (auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+              Out.insert(V);
+  }
+  if (L)
+    if (auto *DR = dyn_cast<DeclRefExpr>(L->IgnoreParenImpCasts()))
+      if (auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        Out.insert(V);
+  for (const Stmt *Ch : S->children())
+    assigned(Ch, Out);
+}
+
+bool hasBreak(const Stmt *S, bool Nested) {
+  if (!S)
+    return false;
+  if (isa<BreakStmt>(S) || isa<ContinueStmt>(S))
+    return !Nested;
+  bool Loop = isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S);
+  for (const Stmt *Ch : S->children())
+    if (hasBreak(Ch, Nested || Loop))
+      return true;
+  return false;
+}
+
+const VarDecl *declRefVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+}
+
+} // namespace
+
+void Exec::execLoop(const Stmt *Loop, const Stmt *Init, const Expr *Cond,
+                    const Expr *Inc, const Stmt *Body, const Mask &M0) {
+  if (hasBreak(Body, false)) {
+    fail(Failure::Unsupported, Loop->getBeginLoc(),
+         "a loop left by break or continue");
+    return;
+  }
+  if (Init)
+    exec(Init, M0);
+  Mask Cur = live(M0);
+  for (unsigned Iter = 0; !Cur.empty() && !failed(); ++Iter) {
+    if (Iter > 4096) {
+      fail(Failure::Unsupported, Loop->getBeginLoc(),
+           "a loop of more than 4096 iterations decided by the block shape");
+      return;
+    }
+    Mask Go, Sym;
+    if (Cond) {
+      Vals C = eval(Cond, Cur);
+      if (failed())
+        return;
+      for (unsigned T : Cur) {
+        if (C[T]->K == SK::Undef) {
+          fail(Failure::Undefined, Cond->getBeginLoc(),
+               "a loop condition reads a value no thread wrote");
+          return;
+        }
+        if (C[T]->isConst()) {
+          if (C[T]->K == SK::Int ? C[T]->I : C[T]->F)
+            Go.push_back(T);
+        } else {
+          Sym.push_back(T);
+        }
+      }
+    } else {
+      Go = Cur;
+    }
+    if (!Sym.empty()) {
+      if (Iter > 0 || !Go.empty()) {
+        fail(Failure::Unsupported, Loop->getBeginLoc(),
+             "a loop whose trip count is decided partly by the block shape "
+             "and partly by the sizes");
+        return;
+      }
+      const VarDecl *V = nullptr;
+      if (auto *B = dyn_cast<BinaryOperator>(Cond->IgnoreParenImpCasts()))
+        V = declRefVar(B->getLHS());
+      if (!V || !localVar(cast<BinaryOperator>(Cond->IgnoreParenImpCasts())
+                              ->getLHS())) {
+        fail(Failure::Unsupported, Cond->getBeginLoc(),
+             "a loop over the sizes whose condition is not `i < bound` "
+             "(or <=) on a local");
+        return;
+      }
+      summarise(Loop, Cond, Inc, Body, V, Sym);
+      return;
+    }
+    if (Go.empty())
+      return;
+    ++LoopDepth;
+    exec(Body, Go);
+    --LoopDepth;
+    if (Inc)
+      (void)eval(Inc, live(Go));
+    Cur = live(Go);
+  }
+}
+
+void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
+                     const Stmt *Body, const VarDecl *V, const Mask &M) {
+  auto Bad = [&](const char *Why) {
+    fail(Failure::Unsupported, Loop->getBeginLoc(),
+         llvm::formatv("loop over '{0}': {1}", V->getName(), Why).str());
+  };
+  auto *CB = cast<BinaryOperator>(Cond->IgnoreParenImpCasts());
+  if (CB->getOpcode() != BO_LT && CB->getOpcode() != BO_LE &&
+      CB->getOpcode() != BO_NE)
+    return Bad("the condition is not `i < bound`");
+  // The step: i += s, ++i, i++, i = i + s.
+  const Expr *Step = nullptr;
+  bool One = false;
+  if (!Inc)
+    return Bad("no increment (a while loop over the sizes)");
+  const Expr *I = Inc->IgnoreParenImpCasts();
+  if (auto *U = dyn_cast<UnaryOperator>(I)) {
+    if (U->isIncrementOp() && declRefVar(U->getSubExpr()) == V)
+      One = true;
+  } else if (auto *B = dyn_cast<BinaryOperator>(I)) {
+    if (B->getOpcode() == BO_AddAssign && declRefVar(B->getLHS()) == V)
+      Step = B->getRHS();
+    else if (B->getOpcode() == BO_Assign && declRefVar(B->getLHS()) == V)
+      if (auto *A = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts()))
+        if (A->getOpcode() == BO_Add) {
+          if (declRefVar(A->getLHS()) == V)
+            Step = A->getRHS();
+          else if (declRefVar(A->getRHS()) == V)
+            Step = A->getLHS();
+        }
+  }
+  if (!One && !Step)
+    return Bad("the increment is not `i += step` or `++i`");
+  Vals End = eval(CB->getRHS(), M);
+  Vals S = One ? Vals() : eval(Step, M);
+  if (failed())
+    return;
+  std::set<const VarDecl *> Set;
+  assigned(Body, Set);
+  Set.erase(V);
+  std::vector<const VarDecl *> Carried;
+  for (const VarDecl *X : Set)
+    if (Th[M[0]].Env.count(X))
+      Carried.push_back(X);
+  std::sort(Carried.begin(), Carried.end(),
+            [](const VarDecl *A, const VarDecl *B) {
+              return A->getLocation() < B->getLocation();
+            });
+  for (const VarDecl *X : Set)
+    if (Th[M[0]].Arrays.count(X))
+      return Bad("a local array is updated across its iterations");
+  // Iteration variables; the old values of the carried locals.
+  std::vector<std::vector<SymP>> Old(Th.size());
+  SymP First = nullptr;
+  bool Uniform = true;
+  for (unsigned T : M) {
+    SymP St = Th[T].Env[V];
+    SymP Sp = One ? P.intc(1) : S[T];
+    if (Sp->K == SK::Int && Sp->I <= 0)
+      return Bad("the step is not positive");
+    if (P.containsKind(Sp, SK::Load) || P.containsKind(End[T], SK::Load) ||
+        P.containsKind(St, SK::Load)) {
+      fail(Failure::DataDependent, Loop->getBeginLoc(),
+           "a loop whose bounds are read from memory (data-dependent trip "
+           "count)");
+      return;
+    }
+    SymP E = End[T];
+    if (CB->getOpcode() == BO_LE)
+      E = P.bin("+", E, P.intc(1));
+    SymP It = P.iter(Loop, St, E, Sp);
+    if (!First)
+      First = It;
+    Uniform &= It == First;
+    Th[T].Env[V] = It;
+    for (const VarDecl *X : Carried) {
+      Old[T].push_back(Th[T].Env[X]);
+      Th[T].Env[X] = P.carried(X, Loop, Th[T].Env[X]->T);
+    }
+  }
+  // Shared memory inside: each iteration's values stay inside it; a
+  // barrier needs every thread to iterate alike.
+  std::map<const VarDecl *, std::map<int64_t, Slot>> Before;
+  for (auto &[SV, A] : Shared)
+    Before[SV] = A.Slots;
+  int PhaseBefore = Phase;
+  Summarised.push_back(Loop);
+  ++LoopDepth;
+  exec(Body, M);
+  --LoopDepth;
+  Summarised.pop_back();
+  if (failed())
+    return;
+  if (Phase != PhaseBefore && !Uniform) {
+    fail(Failure::Divergent, Loop->getBeginLoc(),
+         "a barrier inside a loop whose iterations differ between threads");
+    return;
+  }
+  for (auto &[SV, A] : Shared)
+    for (auto &[Off, Sl] : A.Slots) {
+      auto B = Before[SV].find(Off);
+      bool Changed = B == Before[SV].end() || B->second.V != Sl.V;
+      if (Changed)
+        Sl.V = P.undef(A.Elem); // the last iteration's value, not modelled
+    }
+  for (unsigned T : M) {
+    if (!Th[T].Live) {
+      fail(Failure::Unsupported, Loop->getBeginLoc(),
+           "a return inside a loop over the sizes");
+      return;
+    }
+    SymP It = Th[T].Env[V];
+    for (size_t K = 0; K < Carried.size(); ++K) {
+      const VarDecl *X = Carried[K];
+      SymP Ph = P.carried(X, Loop, Old[T][K]->T);
+      SymP N = Th[T].Env[X];
+      if (N == Ph) {
+        Th[T].Env[X] = Old[T][K];
+        continue;
+      }
+      // acc op g, possibly under a condition: c ? acc op g : acc.
+      SymP Cond = nullptr;
+      if (N->K == SK::Select && N->Ops[2] == Ph) {
+        Cond = N->Ops[0];
+        N = N->Ops[1];
+      }
+      llvm::StringRef Op;
+      SymP G = nullptr;
+      if (N->isInt()) {
+        // Integer accumulations are polynomials: acc + g.
+        if (auto Pl = P.poly(N)) {
+          Poly Rest = *Pl;
+          auto Mi = Rest.find(Mono{Ph});
+          if (Mi != Rest.end() && Mi->second == 1) {
+            Rest.erase(Mi);
+            G = P.fromPoly(Rest);
+            Op = "+";
+          }
+        }
+      } else if (N->K == SK::Bin &&
+                 (N->Op == "+" || N->Op == "*" || N->Op == "max" ||
+                  N->Op == "min" || N->Op == "-")) {
+        if (N->Ops[0] == Ph)
+          G = N->Ops[1];
+        else if (N->Ops[1] == Ph && N->Op != "-")
+          G = N->Ops[0];
+        Op = N->Op;
+      }
+      // Any placeholder of this loop inside g couples the updates.
+      std::function<bool(SymP)> HasPh = [&](SymP S) {
+        if (S->K == SK::Carried && S->Site == Loop)
+          return true;
+        for (SymP O : S->Ops)
+          if (HasPh(O))
+            return true;
+        return false;
+      };
+      bool Free = G && !HasPh(G) && (!Cond || !HasPh(Cond));
+      if (!Free) {
+        fail(Failure::Carried, X->getLocation(),
+             llvm::formatv(
+                 "'{0}' is carried across the iterations of the loop at "
+                 "line {1} as something other than an accumulation `{0} = "
+                 "{0} op value` (op +, *, max or min) of values that do not "
+                 "depend on other carried locals: a running rescale (online "
+                 "softmax), a value paired with its index (arg-max) or the "
+                 "last iteration's value has no tile reduction",
+                 X->getName(),
+                 Ctx.getSourceManager().getSpellingLineNumber(
+                     Loop->getBeginLoc()))
+                 .str());
+        return;
+      }
+      llvm::StringRef ROp = Op == "-" ? "+" : Op;
+      if (Cond) {
+        SymP Id = P.identity(ROp, G->T);
+        if (!Id) {
+          fail(Failure::Carried, X->getLocation(),
+               llvm::formatv("'{0}' is accumulated under a condition with an "
+                             "operation that has no identity",
+                             X->getName())
+                   .str());
+          return;
+        }
+        G = P.select(Cond, G, Id);
+      }
+      SymP Red = P.reduce(ROp, It, G);
+      Th[T].Env[X] = P.cast(Old[T][K]->T, P.bin(Op, Old[T][K], Red));
+    }
+    Th[T].Env[V] = P.undef(Ty::I32);
+  }
+}

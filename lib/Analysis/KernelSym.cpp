@@ -1,0 +1,664 @@
+//===- KernelSym.cpp - the symbolic values of the kernel model ------------===//
+// Rules: none (shared analysis)
+//
+// A hash-consed pool of values.  Every constructor simplifies, so that two
+// spellings of one value meet as one pointer: constants fold, identities
+// vanish (x + 0, x * 1), commutative operands are ordered by creation,
+// integer +, - and * are kept as canonical polynomials, `c ? a : b` with
+// `c` a comparison of `a` and `b` is a max or min, and a comparison that
+// the polynomials decide is a constant.
+//
+//===----------------------------------------------------------------------===//
+#include "pk/KernelModel.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+
+using namespace pk;
+using namespace pk::km;
+
+bool km::isFloatTy(Ty T) {
+  return T == Ty::F32 || T == Ty::F16 || T == Ty::BF16;
+}
+
+bool MonoLess::operator()(const Mono &A, const Mono &B) const {
+  if (A.size() != B.size())
+    return A.size() < B.size();
+  for (size_t I = 0; I < A.size(); ++I)
+    if (A[I]->Id != B[I]->Id)
+      return A[I]->Id < B[I]->Id;
+  return false;
+}
+
+SymPool::SymPool() = default;
+SymPool::~SymPool() = default;
+
+llvm::StringRef SymPool::intern(llvm::StringRef S) {
+  auto It = Interned.find(S.str());
+  if (It == Interned.end())
+    It = Interned.emplace(S.str(), S.str()).first;
+  return It->second;
+}
+
+SymP SymPool::make(Sym S) {
+  std::string Key;
+  Key.reserve(64);
+  Key += char('a' + int(S.K));
+  Key += char('a' + int(S.T));
+  Key.append(reinterpret_cast<const char *>(&S.I), sizeof S.I);
+  Key.append(reinterpret_cast<const char *>(&S.F), sizeof S.F);
+  Key.append(reinterpret_cast<const char *>(&S.D), sizeof S.D);
+  Key.append(reinterpret_cast<const char *>(&S.Site), sizeof S.Site);
+  Key += S.Op.str();
+  Key += '|';
+  for (SymP O : S.Ops)
+    Key.append(reinterpret_cast<const char *>(&O->Id), sizeof O->Id);
+  auto It = Map.find(Key);
+  if (It != Map.end())
+    return It->second;
+  S.Op = intern(S.Op);
+  S.Id = unsigned(Store.size());
+  Store.push_back(std::move(S));
+  SymP P = &Store.back();
+  Map.emplace(std::move(Key), P);
+  return P;
+}
+
+SymP SymPool::intc(int64_t V, Ty T) {
+  Sym S;
+  S.K = SK::Int;
+  S.T = isFloatTy(T) ? Ty::I32 : T;
+  if (S.T == Ty::Bool)
+    V = V != 0;
+  if (S.T == Ty::I64 || S.T == Ty::U32)
+    S.T = Ty::I32; // one integer kind for values that are indices
+  S.I = V;
+  return make(std::move(S));
+}
+
+SymP SymPool::flt(double V, Ty T) {
+  Sym S;
+  S.K = SK::Flt;
+  S.T = isFloatTy(T) ? T : Ty::F32;
+  if (S.T == Ty::F32)
+    V = double(float(V));
+  S.F = V;
+  return make(std::move(S));
+}
+
+SymP SymPool::param(const clang::ValueDecl *D, Ty T) {
+  Sym S;
+  S.K = SK::Param;
+  S.D = D;
+  S.T = T == Ty::I64 || T == Ty::U32 ? Ty::I32 : T;
+  return make(std::move(S));
+}
+
+SymP SymPool::blockIdx(unsigned Dim) {
+  Sym S;
+  S.K = SK::BlockIdx;
+  S.T = Ty::I32;
+  S.I = Dim;
+  return make(std::move(S));
+}
+
+SymP SymPool::gridDim(unsigned Dim) {
+  Sym S;
+  S.K = SK::GridDim;
+  S.T = Ty::I32;
+  S.I = Dim;
+  return make(std::move(S));
+}
+
+SymP SymPool::iter(const clang::Stmt *Site, SymP Start, SymP End, SymP Step) {
+  Sym S;
+  S.K = SK::Iter;
+  S.T = Ty::I32;
+  S.Site = Site;
+  S.Ops = {Start, End, Step};
+  return make(std::move(S));
+}
+
+SymP SymPool::carried(const clang::ValueDecl *D, const clang::Stmt *Site,
+                      Ty T) {
+  Sym S;
+  S.K = SK::Carried;
+  S.T = T;
+  S.D = D;
+  S.Site = Site;
+  return make(std::move(S));
+}
+
+SymP SymPool::ptr(const clang::ValueDecl *D, SymP Off, Ty Elem) {
+  Sym S;
+  S.K = SK::Ptr;
+  S.T = Elem;
+  S.D = D;
+  S.Ops = {Off};
+  return make(std::move(S));
+}
+
+SymP SymPool::load(const clang::ValueDecl *D, SymP Idx, Ty T) {
+  Sym S;
+  S.K = SK::Load;
+  S.T = T;
+  S.D = D;
+  S.Ops = {Idx};
+  return make(std::move(S));
+}
+
+SymP SymPool::atom(unsigned Tag) {
+  Sym S;
+  S.K = SK::Param;
+  S.T = Ty::I32;
+  S.I = Tag;
+  return make(std::move(S));
+}
+
+SymP SymPool::undef(Ty T) {
+  Sym S;
+  S.K = SK::Undef;
+  S.T = T;
+  return make(std::move(S));
+}
+
+//===----------------------------------------------------------------------===//
+// Integer polynomials.
+//===----------------------------------------------------------------------===//
+
+static void addTo(Poly &P, const Mono &M, int64_t C) {
+  if (!C)
+    return;
+  auto It = P.find(M);
+  if (It == P.end()) {
+    P.emplace(M, C);
+    return;
+  }
+  It->second += C;
+  if (!It->second)
+    P.erase(It);
+}
+
+std::optional<Poly> SymPool::poly(SymP S) {
+  if (!S || !S->isInt() || S->T == Ty::Bool)
+    return std::nullopt;
+  Poly P;
+  if (S->K == SK::Int) {
+    addTo(P, {}, S->I);
+    return P;
+  }
+  if (S->K == SK::Bin && (S->Op == "+" || S->Op == "-" || S->Op == "*")) {
+    auto A = poly(S->Ops[0]), B = poly(S->Ops[1]);
+    if (!A || !B)
+      return std::nullopt;
+    if (S->Op == "*") {
+      for (auto &[MA, CA] : *A)
+        for (auto &[MB, CB] : *B) {
+          Mono M = MA;
+          M.insert(M.end(), MB.begin(), MB.end());
+          std::sort(M.begin(), M.end(),
+                    [](SymP X, SymP Y) { return X->Id < Y->Id; });
+          addTo(P, M, CA * CB);
+        }
+      return P;
+    }
+    P = *A;
+    for (auto &[M, C] : *B)
+      addTo(P, M, S->Op == "+" ? C : -C);
+    return P;
+  }
+  if (S->K == SK::Cast && S->Ops[0]->isInt())
+    return poly(S->Ops[0]);
+  addTo(P, {S}, 1);
+  return P;
+}
+
+SymP SymPool::fromPoly(const Poly &P, Ty T) {
+  auto Raw = [&](llvm::StringRef Op, SymP A, SymP B) {
+    Sym S;
+    S.K = SK::Bin;
+    S.T = Ty::I32;
+    S.Op = Op;
+    S.Ops = {A, B};
+    return make(std::move(S));
+  };
+  SymP Sum = nullptr;
+  int64_t Const = 0;
+  for (auto &[M, C] : P) {
+    if (M.empty()) {
+      Const = C;
+      continue;
+    }
+    SymP Term = M[0];
+    for (size_t I = 1; I < M.size(); ++I)
+      Term = Raw("*", Term, M[I]);
+    if (C == -1 && Sum) {
+      Sum = Raw("-", Sum, Term);
+      continue;
+    }
+    if (C != 1)
+      Term = Raw("*", Term, intc(C));
+    Sum = Sum ? Raw("+", Sum, Term) : Term;
+  }
+  if (!Sum)
+    return intc(Const, T);
+  if (Const > 0)
+    Sum = Raw("+", Sum, intc(Const));
+  else if (Const < 0)
+    Sum = Raw("-", Sum, intc(-Const));
+  return Sum;
+}
+
+//===----------------------------------------------------------------------===//
+// Operations.
+//===----------------------------------------------------------------------===//
+
+static bool commutative(llvm::StringRef Op) {
+  return Op == "+" || Op == "*" || Op == "max" || Op == "min" || Op == "&" ||
+         Op == "|" || Op == "^" || Op == "&&" || Op == "||";
+}
+
+static Ty joinTy(SymP A, SymP B) {
+  if (isFloatTy(A->T) && !isFloatTy(B->T))
+    return A->T;
+  if (isFloatTy(B->T) && !isFloatTy(A->T))
+    return B->T;
+  if (A->T == Ty::F32 || B->T == Ty::F32)
+    return isFloatTy(A->T) ? Ty::F32 : A->T;
+  return A->T == Ty::Bool ? B->T : A->T;
+}
+
+static double asF(SymP S) { return S->K == SK::Int ? double(S->I) : S->F; }
+
+SymP SymPool::bin(llvm::StringRef Op, SymP A, SymP B) {
+  Ty T = joinTy(A, B);
+  if (A->K == SK::Undef || B->K == SK::Undef)
+    return undef(T);
+  bool IsInt = !isFloatTy(T);
+  // Constants.
+  if (A->isConst() && B->isConst()) {
+    if (IsInt) {
+      int64_t X = A->I, Y = B->I;
+      if (Op == "+") return intc(X + Y);
+      if (Op == "-") return intc(X - Y);
+      if (Op == "*") return intc(X * Y);
+      if (Op == "/" && Y) return intc(X / Y);
+      if (Op == "%" && Y) return intc(X % Y);
+      if (Op == "&") return intc(X & Y);
+      if (Op == "|") return intc(X | Y);
+      if (Op == "^") return intc(X ^ Y);
+      if (Op == "<<" && Y >= 0 && Y < 63) return intc(X << Y);
+      if (Op == ">>" && Y >= 0 && Y < 63) return intc(X >> Y);
+      if (Op == "max") return intc(std::max(X, Y));
+      if (Op == "min") return intc(std::min(X, Y));
+      if (Op == "&&") return boolc(X && Y);
+      if (Op == "||") return boolc(X || Y);
+    } else {
+      double X = asF(A), Y = asF(B);
+      if (Op == "+") return flt(X + Y, T);
+      if (Op == "-") return flt(X - Y, T);
+      if (Op == "*") return flt(X * Y, T);
+      if (Op == "/") return flt(X / Y, T);
+      if (Op == "max") return flt(std::fmax(X, Y), T);
+      if (Op == "min") return flt(std::fmin(X, Y), T);
+    }
+  }
+  // Integer polynomials.
+  if (IsInt && (Op == "+" || Op == "-" || Op == "*")) {
+    auto PA = poly(A), PB = poly(B);
+    if (PA && PB) {
+      Poly R;
+      if (Op == "*") {
+        for (auto &[MA, CA] : *PA)
+          for (auto &[MB, CB] : *PB) {
+            Mono M = MA;
+            M.insert(M.end(), MB.begin(), MB.end());
+            std::sort(M.begin(), M.end(),
+                      [](SymP X, SymP Y) { return X->Id < Y->Id; });
+            addTo(R, M, CA * CB);
+          }
+      } else {
+        R = *PA;
+        for (auto &[M, C] : *PB)
+          addTo(R, M, Op == "+" ? C : -C);
+      }
+      return fromPoly(R, T);
+    }
+  }
+  if (IsInt && B->K == SK::Int) {
+    int64_t Y = B->I;
+    if ((Op == "/" || Op == "<<" || Op == ">>") && Y == (Op == "/" ? 1 : 0))
+      return A;
+    if (Op == "<<" && Y > 0 && Y < 31)
+      return bin("*", A, intc(int64_t(1) << Y));
+    if ((Op == "/" || Op == ">>") && Y > 0) {
+      int64_t D = Op == "/" ? Y : int64_t(1) << Y;
+      if (auto P = poly(A)) {
+        bool Exact = true;
+        for (auto &[M, C] : *P)
+          Exact &= C % D == 0;
+        if (Exact) {
+          Poly Q;
+          for (auto &[M, C] : *P)
+            addTo(Q, M, C / D);
+          return fromPoly(Q, T);
+        }
+      }
+    }
+    if (Op == "%" && Y > 0)
+      if (auto P = poly(A)) {
+        bool Exact = true;
+        for (auto &[M, C] : *P)
+          Exact &= C % Y == 0;
+        if (Exact)
+          return intc(0);
+      }
+  }
+  // Float identities.
+  if (!IsInt) {
+    if ((Op == "+" || Op == "-") && B->isConst() && asF(B) == 0)
+      return A->T == T ? A : cast(T, A);
+    if (Op == "+" && A->isConst() && asF(A) == 0)
+      return B->T == T ? B : cast(T, B);
+    if ((Op == "*" || Op == "/") && B->isConst() && asF(B) == 1)
+      return A->T == T ? A : cast(T, A);
+    if (Op == "*" && A->isConst() && asF(A) == 1)
+      return B->T == T ? B : cast(T, B);
+    if ((Op == "max" || Op == "min") && A == B)
+      return A;
+    // max with -inf, min with +inf.
+    for (int Side = 0; Side < 2; ++Side) {
+      SymP C = Side ? A : B, X = Side ? B : A;
+      if (C->K == SK::Flt && ((Op == "max" && C->F == -INFINITY) ||
+                              (Op == "min" && C->F == INFINITY)))
+        return X;
+    }
+  }
+  if (commutative(Op) && (A->isConst() || (!B->isConst() && A->Id > B->Id)))
+    std::swap(A, B);
+  Sym S;
+  S.K = SK::Bin;
+  S.T = (Op == "&&" || Op == "||") ? Ty::Bool : T;
+  S.Op = Op;
+  S.Ops = {A, B};
+  return make(std::move(S));
+}
+
+SymP SymPool::un(llvm::StringRef Op, SymP A) {
+  if (A->K == SK::Undef)
+    return A;
+  if (Op == "neg") {
+    if (A->isInt())
+      return bin("*", A, intc(-1));
+    if (A->K == SK::Flt)
+      return flt(-A->F, A->T);
+  }
+  if (A->K == SK::Flt) {
+    double X = A->F;
+    if (Op == "exp") return flt(std::exp(X), A->T);
+    if (Op == "sqrt") return flt(std::sqrt(X), A->T);
+    if (Op == "abs") return flt(std::fabs(X), A->T);
+  }
+  Sym S;
+  S.K = SK::Un;
+  S.T = Op == "!" ? Ty::Bool : A->T;
+  S.Op = Op;
+  S.Ops = {A};
+  return make(std::move(S));
+}
+
+static const char *flipCmp(llvm::StringRef Op) {
+  if (Op == "<") return ">";
+  if (Op == ">") return "<";
+  if (Op == "<=") return ">=";
+  if (Op == ">=") return "<=";
+  return Op == "==" ? "==" : "!=";
+}
+
+static const char *notCmp(llvm::StringRef Op) {
+  if (Op == "<") return ">=";
+  if (Op == ">") return "<=";
+  if (Op == "<=") return ">";
+  if (Op == ">=") return "<";
+  return Op == "==" ? "!=" : "==";
+}
+
+static bool cmpConst(llvm::StringRef Op, double X, double Y) {
+  if (Op == "<") return X < Y;
+  if (Op == ">") return X > Y;
+  if (Op == "<=") return X <= Y;
+  if (Op == ">=") return X >= Y;
+  if (Op == "==") return X == Y;
+  return X != Y;
+}
+
+SymP SymPool::cmp(llvm::StringRef Op, SymP A, SymP B) {
+  if (A->K == SK::Undef || B->K == SK::Undef)
+    return undef(Ty::Bool);
+  if (A->isConst() && B->isConst())
+    return boolc(cmpConst(Op, asF(A), asF(B)));
+  if (A->isInt() && B->isInt()) {
+    auto PA = poly(A), PB = poly(B);
+    if (PA && PB) {
+      Poly D = *PA;
+      for (auto &[M, C] : *PB)
+        addTo(D, M, -C);
+      if (D.empty())
+        return boolc(cmpConst(Op, 0, 0));
+      if (D.size() == 1 && D.begin()->first.empty())
+        return boolc(cmpConst(Op, double(D.begin()->second), 0));
+    }
+    // Inside a summarised loop its variable is below its end.
+    if (A->K == SK::Iter && A->Ops[1] == B && (Op == "<" || Op == "!="))
+      return boolc(true);
+    if (B->K == SK::Iter && B->Ops[1] == A && (Op == ">" || Op == "!="))
+      return boolc(true);
+    if (A->K == SK::Iter && A->Ops[1] == B && (Op == ">=" || Op == "=="))
+      return boolc(false);
+  }
+  if (A->isConst() || (!B->isConst() && A->Id > B->Id)) {
+    std::swap(A, B);
+    Op = flipCmp(Op);
+  }
+  Sym S;
+  S.K = SK::Cmp;
+  S.T = Ty::Bool;
+  S.Op = Op;
+  S.Ops = {A, B};
+  return make(std::move(S));
+}
+
+SymP SymPool::logicalNot(SymP A) {
+  if (A->isConst())
+    return boolc(asF(A) == 0);
+  if (A->K == SK::Cmp)
+    return cmp(notCmp(A->Op), A->Ops[0], A->Ops[1]);
+  if (A->K == SK::Un && A->Op == "!")
+    return A->Ops[0];
+  if (A->T != Ty::Bool)
+    return cmp("==", A, intc(0));
+  return un("!", A);
+}
+
+SymP SymPool::logicalAnd(SymP A, SymP B) {
+  if (!A)
+    return B;
+  if (!B)
+    return A;
+  if (A->isConst())
+    return asF(A) != 0 ? B : boolc(false);
+  if (B->isConst())
+    return asF(B) != 0 ? A : boolc(false);
+  if (A == B)
+    return A;
+  return bin("&&", A, B);
+}
+
+SymP SymPool::select(SymP C, SymP A, SymP B) {
+  if (C->isConst())
+    return asF(C) != 0 ? A : B;
+  if (A == B)
+    return A;
+  if (C->K == SK::Un && C->Op == "!")
+    return select(C->Ops[0], B, A);
+  if (C->K == SK::Cmp && A->T == B->T) {
+    SymP X = C->Ops[0], Y = C->Ops[1];
+    llvm::StringRef Op = C->Op;
+    bool Gt = Op == ">" || Op == ">=", Lt = Op == "<" || Op == "<=";
+    if ((Gt || Lt) && ((X == A && Y == B) || (X == B && Y == A))) {
+      bool PicksLarger = (Gt && X == A) || (Lt && X == B);
+      return bin(PicksLarger ? "max" : "min", A, B);
+    }
+  }
+  Sym S;
+  S.K = SK::Select;
+  S.T = joinTy(A, B);
+  S.Ops = {C, A, B};
+  return make(std::move(S));
+}
+
+SymP SymPool::cast(Ty T, SymP A) {
+  if (A->K == SK::Undef)
+    return undef(T);
+  if (A->T == T)
+    return A;
+  if (!isFloatTy(T) && !isFloatTy(A->T)) {
+    if (T == Ty::Bool)
+      return cmp("!=", A, intc(0));
+    return A; // one integer kind
+  }
+  if (A->isConst())
+    return isFloatTy(T) ? flt(asF(A), T) : intc(int64_t(asF(A)), T);
+  if (A->K == SK::Cast && isFloatTy(A->Ops[0]->T) && isFloatTy(T) &&
+      A->Ops[0]->T == T && (T == Ty::F16 || T == Ty::BF16) &&
+      A->T == Ty::F32)
+    return A->Ops[0]; // widening then narrowing back is exact
+  Sym S;
+  S.K = SK::Cast;
+  S.T = T;
+  S.Ops = {A};
+  return make(std::move(S));
+}
+
+SymP SymPool::reduce(llvm::StringRef Op, SymP It, SymP Body) {
+  if (Body->K == SK::Undef)
+    return Body;
+  Sym S;
+  S.K = SK::Reduce;
+  S.T = Body->T;
+  S.Op = Op;
+  S.Ops = {It, Body};
+  return make(std::move(S));
+}
+
+SymP SymPool::identity(llvm::StringRef Op, Ty T) {
+  bool F = isFloatTy(T);
+  if (Op == "+")
+    return F ? flt(0, T) : intc(0);
+  if (Op == "*")
+    return F ? flt(1, T) : intc(1);
+  if (Op == "max" && F)
+    return flt(-INFINITY, T);
+  if (Op == "min" && F)
+    return flt(INFINITY, T);
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Traversals.
+//===----------------------------------------------------------------------===//
+
+SymP SymPool::subst(SymP S, const std::map<SymP, SymP> &M) {
+  std::unordered_map<SymP, SymP> Memo;
+  std::function<SymP(SymP)> Go = [&](SymP X) -> SymP {
+    auto F = M.find(X);
+    if (F != M.end())
+      return F->second;
+    if (X->Ops.empty())
+      return X;
+    auto It = Memo.find(X);
+    if (It != Memo.end())
+      return It->second;
+    std::vector<SymP> Ops;
+    bool Same = true;
+    for (SymP O : X->Ops) {
+      Ops.push_back(Go(O));
+      Same &= Ops.back() == O;
+    }
+    SymP R = X;
+    if (!Same) {
+      switch (X->K) {
+      case SK::Iter: R = iter(X->Site, Ops[0], Ops[1], Ops[2]); break;
+      case SK::Ptr: R = ptr(X->D, Ops[0], X->T); break;
+      case SK::Load: R = load(X->D, Ops[0], X->T); break;
+      case SK::Bin: R = bin(X->Op, Ops[0], Ops[1]); break;
+      case SK::Un: R = un(X->Op, Ops[0]); break;
+      case SK::Cmp: R = cmp(X->Op, Ops[0], Ops[1]); break;
+      case SK::Select: R = select(Ops[0], Ops[1], Ops[2]); break;
+      case SK::Cast: R = cast(X->T, Ops[0]); break;
+      case SK::Reduce: R = reduce(X->Op, Ops[0], Ops[1]); break;
+      default: break;
+      }
+    }
+    Memo[X] = R;
+    return R;
+  };
+  return Go(S);
+}
+
+bool SymPool::contains(SymP S, SymP X) {
+  if (S == X)
+    return true;
+  for (SymP O : S->Ops)
+    if (contains(O, X))
+      return true;
+  return false;
+}
+
+bool SymPool::containsKind(SymP S, SK K) {
+  if (S->K == K)
+    return true;
+  for (SymP O : S->Ops)
+    if (containsKind(O, K))
+      return true;
+  return false;
+}
+
+std::string SymPool::str(SymP S) {
+  auto Name = [](const clang::ValueDecl *D) -> std::string {
+    return D ? "d" + std::to_string(reinterpret_cast<uintptr_t>(D) % 9973)
+             : "?";
+  };
+  switch (S->K) {
+  case SK::Int: return std::to_string(S->I);
+  case SK::Flt: return llvm::formatv("{0}", S->F).str();
+  case SK::Param: return Name(S->D);
+  case SK::BlockIdx: return std::string("bid.") + char('x' + S->I);
+  case SK::GridDim: return std::string("grid.") + char('x' + S->I);
+  case SK::Iter:
+    return "it" + std::to_string(S->Id) + "[" + str(S->Ops[0]) + ":" +
+           str(S->Ops[1]) + ":" + str(S->Ops[2]) + "]";
+  case SK::Carried: return "carried(" + Name(S->D) + ")";
+  case SK::Ptr: return "&" + Name(S->D) + "[" + str(S->Ops[0]) + "]";
+  case SK::Load: return Name(S->D) + "[" + str(S->Ops[0]) + "]";
+  case SK::Bin:
+    return "(" + str(S->Ops[0]) + " " + S->Op.str() + " " + str(S->Ops[1]) +
+           ")";
+  case SK::Un: return S->Op.str() + "(" + str(S->Ops[0]) + ")";
+  case SK::Cmp:
+    return "(" + str(S->Ops[0]) + " " + S->Op.str() + " " + str(S->Ops[1]) +
+           ")";
+  case SK::Select:
+    return "(" + str(S->Ops[0]) + " ? " + str(S->Ops[1]) + " : " +
+           str(S->Ops[2]) + ")";
+  case SK::Cast: return "cast(" + str(S->Ops[0]) + ")";
+  case SK::Reduce:
+    return "reduce_" + S->Op.str() + "(" + str(S->Ops[0]) + ", " +
+           str(S->Ops[1]) + ")";
+  case SK::Undef: return "undef";
+  }
+  return "?";
+}

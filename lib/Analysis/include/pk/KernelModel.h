@@ -1,0 +1,204 @@
+//===- KernelModel.h - a kernel as the symbolic execution of one block ----===//
+// Rules: none (shared analysis; the NKI lifter reports its findings)
+//
+// What a kernel computes, independent of how it is spelled: every thread of
+// one block is executed in lockstep over the kernel's AST, with the thread
+// indices and the block shape concrete and everything else symbolic (the
+// block index, the grid, the scalar parameters, the contents of global
+// memory).  Values are expressions in a hash-consed pool (equal values are
+// the same pointer; integer arithmetic is kept as canonical polynomials),
+// so that
+//   - locals are followed through any assignments, aliases and helpers;
+//   - shared memory is a set of slots with a value each, and barriers,
+//     shuffles and warp-synchronous steps move values between threads
+//     exactly as the hardware would;
+//   - a loop whose trip count the block shape decides (a shared-memory
+//     tree, a butterfly, a tile's inner loop) is unrolled; a loop whose
+//     trip count the sizes decide is summarised once with a symbolic
+//     iteration variable, its accumulations becoming Reduce terms;
+//   - every global store is recorded with its address, value and guard.
+// Whoever lifts the kernel (lib/Targets/NKI/LiftRows.cpp) reads the
+// recorded stores, not the source's spelling.  Where the model cannot
+// follow the kernel, Failure says which construct and why.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PK_ANALYSIS_KERNELMODEL_H
+#define PK_ANALYSIS_KERNELMODEL_H
+
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class Expr;
+class FunctionDecl;
+class Stmt;
+class ValueDecl;
+} // namespace clang
+
+namespace pk {
+namespace km {
+
+/// The element type of a value.
+enum class Ty : uint8_t { I32, U32, I64, F32, F16, BF16, Bool };
+bool isFloatTy(Ty T);
+
+enum class SK : uint8_t {
+  Int,      ///< integer constant I
+  Flt,      ///< floating constant F
+  Param,    ///< a scalar kernel parameter D
+  BlockIdx, ///< blockIdx.{x,y,z}: I = 0, 1, 2
+  GridDim,  ///< gridDim.{x,y,z}
+  Iter,     ///< the variable of a summarised loop: Ops {start, end, step}
+  Carried,  ///< a loop-carried local D while its loop is summarised
+  Ptr,      ///< pointer: D (global parameter or __shared__ array) + Ops[0]
+  Load,     ///< D[Ops[0]] of a global parameter
+  Bin,      ///< Op(Ops[0], Ops[1])
+  Un,       ///< Op(Ops[0])
+  Cmp,      ///< Ops[0] Op Ops[1], a Bool
+  Select,   ///< Ops[0] ? Ops[1] : Ops[2]
+  Cast,     ///< Ops[0] converted to T
+  Reduce,   ///< Op over the Iter Ops[0] of Ops[1]
+  Undef,    ///< a value no thread wrote
+};
+
+struct Sym {
+  SK K = SK::Undef;
+  Ty T = Ty::F32;
+  unsigned Id = 0;  ///< creation order: deterministic canonical ordering
+  int64_t I = 0;    ///< Int value; BlockIdx/GridDim dimension
+  double F = 0;     ///< Flt value
+  const clang::ValueDecl *D = nullptr;
+  const clang::Stmt *Site = nullptr; ///< Iter/Carried: the loop
+  llvm::StringRef Op; ///< interned: "+", "-", "*", "/", "%", "max", "exp", ...
+  std::vector<const Sym *> Ops;
+
+  bool isConst() const { return K == SK::Int || K == SK::Flt; }
+  bool isInt() const { return !isFloatTy(T); }
+};
+using SymP = const Sym *;
+
+/// An integer polynomial: monomial (atoms, sorted by Id) -> coefficient,
+/// ordered by the atoms' Ids (deterministic).
+using Mono = std::vector<SymP>;
+struct MonoLess {
+  bool operator()(const Mono &A, const Mono &B) const;
+};
+using Poly = std::map<Mono, int64_t, MonoLess>;
+
+/// The pool: every value of one analysis.  Constructors simplify (constant
+/// folding, identities, canonical operand order, integer polynomials).
+class SymPool {
+public:
+  SymPool();
+  ~SymPool();
+  SymP intc(int64_t V, Ty T = Ty::I32);
+  SymP flt(double V, Ty T = Ty::F32);
+  SymP boolc(bool B) { return intc(B ? 1 : 0, Ty::Bool); }
+  SymP param(const clang::ValueDecl *D, Ty T);
+  SymP blockIdx(unsigned Dim);
+  SymP gridDim(unsigned Dim);
+  SymP iter(const clang::Stmt *Site, SymP Start, SymP End, SymP Step);
+  SymP carried(const clang::ValueDecl *D, const clang::Stmt *Site, Ty T);
+  SymP ptr(const clang::ValueDecl *D, SymP Off, Ty Elem);
+  SymP load(const clang::ValueDecl *D, SymP Idx, Ty T);
+  SymP bin(llvm::StringRef Op, SymP A, SymP B);
+  SymP un(llvm::StringRef Op, SymP A);
+  SymP cmp(llvm::StringRef Op, SymP A, SymP B);
+  SymP select(SymP C, SymP A, SymP B);
+  SymP cast(Ty T, SymP A);
+  SymP reduce(llvm::StringRef Op, SymP It, SymP Body);
+  SymP undef(Ty T = Ty::F32);
+  /// A named atom for analyses built on the model (a row, a column): an
+  /// integer Param with no declaration, told apart by \p Tag.
+  SymP atom(unsigned Tag);
+  SymP logicalAnd(SymP A, SymP B);
+  SymP logicalNot(SymP A);
+
+  /// The polynomial of an integer value (atoms: anything that is not +, -,
+  /// * or a constant); none for a float.
+  std::optional<Poly> poly(SymP S);
+  SymP fromPoly(const Poly &P, Ty T = Ty::I32);
+  /// \p S with every occurrence of the keys replaced (re-simplified).
+  SymP subst(SymP S, const std::map<SymP, SymP> &M);
+  /// Whether \p S contains \p X (or any Carried / Undef / Load when asked).
+  bool contains(SymP S, SymP X);
+  bool containsKind(SymP S, SK K);
+  /// A readable rendering for diagnostics and tests.
+  std::string str(SymP S);
+  /// The identity of a reduction operator (0, 1, -inf, +inf), or null.
+  SymP identity(llvm::StringRef Op, Ty T);
+
+private:
+  SymP make(Sym S);
+  std::deque<Sym> Store;
+  std::unordered_map<std::string, SymP> Map;
+  std::map<std::string, std::string> Interned;
+  llvm::StringRef intern(llvm::StringRef S);
+};
+
+/// A global store (or atomic accumulation) by one thread.
+struct Store {
+  unsigned Thread = 0;
+  const clang::ValueDecl *P = nullptr; ///< the pointer parameter
+  SymP Idx = nullptr, Val = nullptr;
+  SymP Guard = nullptr;   ///< the symbolic condition under which it happens
+  llvm::StringRef Acc;    ///< "" a store; "+" atomicAdd, "max", "min"
+  clang::SourceLocation Loc;
+};
+
+/// Why the model does not follow a kernel.
+struct Failure {
+  enum Kind {
+    Unsupported,   ///< a statement or call the model does not execute
+    DataDependent, ///< an address or trip count that reads memory
+    Divergent,     ///< a barrier/shuffle under a thread-dependent condition
+    Race,          ///< shared memory read/written across warps unsynchronised
+    Carried,       ///< a loop-carried value that is not an accumulation
+    Undefined,     ///< a value no thread wrote reaches a store
+  } K = Unsupported;
+  clang::SourceLocation Loc;
+  std::string Msg;
+};
+
+/// The block shape the kernel is executed at.
+struct BlockShape {
+  unsigned X = 1, Y = 1, Z = 1;
+  unsigned size() const { return X * Y * Z; }
+};
+
+/// The result of executing one block.
+struct Trace {
+  BlockShape Shape;
+  std::vector<Store> Stores;
+  std::optional<Failure> F;
+  /// Kernel parameters read or written through pointers, and scalars.
+  std::vector<const clang::ValueDecl *> Params;
+  /// The thread coordinates (x, y, z) of each thread.
+  std::vector<std::array<unsigned, 3>> Tid;
+  unsigned Barriers = 0, Shuffles = 0;
+  bool UsesDimY = false, UsesDimZ = false, UsesSharedBytes = false;
+};
+
+/// threadIdx.x and friends: the variable's name and the dimension (0-2).
+bool builtinVar(const clang::Expr *E, std::string &Var, unsigned &Dim);
+
+/// Executes \p FD (a __global__ function) for one block of \p Shape.
+/// Symbols go to \p Pool, which must outlive the trace.
+Trace executeBlock(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
+                   BlockShape Shape, SymPool &Pool);
+
+} // namespace km
+} // namespace pk
+
+#endif

@@ -1,0 +1,585 @@
+//===- LiftRowsEmit.cpp - a row program as NKI tile operations ------------===//
+// Rules: PK5001, PK5007, PK5008
+//
+// Rows go on the partitions (tiles of 128 rows), columns on the free axis
+// in chunks of 512.  Each reduction over the row is computed once per tile
+// of rows, inner reductions first: a loop over the column chunks lowers its
+// body to a tile, tensor_reduce folds the chunk into a (P, 1) column, and
+// the column accumulates the chunks.  Per-row values are (P, 1) columns
+// (operands of tensor_scalar); row outputs are computed chunk by chunk and
+// copied to HBM; per-row outputs are columns.  The launch must be one of
+// the block shapes at which the kernel model proved the program, and the
+// grid must reach every row: both are asserted when the kernel is traced.
+//
+//===----------------------------------------------------------------------===//
+#include "LiftLower.h"
+#include "LiftRowsImpl.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <functional>
+#include <set>
+
+using namespace pk;
+using namespace pk::nki;
+using namespace pk::nki::rows;
+using namespace pk::km;
+using namespace clang;
+
+namespace rowsemit {
+
+class Emitter {
+public:
+  Emitter(TargetContext &TC, const FunctionDecl *FD, const rows::Program &Pr,
+          SymPool &P, Kernel &K)
+      : TC(TC), FD(FD), Pr(Pr), P(P), K(K), B(K.Body) {}
+
+  bool run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes,
+           bool DimY, bool SharedBytes);
+  std::optional<Refusal> Why;
+
+private:
+  TargetContext &TC;
+  const FunctionDecl *FD;
+  const rows::Program &Pr;
+  SymPool &P;
+  Kernel &K;
+  Builder B;
+  std::map<std::string, std::string> HbmName; ///< loads: param -> tensor
+  std::map<const ParmVarDecl *, std::string> OutName;
+  std::map<const ParmVarDecl *, DType> PTy;
+  std::map<SymP, std::string> ColTile; ///< closed values in (P, 1) tiles
+  std::map<const ParmVarDecl *, std::string> RowColTile; ///< s[row] inputs
+  std::string RowsE, ColsE;
+  SourceLocation Here;
+
+  bool fail(RuleId R, std::string M) {
+    if (!Why)
+      Why = Refusal{R, Here.isValid() ? Here : FD->getLocation(),
+                    std::move(M)};
+    return false;
+  }
+  std::optional<std::string> py(SymP S);
+  NodeP node(SymP S);
+  NodeP nodeNew(SymP S);
+  std::map<SymP, NodeP> Memo; ///< one tree per value: loads once per chunk
+  bool closed(SymP S);
+  void reductions(SymP S, std::vector<SymP> &Out, std::set<SymP> &Seen);
+  bool reduce(SymP R);
+  std::string column(const Operand &O, DType Ty);
+};
+
+std::optional<std::string> Emitter::py(SymP S) {
+  switch (S->K) {
+  case SK::Int:
+    return std::to_string(S->I);
+  case SK::Param:
+    if (S->D)
+      return pyName(S->D->getName());
+    return std::nullopt;
+  case SK::GridDim:
+    if (S->I == 0)
+      return std::string("grid_x");
+    return std::nullopt;
+  case SK::Cast:
+    if (S->isInt() && S->Ops[0]->isInt())
+      return py(S->Ops[0]);
+    return std::nullopt;
+  case SK::Bin: {
+    auto A = py(S->Ops[0]), C = py(S->Ops[1]);
+    if (!A || !C || !S->isInt())
+      return std::nullopt;
+    if (S->Op == "+" || S->Op == "-" || S->Op == "*" || S->Op == "%")
+      return "(" + *A + " " + S->Op.str() + " " + *C + ")";
+    if (S->Op == "/")
+      return "(" + *A + " // " + *C + ")";
+    if (S->Op == "max" || S->Op == "min")
+      return S->Op.str() + "(" + *A + ", " + *C + ")";
+    return std::nullopt;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Whether \p S is one value per row (no column variable outside the
+/// reductions it contains).
+bool Emitter::closed(SymP S) {
+  if (S->K == SK::Reduce)
+    return true;
+  if (S == Pr.Col)
+    return false;
+  if (S->K == SK::Load) {
+    auto It = Pr.Uses.find(dyn_cast<ParmVarDecl>(S->D));
+    return It != Pr.Uses.end() && It->second.K == rows::TensorUse::RowCol;
+  }
+  for (SymP O : S->Ops)
+    if (!closed(O))
+      return false;
+  return true;
+}
+
+void Emitter::reductions(SymP S, std::vector<SymP> &Out,
+                         std::set<SymP> &Seen) {
+  for (SymP O : S->Ops)
+    reductions(O, Out, Seen);
+  if (S->K == SK::Reduce && Seen.insert(S).second)
+    Out.push_back(S);
+}
+
+static const char *aluOf(llvm::StringRef Op) {
+  if (Op == "+") return "nl.add";
+  if (Op == "-") return "nl.subtract";
+  if (Op == "*") return "nl.multiply";
+  if (Op == "/") return "nl.divide";
+  if (Op == "max") return "nl.maximum";
+  if (Op == "min") return "nl.minimum";
+  if (Op == "pow") return "nl.power";
+  return nullptr;
+}
+
+static const char *actOf(llvm::StringRef Op) {
+  if (Op == "exp") return "nl.exp";
+  if (Op == "log") return "nl.log";
+  if (Op == "sqrt") return "nl.sqrt";
+  if (Op == "rsqrt") return "nl.rsqrt";
+  if (Op == "tanh") return "nl.tanh";
+  if (Op == "abs") return "nl.abs";
+  if (Op == "erf") return "nl.erf";
+  if (Op == "sin") return "nl.sin";
+  if (Op == "cos") return "nl.cos";
+  return nullptr;
+}
+
+static DType dtypeOfTy(Ty T) {
+  switch (T) {
+  case Ty::F16: return DType::F16;
+  case Ty::BF16: return DType::BF16;
+  case Ty::U32: return DType::U32;
+  case Ty::I32:
+  case Ty::I64:
+  case Ty::Bool: return DType::I32;
+  default: return DType::F32;
+  }
+}
+
+NodeP Emitter::node(SymP S) {
+  auto M = Memo.find(S);
+  if (M != Memo.end() && !ColTile.count(S))
+    return M->second;
+  NodeP R = nodeNew(S);
+  if (R)
+    Memo[S] = R;
+  return R;
+}
+
+NodeP Emitter::nodeNew(SymP S) {
+  auto N = std::make_shared<Node>();
+  N->Ty = dtypeOfTy(S->T);
+  auto CT = ColTile.find(S);
+  if (CT != ColTile.end()) {
+    N->K = Node::Ref;
+    N->Text = CT->second;
+    return N;
+  }
+  switch (S->K) {
+  case SK::Flt:
+    N->K = Node::Scalar;
+    N->Text = pyFloat(S->F);
+    return N;
+  case SK::Int:
+  case SK::Param:
+  case SK::Cast:
+    if (S->K != SK::Cast || S->Ops[0]->isInt()) {
+      if (auto E = py(S->K == SK::Cast ? S->Ops[0] : S)) {
+        N->K = Node::Scalar;
+        N->Text = isFloatTy(S->T) || S->K == SK::Cast ? "float(" + *E + ")"
+                                                       : *E;
+        N->Ty = S->K == SK::Cast ? dtypeOfTy(S->T) : DType::F32;
+        return N;
+      }
+      if (S->K != SK::Cast) {
+        fail(RuleId::PK5007, "an integer value of the row or column index "
+                             "used in arithmetic (no tile operation)");
+        return nullptr;
+      }
+    }
+    N->K = Node::Cast;
+    N->A = node(S->Ops[0]);
+    return N->A ? N : nullptr;
+  case SK::Load: {
+    auto *PV = cast<ParmVarDecl>(S->D);
+    const rows::TensorUse &U = Pr.Uses.at(PV);
+    N->K = Node::Load;
+    N->Text = pyName(PV->getName());
+    N->Ty = PTy.at(PV);
+    N->Layout = U.K == rows::TensorUse::Matrix ? 'e' : 'r';
+    if (U.K == rows::TensorUse::RowCol) {
+      N->K = Node::Ref;
+      N->Text = RowColTile.at(PV);
+    }
+    return N;
+  }
+  case SK::Bin: {
+    const char *Fn = aluOf(S->Op);
+    if (!Fn) {
+      fail(RuleId::PK5007,
+           llvm::formatv("operation '{0}' on element values has no tile "
+                         "operation",
+                         S->Op)
+               .str());
+      return nullptr;
+    }
+    N->K = Node::Bin;
+    N->Fn = Fn;
+    N->A = node(S->Ops[0]);
+    N->B = node(S->Ops[1]);
+    return N->A && N->B ? N : nullptr;
+  }
+  case SK::Un: {
+    if (S->Op == "neg") {
+      N->K = Node::Bin;
+      N->Fn = "nl.multiply";
+      N->A = node(S->Ops[0]);
+      N->B = std::make_shared<Node>();
+      N->B->K = Node::Scalar;
+      N->B->Text = "-1.0";
+      return N->A ? N : nullptr;
+    }
+    const char *Fn = actOf(S->Op);
+    if (!Fn) {
+      fail(RuleId::PK5007,
+           llvm::formatv("function '{0}' has no activation", S->Op).str());
+      return nullptr;
+    }
+    N->K = Node::Unary;
+    N->Fn = Fn;
+    N->A = node(S->Ops[0]);
+    return N->A ? N : nullptr;
+  }
+  case SK::Select:
+  case SK::Cmp:
+    fail(RuleId::PK5007,
+         "a per-element condition (select or comparison) in a row value: "
+         "no tile operation is emitted for it");
+    return nullptr;
+  default:
+    fail(RuleId::PK5007, "a value with no tile equivalent: " + P.str(S));
+    return nullptr;
+  }
+}
+
+/// Computes the reduction \p R over the row into a (P, 1) column.
+bool Emitter::reduce(SymP R) {
+  llvm::StringRef ROp = R->Op;
+  const char *Fn = aluOf(ROp);
+  SymP Id = P.identity(ROp, Ty::F32);
+  if (!Fn || !Id || ROp == "*")
+    return fail(RuleId::PK5007,
+                llvm::formatv("a reduction with '{0}'", ROp).str());
+  std::string Acc = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
+  Access AA{Acc, {{"0", "np_"}, {"0", "1"}}, {}};
+  Op M;
+  M.Kind = OpKind::Memset;
+  M.Dst = AA;
+  M.Srcs = {Operand::scalar(ROp == "+" ? "0.0"
+                            : ROp == "max" ? "-3.4028234663852886e38"
+                                          : "3.4028234663852886e38")};
+  B.op(M);
+  B.open("f0", "0", ColsE, "512");
+  B.assign("f1", "min(" + ColsE + ", f0 + 512)");
+  B.assign("nf_", "f1 - f0");
+  TileLowering TL(B, HbmName, true);
+  NodeP Body = node(R->Ops[1]);
+  if (!Body)
+    return false;
+  Operand V = TL.lower(Body);
+  if (!V.IsTile || TileLowering::isCol(V))
+    return fail(RuleId::PK5007, "a reduction whose terms do not depend on "
+                                "the column");
+  std::string Red = B.alloc("red", Mem::SBUF, DType::F32, {"128", "1"});
+  Access RA{Red, {{"0", "np_"}, {"0", "1"}}, {}};
+  Op Rd;
+  Rd.Kind = OpKind::Reduce;
+  Rd.Fn = Fn;
+  Rd.Dst = RA;
+  Rd.Srcs = {V};
+  B.op(Rd);
+  Op Cb;
+  Cb.Kind = OpKind::TensorTensor;
+  Cb.Fn = Fn;
+  Cb.Dst = AA;
+  Cb.Srcs = {Operand::tile(AA), Operand::tile(RA)};
+  B.op(Cb);
+  B.close();
+  ColTile[R] = Acc;
+  return true;
+}
+
+/// A (P, 1) column holding \p O (a column tile already, or a scalar).
+std::string Emitter::column(const Operand &O, DType Ty) {
+  if (O.IsTile)
+    return O.Tile.Tensor;
+  std::string T = B.alloc("c", Mem::SBUF, Ty, {"128", "1"});
+  Op M;
+  M.Kind = OpKind::Memset;
+  M.Dst = Access{T, {{"0", "np_"}, {"0", "1"}}, {}};
+  M.Srcs = {Operand::scalar(O.Scalar)};
+  B.op(M);
+  return T;
+}
+
+bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
+                  bool DimY, bool SharedBytes) {
+  K.Name = FD->getNameAsString();
+  // The rows per block as a launch expression; the shapes it fits.
+  struct Form {
+    const char *Py;
+    std::function<int64_t(const BlockShape &)> F;
+  };
+  std::vector<Form> Forms = {
+      {"1", [](const BlockShape &) { return 1; }},
+      {"block_y", [](const BlockShape &S) { return int64_t(S.Y); }},
+      {"(block_x // 32)", [](const BlockShape &S) { return int64_t(S.X / 32); }},
+      {"(block_x * block_y // 32)",
+       [](const BlockShape &S) { return int64_t(S.X * S.Y / 32); }}};
+  const Form *Best = nullptr;
+  std::vector<BlockShape> Shapes;
+  for (const Form &F : Forms) {
+    std::vector<BlockShape> Fit;
+    for (auto &[S, A] : Shapes0)
+      if (F.F(S) == A)
+        Fit.push_back(S);
+    if (Fit.size() > Shapes.size()) {
+      Shapes = Fit;
+      Best = &F;
+    }
+  }
+  if (!Best)
+    return fail(RuleId::PK5007, "the rows each block handles do not follow "
+                                "the block shape");
+  std::string AE = Best->Py;
+  auto Rows = Pr.Rows ? py(Pr.Rows) : std::optional<std::string>(
+                                          AE == "1" ? "grid_x"
+                                                    : "grid_x * " + AE);
+  auto Cols = py(Pr.Cols);
+  if (!Rows || !Cols)
+    return fail(RuleId::PK5008, "the row or column count is not an "
+                                "expression of the scalar parameters");
+  RowsE = *Rows;
+  ColsE = *Cols;
+  // Parameters.
+  for (const ParmVarDecl *PV : FD->parameters()) {
+    Here = PV->getLocation();
+    Param Pa;
+    Pa.Name = PV->getName().str();
+    Pa.PyName = pyName(PV->getName());
+    QualType Q = PV->getType();
+    if (Q->isPointerType()) {
+      auto DT = dtypeOf(Q->getPointeeType());
+      auto It = Pr.Uses.find(PV);
+      if (It == Pr.Uses.end() || It->second.K == rows::TensorUse::None)
+        return fail(RuleId::PK5008,
+                    llvm::formatv("pointer parameter '{0}' is never accessed: "
+                                  "its shape cannot be recovered",
+                                  PV->getName())
+                        .str());
+      if (!DT)
+        return fail(RuleId::PK5007,
+                    llvm::formatv("element type {0} of '{1}' has no NKI dtype",
+                                  Q->getPointeeType().getAsString(),
+                                  PV->getName())
+                        .str());
+      const rows::TensorUse &U = It->second;
+      Pa.IsTensor = true;
+      Pa.Ty = *DT;
+      PTy[PV] = *DT;
+      Pa.Shape = U.K == rows::TensorUse::Matrix   ? std::vector<std::string>{RowsE, ColsE}
+                 : U.K == rows::TensorUse::RowVec ? std::vector<std::string>{"1", ColsE}
+                                            : std::vector<std::string>{RowsE, "1"};
+      Pa.R = U.Written ? (U.Read || U.Accum ? Param::InOut : Param::Out)
+                       : Param::In;
+      HbmName[Pa.PyName] = Pa.PyName;
+    } else {
+      auto DT = dtypeOf(Q);
+      Pa.Ty = DT ? *DT : DType::I32;
+    }
+    K.Params.push_back(Pa);
+  }
+  Here = FD->getLocation();
+  K.Launch = {"grid_x", "block_x"};
+  if (DimY) {
+    K.Launch.push_back("grid_y");
+    K.Launch.push_back("block_y");
+  }
+  if (SharedBytes)
+    K.Launch.push_back("shared_bytes");
+  // The launch: a proven block shape, a grid that reaches every row.
+  std::vector<std::string> Ss;
+  for (const BlockShape &S : Shapes)
+    Ss.push_back(DimY ? llvm::formatv("({0}, {1})", S.X, S.Y).str()
+                      : std::to_string(S.X));
+  B.check((DimY ? "(block_x, block_y) in (" : "block_x in (") +
+              llvm::join(Ss, ", ") + (Ss.size() == 1 ? ",)" : ")"),
+          "the block shapes at which the kernel was proven a row program");
+  if (Pr.Rows)
+    B.check("grid_x * " + AE + " >= " + RowsE, "the grid reaches every row");
+  for (size_t I = 0; I < K.Params.size(); ++I) {
+    Param &Pa = K.Params[I];
+    if (!Pa.IsTensor || Pa.R == Param::In)
+      continue;
+    std::string N = Pa.PyName + (Pa.R == Param::InOut ? "_out" : "");
+    Op O;
+    O.Kind = OpKind::Alloc;
+    O.Alloc = Tensor{N, Mem::HBM, Pa.Ty, Pa.Shape};
+    B.op(O);
+    OutName[FD->getParamDecl(unsigned(I))] = N;
+    K.Returns.push_back(N);
+  }
+  // Tiles of 128 rows.
+  B.open("p0", "0", RowsE, "128");
+  B.assign("p1", "min(" + RowsE + ", p0 + 128)");
+  B.assign("np_", "p1 - p0");
+  // Per-row inputs: a (P, 1) column each, loaded once per tile of rows.
+  for (auto &[PV, U] : Pr.Uses) {
+    if (U.K != rows::TensorUse::RowCol || !U.Read)
+      continue;
+    std::string T = B.alloc("col", Mem::SBUF, PTy.at(PV), {"128", "1"});
+    Op O;
+    O.Kind = OpKind::DmaCopy;
+    O.Dst = Access{T, {{"0", "np_"}, {"0", "1"}}, {}};
+    O.Srcs = {Operand::tile(
+        Access{pyName(PV->getName()), {{"p0", "p1"}, {"0", "1"}}, {}})};
+    B.op(O);
+    RowColTile[PV] = T;
+  }
+  std::vector<SymP> Reds;
+  std::set<SymP> Seen;
+  for (const rows::RowStore &RS : Pr.Stores)
+    reductions(RS.Val, Reds, Seen);
+  for (SymP R : Reds)
+    if (!reduce(R))
+      return false;
+  // Per-row outputs.
+  for (const rows::RowStore &RS : Pr.Stores) {
+    if (RS.Map)
+      continue;
+    Here = RS.Loc;
+    if (!closed(RS.Val))
+      return fail(RuleId::PK5007, "a per-row output whose value reads "
+                                  "single elements of a row");
+    TileLowering TL(B, HbmName, true);
+    NodeP N = node(RS.Val);
+    if (!N)
+      return false;
+    DType OT = PTy.at(RS.P);
+    std::string C = column(TL.lower(N), DType::F32);
+    Access Src{C, {{"0", "np_"}, {"0", "1"}}, {}};
+    if (RS.Accum) {
+      std::string Old = B.alloc("old", Mem::SBUF, OT, {"128", "1"});
+      Op L;
+      L.Kind = OpKind::DmaCopy;
+      L.Dst = Access{Old, {{"0", "np_"}, {"0", "1"}}, {}};
+      L.Srcs = {Operand::tile(
+          Access{pyName(RS.P->getName()), {{"p0", "p1"}, {"0", "1"}}, {}})};
+      B.op(L);
+      std::string Sum = B.alloc("c", Mem::SBUF, DType::F32, {"128", "1"});
+      Op A;
+      A.Kind = OpKind::TensorTensor;
+      A.Fn = "nl.add";
+      A.Dst = Access{Sum, {{"0", "np_"}, {"0", "1"}}, {}};
+      A.Srcs = {Operand::tile(L.Dst), Operand::tile(Src)};
+      B.op(A);
+      Src = A.Dst;
+    }
+    if (OT != DType::F32) {
+      std::string Cv = B.alloc("c", Mem::SBUF, OT, {"128", "1"});
+      Op Cp;
+      Cp.Kind = OpKind::TensorCopy;
+      Cp.Dst = Access{Cv, {{"0", "np_"}, {"0", "1"}}, {}};
+      Cp.Srcs = {Operand::tile(Src)};
+      B.op(Cp);
+      Src = Cp.Dst;
+    }
+    Op S;
+    S.Kind = OpKind::DmaCopy;
+    S.Dst = Access{OutName.at(RS.P), {{"p0", "p1"}, {"0", "1"}}, {}};
+    S.Srcs = {Operand::tile(Src)};
+    B.op(S);
+  }
+  // Row outputs, chunk by chunk.
+  bool AnyMap = false;
+  for (const rows::RowStore &RS : Pr.Stores)
+    AnyMap |= RS.Map;
+  if (AnyMap) {
+    B.open("f0", "0", ColsE, "512");
+    B.assign("f1", "min(" + ColsE + ", f0 + 512)");
+    B.assign("nf_", "f1 - f0");
+    TileLowering TL(B, HbmName, true);
+    for (const rows::RowStore &RS : Pr.Stores) {
+      if (!RS.Map)
+        continue;
+      Here = RS.Loc;
+      NodeP N = node(RS.Val);
+      if (!N)
+        return false;
+      Operand V = TL.lower(N);
+      DType OT = PTy.at(RS.P);
+      if (!V.IsTile || TileLowering::isCol(V) || N->Ty != OT) {
+        // Broadcast a per-row value over the chunk, or cast: a copy into a
+        // tile of the output's dtype.
+        std::string T = B.alloc("t", Mem::SBUF, OT, TL.tileShape());
+        if (!V.IsTile || TileLowering::isCol(V)) {
+          Op M;
+          M.Kind = OpKind::Memset;
+          M.Dst = TL.full(T);
+          M.Srcs = {Operand::scalar("0.0")};
+          B.op(M);
+          Op A;
+          A.Kind = OpKind::TensorScalar;
+          A.Fn = "nl.add";
+          A.Dst = TL.full(T);
+          A.Srcs = {Operand::tile(TL.full(T)), V};
+          B.op(A);
+        } else {
+          Op Cp;
+          Cp.Kind = OpKind::TensorCopy;
+          Cp.Dst = TL.full(T);
+          Cp.Srcs = {V};
+          B.op(Cp);
+        }
+        V = Operand::tile(TL.full(T));
+      }
+      Op S;
+      S.Kind = OpKind::DmaCopy;
+      S.Dst = Access{OutName.at(RS.P), {{"p0", "p1"}, {"f0", "f1"}}, {}};
+      S.Srcs = {V};
+      B.op(S);
+    }
+    B.close();
+  }
+  B.close();
+  K.Family = llvm::formatv("row program from the kernel model ({0} "
+                           "reduction{1} over each row, rows on partitions, "
+                           "columns in chunks of 512; proven at block "
+                           "shape{2} {3})",
+                           Reds.size(), Reds.size() == 1 ? "" : "s",
+                           Ss.size() == 1 ? "" : "s", llvm::join(Ss, ", "))
+                 .str();
+  return true;
+}
+
+} // namespace rowsemit
+
+bool rows::emit(TargetContext &TC, const FunctionDecl *FD, const rows::Program &Pr,
+                SymPool &P,
+                const std::vector<std::pair<BlockShape, int64_t>> &Shapes,
+                bool DimY, bool SharedBytes, Kernel &K,
+                std::optional<Refusal> &Why) {
+  rowsemit::Emitter E(TC, FD, Pr, P, K);
+  bool Ok = E.run(Shapes, DimY, SharedBytes);
+  if (!Ok)
+    Why = E.Why;
+  return Ok;
+}

@@ -1,0 +1,76 @@
+//===- LiftRowsImpl.h - the row program between analysis and emission -----===//
+// Rules: PK5001
+#ifndef PK_NKI_LIFTROWSIMPL_H
+#define PK_NKI_LIFTROWSIMPL_H
+
+#include "LiftRows.h"
+#include "pk/KernelModel.h"
+
+#include "clang/AST/Decl.h"
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pk {
+namespace nki {
+namespace rows {
+
+/// Atoms of the normalised program: the row (a partition) and the column
+/// (the free axis) every element value is a function of.
+enum : unsigned { RowAtom = 1 };
+
+/// How a pointer parameter is accessed, relative to the thread's row.
+struct TensorUse {
+  enum Kind { None, Matrix, RowVec, RowCol } K = None;
+  km::SymP Pitch = nullptr; ///< Matrix: elements per row
+  bool Read = false, Written = false, Accum = false;
+};
+
+/// One output of the row program.
+struct RowStore {
+  const clang::ParmVarDecl *P = nullptr;
+  km::SymP Val = nullptr; ///< normalised: Loads of Matrix/RowVec/RowCol
+  bool Map = false;       ///< out[row, j] for every column j; else out[row]
+  bool Accum = false;     ///< atomicAdd: out[row] += Val
+  clang::SourceLocation Loc;
+};
+
+/// The kernel as a row program at one block shape.
+struct Program {
+  int64_t A = 1;           ///< rows per block
+  km::SymP Rows = nullptr; ///< the row bound; null: grid_x * A
+  km::SymP Cols = nullptr; ///< the column count of maps and reductions
+  km::SymP Col = nullptr;  ///< the column variable: Iter(0, Cols, 1)
+  std::map<const clang::ParmVarDecl *, TensorUse> Uses;
+  std::vector<RowStore> Stores;
+  unsigned Reductions = 0;
+  /// A rendering that is equal for equal programs (block-shape checks).
+  std::string Key;
+};
+
+/// Why a block shape's trace is not a row program: the rule and reason,
+/// or, with NotMine, that the kernel is of another kind.
+struct Verdict {
+  std::optional<Program> Prog;
+  std::optional<Refusal> Why;
+  bool NotMine = false;
+};
+
+/// Reads the trace of one block shape as a row program.
+Verdict analyse(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
+                const km::Trace &Tr, km::SymPool &P);
+
+/// Emits the tile program of \p Pr into \p K; the valid block shapes and
+/// the rows per block of each (for the launch check).  False with \p Why
+/// when an operation has no tile equivalent.
+bool emit(TargetContext &TC, const clang::FunctionDecl *FD, const Program &Pr,
+          km::SymPool &P,
+          const std::vector<std::pair<km::BlockShape, int64_t>> &Shapes,
+          bool DimY, bool SharedBytes, Kernel &K, std::optional<Refusal> &Why);
+
+} // namespace rows
+} // namespace nki
+} // namespace pk
+
+#endif
