@@ -385,6 +385,31 @@ def cases_argmax_rows(rng):
                dict(rtol=0, atol=0))
 
 
+def cases_square_locals(rng):
+    for n in (3700, 390001):
+        x = f32(rng, n, -3, 3)
+        yield ("n=%d" % n, dict(y=None, x=x, n=n), L(cdiv(n, 128), 128),
+               dict(y=x * x), F32)
+
+
+def cases_bias_add_gs2d(rng):
+    for (rows, cols), grid in zip(ROWS_COLS, ((2, 3), (8, 16), (40, 40))):
+        x = f32(rng, (rows, cols), -2, 2)
+        b = f32(rng, cols)
+        yield ("%dx%d grid=%dx%d" % (rows, cols, grid[0], grid[1]),
+               dict(out=None, **{"in": x}, bias=b, rows=rows, cols=cols),
+               L(grid[0], 32, grid[1], 8), dict(out=x + b[None, :]), F32)
+
+
+def cases_softmax_warp_width(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (128, 256, 64)):
+        x = f32(rng, (rows, cols), -6, 6)
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(y=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, block // 32), block), dict(y=softmax_ref(x)),
+               dict(rtol=1e-4, atol=1e-6))
+
+
 CASES = {name[len("cases_"):]: fn for name, fn in globals().items()
          if name.startswith("cases_")}
 
