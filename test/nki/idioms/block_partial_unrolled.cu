@@ -3,14 +3,17 @@
 // Idiom: the classic unrolled reduction: a blockSize template parameter,
 // first add during the load, the tree unrolled on blockSize down to 64,
 // then the last warp through a `volatile float *` warpReduce without
-// barriers.
-// EXPECT: lift
+// barriers.  Since independent thread scheduling (Volta) the lanes of the
+// last warp are not in lockstep: lane t reads sdata[t + 16] while lane
+// t + 16 writes it (the emulator reports this data race), so a correct tool
+// refuses it; block_partial_syncwarp is the safe spelling.
+// EXPECT: refuse PK5009 "barrier"
 #include <cuda_runtime.h>
 
 template <unsigned int blockSize>
 __device__ void warpReduce(volatile float *sdata, unsigned int tid) {
   if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
-  if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
+  if (blockSize >= 32) sdata[tid] += sdata[tid + 16]; // EXPECT-AT
   if (blockSize >= 16) sdata[tid] += sdata[tid + 8];
   if (blockSize >= 8) sdata[tid] += sdata[tid + 4];
   if (blockSize >= 4) sdata[tid] += sdata[tid + 2];

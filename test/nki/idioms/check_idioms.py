@@ -269,7 +269,7 @@ def cases_gemv_block(rng):
                dict(rtol=1e-4, atol=1e-4))
 
 
-def cases_block_partial_unrolled(rng):
+def cases_block_partial_syncwarp(rng):
     for n, grid in ((5000, 6), (300001, 150), (100, 4)):
         x = f32(rng, n)
         ref = np.zeros(grid)
