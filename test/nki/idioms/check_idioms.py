@@ -1,0 +1,662 @@
+#!/usr/bin/python3
+# Rules: PK5001, PK5002, PK5003, PK5004, PK5006, PK5007, PK5009, PK5040
+"""CUDA kernels written the way they are commonly written (textbook and
+production idioms), one kernel per .cu file of this directory, ported with
+`port-kernel port --to nki` in one run.  Each file declares what the tool
+should do with its kernel in a header line:
+
+    // EXPECT: lift
+        the kernel is in PK_KERNELS and, run on the NumPy NKI simulator
+        (lib/NKISim) through the PK_KERNELS calling convention, matches the
+        NumPy reference below at every size;
+    // EXPECT: refuse PK5003 "data-dependent"
+        the kernel is not lifted, and the port's stderr has a warning for it
+        with that rule, at the file and line marked `// EXPECT-AT` (any line
+        of the file when none is marked), whose message contains the quoted
+        substring.
+
+One line per kernel (ok / FAIL and why), then a summary; the exit status is
+non-zero on any FAIL.  With --report: a table of kernel, expectation, actual
+outcome and the tool's rule and message, and exit status 0.
+
+    check_idioms.py --pk PORT_KERNEL --source-dir SRC --work DIR [--report]
+        [--only KERNEL ...]
+"""
+
+import argparse
+import glob
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+FINDING = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+):(?P<col>\d+): "
+                     r"(?P<sev>warning|note): kernel '(?P<kernel>[^']+)' "
+                     r"(?P<what>is not lifted to NKI|lifted to an NKI tile "
+                     r"program): (?P<msg>.*) \[(?P<rule>PK\d{4})\]$")
+EXPECT = re.compile(r'^//\s*EXPECT:\s*(?:(?P<lift>lift)\s*$|refuse\s+'
+                    r'(?P<rule>PK\d{4})\s+"(?P<sub>[^"]+)"\s*$)')
+
+
+def cdiv(a, b):
+    return -(-a // b)
+
+
+F32 = dict(rtol=1e-4, atol=1e-5)
+
+
+def f32(rng, shape, lo=-1.0, hi=1.0):
+    return rng.uniform(lo, hi, shape).astype(np.float32)
+
+
+def softmax_ref(x):
+    x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+ROWS_COLS = ((37, 100), (300, 1300), (130, 600))
+
+
+def L(gx, bx, gy=1, by=1, gz=1, bz=1, shared=0):
+    return dict(grid_x=gx, block_x=bx, grid_y=gy, block_y=by, grid_z=gz,
+                block_z=bz, shared_bytes=shared)
+
+
+# Each case: (label, {CUDA parameter: value}, launch, {output: reference},
+# tolerances).  Outputs get None as their value; an inout tensor gets its
+# initial contents and its reference is the value after the kernel.
+
+def cases_relu_tx(rng):
+    for n in (3700, 390001):
+        x = f32(rng, n, -3, 3)
+        yield ("n=%d" % n, dict(out=None, **{"in": x}, n=n),
+               L(cdiv(n, 256), 256), dict(out=np.maximum(x, 0)), F32)
+
+
+def cases_scale_shift_2d(rng):
+    for rows, cols in ROWS_COLS[:2]:
+        x = f32(rng, (rows, cols), -4, 4)
+        sh = f32(rng, rows)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, shift=sh, scale=1.5, rows=rows,
+                    cols=cols),
+               L(cdiv(cols, 32), 32, cdiv(rows, 8), 8),
+               dict(out=x * np.float32(1.5) - sh[:, None]), F32)
+
+
+def cases_add_3d(rng):
+    for d, rows, cols in ((3, 37, 100), (5, 130, 600)):
+        a = f32(rng, (d, rows, cols))
+        b = f32(rng, (d, rows, cols))
+        yield ("%dx%dx%d" % (d, rows, cols),
+               dict(out=None, a=a, b=b, depth=d, rows=rows, cols=cols),
+               L(cdiv(cols, 16), 16, cdiv(rows, 8), 8, cdiv(d, 4), 4),
+               dict(out=a + np.float32(0.5) * b), F32)
+
+
+def cases_sigmoid_gs(rng):
+    for n, grid in ((3700, 4), (390001, 120)):
+        x = f32(rng, n, -8, 8)
+        yield ("n=%d grid=%d" % (n, grid), dict(y=None, x=x, n=n),
+               L(grid, 256),
+               dict(y=1 / (1 + np.exp(-x.astype(np.float64)))),
+               dict(rtol=1e-5, atol=1e-6))
+
+
+def cases_scale_rows(rng):
+    for rows, cols in ROWS_COLS[:2]:
+        x = f32(rng, (rows, cols), -4, 4)
+        s = f32(rng, rows, 0.5, 2)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, rowScale=s, cols=cols),
+               L(rows, 128), dict(out=x * s[:, None]), F32)
+
+
+def cases_axpby_bs(rng):
+    for n, bs in ((3700, 256), (390001, 128)):
+        x = f32(rng, n)
+        y = f32(rng, n)
+        yield ("n=%d blockSize=%d" % (n, bs),
+               dict(z=None, x=x, y=y, a=2.0, b=-0.5, n=n, blockSize=bs),
+               L(cdiv(n, bs), bs),
+               dict(z=np.float32(2) * x - np.float32(0.5) * y), F32)
+
+
+def cases_bias_relu_flat(rng):
+    for rows, cols in ROWS_COLS[:2]:
+        x = f32(rng, (rows, cols), -2, 2)
+        b = f32(rng, cols)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, bias=b, rows=rows, cols=cols),
+               L(cdiv(rows * cols, 256), 256),
+               dict(out=np.maximum(x + b[None, :], 0)), F32)
+
+
+def cases_half_axpy(rng):
+    for n in (3700, 390001):
+        x = rng.uniform(-2, 2, n).astype(np.float16)
+        y = rng.uniform(-2, 2, n).astype(np.float16)
+        ref = (np.float32(0.75) * x.astype(np.float32) +
+               y.astype(np.float32)).astype(np.float16)
+        yield ("n=%d" % n, dict(y=y, x=x, alpha=0.75, n=n),
+               L(cdiv(n, 256), 256), dict(y=ref),
+               dict(rtol=2e-3, atol=2e-3, dtype=np.float16))
+
+
+def cases_softmax_smem_tree(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (256, 128, 256)):
+        x = f32(rng, (rows, cols), -6, 6)
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(out=None, **{"in": x}, rows=rows, cols=cols),
+               L(rows, block), dict(out=softmax_ref(x)),
+               dict(rtol=1e-4, atol=1e-6))
+
+
+def cases_softmax_block_warps(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (128, 256, 512)):
+        x = f32(rng, (rows, cols), -6, 6)
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(input=x, output=None, C=cols),
+               L(rows, block), dict(output=softmax_ref(x)),
+               dict(rtol=1e-4, atol=1e-6))
+
+
+def cases_logsumexp_rows(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (256, 512, 128)):
+        x = f32(rng, (rows, cols), -6, 6)
+        xd = x.astype(np.float64)
+        m = xd.max(axis=1)
+        ref = m + np.log(np.exp(xd - m[:, None]).sum(axis=1))
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(out=None, x=x, rows=rows, cols=cols),
+               L(rows, block), dict(out=ref), F32)
+
+
+def cases_rmsnorm_warp_rows(rng):
+    for rows, cols in ROWS_COLS:
+        x = f32(rng, (rows, cols), -2, 2)
+        w = f32(rng, cols, 0.5, 1.5)
+        xd = x.astype(np.float64)
+        ref = xd / np.sqrt((xd ** 2).mean(axis=1, keepdims=True) + 1e-5) * w
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, x=x, weight=w, rows=rows, cols=cols, eps=1e-5),
+               L(cdiv(rows, 4), 32, 1, 4), dict(out=ref), F32)
+
+
+def cases_layernorm_two_pass(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (128, 256, 1024)):
+        x = f32(rng, (rows, cols), -2, 3)
+        g = f32(rng, cols, 0.5, 1.5)
+        b = f32(rng, cols, -0.5, 0.5)
+        xd = x.astype(np.float64)
+        m = xd.mean(axis=1, keepdims=True)
+        v = ((xd - m) ** 2).mean(axis=1, keepdims=True)
+        ref = (xd - m) / np.sqrt(v + 1e-5) * g + b
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(y=None, x=x, gamma=g, beta=b, rows=rows, cols=cols,
+                    eps=1e-5),
+               L(rows, block), dict(y=ref), F32)
+
+
+def cases_l2norm_rows(rng):
+    for rows, cols in ROWS_COLS:
+        x = f32(rng, (rows, cols), -2, 2)
+        xd = x.astype(np.float64)
+        ref = xd / np.maximum(np.sqrt((xd ** 2).sum(axis=1, keepdims=True)),
+                              1e-12)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, 4), 128), dict(out=ref), F32)
+
+
+def cases_row_sum_smem(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (256, 128, 512)):
+        x = f32(rng, (rows, cols))
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(out=None, **{"in": x}, cols=cols),
+               L(rows, block, shared=4 * block),
+               dict(out=x.astype(np.float64).sum(axis=1)),
+               dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_row_max_sub(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (256, 128, 1024)):
+        x = f32(rng, (rows, cols), -5, 5)
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(out=None, x=x, rows=rows, cols=cols),
+               L(rows, block), dict(out=x - x.max(axis=1, keepdims=True)),
+               dict(rtol=0, atol=0))
+
+
+def cases_mse_rows(rng):
+    for rows, cols in ROWS_COLS:
+        a = f32(rng, (rows, cols))
+        b = f32(rng, (rows, cols))
+        d = a.astype(np.float64) - b
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, a=a, b=b, rows=rows, cols=cols),
+               L(cdiv(rows, 8), 256), dict(out=(d * d).mean(axis=1)), F32)
+
+
+def gemv_ref(A, x):
+    return A.astype(np.float64) @ x.astype(np.float64)
+
+
+def cases_gemv_warp(rng):
+    for rows, cols in ROWS_COLS:
+        A = f32(rng, (rows, cols))
+        x = f32(rng, cols)
+        yield ("%dx%d" % (rows, cols),
+               dict(y=None, A=A, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, 8), 256), dict(y=gemv_ref(A, x)),
+               dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_gemv_block(rng):
+    for rows, cols in ROWS_COLS:
+        A = f32(rng, (rows, cols))
+        x = f32(rng, cols)
+        yield ("%dx%d" % (rows, cols),
+               dict(y=None, A=A, x=x, rows=rows, cols=cols),
+               L(rows, 128), dict(y=gemv_ref(A, x)),
+               dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_block_partial_syncwarp(rng):
+    for n, grid in ((5000, 6), (300001, 150), (100, 4)):
+        x = f32(rng, n)
+        ref = np.zeros(grid)
+        # Block b visits chunks of 512 = 2 * blockSize elements c = b,
+        # b + grid, ...: element j is in chunk j // 512.
+        np.add.at(ref, (np.arange(n) // 512) % grid, x.astype(np.float64))
+        yield ("n=%d grid=%d" % (n, grid),
+               dict({"in": x}, partial=None, n=n), L(grid, 256),
+               dict(partial=ref), dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_row_norm_fanin4(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (256, 64, 256)):
+        x = f32(rng, (rows, cols))
+        ref = np.sqrt((x.astype(np.float64) ** 2).sum(axis=1))
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(out=None, **{"in": x}, rows=rows, cols=cols),
+               L(rows, block), dict(out=ref), F32)
+
+
+def cases_cg_row_mean(rng):
+    for rows, cols in ROWS_COLS:
+        x = f32(rng, (rows, cols))
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, rows=rows, cols=cols),
+               L(cdiv(rows, 4), 128),
+               dict(out=x.astype(np.float64).mean(axis=1)),
+               dict(rtol=1e-4, atol=1e-6))
+
+
+def cases_cg_l1norm(rng):
+    for rows, cols in ROWS_COLS:
+        x = f32(rng, (rows, cols))
+        xd = x.astype(np.float64)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, 4), 128),
+               dict(out=xd / np.abs(xd).sum(axis=1, keepdims=True)),
+               dict(rtol=1e-4, atol=1e-7))
+
+
+def cases_col_sum(rng):
+    for rows, cols in ROWS_COLS:
+        x = f32(rng, (rows, cols))
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, rows=rows, cols=cols),
+               L(cdiv(cols, 128), 128),
+               dict(out=x.astype(np.float64).sum(axis=0)),
+               dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_dot_atomic(rng):
+    for n, grid in ((5000, 8), (300001, 120), (100, 2)):
+        a = f32(rng, n)
+        b = f32(rng, n)
+        init = np.array([0.25], dtype=np.float32)
+        ref = 0.25 + (a.astype(np.float64) * b).sum()
+        yield ("n=%d grid=%d" % (n, grid), dict(out=init, a=a, b=b, n=n),
+               L(grid, 256), dict(out=np.array([ref])),
+               dict(rtol=1e-4, atol=1e-3))
+
+
+def cases_row_sum_atomic(rng):
+    for rows, cols in ROWS_COLS:
+        x = f32(rng, (rows, cols))
+        init = f32(rng, rows)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=init, **{"in": x}, rows=rows, cols=cols),
+               L(cdiv(cols, 256), 256, rows, 1),
+               dict(out=init + x.astype(np.float64).sum(axis=1)),
+               dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_gemm_tiled_txty(rng):
+    for M, N, K in ((37, 100, 70), (300, 520, 130), (16, 16, 16)):
+        A = f32(rng, (M, K))
+        B = f32(rng, (K, N))
+        yield ("M=%d N=%d K=%d" % (M, N, K),
+               dict(A=A, B=B, C=None, M=M, N=N, K=K),
+               L(cdiv(N, 16), 16, cdiv(M, 16), 16),
+               dict(C=A.astype(np.float64) @ B),
+               dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_gemm_nt_naive(rng):
+    for M, N, K in ((37, 100, 70), (300, 260, 130)):
+        A = f32(rng, (M, K))
+        B = f32(rng, (N, K))
+        yield ("M=%d N=%d K=%d" % (M, N, K),
+               dict(C=None, A=A, B=B, alpha=0.5, M=M, N=N, K=K),
+               L(cdiv(N, 16), 16, cdiv(M, 16), 16),
+               dict(C=0.5 * (A.astype(np.float64) @ B.T)),
+               dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_transpose_scale(rng):
+    for rows, cols in ((70, 45), (300, 1300)):
+        x = f32(rng, (rows, cols), -10, 10)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, scale=-2.0, rows=rows, cols=cols),
+               L(cdiv(cols, 32), 32, cdiv(rows, 32), 8),
+               dict(out=np.float32(-2) * x.T), dict(rtol=0, atol=0))
+
+
+def cases_argmax_rows(rng):
+    for rows, cols in ROWS_COLS:
+        x = f32(rng, (rows, cols), -5, 5)
+        yield ("%dx%d" % (rows, cols),
+               dict(idx=None, val=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, 8), 256),
+               dict(idx=x.argmax(axis=1).astype(np.int32),
+                    val=x.max(axis=1)),
+               dict(rtol=0, atol=0))
+
+
+def cases_square_locals(rng):
+    for n in (3700, 390001):
+        x = f32(rng, n, -3, 3)
+        yield ("n=%d" % n, dict(y=None, x=x, n=n), L(cdiv(n, 128), 128),
+               dict(y=x * x), F32)
+
+
+def cases_bias_add_gs2d(rng):
+    for (rows, cols), grid in zip(ROWS_COLS, ((2, 3), (8, 16), (40, 40))):
+        x = f32(rng, (rows, cols), -2, 2)
+        b = f32(rng, cols)
+        yield ("%dx%d grid=%dx%d" % (rows, cols, grid[0], grid[1]),
+               dict(out=None, **{"in": x}, bias=b, rows=rows, cols=cols),
+               L(grid[0], 32, grid[1], 8), dict(out=x + b[None, :]), F32)
+
+
+def cases_softmax_warp_width(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (128, 256, 64)):
+        x = f32(rng, (rows, cols), -6, 6)
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(y=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, block // 32), block), dict(y=softmax_ref(x)),
+               dict(rtol=1e-4, atol=1e-6))
+
+
+CASES = {name[len("cases_"):]: fn for name, fn in globals().items()
+         if name.startswith("cases_")}
+
+
+def read_expectation(path):
+    exp = None
+    at = None
+    with open(path) as f:
+        for no, line in enumerate(f, 1):
+            m = EXPECT.match(line.strip())
+            if m and exp is None:
+                exp = (("lift",) if m.group("lift") else
+                       ("refuse", m.group("rule"), m.group("sub")))
+            if "EXPECT-AT" in line and not line.strip().startswith("//"):
+                at = no
+    return exp, at
+
+
+def load(py, name):
+    spec = importlib.util.spec_from_file_location("idiom_" + name, py)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def shape_of(p, env):
+    try:
+        return tuple(int(eval(s, {}, dict(env))) for s in p["shape"])
+    except Exception:
+        return None
+
+
+def run_case(mod, kernel, args, launch, refs, tol):
+    """None when the case matches, else why not."""
+    import nki
+    spec = mod.PK_KERNELS[kernel]
+    params = spec["params"]
+    names = [p["name"] for p in params]
+    missing = [n for n in args if n not in names]
+    if missing:
+        return "PK_KERNELS params %s lack %s" % (names, missing)
+    env = {p["name"]: args[p["name"]] for p in params
+           if p["kind"] == "scalar"}
+    env.update(launch)
+    call = []
+    outs = []
+    for p in params:
+        v = args.get(p["name"])
+        if p["kind"] == "scalar":
+            call.append(v)
+            continue
+        if p.get("role") in ("out", "inout"):
+            outs.append(p["name"])
+        if p.get("role") in ("in", "inout"):
+            if v is None:
+                return "'%s' is %s in PK_KERNELS, an output of the CUDA " \
+                       "kernel" % (p["name"], p.get("role"))
+            shp = shape_of(p, env)
+            if shp is None or int(np.prod(shp)) != v.size:
+                return "'%s': PK_KERNELS shape %s is %s, the case has %d " \
+                       "elements" % (p["name"], p["shape"], shp, v.size)
+            call.append(v.reshape(shp).copy())
+    for n in launch_names(spec):
+        if n not in launch:
+            return "launch name '%s' not known to the case" % n
+        call.append(launch[n])
+    if sorted(outs) != sorted(refs):
+        return "outputs in PK_KERNELS %s, expected %s" % (outs, sorted(refs))
+    try:
+        got = nki.simulate(getattr(mod, kernel))(*call)
+    except BaseException as e:  # assertion, simulator error, Python error
+        msg = str(e).strip().splitlines()
+        return "raised %s: %s" % (type(e).__name__, msg[0] if msg else "")
+    if len(outs) == 1:
+        got = (got,)
+    if not isinstance(got, (tuple, list)) or len(got) != len(outs):
+        return "returned %r, expected %d outputs" % (type(got), len(outs))
+    bad = []
+    for name, g in zip(outs, got):
+        ref = np.asarray(refs[name])
+        g = np.asarray(g)
+        if g.size != ref.size:
+            bad.append("%s: shape %s, expected %d elements" %
+                       (name, g.shape, ref.size))
+            continue
+        want_dt = tol.get("dtype", ref.dtype if ref.dtype.kind == "i"
+                          else np.float32)
+        if g.dtype != want_dt:
+            bad.append("%s: dtype %s, expected %s" % (name, g.dtype,
+                                                      np.dtype(want_dt)))
+            continue
+        gf = g.reshape(ref.shape).astype(np.float64)
+        rf = ref.astype(np.float64)
+        if not np.allclose(gf, rf, rtol=tol["rtol"], atol=tol["atol"]):
+            err = np.abs(gf - rf)
+            err[np.isnan(err)] = np.inf
+            i = np.unravel_index(np.argmax(err), err.shape)
+            bad.append("%s: max |err| %.3g at %s (got %r, want %r; %d of %d "
+                       "elements off)" %
+                       (name, err[i], tuple(int(k) for k in i), gf[i], rf[i],
+                        int((~np.isclose(gf, rf, rtol=tol["rtol"],
+                                         atol=tol["atol"])).sum()),
+                        gf.size))
+    return "; ".join(bad) or None
+
+
+def launch_names(spec):
+    return spec.get("launch", [])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pk", required=True)
+    ap.add_argument("--source-dir", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--report", action="store_true",
+                    help="print a table of expectations and outcomes; "
+                    "exit 0")
+    ap.add_argument("--only", nargs="*", default=None)
+    a = ap.parse_args()
+    sys.path.insert(0, os.path.join(a.source_dir, "lib", "NKISim"))
+    os.makedirs(a.work, exist_ok=True)
+
+    sources = sorted(glob.glob(os.path.join(HERE, "*.cu")))
+    if a.only:
+        sources = [s for s in sources
+                   if os.path.splitext(os.path.basename(s))[0] in a.only]
+    out = os.path.join(a.work, "idioms-nki")
+    shutil.rmtree(out, ignore_errors=True)
+    r = subprocess.run([a.pk, "port", "-q", "--to", "nki", "-o", out] +
+                       sources, capture_output=True, text=True)
+    findings = {}
+    for line in r.stderr.splitlines():
+        m = FINDING.match(line.strip())
+        if m:
+            findings.setdefault(m.group("kernel"), []).append(m)
+    pys = {}
+    for d, _, fs in os.walk(out):
+        for f in fs:
+            if f.endswith(".py"):
+                pys[f[:-3]] = os.path.join(d, f)
+
+    rows = []  # kernel, expectation, outcome, ok, detail
+    for src in sources:
+        kernel = os.path.splitext(os.path.basename(src))[0]
+        exp, at = read_expectation(src)
+        fs = [m for m in findings.get(kernel, []) if m.group("sev") ==
+              "warning"]
+        where = ["%s:%s" % (os.path.basename(m.group("file")),
+                            m.group("line")) for m in fs]
+        tool = "; ".join("%s at %s: %s" % (m.group("rule"), w, m.group("msg"))
+                         for m, w in zip(fs, where))
+        mod = None
+        lifted = False
+        load_err = None
+        if kernel in pys:
+            try:
+                mod = load(pys[kernel], kernel)
+                lifted = kernel in getattr(mod, "PK_KERNELS", {})
+            except BaseException as e:
+                load_err = "%s: %s" % (type(e).__name__, e)
+        if exp is None:
+            rows.append((kernel, "?", "-", False, "no EXPECT line"))
+            continue
+        expect_s = "lift" if exp[0] == "lift" else \
+            'refuse %s "%s"' % (exp[1], exp[2])
+        if load_err:
+            rows.append((kernel, expect_s, "module error", False, load_err))
+            continue
+        if r.returncode != 0 and not lifted and not fs:
+            rows.append((kernel, expect_s, "port failed", False,
+                         "port exit %d: %s" % (r.returncode,
+                                               r.stderr.strip()[-300:])))
+            continue
+        if lifted:
+            fails = []
+            n = 0
+            for label, args, launch, refs, tol in CASES[kernel](
+                    np.random.default_rng(
+                        sum(map(ord, kernel)))) if kernel in CASES else ():
+                n += 1
+                why = run_case(mod, kernel, args, launch, refs, tol)
+                if why:
+                    fails.append("%s: %s" % (label, why))
+            if kernel not in CASES:
+                outcome, detail = "lifted (no cases)", ""
+            elif fails:
+                raised = all(" raised " in f or ": raised " in f
+                             for f in fails)
+                outcome = "lifted, RAISES" if raised else "lifted, WRONG"
+                detail = "; ".join(fails)
+            else:
+                outcome, detail = "lifted, matches (%d sizes)" % n, ""
+            ok = exp[0] == "lift" and not fails and kernel in CASES
+            if exp[0] != "lift":
+                detail = "lifted, a refusal was expected" + \
+                    ("; " + detail if detail else "")
+            rows.append((kernel, expect_s, outcome, ok, detail))
+            continue
+        # Not lifted.
+        outcome = "refused " + ",".join(sorted({m.group("rule") for m in fs})) \
+            if fs else "not lifted, no finding"
+        if exp[0] == "lift":
+            rows.append((kernel, expect_s, outcome, False,
+                         tool or "no finding for the kernel"))
+            continue
+        rule, sub = exp[1], exp[2]
+        good = [m for m in fs if m.group("rule") == rule and
+                sub in m.group("msg") and
+                os.path.basename(m.group("file")) == os.path.basename(src) and
+                (at is None or int(m.group("line")) == at)]
+        ok = len(good) == 1 and len(fs) == 1
+        detail = tool
+        if not ok:
+            detail = "expected %s at %s:%s with \"%s\"; tool: %s" % (
+                rule, os.path.basename(src), at if at else "*", sub,
+                tool or "no finding")
+        rows.append((kernel, expect_s, outcome, ok, detail))
+
+    nfail = sum(1 for x in rows if not x[3])
+    if a.report:
+        w0 = max(len(x[0]) for x in rows)
+        w1 = max(len(x[1]) for x in rows)
+        w2 = max(len(x[2]) for x in rows)
+        print("| %-*s | %-*s | %-*s | ok | rule and message |" %
+              (w0, "kernel", w1, "expectation", w2, "outcome"))
+        print("|%s|%s|%s|----|---|" % ("-" * (w0 + 2), "-" * (w1 + 2),
+                                        "-" * (w2 + 2)))
+        for k, e, o, ok, d in rows:
+            print("| %-*s | %-*s | %-*s | %-2s | %s |" %
+                  (w0, k, w1, e, w2, o, "ok" if ok else "no",
+                   d.replace("|", "\\|")))
+        print()
+        print("%d kernels: %d as expected, %d not (%d lifted and matching, "
+              "%d lifted but wrong or raising)" %
+              (len(rows), len(rows) - nfail, nfail,
+               sum(1 for x in rows if x[2].startswith("lifted, matches")),
+               sum(1 for x in rows if x[2].startswith("lifted, WRONG") or
+                   x[2].startswith("lifted, RAISES"))))
+        return 0
+    for k, e, o, ok, d in rows:
+        print("%s%s: expect %s, %s%s" % ("ok   " if ok else "FAIL ", k, e, o,
+                                         (" -- " + d) if d else ""))
+    print("%d kernels, %d ok, %d FAIL" % (len(rows), len(rows) - nfail,
+                                          nfail))
+    return 1 if nfail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
