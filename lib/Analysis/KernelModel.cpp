@@ -276,6 +276,12 @@ void Exec::declare(const DeclStmt *DS, const Mask &M) {
            llvm::formatv("reference '{0}' to memory", V->getName()).str());
       return;
     }
+    if (groupSize(Q)) {
+      Vals X = eval(V->getInit(), M);
+      for (unsigned T : M)
+        Th[T].Env[V] = X[T];
+      continue;
+    }
     if (!Q->isPointerType() && !isScalarType(Q)) {
       fail(Failure::Unsupported, V->getLocation(),
            llvm::formatv("local '{0}' of type {1}: only scalars, pointers and "
@@ -304,6 +310,11 @@ bool Exec::hasCollective(const Stmt *S) {
     return false;
   if (auto *C = dyn_cast<CallExpr>(S)) {
     llvm::StringRef N = calleeName(C);
+    if (auto *F = C->getDirectCallee())
+      if (F->getQualifiedNameAsString().find("cooperative_groups") !=
+              std::string::npos &&
+          (N.starts_with("shfl") || N == "sync" || N == "reduce"))
+        return true;
     if (N == "__syncthreads" || N.starts_with("__shfl") ||
         N.starts_with("__ballot") || N.starts_with("__any") ||
         N.starts_with("__all") || N.starts_with("__reduce"))
@@ -461,7 +472,7 @@ SymP Exec::readPtr(SymP Ptr, unsigned T, SourceLocation L) {
   }
   SharedArr &A = SA->second;
   if (Off->I < 0 || (A.Size >= 0 && Off->I >= A.Size)) {
-    fail(Failure::Unsupported, L,
+    fail(Failure::Shape, L,
          llvm::formatv("index {0} outside __shared__ '{1}' ({2} elements) "
                        "at this block shape",
                        Off->I, V->getName(), A.Size)
@@ -470,19 +481,29 @@ SymP Exec::readPtr(SymP Ptr, unsigned T, SourceLocation L) {
   }
   Slot &S = A.Slots[Off->I];
   unsigned W = T / 32;
-  if (S.WPhase == Phase && S.Writer / 32 != W && !S.Atomic) {
+  // A read of another thread's write needs a barrier between, or, within
+  // a warp, __syncwarp (lanes are not in lockstep since Volta).
+  if (S.WPhase == Phase && S.Writer != T && !S.Atomic &&
+      (S.Writer / 32 != W || S.WSync == WarpSync[W])) {
     fail(Failure::Race, L,
-         llvm::formatv("'{0}[{1}]' is read by warp {2} and written by warp "
-                       "{3} with no barrier between",
-                       V->getName(), Off->I, W, S.Writer / 32)
+         llvm::formatv("'{0}[{1}]' is read by thread {2} and written by "
+                       "thread {3} with no {4} between (a data race: "
+                       "independent thread scheduling does not keep lanes "
+                       "in lockstep)",
+                       V->getName(), Off->I, T, S.Writer,
+                       S.Writer / 32 != W ? "__syncthreads()"
+                                          : "__syncwarp() or barrier")
              .str());
     return P.undef();
   }
   if (S.RPhase != Phase) {
     S.RPhase = Phase;
     S.ReadWarps = 0;
+    S.Readers.clear();
   }
   S.ReadWarps |= uint64_t(1) << (W & 63);
+  if (S.Readers.size() < 4)
+    S.Readers.push_back({T, WarpSync[W]});
   if (!S.V)
     return P.undef(A.Elem);
   return S.V;
@@ -550,7 +571,7 @@ void Exec::writePtr(SymP Ptr, unsigned T, SymP Val, SourceLocation L,
   }
   SharedArr &A = SA->second;
   if (Off->I < 0 || (A.Size >= 0 && Off->I >= A.Size)) {
-    fail(Failure::Unsupported, L,
+    fail(Failure::Shape, L,
          llvm::formatv("index {0} outside __shared__ '{1}' ({2} elements) "
                        "at this block shape",
                        Off->I, V->getName(), A.Size)
@@ -562,9 +583,14 @@ void Exec::writePtr(SymP Ptr, unsigned T, SymP Val, SourceLocation L,
   Slot &S = A.Slots[Off->I];
   unsigned W = T / 32;
   bool Atomic = !Acc.empty();
-  if ((S.RPhase == Phase && (S.ReadWarps & ~(uint64_t(1) << (W & 63)))) ||
-      (S.WPhase == Phase && S.Writer / 32 != W && !(Atomic && S.Atomic) &&
-       S.V != Val)) {
+  bool ReadRace = S.RPhase == Phase &&
+                  (S.ReadWarps & ~(uint64_t(1) << (W & 63)));
+  if (S.RPhase == Phase)
+    for (auto [R, Sync] : S.Readers)
+      ReadRace |= R != T && R / 32 == W && Sync == WarpSync[W];
+  if (ReadRace ||
+      (S.WPhase == Phase && S.Writer != T && !(Atomic && S.Atomic) &&
+       (S.Writer / 32 != W || S.WSync == WarpSync[W]) && S.V != Val)) {
     fail(Failure::Race, L,
          llvm::formatv("'{0}[{1}]' is written by warp {2} while other warps "
                        "use it, with no barrier between",
@@ -581,6 +607,7 @@ void Exec::writePtr(SymP Ptr, unsigned T, SymP Val, SourceLocation L,
   S.Writer = T;
   S.Atomic = Atomic;
   S.LoopDepth = LoopDepth;
+  S.WSync = WarpSync[W];
 }
 
 void Exec::barrier(const Mask &M, SourceLocation L) {
@@ -594,6 +621,8 @@ void Exec::barrier(const Mask &M, SourceLocation L) {
   }
   ++Phase;
   ++Tr.Barriers;
+  for (unsigned &W : WarpSync)
+    ++W;
 }
 
 Trace km::executeBlock(ASTContext &Ctx, const FunctionDecl *FD,

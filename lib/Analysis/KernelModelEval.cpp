@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
+#include <set>
 
 using namespace pk;
 using namespace pk::km;
@@ -26,7 +27,8 @@ using namespace clang;
 SymP Exec::convert(SymP V, QualType To) {
   if (!V)
     return V;
-  if (To->isPointerType() || V->K == SK::Ptr)
+  if (To->isPointerType() || V->K == SK::Ptr ||
+      (V->K == SK::Param && !V->D))
     return V;
   return P.cast(tyOf(To), V);
 }
@@ -142,6 +144,14 @@ Vals Exec::eval(const Expr *E, const Mask &M) {
       V = It->second;
     if (V->getName() == "warpSize")
       return All(P.intc(32));
+    if (V->hasAttr<CUDASharedAttr>() && !Ctx.getAsArrayType(V->getType())) {
+      // A __shared__ scalar: its one slot.
+      SymP Ptr = P.ptr(V, P.intc(0), tyOf(V->getType()));
+      for (unsigned T : M)
+        if (!failed())
+          R[T] = readPtr(Ptr, T, E->getExprLoc());
+      return failed() ? All(P.undef()) : R;
+    }
     if (V->hasAttr<CUDASharedAttr>() || Th[M[0]].Arrays.count(V)) {
       QualType El = V->getType();
       while (auto *A = Ctx.getAsArrayType(El))
@@ -272,9 +282,15 @@ Vals Exec::evalAddr(const Expr *E, const Mask &M) {
     return R;
   }
   if (auto *DR = dyn_cast<DeclRefExpr>(E))
-    if (auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+    if (auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+      if (V->hasAttr<CUDASharedAttr>() && !Ctx.getAsArrayType(V->getType())) {
+        for (unsigned T : M)
+          R[T] = P.ptr(V, P.intc(0), tyOf(V->getType()));
+        return R;
+      }
       if (V->hasAttr<CUDASharedAttr>() || Th[M[0]].Arrays.count(V))
         return eval(E, M);
+    }
   if (auto *U = dyn_cast<UnaryOperator>(E))
     if (U->getOpcode() == UO_Deref)
       return eval(U->getSubExpr(), M);
@@ -413,7 +429,7 @@ Vals Exec::evalUnary(const UnaryOperator *U, const Mask &M) {
 }
 
 Vals Exec::evalShuffle(const CallExpr *C, llvm::StringRef Kind, unsigned First,
-                       const Mask &M) {
+                       const Mask &M, int64_t DefWidth) {
   Vals R(Th.size());
   if (C->getNumArgs() < First + 2) {
     fail(Failure::Unsupported, C->getBeginLoc(), "a shuffle without a lane");
@@ -430,7 +446,8 @@ Vals Exec::evalShuffle(const CallExpr *C, llvm::StringRef Kind, unsigned First,
   for (unsigned T : M)
     Active[T] = 1;
   for (unsigned T : M) {
-    int64_t Width = W.empty() ? 32 : (W[T]->K == SK::Int ? W[T]->I : -1);
+    int64_t Width =
+        W.empty() ? DefWidth : (W[T]->K == SK::Int ? W[T]->I : -1);
     if (L[T]->K != SK::Int || Width <= 0 || Width > 32 ||
         (Width & (Width - 1))) {
       fail(Failure::DataDependent, C->getBeginLoc(),
@@ -520,6 +537,8 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
       R[T] = V;
     return R;
   };
+  if (groupCall(C, M, R))
+    return R;
   // Operators of class types (__half arithmetic).
   if (auto *OC = dyn_cast<CXXOperatorCallExpr>(C)) {
     OverloadedOperatorKind K = OC->getOperator();
@@ -586,7 +605,15 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
   if (NA == 0 && (N == "__builtin_inff" || N == "__builtin_inf" ||
                   N == "__builtin_huge_valf" || N == "__builtin_huge_val"))
     return All(P.flt(INFINITY, tyOf(C->getType())));
-  if (N == "__syncwarp" || N.starts_with("__threadfence"))
+  if (N == "__syncwarp") {
+    std::set<unsigned> Warps;
+    for (unsigned T : M)
+      Warps.insert(T / 32);
+    for (unsigned W : Warps)
+      ++WarpSync[W];
+    return All(P.intc(0));
+  }
+  if (N.starts_with("__threadfence"))
     return All(P.intc(0));
   for (auto [Name, Kind, First] :
        {std::tuple{"__shfl_sync", "idx", 1u}, {"__shfl_down_sync", "down", 1u},
@@ -605,9 +632,15 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
     for (unsigned T : M) {
       if (failed())
         break;
+      // The old contents: memory another thread may have updated, so a
+      // value read at run time (a counter's position is data-dependent).
+      if (A[T]->K == SK::Ptr && isa<ParmVarDecl>(A[T]->D))
+        R[T] = P.load(A[T]->D, A[T]->Ops[0], tyOf(C->getType()));
+      else
+        R[T] = P.undef(tyOf(C->getType()));
       writePtr(A[T], T, V[T], C->getBeginLoc(), Acc);
     }
-    return All(P.undef(tyOf(C->getType())));
+    return R;
   }
   if (N == "__ldg" && NA == 1) {
     Vals A = eval(C->getArg(0), M);

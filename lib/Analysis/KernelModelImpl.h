@@ -18,6 +18,9 @@ Ty tyOf(clang::QualType Q);
 bool isScalarType(clang::QualType Q);
 const clang::Expr *stripE(const clang::Expr *E);
 
+/// A cooperative group type: 0 the thread block, N a tile of N threads.
+std::optional<int64_t> groupSize(clang::QualType Q);
+
 using Mask = std::vector<unsigned>;
 using Vals = std::vector<SymP>; ///< one per thread of the block
 
@@ -35,6 +38,9 @@ struct Slot {
   uint64_t ReadWarps = 0;
   bool Atomic = false;
   unsigned LoopDepth = 0;
+  unsigned WSync = 0; ///< the writer's warp's __syncwarp count
+  /// Readers since the last barrier: thread and its warp's sync count.
+  std::vector<std::pair<unsigned, unsigned>> Readers;
 };
 
 struct SharedArr {
@@ -66,6 +72,7 @@ private:
   std::map<const clang::VarDecl *, const clang::VarDecl *> Alias;
   std::vector<Frame> Frames;
   int Phase = 0;
+  std::vector<unsigned> WarpSync = std::vector<unsigned>(32, 0);
   unsigned SymBranch = 0, LoopDepth = 0, Depth = 0;
   /// Summarised loops being executed: their iteration variables per thread.
   std::vector<const clang::Stmt *> Summarised;
@@ -99,7 +106,10 @@ private:
   Vals evalUnary(const clang::UnaryOperator *U, const Mask &M);
   Vals evalCall(const clang::CallExpr *C, const Mask &M);
   Vals evalShuffle(const clang::CallExpr *C, llvm::StringRef Kind,
-                   unsigned First, const Mask &M);
+                   unsigned First, const Mask &M, int64_t Width = 32);
+  // Cooperative groups (KernelModelGroups.cpp).
+  SymP groupValue(int64_t Size);
+  bool groupCall(const clang::CallExpr *C, const Mask &M, Vals &R);
   Vals inlineCall(const clang::FunctionDecl *F, const clang::CallExpr *C,
                   const Mask &M);
   /// Assigns \p V to the lvalue \p L for the threads of \p M (after all of

@@ -92,7 +92,7 @@ void Exec::execLoop(const Stmt *Loop, const Stmt *Init, const Expr *Cond,
   Mask Cur = live(M0);
   for (unsigned Iter = 0; !Cur.empty() && !failed(); ++Iter) {
     if (Iter > 4096) {
-      fail(Failure::Unsupported, Loop->getBeginLoc(),
+      fail(Failure::Shape, Loop->getBeginLoc(),
            "a loop of more than 4096 iterations decided by the block shape");
       return;
     }
@@ -297,7 +297,10 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
         Op = N->Op;
       }
       // Any placeholder of this loop inside g couples the updates.
+      std::set<SymP> Seen;
       std::function<bool(SymP)> HasPh = [&](SymP S) {
+        if (!P.containsKind(S, SK::Carried) || !Seen.insert(S).second)
+          return false;
         if (S->K == SK::Carried && S->Site == Loop)
           return true;
         for (SymP O : S->Ops)

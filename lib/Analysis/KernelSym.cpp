@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <unordered_set>
 #include <limits>
 
 using namespace pk;
@@ -61,6 +62,9 @@ SymP SymPool::make(Sym S) {
     return It->second;
   S.Op = intern(S.Op);
   S.Id = unsigned(Store.size());
+  S.Kinds = uint32_t(1) << unsigned(S.K);
+  for (SymP O : S.Ops)
+    S.Kinds |= O->Kinds;
   Store.push_back(std::move(S));
   SymP P = &Store.back();
   Map.emplace(std::move(Key), P);
@@ -610,24 +614,37 @@ SymP SymPool::subst(SymP S, const std::map<SymP, SymP> &M) {
 }
 
 bool SymPool::contains(SymP S, SymP X) {
-  if (S == X)
-    return true;
-  for (SymP O : S->Ops)
-    if (contains(O, X))
+  if (!(S->Kinds & (uint32_t(1) << unsigned(X->K))))
+    return false;
+  std::vector<SymP> Work{S};
+  std::unordered_set<SymP> Seen{S};
+  while (!Work.empty()) {
+    SymP Y = Work.back();
+    Work.pop_back();
+    if (Y == X)
       return true;
+    for (SymP O : Y->Ops)
+      if ((O->Kinds & (uint32_t(1) << unsigned(X->K))) && Seen.insert(O).second)
+        Work.push_back(O);
+  }
   return false;
 }
 
 bool SymPool::containsKind(SymP S, SK K) {
-  if (S->K == K)
-    return true;
-  for (SymP O : S->Ops)
-    if (containsKind(O, K))
-      return true;
-  return false;
+  return S->Kinds & (uint32_t(1) << unsigned(K));
 }
 
 std::string SymPool::str(SymP S) {
+  std::string R = strFull(S, 6);
+  if (R.size() > 240)
+    R = R.substr(0, 237) + "...";
+  return R;
+}
+
+std::string SymPool::strFull(SymP S, unsigned Depth) {
+  if (!Depth)
+    return "...";
+  auto str = [&](SymP X) { return strFull(X, Depth - 1); };
   auto Name = [](const clang::ValueDecl *D) -> std::string {
     return D ? "d" + std::to_string(reinterpret_cast<uintptr_t>(D) % 9973)
              : "?";

@@ -32,6 +32,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include <functional>
 #include <set>
+#include <unordered_map>
 
 using namespace pk;
 using namespace pk::nki;
@@ -70,6 +71,20 @@ private:
   rows::Program Pr;
   SourceLocation Here;
   std::map<unsigned, RowOf> ThreadRow;
+  int64_t LoadA = 0;
+  std::set<SymP> Complete;
+  /// Normalised values do not depend on the thread: a load's row offset
+  /// is in its row atom (RowAtom + 1 + offset) until the store's row
+  /// replaces it (atRow).
+  std::unordered_map<SymP, SymP> NormMemo;
+  std::unordered_map<SymP, uint64_t> RowsMemo;
+  std::map<std::pair<SymP, int64_t>, SymP> AtRowMemo;
+  /// The row offsets of the loads in \p S (bit o).
+  uint64_t rowsIn(SymP S);
+  /// \p S (normalised) for the store of row offset \p O: every row atom
+  /// must be O's, which becomes the row.
+  std::optional<SymP> atRow(SymP S, int64_t O);
+  SymP rowAtom(int64_t O) { return P.atom(RowAtom + 1 + unsigned(O)); }
 
   bool fail(RuleId R, SourceLocation L, std::string M) {
     if (!V.Why)
@@ -84,6 +99,7 @@ private:
   std::optional<Decomp> decompose(SymP Idx);
   bool rowOf(unsigned T, const RowOf &R);
   SymP norm(SymP S, unsigned T);
+  SymP normNew(SymP S, unsigned T);
   SymP merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T);
   SymP fullIter(SymP End) { return P.iter(nullptr, P.intc(0), End, P.intc(1)); }
   bool complete(SymP S);
@@ -190,6 +206,8 @@ bool Reader::rowOf(unsigned T, const RowOf &R) {
 
 /// Whether every reduction in \p S runs over a whole row.
 bool Reader::complete(SymP S) {
+  if (!P.containsKind(S, SK::Reduce) || !Complete.insert(S).second)
+    return true;
   if (S->K == SK::Reduce) {
     SymP It = S->Ops[0];
     if (It->Ops[0] != P.intc(0) || It->Ops[2] != P.intc(1))
@@ -199,6 +217,44 @@ bool Reader::complete(SymP S) {
     if (!complete(O))
       return false;
   return true;
+}
+
+uint64_t Reader::rowsIn(SymP S) {
+  // Row atoms occur only in the indices of loads.
+  std::function<uint64_t(SymP)> InIdx = [&](SymP X) -> uint64_t {
+    if (X->K == SK::Param && !X->D && X->I > RowAtom && X->I <= RowAtom + 64)
+      return uint64_t(1) << (X->I - RowAtom - 1);
+    uint64_t R = 0;
+    for (SymP O : X->Ops)
+      R |= InIdx(O);
+    return R;
+  };
+  if (!(S->Kinds & (uint32_t(1) << unsigned(SK::Load))))
+    return 0;
+  auto It = RowsMemo.find(S);
+  if (It != RowsMemo.end())
+    return It->second;
+  uint64_t R = 0;
+  if (S->K == SK::Load)
+    R = InIdx(S->Ops[0]);
+  else
+    for (SymP O : S->Ops)
+      R |= rowsIn(O);
+  RowsMemo[S] = R;
+  return R;
+}
+
+std::optional<SymP> Reader::atRow(SymP S, int64_t O) {
+  auto Key = std::make_pair(S, O);
+  auto It = AtRowMemo.find(Key);
+  if (It != AtRowMemo.end())
+    return It->second;
+  uint64_t Rs = rowsIn(S);
+  if (Rs & ~(uint64_t(1) << O))
+    return std::nullopt;
+  SymP R = Rs ? P.subst(S, {{rowAtom(O), Row}}) : S;
+  AtRowMemo[Key] = R;
+  return R;
 }
 
 /// Combines \p Terms with \p Op: reductions over one column loop whose
@@ -254,6 +310,15 @@ SymP Reader::merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T) {
 SymP Reader::norm(SymP S, unsigned T) {
   if (V.Why || V.NotMine)
     return S;
+  auto It = NormMemo.find(S);
+  if (It != NormMemo.end())
+    return It->second;
+  SymP R = normNew(S, T);
+  NormMemo[S] = R;
+  return R;
+}
+
+SymP Reader::normNew(SymP S, unsigned T) {
   switch (S->K) {
   case SK::Int:
   case SK::Flt:
@@ -290,8 +355,16 @@ SymP Reader::norm(SymP S, unsigned T) {
     rows::TensorUse::Kind K;
     SymP Idx;
     if (D->HasRow) {
-      if (!rowOf(T, D->R))
+      if (D->R.O >= 64) {
+        fail(RuleId::PK5007, Here, "more than 64 rows per block");
         return S;
+      }
+      if (LoadA && LoadA != D->R.A) {
+        fail(RuleId::PK5007, Here, "loads with different rows per block");
+        return S;
+      }
+      LoadA = D->R.A;
+      SymP Row = rowAtom(D->R.O);
       if (D->Pitch.empty() && Col == P.intc(0)) {
         K = rows::TensorUse::RowCol;
         Idx = Row;
@@ -469,6 +542,17 @@ rows::Verdict Reader::run() {
     SymP Val = norm(St.Val, St.Thread);
     if (V.Why || V.NotMine)
       return V;
+    if (LoadA && LoadA != D->R.A)
+      return fail(RuleId::PK5007, Here, "loads and stores with different "
+                                        "rows per block"),
+             V;
+    auto AtRow = atRow(Val, D->R.O);
+    if (!AtRow)
+      return fail(RuleId::PK5007, Here,
+                  "a value computed from another row than the one it is "
+                  "stored to (a row program has one row per thread)"),
+             V;
+    Val = *AtRow;
     Out &O = Outs[PV];
     if (!O.Set) {
       Order.push_back(PV);
@@ -623,7 +707,10 @@ rows::Verdict Reader::run() {
     Pr.Stores.push_back(RS);
   }
   // Reductions and matrices agree on the column count.
+  std::set<SymP> ColsSeen;
   std::function<bool(SymP)> Cols = [&](SymP S) {
+    if (!P.containsKind(S, SK::Reduce) || !ColsSeen.insert(S).second)
+      return true;
     if (S->K == SK::Reduce) {
       SymP E = S->Ops[0]->Ops[1];
       if (Pr.Cols && Pr.Cols != E)

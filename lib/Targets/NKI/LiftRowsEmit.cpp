@@ -65,6 +65,9 @@ private:
   NodeP nodeNew(SymP S);
   std::map<SymP, NodeP> Memo; ///< one tree per value: loads once per chunk
   bool closed(SymP S);
+  bool closedNew(SymP S);
+  std::map<SymP, bool> Closed;
+  std::set<SymP> Visited;
   void reductions(SymP S, std::vector<SymP> &Out, std::set<SymP> &Seen);
   bool reduce(SymP R);
   std::string column(const Operand &O, DType Ty);
@@ -106,6 +109,15 @@ std::optional<std::string> Emitter::py(SymP S) {
 /// Whether \p S is one value per row (no column variable outside the
 /// reductions it contains).
 bool Emitter::closed(SymP S) {
+  auto It = Closed.find(S);
+  if (It != Closed.end())
+    return It->second;
+  bool R = closedNew(S);
+  Closed[S] = R;
+  return R;
+}
+
+bool Emitter::closedNew(SymP S) {
   if (S->K == SK::Reduce)
     return true;
   if (S == Pr.Col)
@@ -122,6 +134,9 @@ bool Emitter::closed(SymP S) {
 
 void Emitter::reductions(SymP S, std::vector<SymP> &Out,
                          std::set<SymP> &Seen) {
+  if (!P.containsKind(S, SK::Reduce) || Visited.count(S))
+    return;
+  Visited.insert(S);
   for (SymP O : S->Ops)
     reductions(O, Out, Seen);
   if (S->K == SK::Reduce && Seen.insert(S).second)

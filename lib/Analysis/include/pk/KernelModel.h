@@ -76,6 +76,7 @@ struct Sym {
   SK K = SK::Undef;
   Ty T = Ty::F32;
   unsigned Id = 0;  ///< creation order: deterministic canonical ordering
+  uint32_t Kinds = 0; ///< bit K set: a value of kind K occurs in this one
   int64_t I = 0;    ///< Int value; BlockIdx/GridDim dimension
   double F = 0;     ///< Flt value
   const clang::ValueDecl *D = nullptr;
@@ -140,6 +141,7 @@ public:
   SymP identity(llvm::StringRef Op, Ty T);
 
 private:
+  std::string strFull(SymP S, unsigned Depth);
   SymP make(Sym S);
   std::deque<Sym> Store;
   std::unordered_map<std::string, SymP> Map;
@@ -166,6 +168,7 @@ struct Failure {
     Race,          ///< shared memory read/written across warps unsynchronised
     Carried,       ///< a loop-carried value that is not an accumulation
     Undefined,     ///< a value no thread wrote reaches a store
+    Shape,         ///< only at this block shape (an array it overruns)
   } K = Unsupported;
   clang::SourceLocation Loc;
   std::string Msg;
