@@ -729,11 +729,17 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
   if (F && F->getDefinition() && F->getDefinition()->hasBody() &&
       !F->hasAttr<CUDAGlobalAttr>() && !isa<CXXMethodDecl>(F))
     return inlineCall(F, C, M);
+  std::string Of;
+  if (auto *MC = dyn_cast<CXXMemberCallExpr>(C))
+    if (const Expr *O = MC->getImplicitObjectArgument())
+      Of = " (a member of " +
+           O->IgnoreParenImpCasts()->getType().getAsString() + ")";
   fail(Failure::Unsupported, C->getBeginLoc(),
-       llvm::formatv("call to '{0}': the model knows CUDA's math, shuffle, "
-                     "atomic and barrier intrinsics and executes device "
-                     "functions with a body, not this",
-                     N.empty() ? "(indirect)" : N)
+       llvm::formatv("call to '{0}'{1}: the model knows CUDA's math, "
+                     "shuffle, atomic, barrier and cooperative-groups "
+                     "intrinsics and executes device functions with a body, "
+                     "not this",
+                     N.empty() ? "(indirect)" : N, Of)
            .str());
   return All(P.undef());
 }

@@ -65,13 +65,21 @@ static std::optional<int64_t> groupOf(SymP V) {
 bool Exec::groupCall(const CallExpr *C, const Mask &M, Vals &R) {
   unsigned BS = Shape.size();
   auto Lin = [&](unsigned T) { return T; }; // threads are in linear order
-  // Member functions of a group.
+  // Member functions of a group (static members are called through a
+  // member expression too).
+  const Expr *Obj = nullptr;
+  std::string Fn;
   if (auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
-    const Expr *Obj = MC->getImplicitObjectArgument();
-    if (Obj)
-      Obj = Obj->IgnoreParenImpCasts();
-    if (!Obj || !groupSize(Obj->getType()))
-      return false;
+    Obj = MC->getImplicitObjectArgument();
+    if (MC->getMethodDecl())
+      Fn = MC->getMethodDecl()->getNameAsString();
+  } else if (auto *ME = dyn_cast<MemberExpr>(C->getCallee()->IgnoreParenImpCasts())) {
+    Obj = ME->getBase();
+    Fn = ME->getMemberDecl()->getNameAsString();
+  }
+  if (Obj)
+    Obj = Obj->IgnoreParenImpCasts();
+  if (Obj && groupSize(Obj->getType())) {
     Vals G = eval(Obj, M);
     if (failed())
       return true;
@@ -82,7 +90,12 @@ bool Exec::groupCall(const CallExpr *C, const Mask &M, Vals &R) {
       return true;
     }
     int64_t N = *Gs ? *Gs : BS;
-    llvm::StringRef Fn = MC->getMethodDecl()->getName();
+    if (llvm::StringRef(Fn).starts_with("operator")) {
+      // A conversion between group types (thread_block_tile<32, block>
+      // to thread_block_tile<32>): the same threads.
+      R = G;
+      return true;
+    }
     if (Fn == "thread_rank") {
       for (unsigned T : M)
         R[T] = P.intc(Lin(T) % N, Ty::U32);
@@ -108,7 +121,7 @@ bool Exec::groupCall(const CallExpr *C, const Mask &M, Vals &R) {
         R[T] = P.intc(0);
       return true;
     }
-    llvm::StringRef Kind = llvm::StringSwitch<llvm::StringRef>(Fn)
+    llvm::StringRef Kind = llvm::StringSwitch<llvm::StringRef>(llvm::StringRef(Fn))
                                .Case("shfl", "idx")
                                .Case("shfl_down", "down")
                                .Case("shfl_up", "up")

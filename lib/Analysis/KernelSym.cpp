@@ -634,6 +634,45 @@ bool SymPool::containsKind(SymP S, SK K) {
   return S->Kinds & (uint32_t(1) << unsigned(K));
 }
 
+static uint64_t mix(uint64_t H, uint64_t V) {
+  H ^= V + 0x9e3779b97f4a7c15ULL + (H << 6) + (H >> 2);
+  H *= 0xff51afd7ed558ccdULL;
+  return H ^ (H >> 33);
+}
+
+uint64_t SymPool::acHash(SymP S) {
+  auto It = Hashes.find(S);
+  if (It != Hashes.end())
+    return It->second;
+  uint64_t H = mix(uint64_t(S->K) * 131 + uint64_t(S->T), uint64_t(S->I));
+  uint64_t FB;
+  std::memcpy(&FB, &S->F, sizeof FB);
+  H = mix(H, FB);
+  H = mix(H, reinterpret_cast<uintptr_t>(S->D));
+  H = mix(H, reinterpret_cast<uintptr_t>(S->Site));
+  H = mix(H, std::hash<std::string>()(S->Op.str()));
+  if (S->K == SK::Bin && isFloatTy(S->T) &&
+      (S->Op == "+" || S->Op == "*" || S->Op == "max" || S->Op == "min")) {
+    std::vector<uint64_t> Terms;
+    std::function<void(SymP)> Flat = [&](SymP X) {
+      if (X->K == SK::Bin && X->Op == S->Op && X->T == S->T)
+        for (SymP O : X->Ops)
+          Flat(O);
+      else
+        Terms.push_back(acHash(X));
+    };
+    Flat(S);
+    std::sort(Terms.begin(), Terms.end());
+    for (uint64_t T : Terms)
+      H = mix(H, T);
+  } else {
+    for (SymP O : S->Ops)
+      H = mix(H, acHash(O));
+  }
+  Hashes[S] = H;
+  return H;
+}
+
 std::string SymPool::str(SymP S) {
   std::string R = strFull(S, 6);
   if (R.size() > 240)

@@ -30,6 +30,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
 #include <functional>
 #include <set>
 #include <unordered_map>
@@ -271,7 +273,7 @@ SymP Reader::merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T) {
     Bodies[I] = P.subst(X->Ops[1], {{It, Full}});
     std::string Key = std::to_string(It->Ops[1]->Id) + "/" +
                       std::to_string(It->Ops[2]->Id) + "/" +
-                      std::to_string(Bodies[I]->Id);
+                      std::to_string(P.acHash(Bodies[I]));
     Groups[Key].push_back(I);
   }
   std::vector<char> Drop(Terms.size(), 0);
@@ -652,7 +654,7 @@ rows::Verdict Reader::run() {
       } else {
         X = Vs[0];
         for (SymP Y : Vs)
-          if (Y != X)
+          if (P.acHash(Y) != P.acHash(X))
             return fail(RuleId::PK5004, Here,
                         llvm::formatv("threads store different values to one "
                                       "element of '{0}' (a race, or a "
@@ -662,11 +664,14 @@ rows::Verdict Reader::run() {
                             .str()),
                    V;
       }
-      if (First && First != X)
+      if (First && P.acHash(First) != P.acHash(X))
         return fail(RuleId::PK5004, Here,
                     llvm::formatv("rows of one block get different values "
-                                  "in '{0}'",
-                                  PV->getName())
+                                  "in '{0}'{1}",
+                                  PV->getName(),
+                                  std::getenv("PK_NKI_MODEL_DEBUG")
+                                      ? ": " + P.str(First) + " vs " + P.str(X)
+                                      : std::string())
                         .str()),
                V;
       First = X;
@@ -742,7 +747,7 @@ rows::Verdict Reader::run() {
   std::string Key = std::to_string(Pr.Rows ? Pr.Rows->Id : 0) + ";" +
                     std::to_string(Pr.Cols->Id);
   for (const rows::RowStore &RS : Pr.Stores)
-    Key += ";" + std::to_string(RS.Val->Id) + (RS.Map ? "m" : "r");
+    Key += ";" + std::to_string(P.acHash(RS.Val)) + (RS.Map ? "m" : "r");
   Pr.Key = Key;
   V.Prog = std::move(Pr);
   return V;
@@ -818,8 +823,17 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
   std::vector<std::pair<BlockShape, int64_t>> Valid;
   std::optional<Refusal> FirstWhy;
   bool AnyNotMine = false, SharedBytes = false;
+  // PK_NKI_MODEL_DEBUG=1: each block shape's verdict on stderr.
+  bool Debug = std::getenv("PK_NKI_MODEL_DEBUG") != nullptr;
+  auto Say = [&](const BlockShape &S, const std::string &What) {
+    if (Debug)
+      llvm::errs() << "model: " << FD->getName() << " at " << S.X << "x"
+                   << S.Y << ": " << What << "\n";
+  };
   for (const BlockShape &S : Cands) {
     Trace Tr = executeBlock(TC.Ctx(), FD, S, P);
+    if (Tr.F)
+      Say(S, "model: " + Tr.F->Msg);
     SharedBytes |= Tr.UsesSharedBytes;
     if (Tr.F) {
       if (!FirstWhy)
@@ -831,6 +845,9 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
       continue;
     }
     rows::Verdict V = rows::analyse(TC.Ctx(), FD, Tr, P);
+    Say(S, V.NotMine ? "not a row program"
+           : V.Prog  ? "row program " + V.Prog->Key
+                     : "refused: " + V.Why->Msg);
     if (V.NotMine) {
       AnyNotMine = true;
       break;

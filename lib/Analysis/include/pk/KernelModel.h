@@ -135,6 +135,10 @@ public:
   /// Whether \p S contains \p X (or any Carried / Undef / Load when asked).
   bool contains(SymP S, SymP X);
   bool containsKind(SymP S, SK K);
+  /// A hash equal for values equal up to the order and grouping of
+  /// commutative, associative operations (+, *, max, min) on floats:
+  /// (a * b) * c and c * (b * a) meet.
+  uint64_t acHash(SymP S);
   /// A readable rendering for diagnostics and tests.
   std::string str(SymP S);
   /// The identity of a reduction operator (0, 1, -inf, +inf), or null.
@@ -145,6 +149,7 @@ private:
   SymP make(Sym S);
   std::deque<Sym> Store;
   std::unordered_map<std::string, SymP> Map;
+  std::unordered_map<SymP, uint64_t> Hashes;
   std::map<std::string, std::string> Interned;
   llvm::StringRef intern(llvm::StringRef S);
 };
