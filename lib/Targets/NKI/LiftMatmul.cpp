@@ -280,39 +280,96 @@ std::vector<size_t> genClosure(const std::vector<CoverGen> &Gens,
 }
 
 /// A check that the (row, col) pairs the launch produces cover an R x C
-/// grid: `len({(Row, Col) <all generators> if ...}) == R * C` enumerates
-/// every block, thread and loop iteration at trace time (quadratic in the
-/// sizes).  When Row and Col depend on disjoint generators, the pairs are
-/// the product of the rows and the columns, and the check is two linear
-/// ones: the rows cover R and the columns cover C.  \p RowOk / \p ColOk
-/// filter (a Python condition on r_ / c_), \p RowCount / \p ColCount are
-/// the expected counts.  Empty when the split does not apply.
-std::string splitCoverCheck(const Poly &Row, const Poly &Col,
-                            const std::vector<CoverGen> &Gens,
+/// grid.  \p Full enumerates every block, thread and loop iteration at
+/// trace time (quadratic in the sizes).  When Row and Col depend on
+/// disjoint generators, the pairs are the product of the rows and the
+/// columns, and two linear checks suffice: the rows cover R and the columns
+/// cover C.  A thread index that Row reads only as (t // c) and Col only as
+/// (t % c) (or the reverse) counts as two independent indices when the
+/// block is a whole number of c: the check is then `(block % c == 0 and
+/// <rows> and <cols>) or <Full>`.  \p RowOk / \p ColOk filter (a Python
+/// condition on r_ / c_), \p RowCount / \p ColCount are the expected
+/// counts.  Returns \p Full when no split applies.
+std::string splitCoverCheck(Poly Row, Poly Col, std::vector<CoverGen> Gens,
                             const std::string &RowOk, const std::string &ColOk,
                             const std::string &RowCount,
-                            const std::string &ColCount) {
+                            const std::string &ColCount,
+                            const std::string &Full) {
+  std::vector<std::string> Pre;
+  for (size_t I = 0; I < Gens.size(); ++I) {
+    const std::string V = Gens[I].Var;
+    // Only `range(Ext)` generators over a launch dimension.
+    std::string Ext;
+    if (Gens[I].Range.rfind("range(", 0) == 0 &&
+        Gens[I].Range.find(',') == std::string::npos)
+      Ext = Gens[I].Range.substr(6, Gens[I].Range.size() - 7);
+    if (!Gens[I].Launch || Ext.empty())
+      continue;
+    // The atoms of Row and Col that mention V, and the divisor c of the
+    // (V // c) and (V % c) forms.
+    auto Forms = [&](const Poly &P, const char *Op, std::string &C) {
+      for (const std::string &A : P.atoms()) {
+        if (!pyNamesIn(A).count(V))
+          continue;
+        std::string Pfx = "(" + V + " " + Op + " ";
+        if (A.rfind(Pfx, 0) != 0 || A.back() != ')')
+          return false;
+        std::string D = A.substr(Pfx.size(), A.size() - Pfx.size() - 1);
+        if (D.empty() || !std::all_of(D.begin(), D.end(), ::isdigit) ||
+            (!C.empty() && C != D))
+          return false;
+        C = D;
+      }
+      return true;
+    };
+    if (!pyNamesIn(Row).count(V) || !pyNamesIn(Col).count(V))
+      continue;
+    std::string C1, C2;
+    bool DivMod = Forms(Row, "//", C1) && Forms(Col, "%", C2);
+    bool ModDiv = false;
+    if (!DivMod) {
+      C1.clear();
+      C2.clear();
+      ModDiv = Forms(Row, "%", C1) && Forms(Col, "//", C2);
+    }
+    if ((!DivMod && !ModDiv) || C1 != C2)
+      continue;
+    std::string Q = V + "_q_", R = V + "_r_";
+    std::map<std::string, Poly> Sub = {
+        {"(" + V + " // " + C1 + ")", Poly::atom(Q)},
+        {"(" + V + " % " + C1 + ")", Poly::atom(R)}};
+    Row = Row.subst(Sub);
+    Col = Col.subst(Sub);
+    Pre.push_back(Ext + " % " + C1 + " == 0");
+    Gens[I] = CoverGen{Q, "range(" + Ext + " // " + C1 + ")", {}, true};
+    Gens.insert(Gens.begin() + I + 1,
+                CoverGen{R, "range(" + C1 + ")", {}, true});
+    ++I;
+  }
   std::vector<size_t> R = genClosure(Gens, pyNamesIn(Row));
   std::vector<size_t> C = genClosure(Gens, pyNamesIn(Col));
   std::set<size_t> Both(R.begin(), R.end());
   for (size_t I : C)
     if (Both.count(I))
-      return "";
+      return Full;
   Both.insert(C.begin(), C.end());
   // A generator neither side uses multiplies the pairs; it must not be an
   // empty loop (launch dimensions are at least 1).
   for (size_t I = 0; I < Gens.size(); ++I)
     if (!Both.count(I) && !Gens[I].Launch)
-      return "";
+      return Full;
   auto Set = [&](const Poly &P, const std::vector<size_t> &Is) {
     std::string S = "{" + P.py();
     for (size_t I : Is)
       S += " for " + Gens[I].Var + " in " + Gens[I].Range;
     return S + "}";
   };
-  return "len({r_ for r_ in " + Set(Row, R) + " if " + RowOk +
-         "}) == " + RowCount + " and len({c_ for c_ in " + Set(Col, C) +
-         " if " + ColOk + "}) == " + ColCount;
+  std::string Split = "len({r_ for r_ in " + Set(Row, R) + " if " + RowOk +
+                      "}) == " + RowCount + " and len({c_ for c_ in " +
+                      Set(Col, C) + " if " + ColOk + "}) == " + ColCount;
+  if (Pre.empty())
+    return Split;
+  return "(" + llvm::join(Pre, " and ") + " and " + Split + ") or " + Full;
 }
 
 //===----------------------------------------------------------------------===//
@@ -1194,19 +1251,16 @@ Gemm WmmaGemm::run() {
   std::vector<CoverGen> Gens = {{"bid_x", "range(grid_x)", {}, true},
                                 {"bid_y", "range(grid_y)", {}, true},
                                 {"tid_x", "range(0, block_x, 32)", {}, true}};
+  std::string Full =
+      "len({(r_, c_) for (r_, c_) in {(" + Rc.py() + ", " + Cc.py() +
+      ") for bid_x in range(grid_x) for bid_y in range(grid_y) for tid_x in "
+      "range(0, block_x, 32)} if r_ < " +
+      M + " and c_ < " + G.N + " and r_ % " + S + " == 0 and c_ % " + S +
+      " == 0}) == (" + M + " // " + S + ") * (" + G.N + " // " + S + ")";
   std::string Cover =
       splitCoverCheck(Rc, Cc, Gens, "r_ < " + M + " and r_ % " + S + " == 0",
                       "c_ < " + G.N + " and c_ % " + S + " == 0",
-                      M + " // " + S, G.N + " // " + S);
-  if (Cover.empty()) {
-    G.Assigns.push_back(
-        {"tiles_", "{(" + Rc.py() + ", " + Cc.py() +
-                       ") for bid_x in range(grid_x) for bid_y in "
-                       "range(grid_y) for tid_x in range(0, block_x, 32)}"});
-    Cover = "len({(r_, c_) for (r_, c_) in tiles_ if r_ < " + M + " and c_ < " +
-            G.N + " and r_ % " + S + " == 0 and c_ % " + S + " == 0}) == (" +
-            M + " // " + S + ") * (" + G.N + " // " + S + ")";
-  }
+                      M + " // " + S, G.N + " // " + S, Full);
   G.Checks.push_back(
       {Cover, "the launch stores every " + S + "x" + S + " tile of C"});
   G.Family = std::string("GEMM from WMMA fragments loaded from global memory "
@@ -2583,12 +2637,11 @@ Gemm TiledGemm::prove() {
         CG.Uses.insert(N);
     Gens.push_back(CG);
   }
-  std::string Cover =
-      splitCoverCheck(Row, Col, Gens, "r_ < " + G.M, "c_ < " + G.N, G.M, G.N);
-  if (Cover.empty())
-    Cover = "len({(" + Row.py() + ", " + Col.py() + ") " + Gen + " if " +
-            Row.py() + " < " + G.M + " and " + Col.py() + " < " + G.N +
-            "}) == " + G.M + " * " + G.N;
+  std::string Full = "len({(" + Row.py() + ", " + Col.py() + ") " + Gen +
+                     " if " + Row.py() + " < " + G.M + " and " + Col.py() +
+                     " < " + G.N + "}) == " + G.M + " * " + G.N;
+  std::string Cover = splitCoverCheck(Row, Col, Gens, "r_ < " + G.M,
+                                      "c_ < " + G.N, G.M, G.N, Full);
   Checks.push_back({Cover, "the launch stores every element of C"});
   G.Assigns = Assigns;
   G.Checks = Checks;
