@@ -285,36 +285,88 @@ std::vector<size_t> genClosure(const std::vector<CoverGen> &Gens,
 /// disjoint generators, the pairs are the product of the rows and the
 /// columns, and two linear checks suffice: the rows cover R and the columns
 /// cover C.  A thread index that Row reads only as (t // c) and Col only as
-/// (t % c) (or the reverse) counts as two independent indices when the
-/// block is a whole number of c: the check is then `(block % c == 0 and
-/// <rows> and <cols>) or <Full>`.  \p RowOk / \p ColOk filter (a Python
-/// condition on r_ / c_), \p RowCount / \p ColCount are the expected
-/// counts.  Returns \p Full when no split applies.
+/// (t % c) (or the reverse) counts as two independent indices when its
+/// range is a whole number of c: the check is then `(range % c == 0 and
+/// <rows> and <cols>) or <Full>`; a warp index read as (t // 32) over
+/// `range(0, block_x, 32)` is first the index of the warp.  \p RowOk / \p ColOk
+/// filter (a Python condition on r_ / c_), \p RowCount / \p ColCount are the
+/// expected counts.  Returns \p Full when no split applies.
 std::string splitCoverCheck(Poly Row, Poly Col, std::vector<CoverGen> Gens,
                             const std::string &RowOk, const std::string &ColOk,
                             const std::string &RowCount,
                             const std::string &ColCount,
                             const std::string &Full) {
   std::vector<std::string> Pre;
+  auto Args = [](const std::string &Range) {
+    std::vector<std::string> A;
+    if (Range.rfind("range(", 0) != 0 || Range.back() != ')')
+      return A;
+    llvm::SmallVector<llvm::StringRef, 3> Parts;
+    llvm::StringRef(Range).substr(6, Range.size() - 7).split(Parts, ", ");
+    for (llvm::StringRef P : Parts)
+      A.push_back(P.str());
+    return A;
+  };
+  // A generator `V in range(0, X, s)` (s > 1) that Row and Col read only as
+  // (V // s) becomes `V_w_ in range((X + s - 1) // s)`.
+  for (CoverGen &G : Gens) {
+    std::vector<std::string> A = Args(G.Range);
+    if (A.size() != 3 || A[0] != "0" || A[2].empty() ||
+        !std::all_of(A[2].begin(), A[2].end(), ::isdigit) || A[2] == "1")
+      continue;
+    std::string From = "(" + G.Var + " // " + A[2] + ")", To = G.Var + "_w_";
+    bool Only = true;
+    for (const Poly *P : {&Row, &Col})
+      for (const std::string &At : P->atoms()) {
+        std::string Rest = At;
+        for (size_t K; (K = Rest.find(From)) != std::string::npos;)
+          Rest.replace(K, From.size(), To);
+        Only = Only && !pyNamesIn(Rest).count(G.Var);
+      }
+    if (!Only)
+      continue;
+    auto Rename = [&](const Poly &P) {
+      Poly R;
+      for (const auto &[M, V] : P.T) {
+        Poly Term = Poly::c(V);
+        for (std::string At : M) {
+          for (size_t K; (K = At.find(From)) != std::string::npos;)
+            At.replace(K, From.size(), To);
+          // A renamed atom that is the bare index is that index.
+          if (At == "(" + To + ")")
+            At = To;
+          Term = Term * Poly::atom(At);
+        }
+        R = R + Term;
+      }
+      return R;
+    };
+    Row = Rename(Row);
+    Col = Rename(Col);
+    G.Range = "range((" + A[1] + " + " + A[2] + " - 1) // " + A[2] + ")";
+    G.Var = To;
+    G.Uses = pyNamesIn(A[1]);
+  }
+  // A generator `V in range(X)` or `range(0, X, 1)` that Row reads only as
+  // (V // c) and Col only as (V % c), or the reverse, becomes two.
   for (size_t I = 0; I < Gens.size(); ++I) {
     const std::string V = Gens[I].Var;
-    // Only `range(Ext)` generators over a launch dimension.
-    std::string Ext;
-    if (Gens[I].Range.rfind("range(", 0) == 0 &&
-        Gens[I].Range.find(',') == std::string::npos)
-      Ext = Gens[I].Range.substr(6, Gens[I].Range.size() - 7);
-    if (!Gens[I].Launch || Ext.empty())
+    std::vector<std::string> A = Args(Gens[I].Range);
+    std::string Ext = A.size() == 1                                 ? A[0]
+                      : A.size() == 3 && A[0] == "0" && A[2] == "1" ? A[1]
+                                                                    : "";
+    if (Ext.empty())
       continue;
     // The atoms of Row and Col that mention V, and the divisor c of the
     // (V // c) and (V % c) forms.
     auto Forms = [&](const Poly &P, const char *Op, std::string &C) {
-      for (const std::string &A : P.atoms()) {
-        if (!pyNamesIn(A).count(V))
+      for (const std::string &At : P.atoms()) {
+        if (!pyNamesIn(At).count(V))
           continue;
         std::string Pfx = "(" + V + " " + Op + " ";
-        if (A.rfind(Pfx, 0) != 0 || A.back() != ')')
+        if (At.rfind(Pfx, 0) != 0 || At.back() != ')')
           return false;
-        std::string D = A.substr(Pfx.size(), A.size() - Pfx.size() - 1);
+        std::string D = At.substr(Pfx.size(), At.size() - Pfx.size() - 1);
         if (D.empty() || !std::all_of(D.begin(), D.end(), ::isdigit) ||
             (!C.empty() && C != D))
           return false;
@@ -340,8 +392,10 @@ std::string splitCoverCheck(Poly Row, Poly Col, std::vector<CoverGen> Gens,
         {"(" + V + " % " + C1 + ")", Poly::atom(R)}};
     Row = Row.subst(Sub);
     Col = Col.subst(Sub);
-    Pre.push_back(Ext + " % " + C1 + " == 0");
-    Gens[I] = CoverGen{Q, "range(" + Ext + " // " + C1 + ")", {}, true};
+    Pre.push_back(paren(Ext) + " % " + C1 + " == 0");
+    std::set<std::string> Uses = pyNamesIn(Ext);
+    Gens[I] = CoverGen{Q, "range(" + paren(Ext) + " // " + C1 + ")", Uses,
+                       Gens[I].Launch};
     Gens.insert(Gens.begin() + I + 1,
                 CoverGen{R, "range(" + C1 + ")", {}, true});
     ++I;
