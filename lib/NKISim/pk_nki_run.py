@@ -2,7 +2,8 @@
 # Rules: none (NKI validation runner)
 """Runs one kernel of an NKI output file on one validation case.
 
-    pk_nki_run.py [--backend auto|sim|nki] [--result R.json] MODULE.py KERNEL CASE.json
+    pk_nki_run.py [--backend auto|sim|nki] [--target trn1|trn2|trn3]
+                  [--result R.json] MODULE.py KERNEL CASE.json
 
 MODULE.py is a port-kernel NKI output (it defines PK_KERNELS, the calling
 convention: docs/nki.md).  CASE.json describes the case's arguments in the
@@ -24,6 +25,10 @@ The result (R.json, or stdout) is one JSON object: status "ok", "not-lifted"
 or "error" (with kind "interface", "simulator" or "python"), message,
 detail, backend, ops (traced operations; null on the real package).
 Exit status: 0 ok, 1 not lifted or failed, 2 usage error.
+
+--target picks the generation whose SBUF capacity the simulator enforces
+(default: PK_NKI_TARGET, else trn1, the smallest).  The runner's own checks
+cost O(number of parameters): no loop over the launch's blocks or threads.
 """
 
 import argparse
@@ -272,7 +277,8 @@ def run(args):
 
     try:
         if backend == "simulator":
-            ret = nki.simulate(kernel, keep_tensors=True)(*calls)
+            ret = nki.simulate(kernel, keep_tensors=True,
+                               target=args.target)(*calls)
             result["ops"] = nki.op_count()
             result["ops_by_name"] = nki.op_counts()
         else:
@@ -294,9 +300,9 @@ def run(args):
                            "expected a tensor" %
                            (args.kernel, r, p.get("name")))
         if backend == "simulator" and isinstance(r, nki.Tensor):
-            if r.buffer.name not in ("hbm", "shared_hbm", "private_hbm"):
+            if r.buffer.name != "shared_hbm":
                 raise RunError("interface", "kernel '%s' returned '%s' in %s;"
-                               " outputs are HBM tensors" %
+                               " outputs are nl.shared_hbm tensors" %
                                (args.kernel, p.get("name"), r.buffer.name))
             got = np.array(r.data, copy=True)
         else:
@@ -349,6 +355,10 @@ def main(argv):
                     default="auto",
                     help="auto: the real nki package when installed, else "
                          "the simulator")
+    ap.add_argument("--target", choices=("trn1", "trn2", "trn3"),
+                    help="the generation whose on-chip capacities the "
+                         "simulator enforces (default: PK_NKI_TARGET, else "
+                         "trn1)")
     ap.add_argument("--result", help="write the result JSON here")
     ap.add_argument("module")
     ap.add_argument("kernel")

@@ -60,10 +60,7 @@ def _arg_in(x, name):
 
 def _arg_out(x):
     if isinstance(x, Tensor):
-        if not _core.is_hbm(x):
-            raise NKISimError("the kernel returned a tensor in %s; outputs "
-                              "must be HBM tensors (nl.shared_hbm)" %
-                              x.buffer.name, where=False)
+        check_output(x)
         return _core.to_numpy(x)
     if isinstance(x, tuple):
         return tuple(_arg_out(y) for y in x)
@@ -72,14 +69,28 @@ def _arg_out(x):
     return x
 
 
-def simulate(kernel, keep_tensors=False):
+def check_output(x):
+    """A returned tensor must be an HBM tensor allocated in the kernel with
+    buffer=nl.shared_hbm (an nl.hbm or nl.private_hbm tensor, an argument
+    or an on-chip tile is not a kernel output)."""
+    if x.buffer is not _core.shared_hbm:
+        raise NKISimError("the kernel returned a tensor in nl.%s; kernel "
+                          "outputs are allocated with buffer=nl.shared_hbm%s"
+                          % (x.buffer.name, _core.cite("shared_hbm")),
+                          where=False)
+
+
+def simulate(kernel, keep_tensors=False, target=None):
     """Returns a function that runs \\p kernel eagerly on NumPy arrays (or
     simulator tensors) and returns NumPy arrays (bfloat16 values as
     float32).  With keep_tensors, returned tensors stay simulator tensors
-    (their dtype is kept)."""
+    (their dtype is kept).  \\p target (trn1, trn2, trn3; default: the
+    PK_NKI_TARGET environment variable, else trn1) selects the on-chip
+    capacities."""
     fn = kernel.fn if isinstance(kernel, JitKernel) else kernel
 
     def run(*args, **kwargs):
+        _core.set_target(target)
         _core.reset_ops()
         params = getattr(fn, "__code__", None)
         names = params.co_varnames[:params.co_argcount] if params else ()
@@ -88,7 +99,13 @@ def simulate(kernel, keep_tensors=False):
         kws = {k: _arg_in(v, k) for k, v in kwargs.items()}
         with np.errstate(all="ignore"):
             result = fn(*ins, **kws)
-        return result if keep_tensors else _arg_out(result)
+        if keep_tensors:
+            for r in (result if isinstance(result, (tuple, list))
+                      else (result,)):
+                if isinstance(r, Tensor):
+                    check_output(r)
+            return result
+        return _arg_out(result)
 
     return run
 

@@ -7,6 +7,7 @@ arrays.  See docs/nki.md, "The simulator", for what it models and what not.
 
 import os
 import sys
+import weakref
 
 import numpy as np
 
@@ -18,6 +19,37 @@ PSUM_BANK_BYTES = 2048  # one PSUM bank per partition: 512 fp32
 PSUM_FMAX = PSUM_BANK_BYTES // 4
 GEMM_STATIONARY_FMAX = 128
 GEMM_MOVING_FMAX = 512
+# The Vector Engine transposes at most 32 x 32 (nki.isa.nc_transpose).
+VECTOR_TRANSPOSE_MAX = 32
+
+# On-chip capacity per partition, by generation (docs/nki.md, "Rules and
+# where they come from"): SBUF 24 MiB on NeuronCore-v2 (trn1), 28 MiB on
+# v3 (trn2), 32 MiB on v4 (trn3), over 128 partitions; PSUM 2 MiB (16 KiB
+# per partition) on all three.
+SBUF_PARTITION_BYTES = {"trn1": 192 * 1024, "trn2": 224 * 1024,
+                        "trn3": 256 * 1024}
+PSUM_PARTITION_BYTES = 16 * 1024
+DEFAULT_TARGET = "trn1"  # the smallest SBUF: a kernel that fits runs on all
+
+# Short references to the documentation pages the rules come from (the
+# full addresses are listed in docs/nki.md).
+DOC = {
+    "transpose": "nki.isa.nc_transpose",
+    "tensor_tensor": "nki.isa.tensor_tensor",
+    "tensor_scalar": "nki.isa.tensor_scalar",
+    "tensor_reduce": "nki.isa.tensor_reduce",
+    "tensor_copy": "nki.isa.tensor_copy",
+    "memset": "nki.isa.memset",
+    "shared_hbm": "nki.language.shared_hbm",
+    "memory": "Trainium memory hierarchy / NeuronCore architecture",
+    "indexing": "Tensor Indexing on NKI",
+    "shuffle": "nki.isa.nc_stream_shuffle (cross-partition data movement)",
+}
+
+
+def cite(key):
+    """The short citation appended to an error message."""
+    return " [NKI docs: %s]" % DOC[key]
 
 
 class NKISimError(Exception):
@@ -58,6 +90,13 @@ def fail(message):
 class _State:
     ops = 0
     ops_by_name = {}
+    target = DEFAULT_TARGET
+    # Bytes per partition of the live on-chip allocations, and the
+    # generation of the accounting (allocations of an earlier run that die
+    # later do not count against this one).
+    live = {"sbuf": 0, "psum": 0}
+    epoch = 0
+    refs = {}
 
 
 def count_op(name):
@@ -68,6 +107,54 @@ def count_op(name):
 def reset_ops():
     _State.ops = 0
     _State.ops_by_name = {}
+    _State.epoch += 1
+    _State.live = {"sbuf": 0, "psum": 0}
+    _State.refs = {}
+
+
+def set_target(target):
+    """Selects the generation whose capacities apply (trn1, trn2, trn3)."""
+    if target is None:
+        target = os.environ.get("PK_NKI_TARGET") or DEFAULT_TARGET
+    if target not in SBUF_PARTITION_BYTES:
+        raise ValueError("unknown NKI target %r (trn1, trn2 or trn3)" %
+                         (target,))
+    _State.target = target
+
+
+def capacity(buffer_name):
+    if buffer_name == "psum":
+        return PSUM_PARTITION_BYTES
+    return SBUF_PARTITION_BYTES[_State.target]
+
+
+def _track(data, buffer_name, nbytes, what):
+    """Counts a new on-chip allocation of \p nbytes per partition as live
+    until its NumPy storage is freed; fails when the live total of its
+    buffer would exceed the capacity of the target."""
+    cap = capacity(buffer_name)
+    mem = "SBUF" if buffer_name == "sbuf" else "PSUM"
+    if nbytes > cap:
+        fail("%s: a %s tile of %d bytes per partition exceeds the %d KiB "
+             "per partition of %s on %s%s" %
+             (what, mem, nbytes, cap // 1024, mem, _State.target,
+              cite("memory")))
+    live = _State.live[buffer_name]
+    if live + nbytes > cap:
+        fail("%s: %d bytes per partition of live %s tiles plus this one (%d "
+             "bytes) exceed the %d KiB per partition of %s on %s%s" %
+             (what, live, mem, nbytes, cap // 1024, mem, _State.target,
+              cite("memory")))
+    _State.live[buffer_name] = live + nbytes
+    epoch = _State.epoch
+
+    def freed(ref):
+        if _State.epoch == epoch:
+            _State.live[buffer_name] -= nbytes
+            _State.refs.pop(id(ref), None)
+
+    ref = weakref.ref(data, freed)
+    _State.refs[id(ref)] = ref
 
 
 # ---------------------------------------------------------------------------
@@ -228,13 +315,19 @@ class Tensor:
     operations write through.  For on-chip tensors the first dimension is the
     partition dimension."""
 
-    def __init__(self, data, dtype, buffer, name=None, written=None):
+    def __init__(self, data, dtype, buffer, name=None, written=None,
+                 poff=0, sliced=False):
         self.data = data  # NumPy view into the allocation
         self.dtype = dtype
         self.buffer = buffer
         self.name = name
         # PSUM only: which elements have been written (accumulate=None).
         self.written = written
+        # On-chip only: the first partition of the allocation this view
+        # starts at (compute engines work partition by partition).
+        self.poff = poff
+        # A view made by indexing: indexing it again is nested slicing.
+        self.sliced = sliced
 
     @property
     def shape(self):
@@ -253,6 +346,11 @@ class Tensor:
             self.buffer.name)
 
     def __getitem__(self, key):
+        if self.sliced:
+            fail("nested slicing: %s is already a slice of '%s'; index the "
+                 "tensor once, with every axis in one subscript (t[a:b, "
+                 "c:d], not t[a:b][c:d])%s" %
+                 (list(self.shape), self.name or "?", cite("indexing")))
         if not isinstance(key, tuple):
             key = (key,)
         if len(key) > self.ndim:
@@ -294,7 +392,12 @@ class Tensor:
                 np_key.append(i)
         np_key = tuple(np_key)
         w = self.written[np_key] if self.written is not None else None
-        return Tensor(self.data[np_key], self.dtype, self.buffer, self.name, w)
+        poff = self.poff
+        if np_key and self.buffer.on_chip:
+            k0 = np_key[0]
+            poff += k0.start if isinstance(k0, slice) else k0
+        return Tensor(self.data[np_key], self.dtype, self.buffer, self.name, w,
+                      poff=poff, sliced=True)
 
     def __setitem__(self, key, value):
         fail("assignment to a tensor element or slice: write tiles with "
@@ -315,9 +418,14 @@ class Tensor:
         if not self.data.flags.c_contiguous:
             fail("reshape of a non-contiguous view (shape %s)" %
                  list(self.shape))
+        if self.buffer.on_chip and (not shape or shape[0] != self.shape[0]):
+            fail("reshape of an on-chip tile from %s to %s changes its "
+                 "partition dimension: that moves data across partitions "
+                 "(use a DMA or nc_transpose)%s" %
+                 (list(self.shape), list(shape), cite("shuffle")))
         w = self.written.reshape(shape) if self.written is not None else None
         return Tensor(self.data.reshape(shape), self.dtype, self.buffer,
-                      self.name, w)
+                      self.name, w, poff=self.poff, sliced=self.sliced)
 
     # Arithmetic on tensors is not NKI: make the mistake visible.
     def _no_arith(self, *args):
@@ -372,6 +480,13 @@ def allocate(shape, dtype, buffer, name=None):
         bits = INT_FILL[dtype.itemsize]
         data = np.full(shape, bits, dtype=np.dtype("u%d" % dtype.itemsize))
         data = data.view(dtype.storage)
+    if buffer.on_chip:
+        free = 1
+        for s in shape[1:]:
+            free *= s
+        # The storage that every view of the allocation keeps alive.
+        owner = data if data.base is None else data.base
+        _track(owner, buffer.name, free * dtype.itemsize, "nl.ndarray")
     written = np.zeros(shape, dtype=bool) if buffer is psum else None
     return Tensor(data, dtype, buffer, name, written)
 

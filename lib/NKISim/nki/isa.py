@@ -2,22 +2,35 @@
 """nki.isa for the NumPy simulator: destination-first operations, executed
 eagerly.  Every call counts as one traced operation.
 
-Engines compute in float32 (integer operands stay integers); results are
-rounded to the destination's dtype when stored (bfloat16 and float16: round
-to nearest even).
+Arithmetic runs in float32 on every engine, integer operands included (an
+int32 2**24 + 1 is not exact); bitvec operators (bitwise_*, shifts) act on
+the bits of integer tiles, right_shift logically.  Results are rounded to
+the destination's dtype when stored (bfloat16 and float16: round to nearest
+even).  Each rule cites the documentation page it comes from; the list is in
+docs/nki.md, "Rules and where they come from".
 """
 
 import numpy as np
 
 from . import _core
 from . import language as nl
-from ._core import NKISimError, Tensor, fail, is_hbm, psum, sbuf
+from ._core import NKISimError, Tensor, cite, fail, is_hbm, psum, sbuf
 
 __all__ = [
     "dma_copy", "tensor_copy", "nc_matmul", "nc_transpose", "tensor_tensor",
     "tensor_scalar", "tensor_reduce", "activation", "reciprocal", "memset",
-    "select",
+    "select", "engine",
 ]
+
+
+class engine:
+    """The engine= argument of nisa calls (nki.isa.engine)."""
+
+    unknown = "unknown"
+    tensor = "tensor"
+    vector = "vector"
+    scalar = "scalar"
+    gpsimd = "gpsimd"
 
 
 def _tensor(x, op, arg):
@@ -43,10 +56,20 @@ def _same_shape(a, b, op, an, bn):
 
 
 def _values(x):
-    """Operand values as the engines see them: float32, or the integers."""
-    if x.dtype.is_float:
-        return x.data.astype(np.float32)
-    return x.data
+    """Operand values as the arithmetic of the engines sees them: float32,
+    integers included (rounded to the nearest float32)."""
+    return x.data.astype(np.float32)
+
+
+def _same_partitions(dst, src, op, arg):
+    """Compute engines read and write partition by partition: \\p src must
+    sit on the partitions of \\p dst.  Moving data to other partitions
+    takes a DMA, a transpose or nc_stream_shuffle."""
+    if dst.poff != src.poff:
+        fail("%s: %s starts at partition %d but dst at partition %d; a "
+             "compute engine cannot move data across partitions (use "
+             "dma_copy or a transpose)%s" %
+             (op, arg, src.poff, dst.poff, cite("shuffle")))
 
 
 def _store(dst, values):
@@ -71,12 +94,12 @@ def _op(op, kind, opname):
     return fn
 
 
-def _arith(a, b):
-    """Operands promoted the way the engines compute: float32 unless both are
-    integers."""
-    if a.dtype.kind == "f" or b.dtype.kind == "f":
-        return a.astype(np.float32), b.astype(np.float32)
-    return a, b
+def _arith(a, b, bitvec=False):
+    """Operands as the engines compute: float32 for arithmetic operators
+    (integers too), the integer bits for bitvec operators."""
+    if bitvec:
+        return a, b
+    return a.astype(np.float32), b.astype(np.float32)
 
 
 # ---------------------------------------------------------------------------
@@ -109,7 +132,9 @@ def tensor_copy(dst, src, engine=None, **kwargs):
     _on_chip(dst, "tensor_copy", "dst")
     _on_chip(src, "tensor_copy", "src")
     _same_shape(dst, src, "tensor_copy", "dst", "src")
-    _store(dst, _values(src))
+    _same_partitions(dst, src, "tensor_copy", "src")
+    # Bit-accurate between equal dtypes, through float32 otherwise.
+    _store(dst, src.data if dst.dtype is src.dtype else _values(src))
 
 
 def memset(dst, value, **kwargs):
@@ -118,6 +143,21 @@ def memset(dst, value, **kwargs):
     _on_chip(dst, "memset", "dst")
     if isinstance(value, Tensor):
         fail("memset: value must be a scalar")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
+        fail("memset: value %r is not a number of dst's dtype %s%s" %
+             (value, dst.dtype.name, cite("memset")))
+    if not dst.dtype.is_float:
+        if not isinstance(value, (int, np.integer)):
+            fail("memset: value %r is a float but dst is %s; an integer "
+                 "tile is filled with an integer value%s" %
+                 (value, dst.dtype.name, cite("memset")))
+        info = np.iinfo(dst.dtype.storage)
+        if not info.min <= int(value) <= info.max:
+            fail("memset: value %d is out of the range of dst's dtype %s%s"
+                 % (value, dst.dtype.name, cite("memset")))
+        _store(dst, np.asarray(int(value), dtype=np.int64))
+        return
     _store(dst, np.asarray(value, dtype=np.float64))
 
 
@@ -198,8 +238,10 @@ def nc_matmul(dst, stationary, moving, is_stationary_onezero=False,
 
 
 def nc_transpose(dst, data, engine=None, **kwargs):
-    """dst[F, P] = data[P, F].T, both dimensions <= 128; dst in PSUM (tensor
-    engine) or SBUF."""
+    """dst[F, P] = data[P, F].T; dst has data's dtype.  On the Tensor Engine
+    (both dimensions <= 128) data is in SBUF and dst in PSUM; the Vector
+    Engine transposes at most 32 x 32, SBUF or PSUM to SBUF or PSUM.  With
+    no engine= the Tensor Engine is taken when the buffers allow it."""
     _core.count_op("nc_transpose")
     op = "nc_transpose"
     _on_chip(dst, op, "dst")
@@ -214,7 +256,30 @@ def nc_transpose(dst, data, engine=None, **kwargs):
     if dst.shape != (f, p):
         fail("%s: dst has shape %s; the transpose of %s is [%d, %d]" %
              (op, list(dst.shape), list(data.shape), f, p))
-    _store(dst, _values(data).T)
+    if dst.dtype is not data.dtype:
+        fail("%s: dst is %s but data is %s; the output of a transpose has "
+             "the dtype of its input (transpose, then convert with "
+             "tensor_copy)%s" %
+             (op, dst.dtype.name, data.dtype.name, cite("transpose")))
+    if engine not in (None, "unknown", "tensor", "vector"):
+        fail("%s: engine must be nisa.engine.tensor or nisa.engine.vector, "
+             "not %r%s" % (op, engine, cite("transpose")))
+    pe_ok = data.buffer is sbuf and dst.buffer is psum
+    vmax = _core.VECTOR_TRANSPOSE_MAX
+    if engine == "tensor" and not pe_ok:
+        fail("%s: the Tensor Engine transpose reads SBUF and writes PSUM; "
+             "data is in %s and dst in %s%s" %
+             (op, data.buffer.name, dst.buffer.name, cite("transpose")))
+    if engine == "vector" or not pe_ok:
+        if p > vmax or f > vmax:
+            why = ("on the Vector Engine" if engine == "vector" else
+                   "from %s to %s (only the Vector Engine transposes "
+                   "there; the Tensor Engine reads SBUF and writes PSUM)" %
+                   (data.buffer.name, dst.buffer.name))
+            fail("%s: a %d x %d transpose %s exceeds the Vector Engine's "
+                 "%d x %d%s" % (op, p, f, why, vmax, vmax,
+                                cite("transpose")))
+    _store(dst, data.data.T)
 
 
 # ---------------------------------------------------------------------------
@@ -232,8 +297,29 @@ def tensor_tensor(dst, data1, data2, op, **kwargs):
     _on_chip(data2, name, "data2")
     _same_shape(data1, data2, name, "data1", "data2")
     _same_shape(dst, data1, name, "dst", "data1")
-    a, b = _arith(data1.data, data2.data)
+    if data1.buffer is psum and data2.buffer is psum:
+        fail("%s: data1 and data2 are both in PSUM; at most one input of "
+             "tensor_tensor may be in PSUM (copy one to SBUF first)%s" %
+             (name, cite("tensor_tensor")))
+    if op.name == "power" and psum in (dst.buffer, data1.buffer,
+                                      data2.buffer):
+        fail("%s: nl.power runs on the GpSimd Engine, which cannot access "
+             "PSUM%s" % (name, cite("tensor_tensor")))
+    _same_partitions(dst, data1, name, "data1")
+    _same_partitions(dst, data2, name, "data2")
+    _bitvec_dtypes(op, (dst, data1, data2), name)
+    a, b = _arith(data1.data, data2.data, op.bitvec)
     _store(dst, fn(a, b))
+
+
+def _bitvec_dtypes(op, tiles, name):
+    """Bitvec operators act on the bits of integer tiles only."""
+    if op.bitvec:
+        for t in tiles:
+            if t.dtype.is_float:
+                fail("%s: nl.%s is a bitvec operator; its input and output "
+                     "tiles must be integer, not %s%s" %
+                     (name, op.name, t.dtype.name, cite(name)))
 
 
 def _scalar_operand(x, data, name, arg):
@@ -244,6 +330,10 @@ def _scalar_operand(x, data, name, arg):
         if x.shape[0] != p or any(s != 1 for s in x.shape[1:]) or x.ndim < 2:
             fail("%s: %s has shape %s; a tensor operand must be a (%d, 1) "
                  "column" % (name, arg, list(x.shape), p))
+        if x.poff != data.poff:
+            fail("%s: %s starts at partition %d but data at partition %d; "
+                 "a column operand is read on the partitions of data%s" %
+                 (name, arg, x.poff, data.poff, cite("shuffle")))
         v = x.data.reshape((p,) + (1,) * (data.ndim - 1))
         return v
     if isinstance(x, (int, float, np.integer, np.floating)) and \
@@ -262,16 +352,25 @@ def tensor_scalar(dst, data, op0, operand0, reverse0=False, op1=None,
     _on_chip(dst, name, "dst")
     _on_chip(data, name, "data")
     _same_shape(dst, data, name, "dst", "data")
+    _same_partitions(dst, data, name, "data")
     v = data.data
     steps = [(op0, operand0, reverse0, "operand0")]
     if op1 is not None:
         steps.append((op1, operand1, reverse1, "operand1"))
     elif operand1 is not None:
         fail("%s: operand1 given without op1" % name)
+    for op, _, _, _ in steps:
+        _op(op, "binary", name)
+    if len(steps) == 2 and op0.bitvec != op1.bitvec:
+        fail("%s: op0 nl.%s and op1 nl.%s mix a bitvec and an arithmetic "
+             "operator; both must be bitvec or both arithmetic (split it "
+             "into two tensor_scalar calls)%s" %
+             (name, op0.name, op1.name, cite("tensor_scalar")))
+    _bitvec_dtypes(op0, (dst, data), name)
     for op, operand, rev, arg in steps:
         fn = _op(op, "binary", name)
         o = _scalar_operand(operand, data, name, arg)
-        a, b = _arith(np.asarray(v), np.asarray(o))
+        a, b = _arith(np.asarray(v), np.asarray(o), op.bitvec)
         v = fn(b, a) if rev else fn(a, b)
         if v.dtype.kind == "f":
             v = v.astype(np.float32)
@@ -302,6 +401,14 @@ def tensor_reduce(dst, op, data, axis, negate=False, keepdims=False,
             fail("%s: cannot reduce over axis 0, the partition dimension "
                  "(transpose the tile first)" % name)
         norm.append(a)
+    if sorted(norm) != list(range(data.ndim - len(norm), data.ndim)) or \
+            len(set(norm)) != len(norm):
+        fail("%s: axis %s of a rank-%d tile: the reduction axes must be "
+             "consecutive free axes ending at the last one (axis=%s)%s" %
+             (name, tuple(norm) if len(norm) > 1 else norm[0], data.ndim,
+              tuple(range(data.ndim - len(norm), data.ndim))
+              if len(norm) > 1 else data.ndim - 1, cite("tensor_reduce")))
+    _same_partitions(dst, data, name, "data")
     a, _ = _arith(data.data, data.data)
     with np.errstate(all="ignore"):
         r = fn.reduce(a, axis=tuple(norm), keepdims=keepdims)
@@ -325,6 +432,7 @@ def activation(dst, op, data, bias=None, scale=1.0, **kwargs):
     _on_chip(dst, name, "dst")
     _on_chip(data, name, "data")
     _same_shape(dst, data, name, "dst", "data")
+    _same_partitions(dst, data, name, "data")
     x = data.data.astype(np.float32)
     s = _scalar_operand(scale, data, name, "scale").astype(np.float32)
     with np.errstate(all="ignore"):
@@ -344,6 +452,7 @@ def reciprocal(dst, data, **kwargs):
     _on_chip(dst, name, "dst")
     _on_chip(data, name, "data")
     _same_shape(dst, data, name, "dst", "data")
+    _same_partitions(dst, data, name, "data")
     with np.errstate(all="ignore"):
         _store(dst, np.float32(1) / data.data.astype(np.float32))
 
@@ -359,6 +468,8 @@ def select(dst, predicate, on_true, on_false, **kwargs):
     _on_chip(on_true, name, "on_true")
     _same_shape(dst, predicate, name, "dst", "predicate")
     _same_shape(dst, on_true, name, "dst", "on_true")
+    _same_partitions(dst, predicate, name, "predicate")
+    _same_partitions(dst, on_true, name, "on_true")
     if isinstance(on_false, Tensor):
         _on_chip(on_false, name, "on_false")
         _same_shape(dst, on_false, name, "dst", "on_false")

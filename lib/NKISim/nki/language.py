@@ -65,11 +65,15 @@ static_range = range
 
 
 class Op:
-    def __init__(self, name, unary=None, binary=None, reduce=None):
+    def __init__(self, name, unary=None, binary=None, reduce=None,
+                 bitvec=False):
         self.name = name
         self.unary = unary
         self.binary = binary
         self.reduce = reduce
+        # A bitvec operator acts on the bits of integer data; the others
+        # are arithmetic, computed in float32.
+        self.bitvec = bitvec
 
     def __repr__(self):
         return "nl." + self.name
@@ -130,11 +134,11 @@ logical_and = Op("logical_and", binary=_cmp(
 logical_or = Op("logical_or", binary=_cmp(
     lambda a, b: np.logical_or(a != 0, b != 0)))
 
-# Bitwise operators (integer tiles only: a floating operand is an error).
-# Results keep 32 bits, two's complement for signed data (a left shift drops
-# the bits shifted out); right_shift is arithmetic on signed data, logical
-# on unsigned, as NumPy's.  Integer tiles only, as in NKI, where these
-# operators act on the bits of integer data.
+# Bitwise (bitvec) operators (integer tiles only: a floating operand is an
+# error).  Results keep 32 bits, two's complement for signed data (a left
+# shift drops the bits shifted out).  The Vector Engine treats the elements
+# as bit patterns without casting, so right_shift is logical on signed data
+# too: -8 >> 1 is 0x7FFFFFFC.
 
 
 def _int_only(name, fn):
@@ -157,13 +161,17 @@ def _shift_count(b):
     return b
 
 
-bitwise_and = Op("bitwise_and", binary=_int_only("bitwise_and", np.bitwise_and))
-bitwise_or = Op("bitwise_or", binary=_int_only("bitwise_or", np.bitwise_or))
-bitwise_xor = Op("bitwise_xor", binary=_int_only("bitwise_xor", np.bitwise_xor))
-left_shift = Op("left_shift", binary=_int_only(
+bitwise_and = Op("bitwise_and", bitvec=True,
+                 binary=_int_only("bitwise_and", np.bitwise_and))
+bitwise_or = Op("bitwise_or", bitvec=True,
+                binary=_int_only("bitwise_or", np.bitwise_or))
+bitwise_xor = Op("bitwise_xor", bitvec=True,
+                 binary=_int_only("bitwise_xor", np.bitwise_xor))
+left_shift = Op("left_shift", bitvec=True, binary=_int_only(
     "left_shift", lambda a, b: np.left_shift(a, _shift_count(b))))
-right_shift = Op("right_shift", binary=_int_only(
-    "right_shift", lambda a, b: np.right_shift(a, _shift_count(b))))
+right_shift = Op("right_shift", bitvec=True, binary=_int_only(
+    "right_shift",
+    lambda a, b: np.right_shift(a & 0xFFFFFFFF, _shift_count(b))))
 
 # Unary (activation).
 exp = Op("exp", unary=_f(np.exp))

@@ -38,12 +38,16 @@
 // element of C, blocks have the number of threads the staging loops assume,
 // reads of staged tiles stay inside them, K a multiple of the fragment K
 // when no zero fill guards it) become trace-time assertions of the NKI
-// kernel; the launch dimensions become parameters.
+// kernel; the launch dimensions become parameters.  The coverage assertion
+// checks rows and columns separately (linear in M + N) when they depend on
+// different block, thread and loop indices, and enumerates every (row, col)
+// of the launch only when they share one.
 //
 // The tile program: C in tiles of 128 rows (the stationary free size) by
 // 512 columns (the moving free size; 128 when B is transposed), K in tiles
 // of 128 (the partition / contraction limit); A tiles are transposed to
-// [K, M] with nc_transpose (through PSUM) to be the stationary operand, B
+// [K, M] with nc_transpose (through a PSUM tile of A's dtype: a transpose
+// keeps its input's dtype) to be the stationary operand, B
 // tiles [K, N] are the moving operand; nc_matmul accumulates into one PSUM
 // tile per C tile, evicted with tensor_copy; alpha with tensor_scalar, beta
 // * C with tensor_scalar and tensor_tensor.  Ragged edges are min()-bounded.
@@ -70,6 +74,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -215,6 +220,210 @@ std::string paren(const std::string &S) {
     if (C == ' ')
       return "(" + S + ")";
   return S;
+}
+
+//===----------------------------------------------------------------------===//
+// Coverage checks that stay linear in the sizes.
+//===----------------------------------------------------------------------===//
+
+/// A generator of a trace-time set comprehension: `for Var in Range`, and
+/// the names its range mentions.
+struct CoverGen {
+  std::string Var, Range;
+  std::set<std::string> Uses;
+  bool Launch = false; ///< over a launch dimension (never empty)
+};
+
+/// The Python names in \p S (identifiers, not attribute or call syntax).
+std::set<std::string> pyNamesIn(const std::string &S) {
+  std::set<std::string> R;
+  for (size_t I = 0; I < S.size();) {
+    if (std::isalpha((unsigned char)S[I]) || S[I] == '_') {
+      size_t J = I;
+      while (J < S.size() && (std::isalnum((unsigned char)S[J]) || S[J] == '_'))
+        ++J;
+      R.insert(S.substr(I, J - I));
+      I = J;
+    } else {
+      ++I;
+    }
+  }
+  return R;
+}
+
+std::set<std::string> pyNamesIn(const Poly &P) {
+  std::set<std::string> R;
+  for (const std::string &A : P.atoms())
+    for (const std::string &N : pyNamesIn(A))
+      R.insert(N);
+  return R;
+}
+
+/// The generators (in order) that \p Names depend on, directly or through
+/// the ranges of other generators.
+std::vector<size_t> genClosure(const std::vector<CoverGen> &Gens,
+                               std::set<std::string> Names) {
+  std::vector<bool> In(Gens.size(), false);
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t I = 0; I < Gens.size(); ++I)
+      if (!In[I] && Names.count(Gens[I].Var)) {
+        In[I] = Changed = true;
+        Names.insert(Gens[I].Uses.begin(), Gens[I].Uses.end());
+      }
+  }
+  std::vector<size_t> R;
+  for (size_t I = 0; I < Gens.size(); ++I)
+    if (In[I])
+      R.push_back(I);
+  return R;
+}
+
+/// A check that the (row, col) pairs the launch produces cover an R x C
+/// grid.  \p Full enumerates every block, thread and loop iteration at
+/// trace time (quadratic in the sizes).  When Row and Col depend on
+/// disjoint generators, the pairs are the product of the rows and the
+/// columns, and two linear checks suffice: the rows cover R and the columns
+/// cover C.  A thread index that Row reads only as (t // c) and Col only as
+/// (t % c) (or the reverse) counts as two independent indices when its
+/// range is a whole number of c: the check is then `(range % c == 0 and
+/// <rows> and <cols>) or <Full>`; a warp index read as (t // 32) over
+/// `range(0, block_x, 32)` is first the index of the warp.  \p RowOk / \p ColOk
+/// filter (a Python condition on r_ / c_), \p RowCount / \p ColCount are the
+/// expected counts.  Returns \p Full when no split applies.
+std::string splitCoverCheck(Poly Row, Poly Col, std::vector<CoverGen> Gens,
+                            const std::string &RowOk, const std::string &ColOk,
+                            const std::string &RowCount,
+                            const std::string &ColCount,
+                            const std::string &Full) {
+  std::vector<std::string> Pre;
+  auto Args = [](const std::string &Range) {
+    std::vector<std::string> A;
+    if (Range.rfind("range(", 0) != 0 || Range.back() != ')')
+      return A;
+    llvm::SmallVector<llvm::StringRef, 3> Parts;
+    llvm::StringRef(Range).substr(6, Range.size() - 7).split(Parts, ", ");
+    for (llvm::StringRef P : Parts)
+      A.push_back(P.str());
+    return A;
+  };
+  // A generator `V in range(0, X, s)` (s > 1) that Row and Col read only as
+  // (V // s) becomes `V_w_ in range((X + s - 1) // s)`.
+  for (CoverGen &G : Gens) {
+    std::vector<std::string> A = Args(G.Range);
+    if (A.size() != 3 || A[0] != "0" || A[2].empty() ||
+        !std::all_of(A[2].begin(), A[2].end(), ::isdigit) || A[2] == "1")
+      continue;
+    std::string From = "(" + G.Var + " // " + A[2] + ")", To = G.Var + "_w_";
+    bool Only = true;
+    for (const Poly *P : {&Row, &Col})
+      for (const std::string &At : P->atoms()) {
+        std::string Rest = At;
+        for (size_t K; (K = Rest.find(From)) != std::string::npos;)
+          Rest.replace(K, From.size(), To);
+        Only = Only && !pyNamesIn(Rest).count(G.Var);
+      }
+    if (!Only)
+      continue;
+    auto Rename = [&](const Poly &P) {
+      Poly R;
+      for (const auto &[M, V] : P.T) {
+        Poly Term = Poly::c(V);
+        for (std::string At : M) {
+          for (size_t K; (K = At.find(From)) != std::string::npos;)
+            At.replace(K, From.size(), To);
+          // A renamed atom that is the bare index is that index.
+          if (At == "(" + To + ")")
+            At = To;
+          Term = Term * Poly::atom(At);
+        }
+        R = R + Term;
+      }
+      return R;
+    };
+    Row = Rename(Row);
+    Col = Rename(Col);
+    G.Range = "range((" + A[1] + " + " + A[2] + " - 1) // " + A[2] + ")";
+    G.Var = To;
+    G.Uses = pyNamesIn(A[1]);
+  }
+  // A generator `V in range(X)` or `range(0, X, 1)` that Row reads only as
+  // (V // c) and Col only as (V % c), or the reverse, becomes two.
+  for (size_t I = 0; I < Gens.size(); ++I) {
+    const std::string V = Gens[I].Var;
+    std::vector<std::string> A = Args(Gens[I].Range);
+    std::string Ext = A.size() == 1                                 ? A[0]
+                      : A.size() == 3 && A[0] == "0" && A[2] == "1" ? A[1]
+                                                                    : "";
+    if (Ext.empty())
+      continue;
+    // The atoms of Row and Col that mention V, and the divisor c of the
+    // (V // c) and (V % c) forms.
+    auto Forms = [&](const Poly &P, const char *Op, std::string &C) {
+      for (const std::string &At : P.atoms()) {
+        if (!pyNamesIn(At).count(V))
+          continue;
+        std::string Pfx = "(" + V + " " + Op + " ";
+        if (At.rfind(Pfx, 0) != 0 || At.back() != ')')
+          return false;
+        std::string D = At.substr(Pfx.size(), At.size() - Pfx.size() - 1);
+        if (D.empty() || !std::all_of(D.begin(), D.end(), ::isdigit) ||
+            (!C.empty() && C != D))
+          return false;
+        C = D;
+      }
+      return true;
+    };
+    if (!pyNamesIn(Row).count(V) || !pyNamesIn(Col).count(V))
+      continue;
+    std::string C1, C2;
+    bool DivMod = Forms(Row, "//", C1) && Forms(Col, "%", C2);
+    bool ModDiv = false;
+    if (!DivMod) {
+      C1.clear();
+      C2.clear();
+      ModDiv = Forms(Row, "%", C1) && Forms(Col, "//", C2);
+    }
+    if ((!DivMod && !ModDiv) || C1 != C2)
+      continue;
+    std::string Q = V + "_q_", R = V + "_r_";
+    std::map<std::string, Poly> Sub = {
+        {"(" + V + " // " + C1 + ")", Poly::atom(Q)},
+        {"(" + V + " % " + C1 + ")", Poly::atom(R)}};
+    Row = Row.subst(Sub);
+    Col = Col.subst(Sub);
+    Pre.push_back(paren(Ext) + " % " + C1 + " == 0");
+    std::set<std::string> Uses = pyNamesIn(Ext);
+    Gens[I] = CoverGen{Q, "range(" + paren(Ext) + " // " + C1 + ")", Uses,
+                       Gens[I].Launch};
+    Gens.insert(Gens.begin() + I + 1,
+                CoverGen{R, "range(" + C1 + ")", {}, true});
+    ++I;
+  }
+  std::vector<size_t> R = genClosure(Gens, pyNamesIn(Row));
+  std::vector<size_t> C = genClosure(Gens, pyNamesIn(Col));
+  std::set<size_t> Both(R.begin(), R.end());
+  for (size_t I : C)
+    if (Both.count(I))
+      return Full;
+  Both.insert(C.begin(), C.end());
+  // A generator neither side uses multiplies the pairs; it must not be an
+  // empty loop (launch dimensions are at least 1).
+  for (size_t I = 0; I < Gens.size(); ++I)
+    if (!Both.count(I) && !Gens[I].Launch)
+      return Full;
+  auto Set = [&](const Poly &P, const std::vector<size_t> &Is) {
+    std::string S = "{" + P.py();
+    for (size_t I : Is)
+      S += " for " + Gens[I].Var + " in " + Gens[I].Range;
+    return S + "}";
+  };
+  std::string Split = "len({r_ for r_ in " + Set(Row, R) + " if " + RowOk +
+                      "}) == " + RowCount + " and len({c_ for c_ in " +
+                      Set(Col, C) + " if " + ColOk + "}) == " + ColCount;
+  if (Pre.empty())
+    return Split;
+  return "(" + llvm::join(Pre, " and ") + " and " + Split + ") or " + Full;
 }
 
 //===----------------------------------------------------------------------===//
@@ -623,7 +832,8 @@ void emitGemm(const FunctionDecl *FD, const Gemm &G, Kernel &K) {
   std::string At = B.alloc("a", Mem::SBUF, TA, {"128", "128"});
   B.op(OpKind::DmaCopy, acc2(At, "0", "nm", "0", "nk"),
        {T(acc2(A, "m0", "m1", "k0", "k1"))});
-  std::string AtP = B.alloc("a_t", Mem::PSUM, DType::F32, {"128", "128"});
+  // A transpose writes its input's dtype: the PSUM tile has A's.
+  std::string AtP = B.alloc("a_t", Mem::PSUM, TA, {"128", "128"});
   B.op(OpKind::Transpose, acc2(AtP, "0", "nk", "0", "nm"),
        {T(acc2(At, "0", "nm", "0", "nk"))});
   std::string AtS = B.alloc("a_t", Mem::SBUF, TA, {"128", "128"});
@@ -639,7 +849,7 @@ void emitGemm(const FunctionDecl *FD, const Gemm &G, Kernel &K) {
     std::string Bt = B.alloc("bt", Mem::SBUF, TB, {"128", "128"});
     B.op(OpKind::DmaCopy, acc2(Bt, "0", "nn", "0", "nk"),
          {T(acc2(Bn, "n0", "n1", "k0", "k1"))});
-    std::string BP = B.alloc("b", Mem::PSUM, DType::F32, {"128", "128"});
+    std::string BP = B.alloc("b", Mem::PSUM, TB, {"128", "128"});
     B.op(OpKind::Transpose, acc2(BP, "0", "nk", "0", "nn"),
          {T(acc2(Bt, "0", "nn", "0", "nk"))});
     Bm = B.alloc("b", Mem::SBUF, TB, {"128", "128"});
@@ -1090,16 +1300,23 @@ Gemm WmmaGemm::run() {
                             "x" + S + " tiles)"});
   G.Checks.push_back({"block_x % 32 == 0", "blocks are whole warps"});
   G.Checks.push_back({"block_y == 1", "one-dimensional blocks"});
-  // Every C tile is stored by some warp.
-  G.Assigns.push_back(
-      {"tiles_", "{(" + Rc.py() + ", " + Cc.py() +
-                     ") for bid_x in range(grid_x) for bid_y in range(grid_y) "
-                     "for tid_x in range(0, block_x, 32)}"});
-  G.Checks.push_back({"len({(r_, c_) for (r_, c_) in tiles_ if r_ < " + M +
-                          " and c_ < " + G.N + " and r_ % " + S +
-                          " == 0 and c_ % " + S + " == 0}) == (" + M + " // " +
-                          S + ") * (" + G.N + " // " + S + ")",
-                      "the launch stores every " + S + "x" + S + " tile of C"});
+  // Every C tile is stored by some warp: rows and columns separately where
+  // they depend on different indices (linear in M + N), else every warp.
+  std::vector<CoverGen> Gens = {{"bid_x", "range(grid_x)", {}, true},
+                                {"bid_y", "range(grid_y)", {}, true},
+                                {"tid_x", "range(0, block_x, 32)", {}, true}};
+  std::string Full =
+      "len({(r_, c_) for (r_, c_) in {(" + Rc.py() + ", " + Cc.py() +
+      ") for bid_x in range(grid_x) for bid_y in range(grid_y) for tid_x in "
+      "range(0, block_x, 32)} if r_ < " +
+      M + " and c_ < " + G.N + " and r_ % " + S + " == 0 and c_ % " + S +
+      " == 0}) == (" + M + " // " + S + ") * (" + G.N + " // " + S + ")";
+  std::string Cover =
+      splitCoverCheck(Rc, Cc, Gens, "r_ < " + M + " and r_ % " + S + " == 0",
+                      "c_ < " + G.N + " and c_ % " + S + " == 0",
+                      M + " // " + S, G.N + " // " + S, Full);
+  G.Checks.push_back(
+      {Cover, "the launch stores every " + S + "x" + S + " tile of C"});
   G.Family = std::string("GEMM from WMMA fragments loaded from global memory "
                          "(C = ") +
              (Alpha ? "alpha * " : "") + "A * B" +
@@ -2458,10 +2675,28 @@ Gemm TiledGemm::prove() {
       if (X.find("tid_z") != std::string::npos ||
           X.find("bid_z") != std::string::npos)
         refuse(RuleId::PK5044, O.Loc, "a 3-D launch is not lifted");
-  Checks.push_back({"len({(" + Row.py() + ", " + Col.py() + ") " + Gen +
-                        " if " + Row.py() + " < " + G.M + " and " + Col.py() +
-                        " < " + G.N + "}) == " + G.M + " * " + G.N,
-                    "the launch stores every element of C"});
+  // Rows and columns separately where they depend on different indices
+  // (linear in M + N), else every (row, col) of every thread.
+  std::vector<CoverGen> Gens = {{"bid_x", "range(grid_x)", {}, true},
+                                {"bid_y", "range(grid_y)", {}, true},
+                                {"tid_x", "range(block_x)", {}, true},
+                                {"tid_y", "range(block_y)", {}, true}};
+  for (const LoopCtx &L : O.Loops) {
+    CoverGen CG{L.Var,
+                "range(" + L.Begin.py() + ", " + L.End.py() + ", " +
+                    L.Step.py() + ")",
+                {}};
+    for (const Poly *B : {&L.Begin, &L.End, &L.Step})
+      for (const std::string &N : pyNamesIn(*B))
+        CG.Uses.insert(N);
+    Gens.push_back(CG);
+  }
+  std::string Full = "len({(" + Row.py() + ", " + Col.py() + ") " + Gen +
+                     " if " + Row.py() + " < " + G.M + " and " + Col.py() +
+                     " < " + G.N + "}) == " + G.M + " * " + G.N;
+  std::string Cover = splitCoverCheck(Row, Col, Gens, "r_ < " + G.M,
+                                      "c_ < " + G.N, G.M, G.N, Full);
+  Checks.push_back({Cover, "the launch stores every element of C"});
   G.Assigns = Assigns;
   G.Checks = Checks;
   bool Reg = false;

@@ -6,12 +6,19 @@
 // with buffer=nl.sbuf/nl.psum/nl.shared_hbm; Python loops over tiles), and
 // the PK_KERNELS calling-convention table after the kernels.
 //
+// A PSUM tile that only nc_transpose writes is printed with the dtype of
+// what it transposes: a transpose keeps its input's dtype (nki.isa.
+// nc_transpose), whatever dtype the lifter allocated it with; the
+// tensor_copy that evicts it converts.
+//
 //===----------------------------------------------------------------------===//
 #include "TileProgram.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
+#include <map>
+#include <optional>
 
 using namespace pk;
 using namespace pk::nki;
@@ -116,6 +123,58 @@ namespace {
 // Not clang::Stmt, which a unity build (PK_UNITY_BUILD) may also make visible.
 using pk::nki::Stmt;
 
+/// Tile name -> the dtype it is printed with, where that differs from its
+/// allocation's.
+using DTypeFix = std::map<std::string, DType>;
+
+void collectTileUses(const std::vector<Stmt> &Body,
+                     std::map<std::string, const Tensor *> &Allocs,
+                     std::map<std::string, std::vector<const Op *>> &Writers) {
+  for (const Stmt &S : Body) {
+    if (S.K == Stmt::LoopStmt)
+      collectTileUses(S.L->Body, Allocs, Writers);
+    else if (S.K == Stmt::OpStmt && S.O.Kind == OpKind::Alloc)
+      Allocs[S.O.Alloc.Name] = &S.O.Alloc;
+    else if (S.K == Stmt::OpStmt)
+      Writers[S.O.Dst.Tensor].push_back(&S.O);
+  }
+}
+
+/// The PSUM tiles written only by transposes of tiles of one dtype, and
+/// that dtype.
+DTypeFix transposeDtypes(const std::vector<Stmt> &Body) {
+  std::map<std::string, const Tensor *> Allocs;
+  std::map<std::string, std::vector<const Op *>> Writers;
+  collectTileUses(Body, Allocs, Writers);
+  DTypeFix R;
+  for (const auto &[Name, Ws] : Writers) {
+    auto A = Allocs.find(Name);
+    if (A == Allocs.end() || A->second->Space != Mem::PSUM)
+      continue;
+    std::optional<DType> T;
+    bool Ok = true;
+    for (const Op *W : Ws) {
+      auto Src =
+          W->Kind == OpKind::Transpose && !W->Srcs.empty() && W->Srcs[0].IsTile
+              ? Allocs.find(W->Srcs[0].Tile.Tensor)
+              : Allocs.end();
+      if (Src == Allocs.end() || (T && *T != Src->second->Ty)) {
+        Ok = false;
+        break;
+      }
+      T = Src->second->Ty;
+    }
+    if (Ok && T && *T != A->second->Ty)
+      R[Name] = *T;
+  }
+  return R;
+}
+
+DType printedDtype(const Op &O, const DTypeFix &Fix) {
+  auto It = Fix.find(O.Alloc.Name);
+  return It == Fix.end() ? O.Alloc.Ty : It->second;
+}
+
 std::string shapeText(const std::vector<std::string> &S) {
   std::string R = "(";
   for (size_t I = 0; I < S.size(); ++I)
@@ -140,7 +199,7 @@ std::string operandText(const Operand &O) {
 }
 
 void emitBody(llvm::raw_ostream &OS, const std::vector<Stmt> &Body,
-              unsigned Indent) {
+              unsigned Indent, const DTypeFix &Fix) {
   std::string Pad(Indent * 4, ' ');
   for (const Stmt &S : Body) {
     if (S.K == Stmt::Assign) {
@@ -156,7 +215,7 @@ void emitBody(llvm::raw_ostream &OS, const std::vector<Stmt> &Body,
          << S.L->End << ", " << S.L->Step << "):\n";
       if (S.L->Body.empty())
         OS << Pad << "    pass\n";
-      emitBody(OS, S.L->Body, Indent + 1);
+      emitBody(OS, S.L->Body, Indent + 1, Fix);
       continue;
     }
     const Op &O = S.O;
@@ -166,7 +225,7 @@ void emitBody(llvm::raw_ostream &OS, const std::vector<Stmt> &Body,
     switch (O.Kind) {
     case OpKind::Alloc:
       OS << O.Alloc.Name << " = nl.ndarray(" << shapeText(O.Alloc.Shape)
-         << ", dtype=nl." << dtypeName(O.Alloc.Ty) << ", buffer=nl."
+         << ", dtype=nl." << dtypeName(printedDtype(O, Fix)) << ", buffer=nl."
          << memName(O.Alloc.Space) << ")";
       break;
     case OpKind::DmaCopy:
@@ -257,7 +316,7 @@ const char *opKindName(OpKind K) {
   return "?";
 }
 
-llvm::json::Array bodyJson(const std::vector<Stmt> &Body) {
+llvm::json::Array bodyJson(const std::vector<Stmt> &Body, const DTypeFix &Fix) {
   llvm::json::Array A;
   for (const Stmt &S : Body) {
     if (S.K == Stmt::Assign) {
@@ -269,12 +328,13 @@ llvm::json::Array bodyJson(const std::vector<Stmt> &Body) {
                                      {"begin", S.L->Begin},
                                      {"end", S.L->End},
                                      {"step", S.L->Step},
-                                     {"body", bodyJson(S.L->Body)}});
+                                     {"body", bodyJson(S.L->Body, Fix)}});
     } else if (S.O.Kind == OpKind::Alloc) {
-      A.push_back(llvm::json::Object{{"alloc", S.O.Alloc.Name},
-                                     {"memory", memName(S.O.Alloc.Space)},
-                                     {"dtype", dtypeName(S.O.Alloc.Ty)},
-                                     {"shape", S.O.Alloc.Shape}});
+      A.push_back(
+          llvm::json::Object{{"alloc", S.O.Alloc.Name},
+                             {"memory", memName(S.O.Alloc.Space)},
+                             {"dtype", dtypeName(printedDtype(S.O, Fix))},
+                             {"shape", S.O.Alloc.Shape}});
     } else {
       llvm::json::Array Srcs;
       for (const Operand &O : S.O.Srcs)
@@ -315,12 +375,13 @@ llvm::json::Value nki::toJson(const Kernel &K) {
     }
     Params.push_back(std::move(O));
   }
-  return llvm::json::Object{{"kernel", K.Name},
-                            {"family", K.Family},
-                            {"params", std::move(Params)},
-                            {"launch", K.Launch},
-                            {"ops", staticOpCount(K.Body)},
-                            {"body", bodyJson(K.Body)}};
+  return llvm::json::Object{
+      {"kernel", K.Name},
+      {"family", K.Family},
+      {"params", std::move(Params)},
+      {"launch", K.Launch},
+      {"ops", staticOpCount(K.Body)},
+      {"body", bodyJson(K.Body, transposeDtypes(K.Body))}};
 }
 
 std::string nki::emitPython(const std::vector<Kernel> &Ks,
@@ -347,7 +408,7 @@ std::string nki::emitPython(const std::vector<Kernel> &Ks,
       First = false;
     }
     OS << "):\n";
-    emitBody(OS, K.Body, 1);
+    emitBody(OS, K.Body, 1, transposeDtypes(K.Body));
     OS << "    return ";
     if (K.Returns.size() == 1)
       OS << K.Returns[0];

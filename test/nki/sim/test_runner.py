@@ -2,7 +2,7 @@
 """Tests of lib/NKISim/pk_nki_run.py (the PK_KERNELS calling convention):
 outputs written back, elements beyond the shape kept, bf16 buffers, a kernel
 that was not lifted, interface errors, simulator errors naming the kernel
-line.
+line, --target choosing the SBUF capacity, outputs outside nl.shared_hbm.
 
     python3 test/nki/sim/test_runner.py [-v]
 """
@@ -29,10 +29,10 @@ import nki.isa as nisa
 """
 
 
-def run(module, kernel, case_dir):
+def run(module, kernel, case_dir, extra=()):
     res = os.path.join(case_dir, "result.json")
-    p = subprocess.run([sys.executable, RUNNER, "--result", res, module,
-                        kernel, os.path.join(case_dir, "case.json")],
+    p = subprocess.run([sys.executable, RUNNER, "--result", res, *extra,
+                        module, kernel, os.path.join(case_dir, "case.json")],
                        capture_output=True, text=True)
     with open(res) as f:
         return p.returncode, json.load(f)
@@ -83,6 +83,51 @@ class Runner(unittest.TestCase):
         self.assertEqual(r["ops"], 10)
         got = np.fromfile(os.path.join(self.d, "out0.bin"), "<f4")
         np.testing.assert_array_equal(got, np.float32(2.5) * x + y)
+
+    def test_target_sets_the_sbuf_capacity(self):
+        """A tile of 200,000 bytes per partition: over trn1's 192 KiB of
+        SBUF per partition, within trn2's 224 KiB (--target)."""
+        mod = self.write("big.py", HEADER + """
+
+@nki.jit
+def big(x):
+    out = nl.ndarray((1, 4), dtype=nl.float32, buffer=nl.shared_hbm)
+    t = nl.ndarray((1, 50000), dtype=nl.float32, buffer=nl.sbuf)
+    nisa.dma_copy(dst=t[0:1, 0:4], src=x)
+    nisa.dma_copy(dst=out, src=t[0:1, 0:4])
+    return out
+
+
+PK_KERNELS = {"big": {"params": [
+    {"name": "x", "kind": "tensor", "dtype": "float32", "shape": ["1", "4"],
+     "role": "inout"}], "launch": []}}
+""")
+        x = np.arange(4, dtype="<f4")
+        make_case(self.d, [("x", "float", x, True)])
+        code, r = run(mod, "big", self.d)
+        self.assertEqual((code, r["kind"]), (1, "simulator"), r)
+        self.assertIn("192 KiB per partition of SBUF on trn1", r["message"])
+        code, r = run(mod, "big", self.d, ["--target", "trn2"])
+        self.assertEqual((code, r["status"]), (0, "ok"), r)
+
+    def test_output_in_hbm_is_refused(self):
+        mod = self.write("hbm_out.py", HEADER + """
+
+@nki.jit
+def hbm_out(x):
+    out = nl.ndarray((4,), dtype=nl.float32, buffer=nl.hbm)
+    nisa.dma_copy(dst=out, src=x)
+    return out
+
+
+PK_KERNELS = {"hbm_out": {"params": [
+    {"name": "x", "kind": "tensor", "dtype": "float32", "shape": ["4"],
+     "role": "inout"}], "launch": []}}
+""")
+        make_case(self.d, [("x", "float", np.zeros(4, "<f4"), True)])
+        code, r = run(mod, "hbm_out", self.d)
+        self.assertEqual((code, r["kind"]), (1, "simulator"), r)
+        self.assertIn("buffer=nl.shared_hbm", r["message"])
 
     def test_row_softmax_out_role(self):
         rng = np.random.default_rng(7)

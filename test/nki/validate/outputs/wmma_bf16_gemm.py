@@ -1,6 +1,7 @@
 # Hand-written NKI output for corpus/wmma_bf16_gemm (the form the NKI target
 # emits): C = alpha * A @ Bt.T with bf16 A [M, K] and Bt [N, K]; both tiles
-# are transposed on the tensor engine so that K is the partition axis.
+# are transposed on the tensor engine so that K is the partition axis (a
+# transpose keeps its input's dtype: bf16 PSUM tiles).
 import nki
 import nki.language as nl
 import nki.isa as nisa
@@ -20,11 +21,11 @@ def wmma_bf16_gemm(A, Bt, M, N, K, alpha):
                 nisa.dma_copy(dst=a, src=A[m0:m0 + m, k0:k0 + k])
                 b = nl.ndarray((n, k), dtype=nl.bfloat16, buffer=nl.sbuf)
                 nisa.dma_copy(dst=b, src=Bt[n0:n0 + n, k0:k0 + k])
-                at_p = nl.ndarray((k, m), dtype=nl.float32, buffer=nl.psum)
+                at_p = nl.ndarray((k, m), dtype=nl.bfloat16, buffer=nl.psum)
                 nisa.nc_transpose(dst=at_p, data=a)
                 at = nl.ndarray((k, m), dtype=nl.bfloat16, buffer=nl.sbuf)
                 nisa.tensor_copy(dst=at, src=at_p)
-                bt_p = nl.ndarray((k, n), dtype=nl.float32, buffer=nl.psum)
+                bt_p = nl.ndarray((k, n), dtype=nl.bfloat16, buffer=nl.psum)
                 nisa.nc_transpose(dst=bt_p, data=b)
                 bt = nl.ndarray((k, n), dtype=nl.bfloat16, buffer=nl.sbuf)
                 nisa.tensor_copy(dst=bt, src=bt_p)
