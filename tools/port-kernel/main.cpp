@@ -45,7 +45,9 @@ cl::SubCommand CheckCmd("check",
                         "Report portability hazards without translating");
 cl::SubCommand ExplainCmd("explain",
                           "Print the documentation of a rule or diagnostic ID");
-cl::SubCommand RulesCmd("rules", "List every rule and diagnostic ID");
+cl::SubCommand RulesCmd("rules",
+                        "List every rule and diagnostic ID (with --rules, "
+                        "those of the tables given too)");
 cl::SubCommand ValidateCmd(
     "validate",
     "Port corpus cases or programs and run them on the SIMT emulator");
@@ -106,7 +108,7 @@ cl::list<std::string> RuleFiles(
     cl::desc(
         "Additional YAML rename table (same format as rules/cuda2hip/*.yaml)"),
     cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
-    cl::sub(ReportCmd));
+    cl::sub(ReportCmd), cl::sub(RulesCmd));
 cl::opt<std::string> Report("report",
                             cl::desc("Write a JSON report of every edit (with "
                                      "its rule and reason) and finding"),
@@ -156,7 +158,8 @@ cl::opt<unsigned> RocmVersion(
 cl::opt<bool>
     Strict("strict",
            cl::desc("All or nothing: one input that does not parse stops the "
-                    "run (by default the others are ported, exit 4)"),
+                    "run (by default port writes the others and exits 4; "
+                    "check reports the others' findings and exits 2)"),
            cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
 cl::opt<bool> StubMissing(
     "stub-missing-includes",
@@ -594,7 +597,7 @@ int main(int argc, char **argv) {
     for (pk::Target T : pk::allTargets())
       Names.push_back(pk::targetName(T).str());
     return "Targets, comma separated: " + llvm::join(Names, ", ") +
-           " (validate also accepts none)";
+           " (default: hip; validate also accepts none)";
   }();
   To.setDescription(ToDesc);
   cl::HideUnrelatedOptions(Cat);
