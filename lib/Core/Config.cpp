@@ -284,6 +284,59 @@ llvm::Expected<ConfigLayer> pk::parseConfig(llvm::StringRef Text,
   if (llvm::Error E = checkYamlNesting(Text, Name))
     return std::move(E);
 
+  // What the reader lets through: a key given twice (the last would win
+  // silently) and a second document (ignored).  Syntax errors are left to
+  // the reader, which reports them with their position.
+  {
+    llvm::SourceMgr SM;
+    bool Syntax = false;
+    SM.setDiagHandler(
+        [](const llvm::SMDiagnostic &, void *C) { *static_cast<bool *>(C) = true; },
+        &Syntax);
+    llvm::yaml::Stream S(Text, SM);
+    auto OffsetOf = [&](llvm::yaml::Node *N) -> size_t {
+      const char *At = N->getSourceRange().Start.getPointer();
+      return At && At >= Text.begin() && At <= Text.end() ? At - Text.begin()
+                                                          : 0;
+    };
+    unsigned Docs = 0;
+    std::string Problem;
+    for (auto Doc = S.begin(); Doc != S.end() && !Syntax && Problem.empty();
+         ++Doc) {
+      llvm::yaml::Node *Root = Doc->getRoot();
+      if (!Root || llvm::isa<llvm::yaml::NullNode>(Root))
+        continue;
+      if (++Docs == 2) {
+        size_t Off = OffsetOf(Root);
+        size_t Dash = Text.take_front(Off).rfind("---");
+        Problem = errorAt(Name, Text, Dash == llvm::StringRef::npos ? Off : Dash,
+                          "a configuration holds one YAML document; a second "
+                          "one starts here");
+        break;
+      }
+      auto *Map = llvm::dyn_cast<llvm::yaml::MappingNode>(Root);
+      if (!Map)
+        continue; // the reader says what is wrong
+      std::vector<std::string> Seen;
+      for (llvm::yaml::KeyValueNode &KV : *Map) {
+        auto *Key = llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(KV.getKey());
+        if (Key) {
+          llvm::SmallString<32> Buf;
+          std::string K = Key->getValue(Buf).str();
+          if (llvm::is_contained(Seen, K) && Problem.empty())
+            Problem = errorAt(Name, Text, OffsetOf(Key),
+                              "'" + K + "' is given twice; give each key "
+                                        "once");
+          Seen.push_back(K);
+        }
+        if (KV.getValue())
+          KV.getValue()->skip();
+      }
+    }
+    if (!Syntax && !Problem.empty())
+      return err(Problem);
+  }
+
   ParseCtx Ctx{&Schema, ""};
   std::string Diag;
   struct HCtx {
@@ -309,14 +362,6 @@ llvm::Expected<ConfigLayer> pk::parseConfig(llvm::StringRef Text,
   if (In.error())
     return err(Diag.empty() ? (Name + ": error: not a valid configuration")
                             : llvm::Twine(Diag));
-  if (In.nextDocument()) {
-    // A second document with content: refused rather than ignored.
-    size_t At = Text.find("\n---");
-    return err(errorAt(Name, Text, At == llvm::StringRef::npos ? 0 : At + 1,
-                       "a configuration holds one YAML document; a second "
-                       "one starts here"));
-  }
-
   ConfigLayer L;
   L.Name = Name.str();
   L.IsFile = IsFile;

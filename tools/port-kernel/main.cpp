@@ -384,6 +384,8 @@ EXAMPLES:
   port-kernel port --to hip --in-place k.cu        rewrite k.cu, keep k.cu.orig
   port-kernel check --to hip src/                  lint NVIDIA-first code for wave-64 hazards
   port-kernel check --format sarif --output r.sarif --baseline b.json src/
+  port-kernel check --checks='-*,PK21*' --warnings-as-errors=PK2101 src/
+  port-kernel check --dump-config src/a.cu         the configuration of a.cu (.port-kernel.yaml)
   port-kernel merge-reports all.sarif s1.sarif s2.sarif
   port-kernel explain PK2001                       what a rule does and why
   port-kernel validate --to hip corpus/            port every case and run it on the emulator
