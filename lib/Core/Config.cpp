@@ -348,6 +348,19 @@ llvm::Expected<ConfigLayer> pk::parseConfig(llvm::StringRef Text,
     if (!HC->Out->empty())
       return;
     std::string Msg = D.getMessage().str();
+    // The reader's terse words, with what was expected.
+    if (Msg == "unexpected scalar")
+      Msg = "a list or mapping where one value belongs (only Rules takes a "
+            "list)";
+    else if (Msg == "not a sequence")
+      Msg = "Rules takes a list of files, e.g. Rules: [extra.yaml]";
+    else if (Msg == "not a mapping")
+      Msg = "a configuration is a mapping of keys to values, e.g. Checks: "
+            "'-*,PK21*'";
+    else if (Msg == "invalid boolean")
+      Msg = "InheritParentConfig is true or false";
+    else if (Msg == "unknown node kind")
+      Msg = "YAML aliases are not used in a configuration; write the value";
     if (llvm::StringRef(Msg).starts_with("unknown key"))
       Msg += llvm::formatv(" (keys: {0}; docs/configuration.md)",
                            llvm::join(llvm::ArrayRef<const char *>(Keys), ", "))
