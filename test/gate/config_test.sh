@@ -55,6 +55,16 @@ tree)
   has "sub/d.cu PK2000 note" got2.txt
   hasnt "sub/d.cu PK2101" got2.txt
   hasnt "a.cu PK2000" got2.txt
+  # --config replaces the files found; with InheritParentConfig it goes on
+  # top of them.
+  expect 1 "$pk" check -q --to hip --config '{Checks: "-*,PK2106"}' --format json --output r3.json src
+  rules_of r3.json > got3.txt
+  [ "$(cut -d' ' -f2 got3.txt | sort -u)" = PK2106 ] || fail "--config did not replace the files: $(cat got3.txt)"
+  expect 1 "$pk" check -q --to hip --config '{InheritParentConfig: true, Checks: "-PK2103"}' --format json --output r4.json src
+  rules_of r4.json > got4.txt
+  has "sub/d.cu PK2000 note" got4.txt       # sub/'s file still applies
+  hasnt "a.cu PK2103" got4.txt
+  has "b.cu PK2101" got4.txt
   # Everything a file's configuration disables: no finding, exit 0.
   printf "Checks: '-*'\n" > src/sub/.port-kernel.yaml
   expect 0 "$pk" check --to hip src/sub
@@ -122,6 +132,15 @@ errors)
   ln -s nowhere.yaml src/.port-kernel.yaml
   expect 2 "$pk" check src
   has "$W/src/.port-kernel.yaml: error: cannot read the configuration file:"
+  rm src/.port-kernel.yaml
+  # A FIFO is refused, not waited on; a file larger than 1 MiB is not read.
+  mkfifo src/.port-kernel.yaml
+  expect 2 timeout 60 "$pk" check src
+  has "$W/src/.port-kernel.yaml: error: cannot read the configuration file: it is not a regular file"
+  rm src/.port-kernel.yaml
+  head -c 2000000 /dev/zero | tr '\0' '#' > src/.port-kernel.yaml
+  expect 2 "$pk" check src
+  has "$W/src/.port-kernel.yaml: error: a configuration file is 2000000 bytes, more than the 1048576 bytes"
   rm src/.port-kernel.yaml
   # --config text: errors name it.
   expect 2 "$pk" check --config '{Checks: "*", Foo: 1}' src
