@@ -320,6 +320,7 @@ outputs)
   expect 0 "$pk" port --to hip -o out --depfile out.d src
   cmp -s out/.port-kernel.yaml <(printf "Chekcs: broken\n") || fail "the output directory's file was changed"
   has "$W/src/.port-kernel.yaml" out.d
+  [ -e out/hip/.port-kernel.yaml ] && fail "port copied the configuration into its output"
   hasnt "out/.port-kernel.yaml" out.d
   expect 1 "$pk" check --to hip --format json --output r.json --depfile r.d src
   has "$W/src/.port-kernel.yaml" r.d
