@@ -341,8 +341,10 @@ static llvm::Expected<GateReport> readSarifReport(llvm::StringRef Path,
       F.Level = O->getString("level").value_or("warning").str();
       if (const json::Object *M = O->getObject("message"))
         F.Message = M->getString("text").value_or("").str();
-      if (const json::Object *P = O->getObject("properties"))
+      if (const json::Object *P = O->getObject("properties")) {
         F.Target = P->getString("target").value_or("").str();
+        F.Promoted = P->getBoolean("promoted").value_or(false);
+      }
       if (const json::Object *P = O->getObject("partialFingerprints"))
         F.Fingerprint = P->getString(FingerprintKey).value_or("").str();
       if (F.Fingerprint.empty())

@@ -214,6 +214,11 @@ promote)
   has "a.cu PK2000 note" got.txt            # notes are not promoted
   expect 1 "$pk" check -q --to hip --warnings-as-errors='PK21*' --format sarif --output r.sarif src
   has '"promoted": true' r.sarif
+  # merge-reports keeps it.
+  expect 0 "$pk" merge-reports m.sarif r.sarif
+  has '"promoted": true' m.sarif
+  expect 0 "$pk" merge-reports m.json r.json
+  has '"promoted": true' m.json
   # A promoted warning can still be suppressed where it is.
   sed -i 's|^  h += __shfl_down_sync(0x0000ffff, h, 1, 16);$|&  // NOPK(PK2101)|' src/b.cu
   expect 1 "$pk" check -q --to hip --warnings-as-errors='PK2101' --format json --output s.json src/b.cu
