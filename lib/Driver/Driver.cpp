@@ -118,6 +118,9 @@ std::vector<std::string> Driver::dependencies() const {
     Deps.insert(absPath(F));
   if (!O.FE.CompDbDir.empty())
     Deps.insert(absPath(O.FE.CompDbDir + "/compile_commands.json"));
+  if (O.Policy) // the configuration files (.port-kernel.yaml) read
+    for (const std::string &F : O.Policy->files())
+      Deps.insert(F);
   return {Deps.begin(), Deps.end()};
 }
 
@@ -376,9 +379,24 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
       Generated.insert(R.Generated[TI].begin(), R.Generated[TI].end());
       if (llvm::Error E = All.merge(R.Edits[TI]))
         return std::move(E);
-      for (const Finding &F : R.Finds[TI])
-        if (FSeen.insert({F.File, F.Offset, F.RuleID, F.Message}).second)
-          Finds.push_back(F);
+      for (const Finding &F0 : R.Finds[TI]) {
+        if (!FSeen.insert({F0.File, F0.Offset, F0.RuleID, F0.Message}).second)
+          continue;
+        Finding F = F0;
+        FindingAction A = O.Policy
+                              ? O.Policy->decide(F.File, F.RuleID, F.Sev)
+                              : FindingAction::Keep;
+        if (A == FindingAction::Drop) {
+          TO.Disabled.push_back(std::move(F));
+          continue;
+        }
+        // `check` promotes after NOPK comments apply (lib/Gate/Check.cpp).
+        if (A == FindingAction::Promote && Mode == RunMode::Port) {
+          F.Sev = Severity::Error;
+          TO.Promoted.insert({F.File, F.Offset, F.RuleID});
+        }
+        Finds.push_back(std::move(F));
+      }
       for (const auto &C : R.Counts[TI])
         TO.Counts[C.getKey().str()] += C.getValue();
       for (const auto &[F, N] : R.Needs[TI])
@@ -391,6 +409,13 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
                 return std::tie(A.File, A.Offset, A.RuleID, A.Message) <
                        std::tie(B.File, B.Offset, B.RuleID, B.Message);
               });
+    // Configurations first read for a header's findings are checked too.
+    if (O.Policy) {
+      if (llvm::Error E = O.Policy->takeError())
+        return std::move(E);
+      if (llvm::Error E = O.Policy->validatePatterns(Diag))
+        return std::move(E);
+    }
     std::string Base =
         OutRoot.empty() ? "" : (OutRoot + "/" + targetName(TO.T)).str();
     for (const std::string &F : Files) {
@@ -426,13 +451,16 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
   return Outs;
 }
 
-void Driver::printFindings(const std::vector<Finding> &Fs) {
-  for (const Finding &F : Fs)
+void Driver::printFindings(const TargetOutput &TO) {
+  for (const Finding &F : TO.Findings)
     // Invisible and terminal control characters in names and quoted code
-    // are shown, never sent to the terminal (pk/Escape.h).
-    Diag << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n", showControls(F.File),
-                          F.Line, F.Col, severityName(F.Sev),
-                          showControls(F.Message), F.RuleID);
+    // are shown, never sent to the terminal (pk/Escape.h).  A warning
+    // made an error by WarningsAsErrors says so, as clang-tidy does.
+    Diag << llvm::formatv(
+        "{0}:{1}:{2}: {3}: {4} [{5}{6}]\n", showControls(F.File), F.Line, F.Col,
+        severityName(F.Sev), showControls(F.Message), F.RuleID,
+        TO.Promoted.count({F.File, F.Offset, F.RuleID}) ? ",-warnings-as-errors"
+                                                        : "");
 }
 
 static llvm::json::Value reportJson(const std::vector<TargetOutput> &Outs,
@@ -449,13 +477,17 @@ static llvm::json::Value reportJson(const std::vector<TargetOutput> &Outs,
                                          {"replacement", E.Replacement},
                                          {"rule", E.RuleID},
                                          {"why", E.Why}});
-    for (const Finding &F : TO.Findings)
-      Finds.push_back(llvm::json::Object{{"file", F.File},
-                                         {"line", F.Line},
-                                         {"col", F.Col},
-                                         {"severity", severityName(F.Sev)},
-                                         {"rule", F.RuleID},
-                                         {"message", F.Message}});
+    for (const Finding &F : TO.Findings) {
+      llvm::json::Object Obj{{"file", F.File},
+                             {"line", F.Line},
+                             {"col", F.Col},
+                             {"severity", severityName(F.Sev)},
+                             {"rule", F.RuleID},
+                             {"message", F.Message}};
+      if (TO.Promoted.count({F.File, F.Offset, F.RuleID}))
+        Obj["promoted"] = true; // a warning made an error (WarningsAsErrors)
+      Finds.push_back(std::move(Obj));
+    }
     for (const auto &[In, Out] : TO.OutputOf) {
       llvm::json::Object File{{"input", In}, {"output", Out}};
       auto N = TO.Needs.find(In);
@@ -647,7 +679,7 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
   }
 
   for (const TargetOutput &TO : *Res)
-    printFindings(TO.Findings);
+    printFindings(TO);
 
   // All or nothing: stage everything next to its destination, then commit.
   if (int RC = Plan.write(Diag))
@@ -720,7 +752,7 @@ int Driver::check(llvm::ArrayRef<std::string> Paths) {
          << llvm::formatv("{0}: note: not checked [PK9100]\n", F.Path);
   unsigned N = 0;
   for (const TargetOutput &TO : *Res) {
-    printFindings(TO.Findings);
+    printFindings(TO);
     for (const Finding &F : TO.Findings)
       N += F.Sev != Severity::Note;
   }

@@ -255,6 +255,21 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
       G.Message = F.Message;
       R.Findings.push_back(std::move(G));
     }
+  // Findings Checks disabled: only so that NOPK comments naming them are
+  // not reported stale; removed once the comments are applied.
+  std::vector<GateFinding> Disabled;
+  for (const TargetOutput &TO : *Res)
+    for (const Finding &F : TO.Disabled) {
+      GateFinding G;
+      G.Target = targetName(TO.T).str();
+      G.Rule = F.RuleID;
+      G.Level = severityName(F.Sev).str();
+      SetFile(G, F.File);
+      G.Line = F.Line;
+      G.Col = F.Col;
+      G.Disabled = true;
+      Disabled.push_back(std::move(G));
+    }
 
   // --validate: the case directories the checked files belong to are
   // validated; a failed (case, variant) is a finding at the case's kernel.
@@ -323,6 +338,7 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
   };
   // Inline suppressions (NOPK comments) in every file the run read.
   std::vector<std::string> Read(D.readFiles().begin(), D.readFiles().end());
+  llvm::append_range(R.Findings, Disabled);
   unsigned NSuppressed = applySuppressions(
       R.Findings, Read,
       [&](const std::string &F) {
@@ -334,6 +350,27 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
         auto Buf = llvm::MemoryBuffer::getFile(F);
         return Buf ? (*Buf)->getBuffer().str() : std::string();
       });
+  llvm::erase_if(R.Findings, [](const GateFinding &G) { return G.Disabled; });
+  // Checks and WarningsAsErrors: the findings check adds (PK9005,
+  // validation) are selected here, and warnings become errors only now, so
+  // that a NOPK comment suppresses a promoted warning as it does any other.
+  if (O.Policy) {
+    llvm::erase_if(R.Findings, [&](GateFinding &G) {
+      Severity Sev = G.Level == "error"     ? Severity::Error
+                     : G.Level == "warning" ? Severity::Warning
+                                            : Severity::Note;
+      FindingAction A = O.Policy->decide(AbsOf(G), G.Rule, Sev);
+      if (A == FindingAction::Promote && G.Suppressed.empty()) {
+        G.Level = "error";
+        G.Promoted = true;
+      }
+      return A == FindingAction::Drop;
+    });
+    if (llvm::Error E = O.Policy->takeError()) {
+      Diag << llvm::toString(std::move(E)) << "\n";
+      return 2;
+    }
+  }
   assignFingerprints(R.Findings, [&](const GateFinding &G) {
     auto Buf = llvm::MemoryBuffer::getFile(AbsOf(G));
     return Buf ? (*Buf)->getBuffer().str() : std::string();
@@ -394,9 +431,10 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
   if (O.Format == CheckFormat::Text) {
     for (const GateFinding &G : R.Findings)
       if (G.BaselineState != "unchanged" && G.Suppressed.empty())
-        Diag << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}]\n",
+        Diag << llvm::formatv("{0}:{1}:{2}: {3}: {4} [{5}{6}]\n",
                               showControls(AbsOf(G)), G.Line, G.Col, G.Level,
-                              showControls(G.Message), G.Rule);
+                              showControls(G.Message), G.Rule,
+                              G.Promoted ? ",-warnings-as-errors" : "");
   } else if (Write) {
     std::string S;
     llvm::raw_string_ostream OS(S);

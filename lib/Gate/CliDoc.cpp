@@ -43,8 +43,10 @@ void pk::writeCliReference(
         "| 1 | `check`: findings (with `--baseline`: findings not in the "
         "baseline); `validate`: failed cases |\n"
         "| 2 | usage or input error (unknown option, bad value, unreadable "
-        "or unparsable input, bad baseline); nothing written |\n"
-        "| 3 | `port` wrote outputs that carry error diagnostics |\n"
+        "or unparsable input, bad baseline, bad configuration file); "
+        "nothing written |\n"
+        "| 3 | `port` wrote outputs that carry error diagnostics (warnings "
+        "that WarningsAsErrors promotes included) |\n"
         "| 4 | `port` wrote every file that parses; at least one input does "
         "not parse (PK9100) |\n"
         "| 130 | interrupted (nothing written) |\n";

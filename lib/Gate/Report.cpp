@@ -121,6 +121,8 @@ json::Value pk::reportToJson(const GateReport &R) {
       O["baseline"] = F.BaselineState;
     if (!F.Suppressed.empty())
       O["suppressed"] = F.Suppressed;
+    if (F.Promoted)
+      O["promoted"] = true;
     Fs.push_back(std::move(O));
   }
   json::Object Doc{{"tool", "port-kernel"},
@@ -207,7 +209,9 @@ json::Value pk::reportToSarif(const GateReport &R, llvm::StringRef ToolVersion,
                            json::Object{{"artifactLocation", std::move(Art)},
                                         {"region", std::move(Region)}}}}}},
         {"partialFingerprints", json::Object{{FingerprintKey, F.Fingerprint}}},
-        {"properties", json::Object{{"target", F.Target}}}};
+        {"properties", F.Promoted ? json::Object{{"target", F.Target},
+                                                 {"promoted", true}}
+                                  : json::Object{{"target", F.Target}}}};
     if (!F.BaselineState.empty())
       Res["baselineState"] = F.BaselineState;
     if (!F.Suppressed.empty())
@@ -286,6 +290,7 @@ static llvm::Expected<GateReport> readJsonReport(llvm::StringRef Path,
     Str("message", F.Message);
     Str("baseline", F.BaselineState);
     Str("suppressed", F.Suppressed);
+    F.Promoted = O->getBoolean("promoted").value_or(false);
     F.Line = O->getInteger("line").value_or(0);
     F.Col = O->getInteger("col").value_or(0);
     F.Relative = !O->getBoolean("absolute").value_or(false);
@@ -336,8 +341,10 @@ static llvm::Expected<GateReport> readSarifReport(llvm::StringRef Path,
       F.Level = O->getString("level").value_or("warning").str();
       if (const json::Object *M = O->getObject("message"))
         F.Message = M->getString("text").value_or("").str();
-      if (const json::Object *P = O->getObject("properties"))
+      if (const json::Object *P = O->getObject("properties")) {
         F.Target = P->getString("target").value_or("").str();
+        F.Promoted = P->getBoolean("promoted").value_or(false);
+      }
       if (const json::Object *P = O->getObject("partialFingerprints"))
         F.Fingerprint = P->getString(FingerprintKey).value_or("").str();
       if (F.Fingerprint.empty())

@@ -178,6 +178,8 @@ unsigned pk::applySuppressions(
         if (!matches(S.Globs[I], G.Rule))
           continue;
         S.Used[I] = true;
+        if (G.Disabled)
+          continue; // not reported anyway; the comment is not stale
         if (G.Level == "error") {
           Problems.push_back(problem(
               G, S.Line, S.Col,

@@ -4,6 +4,7 @@
 // Subcommand dispatch and option parsing only; the work lives in lib/.
 //
 //===----------------------------------------------------------------------===//
+#include "pk/Config.h"
 #include "pk/Driver.h"
 #include "pk/GateCheck.h"
 #include "pk/Inputs.h"
@@ -44,7 +45,9 @@ cl::SubCommand CheckCmd("check",
                         "Report portability hazards without translating");
 cl::SubCommand ExplainCmd("explain",
                           "Print the documentation of a rule or diagnostic ID");
-cl::SubCommand RulesCmd("rules", "List every rule and diagnostic ID");
+cl::SubCommand RulesCmd("rules",
+                        "List every rule and diagnostic ID (with --rules, "
+                        "those of the tables given too)");
 cl::SubCommand ValidateCmd(
     "validate",
     "Port corpus cases or programs and run them on the SIMT emulator");
@@ -105,7 +108,7 @@ cl::list<std::string> RuleFiles(
     cl::desc(
         "Additional YAML rename table (same format as rules/cuda2hip/*.yaml)"),
     cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd),
-    cl::sub(ReportCmd));
+    cl::sub(ReportCmd), cl::sub(RulesCmd));
 cl::opt<std::string> Report("report",
                             cl::desc("Write a JSON report of every edit (with "
                                      "its rule and reason) and finding"),
@@ -155,7 +158,8 @@ cl::opt<unsigned> RocmVersion(
 cl::opt<bool>
     Strict("strict",
            cl::desc("All or nothing: one input that does not parse stops the "
-                    "run (by default the others are ported, exit 4)"),
+                    "run (by default port writes the others and exits 4; "
+                    "check reports the others' findings and exits 2)"),
            cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
 cl::opt<bool> StubMissing(
     "stub-missing-includes",
@@ -229,6 +233,37 @@ cl::opt<std::string> DepFile(
     "depfile",
     cl::desc("Also write a Makefile-syntax depfile: the outputs (port) or the "
              "--output report (check) depend on every file the run read"),
+    cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+// configuration (docs/configuration.md)
+cl::opt<std::string> Checks(
+    "checks",
+    cl::desc("Rules whose findings are reported: comma-separated globs, later "
+             "ones win, '-' disables (e.g. '-*,PK21*,-PK2104'); added after "
+             "the configuration's Checks. Errors, and warnings of rewrite and "
+             "rename rules, are never disabled; naming such a rule in a '-' "
+             "pattern is an error"),
+    cl::value_desc("GLOBS"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::opt<std::string> WarningsAsErrors(
+    "warnings-as-errors",
+    cl::desc("Rules whose warnings are errors (globs as --checks); added after "
+             "the configuration's WarningsAsErrors"),
+    cl::value_desc("GLOBS"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::opt<std::string> ConfigText(
+    "config",
+    cl::desc("Configuration as YAML text, e.g. '{Checks: \"-*,PK21*\"}': used "
+             "instead of the .port-kernel.yaml files (with "
+             "InheritParentConfig: true, on top of them)"),
+    cl::value_desc("YAML"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::opt<std::string> ConfigFile(
+    "config-file",
+    cl::desc("Configuration file used instead of the .port-kernel.yaml files "
+             "found above each input (with InheritParentConfig: true, on top "
+             "of them)"),
+    cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
+cl::opt<std::string> DumpConfig(
+    "dump-config",
+    cl::desc("Print the configuration FILE gets (YAML; each value with where it "
+             "came from) and exit"),
     cl::value_desc("FILE"), cl::cat(Cat), cl::sub(PortCmd), cl::sub(CheckCmd));
 cl::list<std::string> MergeArgs(cl::Positional, cl::desc("OUT IN..."),
                                 cl::sub(MergeReportsCmd));
@@ -349,6 +384,8 @@ EXAMPLES:
   port-kernel port --to hip --in-place k.cu        rewrite k.cu, keep k.cu.orig
   port-kernel check --to hip src/                  lint NVIDIA-first code for wave-64 hazards
   port-kernel check --format sarif --output r.sarif --baseline b.json src/
+  port-kernel check --checks='-*,PK21*' --warnings-as-errors=PK2101 src/
+  port-kernel check --dump-config src/a.cu         the configuration of a.cu (.port-kernel.yaml)
   port-kernel merge-reports all.sarif s1.sarif s2.sarif
   port-kernel explain PK2001                       what a rule does and why
   port-kernel validate --to hip corpus/            port every case and run it on the emulator
@@ -385,6 +422,160 @@ bool parseTargets(llvm::StringRef S, std::vector<pk::Target> &Out,
   return true;
 }
 
+/// The values each configuration key accepts: the options' own.
+pk::ConfigSchema configSchema() {
+  pk::ConfigSchema S;
+  for (pk::Target T : pk::allTargets())
+    S.Targets.push_back(pk::targetName(T).str());
+  auto Values = [](auto &P, std::vector<std::string> &Out) {
+    for (unsigned I = 0; I < P.getNumOptions(); ++I)
+      Out.push_back(P.getOption(I).str());
+  };
+  Values(Wave64.getParser(), S.Wave64);
+  Values(MfmaShapeOpt.getParser(), S.MfmaShape);
+  Values(LdsPadding.getParser(), S.LdsPadding);
+  S.RocmVersion = {5, 6};
+  S.Defaults = {{"To", "hip"},         {"Wave64", "auto"},
+                {"MfmaShape", "auto"}, {"LdsPadding", "auto"},
+                {"RocmVersion", "6"}};
+  return S;
+}
+
+/// port and check: the .port-kernel.yaml files of the inputs, --config,
+/// --config-file and the options given, merged (docs/configuration.md).
+/// The settings of the whole run are written back into the options that
+/// were not given; \p Policy receives the per-file part.  Returns -1 to go
+/// on, else the exit code (--dump-config, or 2 on an error).
+int applyConfiguration(std::shared_ptr<pk::ConfigResolver> &Policy) {
+  pk::ConfigSchema Schema = configSchema();
+  if (ConfigText.getNumOccurrences() && ConfigFile.getNumOccurrences()) {
+    errs() << "port-kernel: error: --config and --config-file exclude each "
+              "other: give one configuration\n";
+    return 2;
+  }
+  std::optional<pk::ConfigLayer> Explicit;
+  if (!ConfigFile.empty()) {
+    auto L = pk::readConfigFile(ConfigFile, Schema);
+    if (!L) {
+      errs() << toString(L.takeError()) << "\n";
+      return 2;
+    }
+    Explicit = std::move(*L);
+  } else if (ConfigText.getNumOccurrences()) {
+    SmallString<256> Cwd;
+    sys::fs::current_path(Cwd);
+    auto L = pk::parseConfig(ConfigText, "--config", Cwd, Schema,
+                             /*IsFile=*/false);
+    if (!L) {
+      errs() << toString(L.takeError()) << "\n";
+      return 2;
+    }
+    Explicit = std::move(*L);
+  }
+  // The options given: the last layer.  Their values were checked by the
+  // option parser (targets below).
+  pk::ConfigLayer CL;
+  CL.Name = pk::CommandLineName;
+  if (Checks.getNumOccurrences())
+    CL.Checks = Checks;
+  if (WarningsAsErrors.getNumOccurrences())
+    CL.WarningsAsErrors = WarningsAsErrors;
+  if (To.getNumOccurrences())
+    CL.To = To;
+  // The enumerated options, spelled as the configuration spells them.
+  auto Spelling = [](auto &Opt) -> std::optional<std::string> {
+    if (!Opt.getNumOccurrences())
+      return std::nullopt;
+    auto &P = Opt.getParser();
+    for (unsigned I = 0; I < P.getNumOptions(); ++I)
+      if (std::decay_t<decltype(Opt.getValue())> V;
+          !P.parse(Opt, Opt.ArgStr, P.getOption(I), V) && V == Opt.getValue())
+        return P.getOption(I).str();
+    return std::nullopt;
+  };
+  CL.Wave64 = Spelling(Wave64);
+  CL.MfmaShape = Spelling(MfmaShapeOpt);
+  CL.LdsPadding = Spelling(LdsPadding);
+  if (RocmVersion.getNumOccurrences())
+    CL.RocmVersion = RocmVersion;
+  if (RuleFiles.getNumOccurrences()) {
+    CL.Rules.emplace();
+    for (const std::string &R : RuleFiles)
+      CL.Rules->push_back(pk::absPathOf(R));
+  }
+  if (Baseline.getNumOccurrences())
+    CL.Baseline = pk::absPathOf(Baseline);
+  if (SrcRoot.getNumOccurrences())
+    CL.SrcRoot = pk::absPathOf(SrcRoot);
+  Policy = std::make_shared<pk::ConfigResolver>(Schema, std::move(Explicit),
+                                                std::move(CL));
+
+  if (DumpConfig.getNumOccurrences()) {
+    auto C = Policy->forPath(DumpConfig);
+    if (!C) {
+      errs() << toString(C.takeError()) << "\n";
+      return 2;
+    }
+    // Patterns are checked against the rules, --rules tables included.
+    pk::RenameDB DB;
+    for (const std::string &R : (*C)->Rules)
+      if (Error E = DB.loadFile(R)) {
+        errs() << toString(std::move(E)) << "\n";
+        return 2;
+      }
+    if (Error E = Policy->validatePatterns(errs())) {
+      errs() << toString(std::move(E)) << "\n";
+      return 2;
+    }
+    pk::writeEffectiveConfig(outs(), **C, pk::absPathOf(DumpConfig));
+    return 0;
+  }
+
+  // The settings of the whole run: the inputs' configurations agree.
+  std::vector<pk::InputFile> Ins;
+  std::vector<std::string> Files;
+  if (Error E = pk::collectInputs(Paths, Ins))
+    consumeError(std::move(E)); // reported by the run itself
+  for (const pk::InputFile &F : Ins)
+    Files.push_back(F.Path);
+  std::vector<StringRef> RunKeys = {"To", "Wave64", "MfmaShape", "LdsPadding",
+                                    "RocmVersion", "Rules"};
+  if (CheckCmd) {
+    RunKeys.push_back("Baseline");
+    RunKeys.push_back("SrcRoot");
+  }
+  auto Run = Policy->runConfig(Files, RunKeys);
+  if (!Run) {
+    errs() << toString(Run.takeError()) << "\n";
+    return 2;
+  }
+  const pk::EffectiveConfig &C = **Run;
+  if (!To.getNumOccurrences() && !C.To.From.empty())
+    To = C.To.V;
+  auto SetEnum = [&](auto &Opt, const pk::EffectiveConfig::Value &V) {
+    if (Opt.getNumOccurrences() || V.From.empty())
+      return true;
+    std::decay_t<decltype(Opt.getValue())> Val;
+    if (Opt.getParser().parse(Opt, Opt.ArgStr, V.V, Val))
+      return false;
+    Opt = Val;
+    return true;
+  };
+  if (!SetEnum(Wave64, C.Wave64) || !SetEnum(MfmaShapeOpt, C.MfmaShape) ||
+      !SetEnum(LdsPadding, C.LdsPadding))
+    return 2;
+  if (!RocmVersion.getNumOccurrences() && !C.RocmVersion.From.empty())
+    RocmVersion = unsigned(std::stoul(C.RocmVersion.V));
+  if (!RuleFiles.getNumOccurrences())
+    for (const std::string &R : C.Rules)
+      RuleFiles.push_back(R);
+  if (!Baseline.getNumOccurrences() && !C.Baseline.V.empty())
+    Baseline = C.Baseline.V;
+  if (!SrcRoot.getNumOccurrences() && !C.SrcRoot.V.empty())
+    SrcRoot = C.SrcRoot.V;
+  return -1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -408,7 +599,7 @@ int main(int argc, char **argv) {
     for (pk::Target T : pk::allTargets())
       Names.push_back(pk::targetName(T).str());
     return "Targets, comma separated: " + llvm::join(Names, ", ") +
-           " (validate also accepts none)";
+           " (default: hip; validate also accepts none)";
   }();
   To.setDescription(ToDesc);
   cl::HideUnrelatedOptions(Cat);
@@ -454,7 +645,8 @@ int main(int argc, char **argv) {
        {&OutDir, &CompDb, &CudaPath, &Report, &CheckOutput, &Baseline,
         &SrcRoot, &Shard, &RulesUriBase, &DepFile, &ReportHtml,
         &ReportMarkdown, &PatchDir, &Program, &WorkDir, &CacheDir,
-        &GpuBundle, &Nvcc, &GpuArch})
+        &GpuBundle, &Nvcc, &GpuArch, &Checks, &WarningsAsErrors, &ConfigText,
+        &ConfigFile, &DumpConfig})
     if (Opt->getNumOccurrences() && Opt->empty()) {
       errs() << "port-kernel: error: -" << (Opt->ArgStr.size() > 1 ? "-" : "")
              << Opt->ArgStr << " needs a value (it was given empty)\n";
@@ -494,7 +686,14 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  // port and check: .port-kernel.yaml files, --config, --checks, ...
+  std::shared_ptr<pk::ConfigResolver> Policy;
+  if (PortCmd || CheckCmd)
+    if (int RC = applyConfiguration(Policy); RC >= 0)
+      return RC;
+
   pk::DriverOptions O;
+  O.Policy = Policy;
   O.FE.CompDbDir = CompDb;
   O.FE.ExtraArgs = ExtraArg;
   O.FE.ExtraArgsBefore = ExtraArgBefore;
@@ -600,6 +799,12 @@ int main(int argc, char **argv) {
     errs() << toString(std::move(E)) << "\n";
     return 2; // a rule file that cannot be used is an input error
   }
+  // Rule patterns, once the --rules tables have added their rules.
+  if (Policy)
+    if (Error E = Policy->validatePatterns(errs())) {
+      errs() << toString(std::move(E)) << "\n";
+      return 2;
+    }
 
   if (ValidateCmd) {
 #ifdef PK_HAVE_VALIDATE
@@ -752,6 +957,7 @@ int main(int argc, char **argv) {
     C.Strict = Strict;
     C.RulesUriBase = RulesUriBase;
     C.DepFile = DepFile;
+    C.Policy = Policy.get();
     if (CheckValidate) {
 #ifdef PK_HAVE_VALIDATE
       C.Validate = [&](const std::vector<std::string> &CaseDirs)

@@ -4,6 +4,7 @@
 #ifndef PK_DRIVER_H
 #define PK_DRIVER_H
 
+#include "pk/Config.h"
 #include "pk/Frontend.h"
 #include "pk/PortService.h"
 #include "pk/Rules.h"
@@ -39,6 +40,10 @@ struct DriverOptions {
   /// Called after each translation unit (or lone header) is done, with the
   /// number done, the number known so far and the file; calls are serialised.
   std::function<void(size_t Done, size_t Total, llvm::StringRef File)> Progress;
+  /// Checks and WarningsAsErrors of each finding's file (pk/Config.h):
+  /// translate() drops the findings it disables and, for `port`, makes the
+  /// warnings it promotes errors; null: every finding as the rules report it.
+  std::shared_ptr<FindingPolicy> Policy;
 };
 
 /// An input that could not be ported: its path and clang's reasons
@@ -56,6 +61,11 @@ struct TargetOutput {
   /// input path -> output path
   std::map<std::string, std::string> OutputOf;
   std::vector<Finding> Findings;
+  /// Findings the policy disabled (not reported; NOPK comments that name
+  /// them are not stale).
+  std::vector<Finding> Disabled;
+  /// (file, offset, rule) of the findings WarningsAsErrors made errors.
+  std::set<std::tuple<std::string, unsigned, std::string>> Promoted;
   std::vector<Edit> Edits; ///< every edit with its provenance
   std::map<std::string, unsigned> Counts;
   /// input path -> hardware features its output needs (TargetContext::Needs)
@@ -116,7 +126,7 @@ private:
   RenameDB DB;
   /// Absolute paths of every file the last translate() read.
   std::set<std::string> ReadFiles;
-  void printFindings(const std::vector<Finding> &F);
+  void printFindings(const TargetOutput &TO);
   /// emuPrepare's work, run by it under crash recovery (pk/CrashGuard.h);
   /// with \p BuildFlags, as emuPrepareWithFlags.
   llvm::Expected<std::string>

@@ -33,6 +33,11 @@ struct GateFinding {
   /// "inSource" when a NOPK comment suppresses it (SARIF's suppression
   /// kind): kept in the reports, not counted, not printed.
   std::string Suppressed;
+  /// A warning WarningsAsErrors made an error (docs/configuration.md).
+  bool Promoted = false;
+  /// Disabled by Checks: not reported; passed to applySuppressions only so
+  /// that a NOPK comment naming it is not stale.
+  bool Disabled = false;
 };
 
 /// Everything a check report holds.

@@ -29,6 +29,11 @@ struct CheckOptions {
   std::function<llvm::Expected<llvm::json::Value>(
       const std::vector<std::string> &CaseDirs)>
       Validate;
+  /// Checks and WarningsAsErrors per file (the driver's policy; null: none).
+  /// The driver drops the findings it disables; check promotes warnings
+  /// after NOPK comments apply, and applies it to its own findings (PK9005,
+  /// validation).
+  FindingPolicy *Policy = nullptr;
 };
 
 /// The line and column of the name of kernel \p Name (template arguments
