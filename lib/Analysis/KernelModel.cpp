@@ -539,13 +539,20 @@ void Exec::writePtr(SymP Ptr, unsigned T, SymP Val, SourceLocation L,
   }
   auto *V = cast<VarDecl>(D);
   if (Off->K != SK::Int) {
-    fail(P.containsKind(Off, SK::Load) ? Failure::DataDependent
-                                       : Failure::Unsupported,
-         L,
-         llvm::formatv("the index into '{0}' is not decided by the thread "
-                       "index and the block shape",
-                       V->getName())
-             .str());
+    bool Data = P.containsKind(Off, SK::Load);
+    fail(Data ? Failure::DataDependent : Failure::Unsupported, L,
+         Data && !Acc.empty()
+             ? llvm::formatv("an atomic update of '{0}' at an index that "
+                             "depends on data read at run time (a "
+                             "histogram-style scatter): tiles have no "
+                             "contended read-modify-write",
+                             V->getName())
+                   .str()
+             : llvm::formatv("the index into '{0}' {1}", V->getName(),
+                             Data ? "depends on data read at run time"
+                                  : "is not decided by the thread index "
+                                    "and the block shape")
+                   .str());
     return;
   }
   auto SA = Shared.find(V);

@@ -448,9 +448,16 @@ Vals Exec::evalShuffle(const CallExpr *C, llvm::StringRef Kind, unsigned First,
   for (unsigned T : M) {
     int64_t Width =
         W.empty() ? DefWidth : (W[T]->K == SK::Int ? W[T]->I : -1);
-    if (L[T]->K != SK::Int || Width <= 0 || Width > 32 ||
-        (Width & (Width - 1))) {
-      fail(Failure::DataDependent, C->getBeginLoc(),
+    if (Width > 32 && L[T]->K == SK::Int) {
+      fail(Failure::Unsupported, C->getBeginLoc(),
+           "a shuffle over more than 32 lanes (a 64-lane wavefront): the "
+           "model executes 32-lane warps");
+      return R;
+    }
+    if (L[T]->K != SK::Int || Width <= 0 || (Width & (Width - 1))) {
+      fail(P.containsKind(L[T], SK::Load) ? Failure::DataDependent
+                                          : Failure::Unsupported,
+           C->getBeginLoc(),
            "a shuffle whose source lane or width is not decided by the "
            "thread index and the block shape");
       return R;

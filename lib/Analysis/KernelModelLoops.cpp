@@ -310,7 +310,19 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
       };
       bool Free = G && !HasPh(G) && (!Cond || !HasPh(Cond));
       if (!Free) {
-        fail(Failure::Carried, X->getLocation(),
+        // Point at the update in the loop, not the declaration.
+        SourceLocation At = X->getLocation();
+        std::function<void(const Stmt *)> Find = [&](const Stmt *St) {
+          if (!St)
+            return;
+          if (auto *B = dyn_cast<BinaryOperator>(St))
+            if (B->isAssignmentOp() && declRefVar(B->getLHS()) == X)
+              At = B->getOperatorLoc();
+          for (const Stmt *Ch : St->children())
+            Find(Ch);
+        };
+        Find(Body);
+        fail(Failure::Carried, At,
              llvm::formatv(
                  "'{0}' is carried across the iterations of the loop at "
                  "line {1} as something other than an accumulation `{0} = "

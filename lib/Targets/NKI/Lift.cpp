@@ -4361,7 +4361,7 @@ std::optional<Refusal> TransposeLifter::run() {
   Ld.Srcs = {Operand::tile(
       Access{pyName(In->getName()), {{"p0", "p1"}, {"f0", "f1"}}, {}})};
   B.op(Ld);
-  std::string Ps = B.alloc("ps", Mem::PSUM, DType::F32, {"128", "128"});
+  std::string Ps = B.alloc("ps", Mem::PSUM, *DT, {"128", "128"});
   Op Tr;
   Tr.Kind = OpKind::Transpose;
   Tr.Dst = Access{Ps, {{"0", "nf_"}, {"0", "np_"}}, {}};
@@ -4637,7 +4637,7 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
     // the scan stands; otherwise the model's, which names what it could
     // not follow, before a shape lifter's.
     auto Choose = [&](const Refusal &Old) {
-      if (ModelWhy && Old.Rule != RuleId::PK5003 &&
+      if (ModelWhy && ModelWhy->Definite && Old.Rule != RuleId::PK5003 &&
           Old.Rule != RuleId::PK5005)
         return *ModelWhy;
       return Old;
@@ -4646,7 +4646,9 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
       if (S.F->Rule == RuleId::PK5002 && Model())
         continue;
       Report(Name, FD->getLocation(),
-             S.F->Rule == RuleId::PK5002 && ModelWhy ? *ModelWhy : *S.F);
+             S.F->Rule == RuleId::PK5002 && ModelWhy && ModelWhy->Definite
+                 ? *ModelWhy
+                 : *S.F);
       continue;
     }
     std::vector<std::string> Renamed;

@@ -25,6 +25,10 @@ struct Refusal {
   RuleId Rule;
   clang::SourceLocation Loc;
   std::string Msg;
+  /// The kernel model understood the construct and found it wrong or
+  /// without a tile equivalent (a race, a running rescale, a partial
+  /// reduction), rather than meeting a construct it does not execute.
+  bool Definite = false;
 };
 
 /// The NKI dtype of a C element type (float, half/__half, bf16, int,

@@ -53,7 +53,7 @@ inline std::string loadTransposed(Builder &B, Access Src, const std::string &NRo
   L.Dst = Access{In, {{"0", NRows}, {"0", NCols}}, {}};
   L.Srcs = {Operand::tile(std::move(Src))};
   B.op(L);
-  std::string Ps = B.alloc(Prefix + "t", Mem::PSUM, DType::F32, {"128", "128"});
+  std::string Ps = B.alloc(Prefix + "t", Mem::PSUM, Ty, {"128", "128"});
   Op T;
   T.Kind = OpKind::Transpose;
   T.Dst = Access{Ps, {{"0", NCols}, {"0", NRows}}, {}};

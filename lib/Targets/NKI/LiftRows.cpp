@@ -837,8 +837,16 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
     SharedBytes |= Tr.UsesSharedBytes;
     if (Tr.F) {
       if (!FirstWhy)
-        FirstWhy = Refusal{rowsread::ruleOf(*Tr.F), Tr.F->Loc, Tr.F->Msg};
-      // The model cannot follow the kernel at all: the same at every shape.
+        FirstWhy = Refusal{rowsread::ruleOf(*Tr.F), Tr.F->Loc, Tr.F->Msg,
+                           Tr.F->K != Failure::Unsupported &&
+                               Tr.F->K != Failure::Shape};
+      // A data race is a bug of the kernel, whatever it computes: it is
+      // the reason.  What the model cannot follow at all is the same at
+      // every shape.
+      if (Tr.F->K == Failure::Race) {
+        Why = Refusal{RuleId::PK5004, Tr.F->Loc, Tr.F->Msg, true};
+        return false;
+      }
       if (Tr.F->K == Failure::Unsupported || Tr.F->K == Failure::Carried ||
           Tr.F->K == Failure::DataDependent)
         break;
@@ -853,8 +861,11 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
       break;
     }
     if (!V.Prog) {
-      if (!FirstWhy)
+      if (!FirstWhy) {
         FirstWhy = V.Why;
+        // The reading's refusals are about what the kernel computes.
+        FirstWhy->Definite = FirstWhy->Rule != RuleId::PK5007;
+      }
       continue;
     }
     if (Chosen && Chosen->Key != V.Prog->Key)

@@ -2,7 +2,7 @@
 // [lo, hi) (values outside are dropped).
 // Idiom: grid-stride loop, the bin computed from the data, then
 // atomicAdd(&hist[bin], 1) in global memory: the address depends on data.
-// EXPECT: refuse PK5003 "depends on data"
+// EXPECT: refuse PK5002 "depends on data"
 #include <cuda_runtime.h>
 
 __global__ void histogram_bins(unsigned int *hist, const float *x, int n,

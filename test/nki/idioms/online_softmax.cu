@@ -4,7 +4,7 @@
 // merged the same way through xor-butterflies; one warp per row.
 // Idiom: online softmax (running max rescaling) — not a reduction of one
 // operator, so it is refused rather than reassociated.
-// EXPECT: refuse PK5009 "rescal"
+// EXPECT: refuse PK5007 "running rescale"
 #include <cuda_runtime.h>
 #include <float.h>
 
