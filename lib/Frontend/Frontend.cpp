@@ -27,6 +27,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "pk/DataDir.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
@@ -46,14 +47,12 @@ using namespace clang;
 
 std::string FrontendPaths::resourceDir() { return PK_RESOURCE_DIR; }
 std::string FrontendPaths::bundledDeclsDir() {
-  return PK_SOURCE_DIR "/lib/Frontend/cuda-decls";
+  return pk::dataPath("cuda-decls");
 }
 std::string FrontendPaths::cuda13ShimDir() {
-  return PK_SOURCE_DIR "/lib/Frontend/cuda13-shim";
+  return pk::dataPath("cuda13-shim");
 }
-std::string FrontendPaths::emuShimDir() {
-  return PK_SOURCE_DIR "/lib/Emu/shim";
-}
+std::string FrontendPaths::emuShimDir() { return pk::dataPath("emu/shim"); }
 std::string FrontendPaths::hipIncludeDir() { return "/usr/include"; }
 
 ParsedFile::~ParsedFile() = default;
