@@ -45,7 +45,7 @@ git add -A && git commit -qm mr
 
 gl() {  # gl NAME VAR=VALUE...: the job script in a fresh job environment
   local name=$1; shift
-  rm -rf "$T/$name"; mkdir -p "$T/$name"
+  rm -rf "${T:?}/${name:?}"; mkdir -p "$T/$name"
   git -C "$R" clean -qfdx >/dev/null 2>&1
   (cd "$R" && env -i PATH="$T/bin:/usr/bin:/bin" HOME="$T" CI=true "$@" \
      bash -c 'source "$1"; shift; exec bash "$@"' _ "$T/vars.sh" "$T/job.sh") >"$T/$name/log" 2>&1

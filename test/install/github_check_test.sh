@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 R="$T/repo"
 mkdir -p "$R/src/dir with space"
-cd "$R"
+cd "$R" || exit 1
 git init -q -b main . && git config user.email t@example.com && git config user.name t
 # A kernel with a wave-64 hazard (lane = threadIdx.x % 32).
 hazard() {
@@ -60,7 +60,7 @@ JSON
 
 run() {  # run NAME [VAR=VALUE...]: the script in a fresh runner environment
   local name=$1; shift
-  rm -rf "$T/$name"; mkdir -p "$T/$name/tmp"
+  rm -rf "${T:?}/${name:?}"; mkdir -p "$T/$name/tmp"
   : >"$T/$name/output"; : >"$T/$name/summary"
   env -i PATH="$(dirname "$pk"):/usr/bin:/bin" HOME="$T" \
     PK_BIN="$pk" GITHUB_WORKSPACE="$R" GITHUB_EVENT_NAME=pull_request \

@@ -53,10 +53,16 @@ done
 deps=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/(.*)//; s/^ *//; s/ *$//' | sort -u)
 # The packages of the shared libraries the binary loads ...
 dpkg-deb -x "$deb" "$T/x"
-need=$(ldd "$T/x/usr/bin/port-kernel" | awk '/=> \//{print $3}' | while read -r lib; do
+# (its own NEEDED entries, resolved by ldd; the libraries those load are
+# their packages' business)
+needed=$(objdump -p "$T/x/usr/bin/port-kernel" | awk '$1 == "NEEDED" {print $2}')
+[ -n "$needed" ] || fail "objdump found no NEEDED entries"
+need=$(for so in $needed; do
+         lib=$(ldd "$T/x/usr/bin/port-kernel" | awk -v so="$so" '$1 == so {print $3}')
+         [ -n "$lib" ] || { echo "NONE: $so"; continue; }
          real=$(readlink -f "$lib")
-         dpkg -S "$lib" 2>/dev/null || dpkg -S "$real" 2>/dev/null || echo "NONE: $lib"
-       done | sed 's/:.*//' | sed 's/:amd64$//' | sort -u)
+         dpkg -S "$lib" 2>/dev/null || dpkg -S "$real" 2>/dev/null || echo "NONE: $so"
+       done | sed 's/:.*//' | sort -u)
 grep -q NONE <<<"$need" && fail "a library the binary loads belongs to no package: $need"
 # ... and what validate runs: clang++ with its resource headers, -lboost_context,
 # the HIP headers, python3 with NumPy (the NKI simulator).
