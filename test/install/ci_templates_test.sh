@@ -11,7 +11,7 @@
 #
 #   ci_templates_test.sh PORT_KERNEL SOURCE_DIR
 set -u
-pk=$1 src=$2
+pk=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$(cd "$2" && pwd)
 PY=/usr/bin/python3
 T=$(mktemp -d /tmp/pk-citpl.XXXXXX)
 trap 'rm -rf "$T"' EXIT

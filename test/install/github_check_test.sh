@@ -11,7 +11,7 @@
 #
 #   github_check_test.sh PORT_KERNEL SOURCE_DIR
 set -u
-pk=$1 src=$2
+pk=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$(cd "$2" && pwd)
 script="$src/scripts/ci/github-check.sh"
 T=$(mktemp -d /tmp/pk-ghcheck.XXXXXX)
 trap 'rm -rf "$T"' EXIT
