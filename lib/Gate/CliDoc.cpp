@@ -202,12 +202,14 @@ void writeMan(llvm::raw_ostream &OS, const std::vector<SubDoc> &Subs) {
         ".SH SYNOPSIS\n";
   for (const SubDoc &S : Subs) {
     OS << ".B port\\-kernel " << roff(S.Name) << "\n";
+    std::string Args;
     if (!S.Opts.empty())
-      OS << "[\\fIoptions\\fR]";
+      Args = "[\\fIoptions\\fR]";
     if (!S.Positional.empty())
-      OS << (S.Opts.empty() ? "" : " ") << "\\fI" << roff(S.Positional)
-         << "\\fR";
-    OS << "\n.br\n";
+      Args += (Args.empty() ? "" : " ") + ("\\fI" + roff(S.Positional) + "\\fR");
+    if (!Args.empty())
+      OS << Args << "\n";
+    OS << ".br\n";
   }
   OS << ".B port\\-kernel\n\\-\\-help | \\-\\-version\n"
         ".SH DESCRIPTION\n"

@@ -58,7 +58,7 @@ dpkg-deb -x "$deb" "$T/x"
 needed=$(objdump -p "$T/x/usr/bin/port-kernel" | awk '$1 == "NEEDED" {print $2}')
 [ -n "$needed" ] || fail "objdump found no NEEDED entries"
 need=$(for so in $needed; do
-         lib=$(ldd "$T/x/usr/bin/port-kernel" | awk -v so="$so" '$1 == so {print $3}')
+         lib=$(ldd "$T/x/usr/bin/port-kernel" | awk -v so="$so" '$1 == so {print $3} index($1, "/" so) {print $1}' | head -1)
          [ -n "$lib" ] || { echo "NONE: $so"; continue; }
          real=$(readlink -f "$lib")
          dpkg -S "$lib" 2>/dev/null || dpkg -S "$real" 2>/dev/null || echo "NONE: $so"
