@@ -423,8 +423,13 @@ void writeZsh(llvm::raw_ostream &OS, const std::vector<SubDoc> &Subs) {
           for (const auto &P : O.Values)
             V.push_back(zdesc(P.first));
           OS << "(" << llvm::join(V, " ") << ")";
-        } else {
+        } else if (O.ValueName.find("DIR") != std::string::npos) {
+          OS << "_files -/";
+        } else if (O.ValueName.find("FILE") != std::string::npos ||
+                   O.Name == "rules" || O.Name == "program") {
           OS << "_files";
+        } else {
+          OS << " "; // a value to type: the message only
         }
       }
       OS << "' \\\n";

@@ -145,5 +145,16 @@ run e4 PK_TO='hip;touch x'; rc=$?
 run e5 PK_BIN="$T/no-such-port-kernel"; rc=$?
 [ $rc -eq 2 ] && grep -q "not found" "$T/e5/log" || fail "no port-kernel: exit $rc"
 
+# --- the install step's refusals (scripts/ci/github-install.sh) ------------------------
+inst="$src/scripts/ci/github-install.sh"
+o=$(env -i PATH=/usr/bin:/bin PK_DEB=a.deb PK_RELEASE_URL=https://x/y.deb bash "$inst" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "not both" <<<"$o" || fail "install: deb and release-url: exit $rc: $o"
+o=$(env -i PATH=/usr/bin:/bin PK_DEB="$T/none.deb" bash "$inst" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "is not a file" <<<"$o" || fail "install: a missing deb: exit $rc: $o"
+o=$(env -i PATH=/usr/bin:/bin PK_RELEASE_URL=http://example.com/p.deb bash "$inst" 2>&1); rc=$?
+[ $rc -eq 2 ] && grep -q "only https" <<<"$o" || fail "install: an http URL: exit $rc: $o"
+o=$(env -i PATH="$(dirname "$pk"):/usr/bin:/bin" bash "$inst" 2>&1); rc=$?
+[ $rc -eq 0 ] && grep -q "^port-kernel " <<<"$o" || fail "install: port-kernel already on PATH: exit $rc: $o"
+
 [ "$fails" -eq 0 ] || { echo "FAIL: $fails check(s) failed"; exit 1; }
 echo "PASS: ci.github_check"
