@@ -1,4 +1,4 @@
-//===- DataDir.cpp - where port-kernel's data files are --------------------===//
+//===- DataDir.cpp - where port-kernel's data files are -------------------===//
 // Rules: none (configuration)
 #include "pk/DataDir.h"
 

@@ -111,8 +111,8 @@ void pk::writeCliReference(
 namespace {
 
 struct OptDoc {
-  std::string Name;      ///< "to" or "o"
-  std::string Flag;      ///< "--to" or "-o"
+  std::string Name; ///< "to" or "o"
+  std::string Flag; ///< "--to" or "-o"
   bool TakesValue = false;
   std::string ValueName; ///< "DIR", "<value>"
   std::vector<std::pair<std::string, std::string>> Values;
@@ -125,10 +125,10 @@ struct SubDoc {
   std::vector<OptDoc> Opts;
 };
 
-std::vector<SubDoc> collectCli(
-    const cl::OptionCategory &Cat,
-    const std::function<std::vector<std::pair<std::string, std::string>>(
-        const cl::Option &)> &Values) {
+std::vector<SubDoc>
+collectCli(const cl::OptionCategory &Cat,
+           const std::function<std::vector<std::pair<std::string, std::string>>(
+               const cl::Option &)> &Values) {
   std::vector<SubDoc> Out;
   std::vector<cl::SubCommand *> Subs;
   for (cl::SubCommand *S : cl::getRegisteredSubcommands())
@@ -206,7 +206,8 @@ void writeMan(llvm::raw_ostream &OS, const std::vector<SubDoc> &Subs) {
     if (!S.Opts.empty())
       Args = "[\\fIoptions\\fR]";
     if (!S.Positional.empty())
-      Args += (Args.empty() ? "" : " ") + ("\\fI" + roff(S.Positional) + "\\fR");
+      Args +=
+          (Args.empty() ? "" : " ") + ("\\fI" + roff(S.Positional) + "\\fR");
     if (!Args.empty())
       OS << Args << "\n";
     OS << ".br\n";
@@ -222,8 +223,7 @@ void writeMan(llvm::raw_ostream &OS, const std::vector<SubDoc> &Subs) {
         "options.\n"
         ".SH COMMANDS\n";
   for (const SubDoc &S : Subs) {
-    OS << ".SS port\\-kernel " << roff(S.Name) << "\n" << roff(S.Desc)
-       << ".\n";
+    OS << ".SS port\\-kernel " << roff(S.Name) << "\n" << roff(S.Desc) << ".\n";
     for (const OptDoc &O : S.Opts) {
       OS << ".TP\n.B " << roff(O.Flag);
       if (O.TakesValue) {
@@ -239,8 +239,8 @@ void writeMan(llvm::raw_ostream &OS, const std::vector<SubDoc> &Subs) {
       }
       OS << "\n" << roff(O.Help) << "\n";
       for (const auto &V : O.Values)
-        OS << ".RS\n.TP\n.B " << roff(V.first) << "\n" << roff(V.second)
-           << "\n.RE\n";
+        OS << ".RS\n.TP\n.B " << roff(V.first) << "\n"
+           << roff(V.second) << "\n.RE\n";
     }
   }
   OS << ".SH EXIT STATUS\n"
@@ -434,8 +434,7 @@ void writeZsh(llvm::raw_ostream &OS, const std::vector<SubDoc> &Subs) {
       }
       OS << "' \\\n";
     }
-    OS << "    '(- *)--help[Show the options of " << zdesc(S.Name)
-       << "]' \\\n";
+    OS << "    '(- *)--help[Show the options of " << zdesc(S.Name) << "]' \\\n";
     if (!S.Positional.empty())
       OS << "    '*:" << zdesc(S.Positional) << ":_files'\n";
     else
@@ -459,8 +458,7 @@ void writeZsh(llvm::raw_ostream &OS, const std::vector<SubDoc> &Subs) {
         "    argument)\n"
         "      case $line[1] in\n";
   for (const SubDoc &S : Subs)
-    OS << "        " << S.Name << ") _port_kernel_" << ident(S.Name)
-       << " ;;\n";
+    OS << "        " << S.Name << ") _port_kernel_" << ident(S.Name) << " ;;\n";
   OS << "      esac ;;\n"
         "  esac\n"
         "}\n"

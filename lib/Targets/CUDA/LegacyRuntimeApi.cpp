@@ -31,8 +31,9 @@ struct Table {
 const Table &table() {
   static const Table T = [] {
     Table T;
-    if (llvm::Error E = T.DB.loadFile(pk::dataPath("rules/cuda-legacy/runtime.yaml"),
-                                     /*BuiltIn=*/true))
+    if (llvm::Error E =
+            T.DB.loadFile(pk::dataPath("rules/cuda-legacy/runtime.yaml"),
+                          /*BuiltIn=*/true))
       T.Err = llvm::toString(std::move(E));
     return T;
   }();
