@@ -33,8 +33,8 @@ _port_kernel() {
   local opts= values= takes=
   case $cmd in
     check)
-      opts='--baseline= --cuda-path= --depfile= --extra-arg= --extra-arg-before= --format= -j --lds-padding= --max-macro-depth= --mfma-shape= --output= -p -q --rocm-version= --rules= --rules-uri-base= --shard= --src-root= --strict --stub-missing-includes --to= --update-baseline -v --validate --wave64= --help'
-      takes=' --baseline --cuda-path --depfile --extra-arg --extra-arg-before --format -j --lds-padding --max-macro-depth --mfma-shape --output -p --rocm-version --rules --rules-uri-base --shard --src-root --to --wave64 '
+      opts='--baseline= --checks= --config= --config-file= --cuda-path= --depfile= --dump-config= --extra-arg= --extra-arg-before= --format= -j --lds-padding= --max-macro-depth= --mfma-shape= --output= -p -q --rocm-version= --rules= --rules-uri-base= --shard= --src-root= --strict --stub-missing-includes --to= --update-baseline -v --validate --warnings-as-errors= --wave64= --help'
+      takes=' --baseline --checks --config --config-file --cuda-path --depfile --dump-config --extra-arg --extra-arg-before --format -j --lds-padding --max-macro-depth --mfma-shape --output -p --rocm-version --rules --rules-uri-base --shard --src-root --to --warnings-as-errors --wave64 '
       case $opt in
         --format) values='text json sarif' ;;
         --lds-padding) values='auto always keep' ;;
@@ -51,8 +51,8 @@ _port_kernel() {
       takes=' --rules-uri-base '
       ;;
     port)
-      opts='--cuda-path= --depfile= --extra-arg= --extra-arg-before= --in-place -j --lds-padding= --max-macro-depth= --mfma-shape= -o -p -q --report= --rocm-version= --rules= --shard= --strict --stub-missing-includes --to= -v --wave64= --help'
-      takes=' --cuda-path --depfile --extra-arg --extra-arg-before -j --lds-padding --max-macro-depth --mfma-shape -o -p --report --rocm-version --rules --shard --to --wave64 '
+      opts='--checks= --config= --config-file= --cuda-path= --depfile= --dump-config= --extra-arg= --extra-arg-before= --in-place -j --lds-padding= --max-macro-depth= --mfma-shape= -o -p -q --report= --rocm-version= --rules= --shard= --strict --stub-missing-includes --to= -v --warnings-as-errors= --wave64= --help'
+      takes=' --checks --config --config-file --cuda-path --depfile --dump-config --extra-arg --extra-arg-before -j --lds-padding --max-macro-depth --mfma-shape -o -p --report --rocm-version --rules --shard --to --warnings-as-errors --wave64 '
       case $opt in
         --lds-padding) values='auto always keep' ;;
         --mfma-shape) values='auto 16x16x16 32x32x8' ;;
@@ -69,8 +69,8 @@ _port_kernel() {
       esac
       ;;
     rules)
-      opts='--help'
-      takes='  '
+      opts='--rules= --help'
+      takes=' --rules '
       ;;
     validate)
       opts='--cache-dir= --cuda-path= --expect-output= --extra-arg= --extra-arg-before= --fail-output= --gpu --gpu-arch= --gpu-batch= --gpu-bundle= --gpu-repeats= --gpu-warmup= -j --json --keep-work --lanes= --lds-padding= --max-macro-depth= --mfma-shape= --nvcc= --output-limit= -p --program= --rocm-version= --timeout= --to= --wave64= --work-dir= --help'
