@@ -10,6 +10,7 @@
 #include "pk/Frontend.h"
 #include "pk/MacroDepth.h"
 
+#include "pk/DataDir.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticLex.h"
@@ -46,14 +47,12 @@ using namespace clang;
 
 std::string FrontendPaths::resourceDir() { return PK_RESOURCE_DIR; }
 std::string FrontendPaths::bundledDeclsDir() {
-  return PK_SOURCE_DIR "/lib/Frontend/cuda-decls";
+  return pk::dataPath("cuda-decls");
 }
 std::string FrontendPaths::cuda13ShimDir() {
-  return PK_SOURCE_DIR "/lib/Frontend/cuda13-shim";
+  return pk::dataPath("cuda13-shim");
 }
-std::string FrontendPaths::emuShimDir() {
-  return PK_SOURCE_DIR "/lib/Emu/shim";
-}
+std::string FrontendPaths::emuShimDir() { return pk::dataPath("emu/shim"); }
 std::string FrontendPaths::hipIncludeDir() { return "/usr/include"; }
 
 ParsedFile::~ParsedFile() = default;

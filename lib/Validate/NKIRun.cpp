@@ -3,6 +3,7 @@
 
 #include "pk/NKIRun.h"
 #include "Process.h"
+#include "pk/DataDir.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -17,9 +18,6 @@
 
 using namespace llvm;
 
-#ifndef PK_NKISIM_DIR
-#define PK_NKISIM_DIR ""
-#endif
 #ifndef PK_PYTHON3
 #define PK_PYTHON3 "/usr/bin/python3"
 #endif
@@ -32,9 +30,7 @@ bool runsOnNkiSimulator(Target T) { return targetName(T) == "nki"; }
 NkiRunConfig defaultNkiRunConfig() {
   NkiRunConfig C;
   C.Python = PK_PYTHON3;
-  SmallString<256> R(PK_NKISIM_DIR);
-  sys::path::append(R, "pk_nki_run.py");
-  C.Runner = std::string(R);
+  C.Runner = pk::dataPath("nkisim/pk_nki_run.py");
   return C;
 }
 

@@ -9,6 +9,7 @@
 // crash, a hang or a sanitizer report.
 //
 //===----------------------------------------------------------------------===//
+#include "pk/DataDir.h"
 #include "pk/Driver.h"
 
 #include "llvm/Support/Error.h"
@@ -22,10 +23,6 @@
 #include <string>
 #include <unistd.h>
 
-#ifndef PK_SOURCE_DIR
-#error "PK_SOURCE_DIR must name the source tree (rules/cuda2hip)"
-#endif
-
 static std::unique_ptr<pk::Driver> D;
 static std::string Input;
 
@@ -36,7 +33,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   Input = Dir + "/input.cu";
   pk::DriverOptions O;
   O.Targets = {pk::Target::HIP, pk::Target::CUDA};
-  O.RulesDir = std::string(PK_SOURCE_DIR) + "/rules/cuda2hip";
+  O.RulesDir = pk::dataPath("rules/cuda2hip");
   O.FE.CudaPath = "none"; // the bundled declarations: same on every machine
   O.Quiet = true;
   D = std::make_unique<pk::Driver>(O, llvm::nulls());

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pk/Config.h"
+#include "pk/DataDir.h"
 #include "pk/Driver.h"
 #include "pk/GateCheck.h"
 #include "pk/Inputs.h"
@@ -269,9 +270,10 @@ cl::list<std::string> MergeArgs(cl::Positional, cl::desc("OUT IN..."),
                                 cl::sub(MergeReportsCmd));
 cl::opt<std::string>
     HelpMarkdown("help-markdown",
-                 cl::desc("Print docs/cli.md (cli) or docs/rules/README.md "
-                          "(rules)"),
-                 cl::value_desc("cli|rules"), cl::Hidden);
+                 cl::desc("Print docs/cli.md (cli), docs/rules/README.md "
+                          "(rules), the man page (man) or a completion "
+                          "script (bash, zsh)"),
+                 cl::value_desc("cli|rules|man|bash|zsh"), cl::Hidden);
 
 cl::list<std::string> Paths(cl::Positional, cl::desc("<file or directory>..."),
                             cl::sub(PortCmd), cl::sub(CheckCmd),
@@ -581,7 +583,8 @@ int applyConfiguration(std::shared_ptr<pk::ConfigResolver> &Policy) {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::SetVersionPrinter([](raw_ostream &OS) {
-    OS << "port-kernel " PK_VERSION " (clang " PK_CLANG_VERSION ")\n";
+    OS << "port-kernel " PK_VERSION " (" PK_REVISION "clang " PK_CLANG_VERSION
+          ")\n";
   });
   // Everything after `--` belongs to the validated program, not to us.
   std::vector<std::string> ProgramArgs;
@@ -616,11 +619,9 @@ int main(int argc, char **argv) {
       pk::writeRuleCatalogue(outs());
       return 0;
     }
-    if (HelpMarkdown != "cli") {
-      errs() << "port-kernel: error: --help-markdown takes cli or rules\n";
-      return 2;
-    }
-    pk::writeCliReference(outs(), Cat, [](const cl::Option &Opt) {
+    std::string Doc;
+    raw_string_ostream DocOS(Doc);
+    if (!pk::writeCliDoc(HelpMarkdown, DocOS, Cat, [](const cl::Option &Opt) {
       std::vector<std::pair<std::string, std::string>> V;
       auto Add = [&](auto &P) {
         for (unsigned I = 0; I < P.getNumOptions(); ++I)
@@ -635,7 +636,12 @@ int main(int argc, char **argv) {
       else if (&Opt == &Format)
         Add(Format.getParser());
       return V;
-    });
+    })) {
+      errs() << "port-kernel: error: --help-markdown takes cli, rules, man, "
+                "bash or zsh\n";
+      return 2;
+    }
+    outs() << Doc;
     return 0;
   }
 
@@ -686,6 +692,10 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  if (Error E = pk::checkDataDir()) {
+    errs() << "port-kernel: error: " << toString(std::move(E)) << "\n";
+    return 2;
+  }
   // port and check: .port-kernel.yaml files, --config, --checks, ...
   std::shared_ptr<pk::ConfigResolver> Policy;
   if (PortCmd || CheckCmd)
@@ -709,7 +719,7 @@ int main(int argc, char **argv) {
   // of files.
   O.Jobs = pk::effectiveJobs(Jobs, std::numeric_limits<size_t>::max());
   O.RuleFiles = RuleFiles;
-  O.RulesDir = PK_RULES_DIR;
+  O.RulesDir = pk::dataPath("rules/cuda2hip");
   O.ReportJson = Report;
   O.DepFile = DepFile;
   O.Quiet = Quiet;

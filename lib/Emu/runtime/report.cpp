@@ -102,6 +102,7 @@ std::string find_symbolizer(bool &is_llvm) {
 
 bool is_runtime_file(const std::string &f) {
   return f.find("/lib/Emu/shim/") != std::string::npos ||
+         f.find("/port-kernel/emu/") != std::string::npos ||
          f.find("/lib/Emu/include/") != std::string::npos ||
          f.find("/pkemu/") != std::string::npos ||
          f.find("/c++/") != std::string::npos ||

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "LegacyPasses.h"
 
+#include "pk/DataDir.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -19,10 +20,6 @@
 using namespace pk;
 using namespace pk::cudaleg;
 using namespace clang;
-
-#ifndef PK_CUDA_LEGACY_RULES
-#error "PK_CUDA_LEGACY_RULES (the path of rules/cuda-legacy/runtime.yaml)"
-#endif
 
 namespace {
 
@@ -34,7 +31,9 @@ struct Table {
 const Table &table() {
   static const Table T = [] {
     Table T;
-    if (llvm::Error E = T.DB.loadFile(PK_CUDA_LEGACY_RULES, /*BuiltIn=*/true))
+    if (llvm::Error E =
+            T.DB.loadFile(pk::dataPath("rules/cuda-legacy/runtime.yaml"),
+                          /*BuiltIn=*/true))
       T.Err = llvm::toString(std::move(E));
     return T;
   }();

@@ -73,5 +73,14 @@ void writeCliReference(
     const std::function<std::vector<std::pair<std::string, std::string>>(
         const llvm::cl::Option &)> &Values);
 
+/// The generated reference of the command line in \p Format: "cli"
+/// (docs/cli.md, writeCliReference), "man" (port-kernel.1, roff), "bash"
+/// or "zsh" (completion scripts).  False for any other format.
+bool writeCliDoc(
+    llvm::StringRef Format, llvm::raw_ostream &OS,
+    const llvm::cl::OptionCategory &Cat,
+    const std::function<std::vector<std::pair<std::string, std::string>>(
+        const llvm::cl::Option &)> &Values);
+
 } // namespace pk
 #endif
