@@ -525,9 +525,11 @@ void Exec::writePtr(SymP Ptr, unsigned T, SymP Val, SourceLocation L,
                ? "the position of this store depends on data read at run "
                  "time (a scatter or compaction): a tile store must be a "
                  "rectangle known when the kernel is traced"
-               : "an atomic update at an address that depends on data read "
-                 "at run time (a histogram-style scatter): NKI has no "
-                 "contended read-modify-write of HBM");
+               : (Acc == "+" ? std::string("atomicAdd")
+                             : Acc == "max" ? "atomicMax" : "atomicMin") +
+                     ": an atomic update at an address that depends on data "
+                     "read at run time (a histogram-style scatter): NKI has "
+                     "no contended read-modify-write of HBM");
       return;
     }
     if (Ptr->T != Val->T)
@@ -542,11 +544,14 @@ void Exec::writePtr(SymP Ptr, unsigned T, SymP Val, SourceLocation L,
     bool Data = P.containsKind(Off, SK::Load);
     fail(Data ? Failure::DataDependent : Failure::Unsupported, L,
          Data && !Acc.empty()
-             ? llvm::formatv("an atomic update of '{0}' at an index that "
-                             "depends on data read at run time (a "
+             ? llvm::formatv("{1}: an atomic update of '{0}' at an index "
+                             "that depends on data read at run time (a "
                              "histogram-style scatter): tiles have no "
                              "contended read-modify-write",
-                             V->getName())
+                             V->getName(),
+                             Acc == "+" ? "atomicAdd"
+                                        : Acc == "max" ? "atomicMax"
+                                                       : "atomicMin")
                    .str()
              : llvm::formatv("the index into '{0}' {1}", V->getName(),
                              Data ? "depends on data read at run time"
