@@ -341,9 +341,10 @@ SymP Reader::normNew(SymP S, unsigned T) {
     fail(RuleId::PK5007, Here, "a pointer or loop state used as a value");
     return S;
   case SK::Iter:
-    if (!S->Site)
-      return S;
-    return P.iter(nullptr, norm(S->Ops[0], T), norm(S->Ops[1], T),
+    // The loop stays part of the variable: two loops over the same range
+    // are different variables (only merging partial reductions and the
+    // column of a row map make the canonical full-row variable).
+    return P.iter(S->Site, norm(S->Ops[0], T), norm(S->Ops[1], T),
                   norm(S->Ops[2], T));
   case SK::Load: {
     auto D = decompose(S->Ops[0]);
@@ -710,6 +711,61 @@ rows::Verdict Reader::run() {
     RS.Accum = O.Accum;
     RS.Loc = O.Loc;
     Pr.Stores.push_back(RS);
+  }
+  // No iteration variable escapes its loop: a row output reads none, a
+  // row map only its column, a reduction's terms only its own variable
+  // (a value from another loop would be its last iteration's, or a
+  // product of two loops, which the tiles do not compute).
+  std::unordered_map<SymP, std::set<SymP>> FreeMemo;
+  std::function<const std::set<SymP> &(SymP)> Free =
+      [&](SymP S) -> const std::set<SymP> & {
+    auto It = FreeMemo.find(S);
+    if (It != FreeMemo.end())
+      return It->second;
+    std::set<SymP> R;
+    if (S->Kinds & (uint32_t(1) << unsigned(SK::Iter))) {
+      if (S->K == SK::Iter)
+        R.insert(S);
+      for (SymP O : S->Ops)
+        for (SymP X : Free(O))
+          R.insert(X);
+      if (S->K == SK::Reduce)
+        R.erase(S->Ops[0]);
+    }
+    return FreeMemo[S] = std::move(R);
+  };
+  std::set<SymP> Checked;
+  std::function<bool(SymP)> Bodies = [&](SymP S) {
+    if (!P.containsKind(S, SK::Reduce) || !Checked.insert(S).second)
+      return true;
+    if (S->K == SK::Reduce) {
+      for (SymP X : Free(S->Ops[1]))
+        if (X != S->Ops[0])
+          return fail(RuleId::PK5009, Here,
+                      "a reduction whose terms also depend on another "
+                      "loop's variable (a nested or outer loop): only "
+                      "reductions of one column loop are lifted");
+    }
+    for (SymP O : S->Ops)
+      if (!Bodies(O))
+        return false;
+    return true;
+  };
+  for (const rows::RowStore &RS : Pr.Stores) {
+    Here = RS.Loc;
+    for (SymP X : Free(RS.Val))
+      if (!RS.Map || X->Ops[0] != P.intc(0) || X->Ops[2] != P.intc(1) ||
+          X->Site)
+        return fail(RuleId::PK5009, Here,
+                    llvm::formatv("the value stored to '{0}' depends on a "
+                                  "loop's variable that is not the column "
+                                  "it is stored at (the last iteration's "
+                                  "value, or a loop around the store)",
+                                  RS.P->getName())
+                        .str()),
+               V;
+    if (!Bodies(RS.Val))
+      return V;
   }
   // Reductions and matrices agree on the column count.
   std::set<SymP> ColsSeen;

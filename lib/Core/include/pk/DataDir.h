@@ -1,4 +1,5 @@
 //===- DataDir.h - where port-kernel's data files are ---------------------===//
+// Rules: none (shared infrastructure)
 //
 // The bundled CUDA declarations, the shims, the rename tables, the emulator's
 // headers and runtime library and the NKI simulator are data files, found at
