@@ -41,14 +41,15 @@ bool isLineMarker(StringRef L) {
   return L.size() > 2 && L[0] == '#' && L[1] == ' ' && isDigit(L[2]);
 }
 
-std::string objectPath(StringRef CacheDir, StringRef Key) {
+std::string objectPath(StringRef CacheDir, StringRef Key,
+                       StringRef Ext = ".o") {
   SmallString<256> P(CacheDir);
-  sys::path::append(P, Key.take_front(2), Key.str() + ".o");
+  sys::path::append(P, Key.take_front(2), (Key + Ext).str());
   return std::string(P);
 }
 
-std::string hashPath(StringRef CacheDir, StringRef Key) {
-  return objectPath(CacheDir, Key) + ".sha256";
+std::string hashPath(StringRef CacheDir, StringRef Key, StringRef Ext = ".o") {
+  return objectPath(CacheDir, Key, Ext) + ".sha256";
 }
 
 std::string sha256Hex(StringRef Bytes) {
@@ -275,9 +276,11 @@ std::string uncacheableReason(StringRef Preprocessed) {
   return "";
 }
 
-CacheFetch fetchObject(StringRef CacheDir, StringRef Key, StringRef Obj) {
+CacheFetch fetchObject(StringRef CacheDir, StringRef Key, StringRef Obj,
+                       StringRef Ext) {
   CacheFetch R;
-  std::string P = objectPath(CacheDir, Key), HP = hashPath(CacheDir, Key);
+  std::string P = objectPath(CacheDir, Key, Ext),
+              HP = hashPath(CacheDir, Key, Ext);
   if (!sys::fs::exists(P) && !sys::fs::exists(HP))
     return R;
   auto Damaged = [&](std::string Why) {
@@ -332,8 +335,10 @@ CacheFetch fetchObject(StringRef CacheDir, StringRef Key, StringRef Obj) {
   return R;
 }
 
-void storeObject(StringRef CacheDir, StringRef Key, StringRef Obj) {
-  std::string P = objectPath(CacheDir, Key), HP = hashPath(CacheDir, Key);
+void storeObject(StringRef CacheDir, StringRef Key, StringRef Obj,
+                 StringRef Ext) {
+  std::string P = objectPath(CacheDir, Key, Ext),
+              HP = hashPath(CacheDir, Key, Ext);
   StringRef Parent = sys::path::parent_path(P);
   if (sys::fs::create_directories(Parent))
     return;
@@ -363,6 +368,333 @@ void storeObject(StringRef CacheDir, StringRef Key, StringRef Obj) {
   };
   if (Put(sha256Hex(Bytes) + "\n", HP))
     (void)Put(Bytes, P);
+}
+
+std::string FileHashes::hash(StringRef Path) {
+  bool InWork = !Work.empty() && Path.starts_with(Work);
+  sys::fs::file_status St;
+  if (sys::fs::status(Path, St))
+    return "";
+  uint64_t Size = St.getSize();
+  int64_t Time = St.getLastModificationTime().time_since_epoch().count();
+  if (!InWork) {
+    std::lock_guard<std::mutex> L(M);
+    auto It = Memo.find(Path.str());
+    if (It != Memo.end() && std::get<0>(It->second) == Size &&
+        std::get<1>(It->second) == Time)
+      return std::get<2>(It->second);
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(
+      Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!B)
+    return "";
+  StringRef Content = (*B)->getBuffer();
+  std::string H = sha256Hex(Work.empty() || !Content.contains(Work)
+                                ? Content.str()
+                                : replaceAll(Content, Work, MappedWork));
+  if (!InWork) {
+    std::lock_guard<std::mutex> L(M);
+    Memo[Path.str()] = {Size, Time, H};
+  }
+  return H;
+}
+
+namespace {
+
+std::string keyedPath(StringRef CacheDir, StringRef Sub, StringRef Key,
+                      StringRef Ext) {
+  SmallString<256> P(CacheDir);
+  sys::path::append(P, Sub, Key.take_front(2), (Key + Ext).str());
+  return std::string(P);
+}
+
+/// Writes \p Content to \p To through a temporary file in its directory
+/// (created if missing) and a rename.
+bool putAtomically(StringRef To, StringRef Content) {
+  StringRef Parent = sys::path::parent_path(To);
+  if (sys::fs::create_directories(Parent))
+    return false;
+  int FD;
+  SmallString<256> Tmp;
+  if (sys::fs::createUniqueFile(Parent + "/.tmp-%%%%%%%%", FD, Tmp))
+    return false;
+  bool Ok;
+  {
+    raw_fd_ostream O(FD, /*shouldClose=*/true);
+    O << Content;
+    O.close();
+    Ok = !O.has_error();
+    O.clear_error();
+  }
+  if (Ok && !sys::fs::rename(Tmp, To))
+    return true;
+  sys::fs::remove(Tmp);
+  return false;
+}
+
+/// A list of (hash, path) lines closed by `end <sha256 of what precedes>`;
+/// the body without that line, or none when it is missing or wrong.
+std::optional<StringRef> checkedBody(StringRef Text) {
+  size_t End = Text.rfind("\nend ");
+  if (End == StringRef::npos)
+    return std::nullopt;
+  StringRef Body = Text.take_front(End + 1);
+  if (Text.drop_front(End + 5).trim() != sha256Hex(Body))
+    return std::nullopt;
+  return Body;
+}
+
+std::string sealed(StringRef Body) {
+  return (Body + "end " + sha256Hex(Body) + "\n").str();
+}
+
+/// Whether every `<hash> <path>` line of \p Lines names a file whose
+/// content has that hash now (/@pk-work@ standing for \p Work).
+bool filesMatch(ArrayRef<StringRef> Lines, StringRef Work,
+                FileHashes &Hashes) {
+  for (StringRef L : Lines) {
+    auto [H, P] = L.split(' ');
+    if (H.size() != 64 || P.empty())
+      return false;
+    std::string Path = P.starts_with(MappedWork)
+                           ? (Work + P.drop_front(MappedWork.size())).str()
+                           : P.str();
+    if (Hashes.hash(Path) != H)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
+std::string programKey(StringRef ObjKey, ArrayRef<std::string> LinkArgs,
+                       StringRef Work, FileHashes &Hashes) {
+  SHA256 H;
+  auto Field = [&](StringRef S) {
+    H.update(S);
+    H.update(StringRef("\0", 1));
+  };
+  Field("port-kernel emulator program 1");
+  Field(ObjKey);
+  for (const std::string &A : LinkArgs) {
+    Field(replaceAll(A, Work, MappedWork));
+    sys::fs::file_status St;
+    if (!StringRef(A).starts_with(Work) && sys::path::is_absolute(A) &&
+        !sys::fs::status(A, St) &&
+        St.type() == sys::fs::file_type::regular_file) {
+      std::string FH = Hashes.hash(A);
+      if (FH.empty())
+        return "";
+      Field(FH);
+    }
+  }
+  return toHex(H.final(), /*LowerCase=*/true);
+}
+
+std::string manifestKey(StringRef Compiler, ArrayRef<std::string> Flags,
+                        StringRef Main, StringRef Work, FileHashes &Hashes) {
+  std::string MainHash = Hashes.hash(Main);
+  if (MainHash.empty())
+    return "";
+  SHA256 H;
+  auto Field = [&](StringRef S) {
+    H.update(S);
+    H.update(StringRef("\0", 1));
+  };
+  Field("port-kernel emulator manifest 1");
+  Field(Compiler);
+  sys::fs::file_status St;
+  if (!sys::fs::status(Compiler, St)) {
+    Field(std::to_string(St.getSize()));
+    Field(std::to_string(
+        St.getLastModificationTime().time_since_epoch().count()));
+  }
+  for (const std::string &F : Flags)
+    Field(replaceAll(F, Work, MappedWork));
+  Field(replaceAll(Main, Work, MappedWork));
+  Field(MainHash);
+  return toHex(H.final(), /*LowerCase=*/true);
+}
+
+std::string lookupManifest(StringRef CacheDir, StringRef MKey, StringRef Work,
+                           FileHashes &Hashes) {
+  if (MKey.empty())
+    return "";
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B =
+      MemoryBuffer::getFile(keyedPath(CacheDir, "manifest", MKey, ".txt"));
+  if (!B)
+    return "";
+  std::optional<StringRef> Body = checkedBody((*B)->getBuffer());
+  if (!Body)
+    return "";
+  SmallVector<StringRef, 0> Lines;
+  Body->split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  if (Lines.empty() || Lines[0] != "port-kernel manifest 1")
+    return "";
+  // Entries, newest last: `object <key> <n>` then n file lines.
+  std::string Found;
+  for (size_t I = 1; I < Lines.size();) {
+    SmallVector<StringRef, 3> F;
+    Lines[I].split(F, ' ');
+    unsigned N = 0;
+    if (F.size() != 3 || F[0] != "object" || F[1].size() != 64 ||
+        F[2].getAsInteger(10, N) || I + 1 + N > Lines.size())
+      return "";
+    if (filesMatch(ArrayRef<StringRef>(Lines).slice(I + 1, N), Work, Hashes))
+      Found = F[1].str();
+    I += 1 + N;
+  }
+  return Found;
+}
+
+void recordManifest(StringRef CacheDir, StringRef MKey, StringRef Work,
+                    ArrayRef<std::pair<std::string, std::string>> Inputs,
+                    StringRef ObjKey) {
+  if (MKey.empty() || Inputs.empty())
+    return;
+  std::string Entry = formatv("object {0} {1}\n", ObjKey, Inputs.size());
+  for (const auto &[Path, Hash] : Inputs) {
+    if (StringRef(Path).contains('\n') || StringRef(Path).contains('\r'))
+      return;
+    Entry += Hash + " " + replaceAll(Path, Work, MappedWork) + "\n";
+  }
+  std::string P = keyedPath(CacheDir, "manifest", MKey, ".txt");
+  // The entries already there (a damaged manifest is replaced), the oldest
+  // dropped beyond 15.
+  std::vector<std::string> Old;
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(P))
+    if (std::optional<StringRef> Body = checkedBody((*B)->getBuffer())) {
+      SmallVector<StringRef, 0> Lines;
+      Body->split(Lines, '\n', -1, /*KeepEmpty=*/false);
+      for (size_t I = 1; I < Lines.size();) {
+        SmallVector<StringRef, 3> F;
+        Lines[I].split(F, ' ');
+        unsigned N = 0;
+        if (F.size() != 3 || F[2].getAsInteger(10, N) ||
+            I + 1 + N > Lines.size())
+          break;
+        std::string E;
+        for (size_t K = I; K <= I + N; ++K)
+          E += (Lines[K] + "\n").str();
+        if (F[1] != ObjKey)
+          Old.push_back(std::move(E));
+        I += 1 + N;
+      }
+    }
+  if (Old.size() > 15)
+    Old.erase(Old.begin(), Old.end() - 15);
+  std::string Body = "port-kernel manifest 1\n";
+  for (const std::string &E : Old)
+    Body += E;
+  Body += Entry;
+  (void)putAtomically(P, sealed(Body));
+}
+
+std::optional<PreludePlan> planPrelude(StringRef Compiler,
+                                       ArrayRef<std::string> Flags,
+                                       StringRef Work) {
+  PreludePlan Plan;
+  bool Found = false;
+  std::vector<std::string> Dirs;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    StringRef F = Flags[I];
+    if (!Work.empty() && F.contains(Work))
+      return std::nullopt;
+    if (F == "-include" && I + 1 < Flags.size() &&
+        Flags[I + 1] == "pkemu/prelude.h" && !Found) {
+      Found = true;
+      Plan.IncludeAt = I;
+      ++I;
+      continue;
+    }
+    if (F == "-include" || F == "-include-pch" || F == "-o" || F == "-c" ||
+        F == "-MD" || F == "-MF")
+      return std::nullopt; // not a flag set this plan understands
+    if (F.consume_front("-I"))
+      Dirs.push_back(F.str());
+    if (F == "-x" && I + 1 < Flags.size() && Flags[I + 1] == "c++") {
+      Plan.BuildArgs.push_back("-x");
+      Plan.BuildArgs.push_back("c++-header");
+      ++I;
+      continue;
+    }
+    Plan.BuildArgs.push_back(Flags[I]);
+  }
+  if (!Found)
+    return std::nullopt;
+  for (const std::string &D : Dirs) {
+    SmallString<256> P(D);
+    sys::path::append(P, "pkemu", "prelude.h");
+    if (sys::fs::exists(P)) {
+      Plan.Header = std::string(P);
+      break;
+    }
+  }
+  if (Plan.Header.empty())
+    return std::nullopt;
+  SHA256 H;
+  auto Field = [&](StringRef S) {
+    H.update(S);
+    H.update(StringRef("\0", 1));
+  };
+  Field("port-kernel prelude pch 1");
+  Field(Compiler);
+  sys::fs::file_status St;
+  if (!sys::fs::status(Compiler, St)) {
+    Field(std::to_string(St.getSize()));
+    Field(std::to_string(
+        St.getLastModificationTime().time_since_epoch().count()));
+  }
+  for (const std::string &F : Plan.BuildArgs)
+    Field(F);
+  Field(Plan.Header);
+  Plan.Key = toHex(H.final(), /*LowerCase=*/true);
+  return Plan;
+}
+
+std::string preludePchPath(StringRef CacheDir, StringRef Key) {
+  return keyedPath(CacheDir, "pch", Key, ".pch");
+}
+
+bool preludePchValid(StringRef CacheDir, StringRef Key, FileHashes &Hashes) {
+  std::string P = preludePchPath(CacheDir, Key);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(P + ".deps");
+  if (!B || !sys::fs::exists(P))
+    return false;
+  std::optional<StringRef> Body = checkedBody((*B)->getBuffer());
+  if (!Body)
+    return false;
+  SmallVector<StringRef, 0> Lines;
+  Body->split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  // The PCH's own hash comes first, then its inputs.
+  if (Lines.size() < 2 || Hashes.hash(P) != Lines[0])
+    return false;
+  return filesMatch(ArrayRef<StringRef>(Lines).drop_front(), "", Hashes);
+}
+
+bool storePreludePch(StringRef CacheDir, StringRef Key, StringRef Built,
+                     StringRef DepFile, ArrayRef<std::string> Flags) {
+  std::vector<std::pair<std::string, std::string>> Inputs;
+  if (!readInputs(DepFile, Flags, "", Inputs))
+    return false;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(
+      Built, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!B)
+    return false;
+  std::string Body = sha256Hex((*B)->getBuffer()) + "\n";
+  for (const auto &[Path, Hash] : Inputs) {
+    if (StringRef(Path).contains('\n'))
+      return false;
+    Body += Hash + " " + Path + "\n";
+  }
+  std::string P = preludePchPath(CacheDir, Key);
+  if (sys::fs::create_directories(sys::path::parent_path(P)))
+    return false;
+  // The PCH first: a .deps never names a PCH that is not there yet; one
+  // replaced under a reader fails the reader's hash check.
+  if (sys::fs::rename(Built, P))
+    return false;
+  return putAtomically(P + ".deps", sealed(Body));
 }
 
 } // namespace pk::validate

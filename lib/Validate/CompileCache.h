@@ -16,11 +16,32 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 namespace pk::validate {
+
+/// SHA-256 (hex) of files' contents, remembered by path, size and
+/// modification time, so that one run hashes each system header once.
+/// Thread-safe. Files under the scratch directory are hashed with it
+/// counted as /@pk-work@ (as readInputs does) and never remembered.
+class FileHashes {
+public:
+  explicit FileHashes(std::string Work) : Work(std::move(Work)) {}
+  /// The hash of \p Path's content, or "" when it cannot be read.
+  std::string hash(llvm::StringRef Path);
+
+private:
+  std::string Work;
+  std::mutex M;
+  std::map<std::string, std::tuple<uint64_t, int64_t, std::string>> Memo;
+};
 
 /// What builds record instead of the scratch directory and the working
 /// directory.
@@ -77,7 +98,7 @@ struct CacheFetch {
 /// object or hash is missing, truncated or altered is Damaged: it is
 /// removed, so that the caller compiles and stores it again.
 CacheFetch fetchObject(llvm::StringRef CacheDir, llvm::StringRef Key,
-                       llvm::StringRef Obj);
+                       llvm::StringRef Obj, llvm::StringRef Ext = ".o");
 
 /// Stores \p Obj under \p Key in \p CacheDir (created if missing), with the
 /// SHA-256 of its bytes: each written to a unique temporary name there and
@@ -85,7 +106,71 @@ CacheFetch fetchObject(llvm::StringRef CacheDir, llvm::StringRef Key,
 /// object; an entry seen between the two renames fails its check and is
 /// rebuilt. Failures are ignored: the cache is an optimisation.
 void storeObject(llvm::StringRef CacheDir, llvm::StringRef Key,
-                 llvm::StringRef Obj);
+                 llvm::StringRef Obj, llvm::StringRef Ext = ".o");
+
+/// The key of the program linked from the object \p ObjKey with
+/// \p LinkArgs: the arguments (\p Work counting as /@pk-work@) and the
+/// content of every regular file they name outside it (the emulator's
+/// runtime library). "" when one cannot be read. Programs are stored and
+/// fetched like objects, with the extension ".exe".
+std::string programKey(llvm::StringRef ObjKey,
+                       llvm::ArrayRef<std::string> LinkArgs,
+                       llvm::StringRef Work, FileHashes &Hashes);
+
+
+/// Direct lookup (no preprocessing): the key of the manifest of compiling
+/// \p Main with \p Flags by \p Compiler. A manifest lists, for each object
+/// stored from that command, the files the build read with the hash of
+/// their content; \p Work counts as /@pk-work@ in flags, paths and contents.
+std::string manifestKey(llvm::StringRef Compiler,
+                        llvm::ArrayRef<std::string> Flags,
+                        llvm::StringRef Main, llvm::StringRef Work,
+                        FileHashes &Hashes);
+
+/// The object key of an entry of manifest \p MKey in \p CacheDir whose
+/// files all have their recorded content now, or "" (no manifest, no such
+/// entry, an unreadable or damaged manifest: the caller preprocesses).
+std::string lookupManifest(llvm::StringRef CacheDir, llvm::StringRef MKey,
+                           llvm::StringRef Work, FileHashes &Hashes);
+
+/// Adds to manifest \p MKey the entry: the build read \p Inputs (as
+/// readInputs gives them) and its object is \p ObjKey. The newest entries
+/// are kept (at most 16); written to a temporary file and renamed.
+void recordManifest(
+    llvm::StringRef CacheDir, llvm::StringRef MKey, llvm::StringRef Work,
+    llvm::ArrayRef<std::pair<std::string, std::string>> Inputs,
+    llvm::StringRef ObjKey);
+
+/// A precompiled prelude: compiles that force-include `pkemu/prelude.h`
+/// (-include) use a precompiled header of it built with the same flags.
+struct PreludePlan {
+  std::vector<std::string> BuildArgs; ///< compile the header (no -o)
+  std::string Header;                 ///< the prelude's path
+  std::string Key;                    ///< names the .pch in the cache
+  size_t IncludeAt = 0;               ///< index of "-include" in the flags
+};
+
+/// The plan for \p Flags, or none when they force-include no prelude, name
+/// the scratch directory \p Work (the header could then differ per run), or
+/// the prelude is not found on their -I path.
+std::optional<PreludePlan> planPrelude(llvm::StringRef Compiler,
+                                       llvm::ArrayRef<std::string> Flags,
+                                       llvm::StringRef Work);
+
+/// `<CacheDir>/pch/<key>.pch`; its `.deps` lists the files it was built from
+/// with their hashes.
+std::string preludePchPath(llvm::StringRef CacheDir, llvm::StringRef Key);
+
+/// Whether the PCH of \p Key exists and every file it was built from has its
+/// recorded content.
+bool preludePchValid(llvm::StringRef CacheDir, llvm::StringRef Key,
+                     FileHashes &Hashes);
+
+/// Moves the PCH built at \p Built (with dependency file \p DepFile) into
+/// the cache under \p Key, its .deps first. False when it cannot.
+bool storePreludePch(llvm::StringRef CacheDir, llvm::StringRef Key,
+                     llvm::StringRef Built, llvm::StringRef DepFile,
+                     llvm::ArrayRef<std::string> Flags);
 
 } // namespace pk::validate
 

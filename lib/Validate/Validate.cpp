@@ -551,19 +551,34 @@ public:
     llvm::append_range(Args, C.BuildFlags ? *C.BuildFlags : Opts.BuildFlags);
     Args.push_back(Hip ? "-DPKEMU_DEFAULT_WARP=64" : "-DPKEMU_DEFAULT_WARP=32");
     Args.push_back(Hip ? "-DPKEMU_LANG_HIP" : "-DPKEMU_LANG_CUDA");
+    // The precompiled prelude (--cache-dir): planned from the flags before
+    // the path maps, which name this run's scratch directory.
+    std::optional<validate::PreludePlan> Pch;
+    if (!Opts.CacheDir.empty())
+      Pch = validate::planPrelude(TC.ClangXX, Args, Work);
     // The object records fixed names for the scratch and the working
     // directory (what the run prints gets them back), so that it does not
     // depend on where this run's scratch directory is: --cache-dir.
     llvm::append_range(Args, validate::pathMapFlags(Work));
     std::string Obj = (Exe + ".o").str();
-    std::string Key, CacheNote;
-    if (!Opts.CacheDir.empty() &&
-        !cacheKey(Main, Exe, Args, C, Key, CacheNote))
-      return false;
-    Args.push_back("-c");
-    Args.push_back("-o");
-    Args.push_back(Obj);
-    Args.push_back(Main.str());
+    std::string Key, CacheNote, MKey;
+    std::vector<std::pair<std::string, std::string>> Inputs;
+    if (!Opts.CacheDir.empty()) {
+      // Direct lookup first: the manifest of this command lists the files
+      // earlier builds read; when all are unchanged, their object is used
+      // without preprocessing.
+      MKey = validate::manifestKey(TC.ClangXX, Args, Main, Work, Hashes);
+      Key = validate::lookupManifest(Opts.CacheDir, MKey, Work, Hashes);
+      if (Key.empty() && !cacheKey(Main, Exe, Args, C, Key, CacheNote, Inputs))
+        return false;
+    }
+    std::vector<std::string> CompileArgs = Args;
+    if (Pch && !usePrelude(*Pch, Dir, CompileArgs))
+      Pch.reset();
+    CompileArgs.push_back("-c");
+    CompileArgs.push_back("-o");
+    CompileArgs.push_back(Obj);
+    CompileArgs.push_back(Main.str());
 
     std::vector<std::string> LinkArgs{"-o", Exe.str(), Obj};
     llvm::append_range(LinkArgs, TC.LinkFlags);
@@ -575,19 +590,48 @@ public:
       return Cmd + "\n";
     };
     (void)writeFile(joinPath(Dir, "compile.cmd"),
-                    CmdLine(Args) + CmdLine(LinkArgs));
+                    CmdLine(CompileArgs) + CmdLine(LinkArgs));
 
+    // The linked program of this object and these link flags.
+    std::string PKey;
+    if (!Key.empty())
+      PKey = validate::programKey(Key, LinkArgs, Work, Hashes);
+    if (!PKey.empty()) {
+      validate::CacheFetch F =
+          validate::fetchObject(Opts.CacheDir, PKey, Exe, ".exe");
+      if (F && !sys::fs::setPermissions(Exe, sys::fs::perms(0755))) {
+        (void)writeFile(joinPath(Dir, "compile.log"),
+                        "program " + PKey + " reused from " + Opts.CacheDir +
+                            " (object " + Key + ")\n");
+        if (!Inputs.empty())
+          validate::recordManifest(Opts.CacheDir, MKey, Work, Inputs, Key);
+        return true;
+      }
+      if (F.K == validate::CacheFetch::Damaged)
+        CacheNote += "cache entry " + PKey + " in " + Opts.CacheDir +
+                     " was damaged (" + F.Why + "); linked again\n";
+    }
     bool Cached = false;
     if (!Key.empty()) {
       validate::CacheFetch F = validate::fetchObject(Opts.CacheDir, Key, Obj);
       Cached = bool(F);
       if (F.K == validate::CacheFetch::Damaged)
-        CacheNote = "cache entry " + Key + " in " + Opts.CacheDir +
-                    " was damaged (" + F.Why + "); compiled again\n";
+        CacheNote += "cache entry " + Key + " in " + Opts.CacheDir +
+                     " was damaged (" + F.Why + "); compiled again\n";
+      if (!Cached && Inputs.empty()) {
+        // Found through the manifest but gone or damaged: the inputs for
+        // recording it again come from preprocessing.
+        std::string Ignored;
+        if (!cacheKey(Main, Exe, Args, C, Ignored, CacheNote, Inputs))
+          return false;
+      }
     }
-    if (Cached)
+    if (Cached) {
       (void)writeFile(joinPath(Dir, "compile.log"),
                       "object " + Key + " reused from " + Opts.CacheDir + "\n");
+      if (!Inputs.empty())
+        validate::recordManifest(Opts.CacheDir, MKey, Work, Inputs, Key);
+    }
     for (bool Link : {false, true}) {
       if (!Link && Cached)
         continue;
@@ -596,14 +640,30 @@ public:
       unsigned Limit = 0;
       if (!timeLeft(C, Step, Limit))
         return false;
-      validate::BoundedResult R =
-          validate::runBounded(TC.ClangXX, Link ? LinkArgs : Args, std::nullopt,
-                               Limit, Opts.OutputLimit,
-                               /*MergeStderr=*/true);
+      validate::BoundedResult R = validate::runBounded(
+          TC.ClangXX, Link ? LinkArgs : CompileArgs, std::nullopt, Limit,
+          Opts.OutputLimit, /*MergeStderr=*/true);
+      if (!Link && Pch && R.Code != 0 && !R.ExecFailed && !R.TimedOut &&
+          !R.Interrupted) {
+        // A precompiled prelude clang refuses (it validates the files it
+        // was built from too): compile as written instead.
+        CompileArgs = Args;
+        llvm::append_range(CompileArgs,
+                           std::vector<std::string>{"-c", "-o", Obj, Main.str()});
+        Pch.reset();
+        if (!timeLeft(C, Step, Limit))
+          return false;
+        R = validate::runBounded(TC.ClangXX, CompileArgs, std::nullopt, Limit,
+                                 Opts.OutputLimit, /*MergeStderr=*/true);
+      }
       (void)writeFile(Log, (Link ? std::string() : CacheNote) + R.Out.Text);
       if (R.Code == 0 && !R.ExecFailed && !R.TimedOut && !R.Interrupted) {
-        if (!Link && !Key.empty())
+        if (!Link && !Key.empty()) {
           validate::storeObject(Opts.CacheDir, Key, Obj);
+          validate::recordManifest(Opts.CacheDir, MKey, Work, Inputs, Key);
+        }
+        if (Link && !PKey.empty())
+          validate::storeObject(Opts.CacheDir, PKey, Exe, ".exe");
         continue;
       }
       C.Kind = Link ? "link" : "compile";
@@ -622,14 +682,50 @@ public:
     return true;
   }
 
+  /// Replaces the forced include of the prelude in \p Args by its
+  /// precompiled header in the cache, building it first when it is missing
+  /// or stale. False (Args unchanged) when it cannot be built.
+  bool usePrelude(const validate::PreludePlan &Plan, StringRef Dir,
+                  std::vector<std::string> &Args) {
+    std::string P = validate::preludePchPath(Opts.CacheDir, Plan.Key);
+    {
+      std::lock_guard<std::mutex> L(PchMutex);
+      if (!validate::preludePchValid(Opts.CacheDir, Plan.Key, Hashes)) {
+        std::string Built = joinPath(Dir, "prelude.pch");
+        std::string Dep = Built + ".d";
+        std::vector<std::string> B = Plan.BuildArgs;
+        // Clang checks the PCH's inputs by size only; their content is
+        // checked against the hashes of its .deps before each use.
+        llvm::append_range(B, std::vector<std::string>{
+                                  "-Xclang", "-fno-pch-timestamp", "-MD",
+                                  "-MF", Dep, "-o", Built, Plan.Header});
+        validate::BoundedResult R = validate::runBounded(
+            TC.ClangXX, B, std::nullopt, 300, Opts.OutputLimit,
+            /*MergeStderr=*/true);
+        bool Ok = R.Code == 0 && !R.ExecFailed && !R.TimedOut &&
+                  !R.Interrupted &&
+                  validate::storePreludePch(Opts.CacheDir, Plan.Key, Built, Dep,
+                                            Plan.BuildArgs);
+        sys::fs::remove(Built);
+        sys::fs::remove(Dep);
+        if (!Ok)
+          return false;
+      }
+    }
+    Args[Plan.IncludeAt] = "-include-pch";
+    Args[Plan.IncludeAt + 1] = P;
+    return true;
+  }
+
   /// The --cache-dir key of compiling \p Main with \p Flags: the
   /// preprocessed source (clang -E) and the content of every file the build
-  /// reads (its dependency output, -MD, and files named by flags) are part
-  /// of it. No key, with the reason in \p Note, when the build reads what
-  /// the key cannot cover (the assembler's .incbin). False (and \p C
-  /// filled) when preprocessing fails.
+  /// reads (its dependency output, -MD, and files named by flags, returned
+  /// in \p Inputs) are part of it. No key, with the reason in \p Note, when
+  /// the build reads what the key cannot cover (the assembler's .incbin).
+  /// False (and \p C filled) when preprocessing fails.
   bool cacheKey(StringRef Main, StringRef Exe, ArrayRef<std::string> Flags,
-                Cell &C, std::string &Key, std::string &Note) {
+                Cell &C, std::string &Key, std::string &Note,
+                std::vector<std::pair<std::string, std::string>> &Inputs) {
     std::vector<std::string> Args(Flags.begin(), Flags.end());
     std::string Pre = (Exe + ".ii").str(), Dep = (Exe + ".ii.d").str();
     llvm::append_range(Args, std::vector<std::string>{"-E", "-MD", "-MF", Dep,
@@ -650,10 +746,11 @@ public:
     if (!B)
       return true;
     std::string Why = validate::uncacheableReason((*B)->getBuffer());
-    std::vector<std::pair<std::string, std::string>> Inputs;
+    Inputs.clear();
     if (Why.empty() && !validate::readInputs(Dep, Flags, Work, Inputs))
       Why = "a file the build reads could not be read for the cache key";
     if (!Why.empty()) {
+      Inputs.clear();
       Note = "not cached: " + Why + "\n";
       return true;
     }
@@ -1155,6 +1252,10 @@ private:
   std::string Work;
   std::string Cwd; ///< what /@pk-cwd@ in a build stands for
   std::mutex ServiceMutex;
+  /// Hashes of the files builds read (the cache's direct lookups).
+  validate::FileHashes Hashes{Work};
+  /// Serialises building precompiled preludes.
+  std::mutex PchMutex;
   struct PortedCase {
     bool Tried = false;
     std::map<int, std::vector<std::string>> Outs; ///< by target

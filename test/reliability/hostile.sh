@@ -629,16 +629,22 @@ CU
   # compiled again and replaced; the run passes.
   begin validate-cache-damaged-entry
   printf '#include <cstdio>\nint main() { std::printf("cached ok\\n"); return 0; }\n' > "$C/in/ok.cu"; snap
-  vrun --cache-dir "$C/cache" --program "$C/in/ok.cu"
+  vrun --cache-dir "$C/cache" --work-dir "$C/w0" --program "$C/in/ok.cu"
   expect_rc 0
   obj=$(find "$C/cache" -name '*.o'); [ "$(echo "$obj" | wc -l)" = 1 ] && [ -s "$obj" ] || fail "no cached object: $obj"
   [ "$(sha256sum < "$obj" | cut -d' ' -f1)" = "$(cat "$obj.sha256")" ] || fail "stored hash does not match"
   good=$(sha256sum < "$obj")
-  truncate -s 1000 "$obj"
+  # It was compiled against the prelude precompiled into the cache.
+  grep -q -- "-include-pch $C/cache/pch/" "$C/w0/ok/original/compile.cmd" || fail "no precompiled prelude: $(cat "$C/w0/ok/original/compile.cmd")"
+  # The linked program is cached too: damaged alike, it is linked again.
+  exe=$(find "$C/cache" -name '*.exe'); [ "$(echo "$exe" | wc -l)" = 1 ] && [ -s "$exe" ] || fail "no cached program: $exe"
+  truncate -s 1000 "$obj"; printf 'x' | dd of="$exe" bs=1 seek=100 conv=notrunc 2>/dev/null
   vrun --cache-dir "$C/cache" --work-dir "$C/w" --expect-output '^cached ok$' --program "$C/in/ok.cu"
   expect_rc 0
   grep -q "^cache entry $(basename "$obj" .o) in $C/cache was damaged (its content (1000 bytes, SHA-256 [0-9a-f]*) does not match the stored SHA-256 [0-9a-f]*); compiled again$" "$C/w/ok/original/compile.log" \
     || fail "damage not reported: $(head -3 "$C/w/ok/original/compile.log")"
+  grep -q "^cache entry $(basename "$exe" .exe) in $C/cache was damaged (its content ([0-9]* bytes, SHA-256 [0-9a-f]*) does not match the stored SHA-256 [0-9a-f]*); linked again$" "$C/w/ok/original/compile.log" \
+    || fail "damaged program not reported: $(head -3 "$C/w/ok/original/compile.log")"
   [ "$(sha256sum < "$obj")" = "$good" ] || fail "the entry was not replaced"
   [ "$(sha256sum < "$obj" | cut -d' ' -f1)" = "$(cat "$obj.sha256")" ] || fail "stored hash does not match"
   vrun --cache-dir "$C/cache" --work-dir "$C/w2" --program "$C/in/ok.cu"

@@ -231,3 +231,184 @@ TEST(CompileCache, InlineAssemblyThatReadsFilesIsNotCached) {
 }
 
 } // namespace
+
+namespace cachedirect {
+
+struct TempDir {
+  llvm::SmallString<128> Path;
+  TempDir() { (void)llvm::sys::fs::createUniqueDirectory("pk-cache-direct", Path); }
+  ~TempDir() { llvm::sys::fs::remove_directories(Path); }
+  std::string put(llvm::StringRef Name, llvm::StringRef Text) const {
+    std::string P = (Path + "/" + Name).str();
+    (void)llvm::sys::fs::create_directories(llvm::sys::path::parent_path(P));
+    std::error_code EC;
+    llvm::raw_fd_ostream O(P, EC);
+    O << Text;
+    return P;
+  }
+};
+
+} // namespace cachedirect
+
+TEST(CompileCache, ManifestFindsTheObjectWhileEveryFileItReadIsUnchanged) {
+  cachedirect::TempDir T;
+  std::string Cache = (T.Path + "/cache").str();
+  // Two scratch directories and one header outside them.
+  std::string WA = (T.Path + "/wa").str(), WB = (T.Path + "/wb").str();
+  std::string Hdr = T.put("inc/k.h", "int k;\n");
+  std::string MainA = T.put("wa/c/driver.cpp", "#include \"" + Hdr + "\"\n// " + WA + "\n");
+  std::string MainB = T.put("wb/c/driver.cpp", "#include \"" + Hdr + "\"\n// " + WB + "\n");
+  std::vector<std::string> FA = pathMapFlags(WA), FB = pathMapFlags(WB);
+  FileHashes HA(WA), HB(WB);
+  std::string MA = manifestKey("/c", FA, MainA, WA, HA);
+  std::string MB = manifestKey("/c", FB, MainB, WB, HB);
+  ASSERT_EQ(MA.size(), 64u);
+  // The scratch directory counts as /@pk-work@ in flags, path and content.
+  EXPECT_EQ(MA, MB);
+  EXPECT_EQ(lookupManifest(Cache, MA, WA, HA), "");
+  std::vector<std::pair<std::string, std::string>> In = {
+      {MainA, HA.hash(MainA)}, {Hdr, HA.hash(Hdr)}};
+  std::string Obj(64, 'b');
+  recordManifest(Cache, MA, WA, In, Obj);
+  // Found from the other scratch directory.
+  EXPECT_EQ(lookupManifest(Cache, MB, WB, HB), Obj);
+  // A header that changed (same size, later time) is not served stale; a
+  // fresh FileHashes, as in a new run.
+  T.put("inc/k.h", "int j;\n");
+  FileHashes HC(WB);
+  EXPECT_EQ(lookupManifest(Cache, MB, WB, HC), "");
+  // The entry of the new content is added beside the old one.
+  std::string Obj2(64, 'c');
+  FileHashes HA2(WA);
+  recordManifest(Cache, MA, WA,
+                 {{MainA, HA2.hash(MainA)}, {Hdr, HA2.hash(Hdr)}}, Obj2);
+  FileHashes HD(WB);
+  EXPECT_EQ(lookupManifest(Cache, MB, WB, HD), Obj2);
+  T.put("inc/k.h", "int k;\n");
+  FileHashes HE(WB);
+  EXPECT_EQ(lookupManifest(Cache, MB, WB, HE), Obj);
+  // A missing header: no entry matches.
+  llvm::sys::fs::remove(Hdr);
+  FileHashes HF(WB);
+  EXPECT_EQ(lookupManifest(Cache, MB, WB, HF), "");
+}
+
+TEST(CompileCache, DamagedManifestIsIgnoredAndReplaced) {
+  cachedirect::TempDir T;
+  std::string Cache = (T.Path + "/cache").str(), W = (T.Path + "/w").str();
+  std::string Main = T.put("w/driver.cpp", "int main() {}\n");
+  FileHashes H(W);
+  std::string M = manifestKey("/c", {}, Main, W, H);
+  std::string Obj(64, 'd');
+  recordManifest(Cache, M, W, {{Main, H.hash(Main)}}, Obj);
+  ASSERT_EQ(lookupManifest(Cache, M, W, H), Obj);
+  std::string File;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator I(Cache + "/manifest", EC), E;
+       I != E && !EC; I.increment(EC))
+    if (llvm::StringRef(I->path()).ends_with(".txt"))
+      File = I->path();
+  ASSERT_FALSE(File.empty());
+  auto B = llvm::MemoryBuffer::getFile(File);
+  ASSERT_TRUE(!!B);
+  std::string Text = (*B)->getBuffer().str();
+  // Another object key at the same length: the seal no longer matches.
+  std::string Altered = Text;
+  Altered[Altered.find("object ") + 7] = 'e';
+  for (const std::string &Bad : {Text.substr(0, Text.size() / 2), Altered,
+                                 std::string()}) {
+    {
+      llvm::raw_fd_ostream O(File, EC);
+      O << Bad;
+    }
+    EXPECT_EQ(lookupManifest(Cache, M, W, H), "") << Bad;
+    recordManifest(Cache, M, W, {{Main, H.hash(Main)}}, Obj);
+    EXPECT_EQ(lookupManifest(Cache, M, W, H), Obj);
+  }
+}
+
+TEST(CompileCache, ProgramKeyCoversTheObjectFlagsAndLinkedLibraries) {
+  cachedirect::TempDir T;
+  std::string W = (T.Path + "/w").str();
+  std::string Lib = T.put("lib/libpkemu.a", "archive one");
+  FileHashes H(W);
+  std::vector<std::string> L = {"-o", W + "/c/driver", W + "/c/driver.o",
+                                "-x", "none", Lib, "-lpthread"};
+  std::string Obj(64, 'a');
+  std::string K = programKey(Obj, L, W, H);
+  ASSERT_EQ(K.size(), 64u);
+  // Another scratch directory: the same program.
+  std::string W2 = (T.Path + "/w2").str();
+  std::vector<std::string> L2 = {"-o", W2 + "/c/driver", W2 + "/c/driver.o",
+                                 "-x", "none", Lib, "-lpthread"};
+  FileHashes H2(W2);
+  EXPECT_EQ(programKey(Obj, L2, W2, H2), K);
+  EXPECT_NE(programKey(std::string(64, 'b'), L, W, H), K);
+  std::vector<std::string> L3 = L;
+  L3.push_back("-ldl");
+  EXPECT_NE(programKey(Obj, L3, W, H), K);
+  // The runtime library rebuilt with other content.
+  T.put("lib/libpkemu.a", "archive two!");
+  FileHashes H3(W);
+  EXPECT_NE(programKey(Obj, L, W, H3), K);
+}
+
+TEST(CompileCache, PreludeIsPrecompiledOnlyForFlagsItCanKeep) {
+  cachedirect::TempDir T;
+  std::string Shim = (T.Path + "/shim").str();
+  T.put("shim/pkemu/prelude.h", "#pragma once\n");
+  std::vector<std::string> F = {"-std=c++17", "-O2", "-x", "c++",
+                                "-I" + Shim, "-include", "pkemu/prelude.h",
+                                "-DPKEMU_LANG_HIP"};
+  std::optional<PreludePlan> P = planPrelude("/c", F, "/scratch");
+  ASSERT_TRUE(P.has_value());
+  EXPECT_EQ(P->IncludeAt, 5u);
+  EXPECT_EQ(P->Header, Shim + "/pkemu/prelude.h");
+  // Built as a header, without the forced include of itself.
+  EXPECT_TRUE(llvm::is_contained(P->BuildArgs, "c++-header"));
+  EXPECT_FALSE(llvm::is_contained(P->BuildArgs, "pkemu/prelude.h"));
+  EXPECT_TRUE(llvm::is_contained(P->BuildArgs, "-DPKEMU_LANG_HIP"));
+  // Other flags, another PCH.
+  std::vector<std::string> F2 = F;
+  F2.back() = "-DPKEMU_LANG_CUDA";
+  ASSERT_TRUE(planPrelude("/c", F2, "/scratch").has_value());
+  EXPECT_NE(planPrelude("/c", F2, "/scratch")->Key, P->Key);
+  // A flag naming the scratch directory (a user's -I into the prepared
+  // tree could shadow a header the prelude includes): no PCH.
+  std::vector<std::string> F3 = F;
+  F3.push_back("-I/scratch/case/prep");
+  EXPECT_FALSE(planPrelude("/c", F3, "/scratch").has_value());
+  // No forced prelude, or it is not on the include path: no PCH.
+  std::vector<std::string> F4 = {"-x", "c++", "-I" + Shim};
+  EXPECT_FALSE(planPrelude("/c", F4, "/scratch").has_value());
+  std::vector<std::string> F5 = F;
+  F5[4] = "-I" + (T.Path + "/none").str();
+  EXPECT_FALSE(planPrelude("/c", F5, "/scratch").has_value());
+}
+
+TEST(CompileCache, PrecompiledPreludeIsStaleWhenAFileItWasBuiltFromChanges) {
+  cachedirect::TempDir T;
+  std::string Cache = (T.Path + "/cache").str();
+  std::string Hdr = T.put("shim/pkemu/prelude.h", "#pragma once\nint a;\n");
+  std::string Built = T.put("work/prelude.pch", "pch bytes");
+  std::string Dep = T.put("work/prelude.pch.d", "prelude.pch: " + Hdr + "\n");
+  std::string Key(64, 'f');
+  FileHashes H("");
+  EXPECT_FALSE(preludePchValid(Cache, Key, H));
+  ASSERT_TRUE(storePreludePch(Cache, Key, Built, Dep, {}));
+  EXPECT_TRUE(preludePchValid(Cache, Key, H));
+  T.put("shim/pkemu/prelude.h", "#pragma once\nint b;\n");
+  FileHashes H2("");
+  EXPECT_FALSE(preludePchValid(Cache, Key, H2));
+  T.put("shim/pkemu/prelude.h", "#pragma once\nint a;\n");
+  FileHashes H3("");
+  EXPECT_TRUE(preludePchValid(Cache, Key, H3));
+  // The PCH itself altered.
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream O(preludePchPath(Cache, Key), EC);
+    O << "pch bytes, altered";
+  }
+  FileHashes H4("");
+  EXPECT_FALSE(preludePchValid(Cache, Key, H4));
+}
