@@ -7,6 +7,7 @@
 #include "pk/CrashGuard.h"
 #include "pk/Inputs.h"
 #include "pk/OutputTransaction.h"
+#include "pk/Trace.h"
 #include "pk/Target.h"
 
 #include "clang/Frontend/ASTUnit.h"
@@ -200,6 +201,8 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
   auto RunOneUnguarded = [&](const InputFile *F, std::string &Phase) {
     TUResult R;
     R.Path = F->Path;
+    trace::ThreadScope TraceThread; // this thread's events (PK_TIME_TRACE)
+    llvm::TimeTraceScope FileScope("file", F->Path);
     Lang L = F->Kind == FileKind::HIP ? Lang::HIP : Lang::CUDA;
     Phase = "parsing";
     auto PF = parseFile(F->Path, L, O.FE);
@@ -212,12 +215,14 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
     // found once, reported for every target.
     std::vector<std::pair<std::string, ControlChar>> Controls;
     {
+      llvm::TimeTraceScope Scope("scan for invisible controls");
       UserSource Probe(**PF);
       for (const std::string &U : R.UserFiles)
         for (const ControlChar &C : findInvisibleControls(Probe.contents(U)))
           Controls.push_back({U, C});
     }
     for (Target T : Targets) {
+      llvm::TimeTraceScope TargetScope("target", targetName(T));
       TargetContext TC(**PF, DB, T, O.TO);
       // Outputs that depended on a stubbed header say so (PK9102).
       for (const ParseNote &N : (*PF)->StubNotes)
@@ -236,8 +241,10 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
         return R;
       }
       std::map<std::string, std::string> Gen;
-      if (Mode != RunMode::Check)
+      if (Mode != RunMode::Check) {
+        llvm::TimeTraceScope Scope("generate");
         B.generate(TC, Gen);
+      }
       R.Generated.push_back(std::move(Gen));
       R.Edits.push_back(std::move(TC.Edits));
       R.Finds.push_back(std::move(TC.Findings));
@@ -245,7 +252,9 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
       R.Needs.push_back(std::move(TC.Needs));
     }
     Phase = "releasing the parsed file";
-    return R; // the AST is released here: parsed once, used by every target
+    llvm::TimeTraceScope Scope("release the AST");
+    PF->reset();
+    return R; // parsed once, used by every target
   };
 
   // Each TU on a thread with a large stack under crash recovery
@@ -520,6 +529,7 @@ static llvm::json::Value reportJson(const std::vector<TargetOutput> &Outs,
 }
 
 int Driver::port(llvm::ArrayRef<std::string> Paths) {
+  trace::Session Trace; // PK_TIME_TRACE (pk/Trace.h)
   if (O.InPlace && !O.OutDir.empty()) {
     Diag << "port-kernel: error: --in-place and -o exclude each other: "
             "either rewrite the inputs or write to DIR\n";
@@ -682,8 +692,11 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
     printFindings(TO);
 
   // All or nothing: stage everything next to its destination, then commit.
-  if (int RC = Plan.write(Diag))
-    return RC;
+  {
+    llvm::TimeTraceScope Scope("write outputs");
+    if (int RC = Plan.write(Diag))
+      return RC;
+  }
 
   if (!O.Quiet)
     for (const TargetOutput &TO : *Res) {
@@ -739,6 +752,7 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
 }
 
 int Driver::check(llvm::ArrayRef<std::string> Paths) {
+  trace::Session Trace; // PK_TIME_TRACE (pk/Trace.h)
   std::vector<FileFailure> Failed;
   auto Res = translate(Paths, O.Targets, "", RunMode::Check,
                        O.Strict ? nullptr : &Failed);

@@ -34,6 +34,7 @@
 #include "llvm/Support/StringSaver.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include <map>
+#include "llvm/Support/TimeProfiler.h"
 #include <mutex>
 #include <optional>
 #include <set>
@@ -894,9 +895,12 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   Result->CommandLine = Args;
   // Macro arguments nested too deeply: an error before clang expands them
   // (its memory grows with the square of the depth; pk/MacroDepth.h).
-  if (llvm::Error E =
-          checkMacroDepth(Result->Path, Args, Dir, macroDepthLimit()))
-    return std::move(E);
+  {
+    llvm::TimeTraceScope Scope("macro-depth scan");
+    if (llvm::Error E =
+            checkMacroDepth(Result->Path, Args, Dir, macroDepthLimit()))
+      return std::move(E);
+  }
   // A file system of this parse's own: ClangTool changes the working
   // directory of its file system to the command's directory, which on the
   // process's real file system would be a chdir() racing with the parses of
@@ -918,7 +922,10 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
     Tool.setDiagnosticConsumer(&Diags);
     Tool.appendArgumentsAdjuster(tooling::getClangStripOutputAdjuster());
     Tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
-    RC = Tool.buildASTs(ASTs);
+    {
+      llvm::TimeTraceScope Scope("clang parse");
+      RC = Tool.buildASTs(ASTs);
+    }
     if (!O.StubMissingIncludes || Diags.Missing.empty())
       break;
     // Each header not found becomes an empty one, and the file is parsed

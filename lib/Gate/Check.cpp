@@ -11,6 +11,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "pk/Trace.h"
 #include <algorithm>
 #include <set>
 
@@ -136,6 +137,7 @@ pk::validationFindings(const llvm::json::Value &Doc) {
 int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
                  llvm::ArrayRef<Target> Targets, const CheckOptions &O,
                  llvm::raw_ostream &Out, llvm::raw_ostream &Diag) {
+  trace::Session Trace; // PK_TIME_TRACE (pk/Trace.h)
   if (O.UpdateBaseline && O.Baseline.empty()) {
     Diag << "port-kernel: error: --update-baseline needs --baseline FILE "
             "(the file to write)\n";

@@ -1,5 +1,6 @@
 //===- TargetRegistry.cpp - the targets of pk/TargetList.def --------------===//
 // Rules: none (shared infrastructure)
+#include "llvm/Support/TimeProfiler.h"
 #include "pk/Target.h"
 
 using namespace pk;
@@ -17,7 +18,11 @@ const TargetBackend &pk::targetBackend(Target T) {
 llvm::Error pk::runPasses(TargetContext &TC,
                           const std::vector<TargetPass> &Passes) {
   for (const TargetPass &P : Passes)
-    if (llvm::Error E = P.Run(TC)) {
+    if (llvm::Error E = [&] {
+          // One event per pass (PK_TIME_TRACE, pk/Trace.h).
+          llvm::TimeTraceScope Scope("pass", P.Name);
+          return P.Run(TC);
+        }()) {
       llvm::consumeError(TC.takeError());
       return E;
     }
