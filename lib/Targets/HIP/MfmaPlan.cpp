@@ -350,7 +350,25 @@ private:
 
 FragmentPlan mfma::scanFragments(TargetContext &TC) {
   FragmentPlan P;
-  FragmentScan(TC, P).TraverseDecl(TC.Ctx().getTranslationUnitDecl());
+  FragmentScan Scan(TC, P);
+  clang::TranslationUnitDecl *TU = TC.Ctx().getTranslationUnitDecl();
+  bool HasWmma = false;
+  for (clang::NamedDecl *N : TU->lookup(&TC.Ctx().Idents.get("nvcuda")))
+    if (const auto *NS = dyn_cast<NamespaceDecl>(N))
+      HasWmma |= !NS->lookup(&TC.Ctx().Idents.get("wmma")).empty();
+  if (HasWmma) {
+    Scan.TraverseDecl(TU);
+    return P;
+  }
+  // Without nvcuda::wmma (<mma.h>) no type or call is a fragment's, and
+  // everything else
+  // the plan records (inline assembly, kernels, launches, calls of user
+  // functions) lies in the user's code: only the user's top-level
+  // declarations are walked, not the toolkit's headers (most of the
+  // translation unit; docs/performance.md).
+  for (clang::Decl *D : TU->decls())
+    if (TC.isUserLoc(D->getLocation()))
+      Scan.TraverseDecl(D);
   return P;
 }
 
