@@ -3,6 +3,7 @@
 #include "pk/UserSource.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -31,6 +32,16 @@ std::string UserSource::fileOf(SourceLocation Loc) const {
   llvm::sys::fs::make_absolute(P);
   llvm::sys::path::remove_dots(P, true);
   return P.str().str();
+}
+
+const std::vector<clang::Decl *> &UserSource::userTopLevelDecls() const {
+  if (!UserDecls) {
+    UserDecls.emplace();
+    for (clang::Decl *D : Ctx().getTranslationUnitDecl()->decls())
+      if (isUserLoc(D->getLocation()))
+        UserDecls->push_back(D);
+  }
+  return *UserDecls;
 }
 
 bool UserSource::isUserLoc(SourceLocation Loc) const {

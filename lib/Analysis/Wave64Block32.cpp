@@ -107,7 +107,8 @@ private:
 
 void Wave64Analysis::Impl::launchChecks() {
   LaunchVisitor Vis(*this);
-  Vis.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (Decl *D : Src.userTopLevelDecls()) // user launches only
+    Vis.TraverseDecl(D);
   // __launch_bounds__ below one wave.
   for (const FunctionDecl *FD : FnOrder) {
     FnInfo &F = Fns[FD];

@@ -122,7 +122,8 @@ void scan(Wave64Analysis::Impl &I, FnInfo &F, const Stmt *Body) {
 
 void Wave64Analysis::Impl::collect() {
   Collector C(*this);
-  C.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (Decl *D : Src.userTopLevelDecls()) // records user functions only
+    C.TraverseDecl(D);
   for (const FunctionDecl *FD : FnOrder)
     scan(*this, Fns[FD], FD->getBody());
 }

@@ -116,5 +116,6 @@ private:
 
 void Wave64Analysis::Impl::warpSizeUses() {
   WarpSizeVisitor Vis(*this);
-  Vis.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (Decl *D : Src.userTopLevelDecls()) // user spellings only
+    Vis.TraverseDecl(D);
 }

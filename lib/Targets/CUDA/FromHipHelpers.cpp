@@ -299,7 +299,8 @@ void cuda::fromHipHelpers(TargetContext &TC) {
   if (TC.PF.Language != Lang::HIP)
     return;
   HipConvergence CV(TC);
-  CV.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
+  for (Decl *D : TC.userTopLevelDecls()) // user calls only
+    CV.TraverseDecl(D);
   for (const std::string &File : TC.PF.UserFiles) {
     llvm::StringRef Buf = TC.contents(File);
     std::vector<HelperBlock> Blocks = helperBlocks(Buf);

@@ -63,7 +63,8 @@ llvm::Error run(TargetContext &TC, bool Port) {
   if (!T.Err.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), T.Err);
   Refs R(TC, T.DB);
-  R.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
+  for (Decl *D : TC.userTopLevelDecls()) // user references only
+    R.TraverseDecl(D);
   for (auto [D, E] : R.Found) {
     if (!E->Unsupported.empty()) {
       TC.finding(D->getLocation(), RuleId::PK6010, Severity::Warning,

@@ -82,7 +82,8 @@ std::string hexMask(uint32_t M) { return llvm::formatv("{0:x8}u", M).str(); }
 std::vector<Plan> plan(TargetContext &TC, Convergence &Conv,
                        std::map<const IfStmt *, std::string> &BallotVars) {
   Finder F(TC);
-  F.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
+  for (Decl *D : TC.userTopLevelDecls()) // user calls only
+    F.TraverseDecl(D);
   std::vector<Plan> Plans;
   std::map<std::string, unsigned> VarNames;
   for (const CallExpr *CE : F.Calls) {

@@ -121,7 +121,8 @@ public:
         return true;
       }
     } B(TC);
-    B.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
+    for (Decl *D : TC.userTopLevelDecls()) // records user code only
+      B.TraverseDecl(D);
     for (const CompoundStmt *CS : B.Out)
       sequence(CS);
   }

@@ -65,5 +65,6 @@ private:
 
 void pk::hip::runLaunchCasts(TargetContext &TC) {
   HipRewriter V(TC);
-  V.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
+  for (Decl *D : TC.userTopLevelDecls()) // rewrites user calls only
+    V.TraverseDecl(D);
 }

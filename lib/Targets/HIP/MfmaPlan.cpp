@@ -366,9 +366,8 @@ FragmentPlan mfma::scanFragments(TargetContext &TC) {
   // functions) lies in the user's code: only the user's top-level
   // declarations are walked, not the toolkit's headers (most of the
   // translation unit; docs/performance.md).
-  for (clang::Decl *D : TU->decls())
-    if (TC.isUserLoc(D->getLocation()))
-      Scan.TraverseDecl(D);
+  for (clang::Decl *D : TC.userTopLevelDecls())
+    Scan.TraverseDecl(D);
   return P;
 }
 

@@ -14,10 +14,13 @@
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace clang {
 class ASTContext;
+class Decl;
 class Expr;
 class SourceManager;
 } // namespace clang
@@ -41,6 +44,15 @@ public:
   std::string fileOf(clang::SourceLocation Loc) const;
   /// Original contents of a user file.
   llvm::StringRef contents(llvm::StringRef File) const;
+  /// The top-level declarations of the translation unit that lie in the
+  /// user's files (isUserLoc of their location), in order. A traversal
+  /// whose findings all lie in the user's code (every Visit gated by
+  /// isUserLoc of what it records, no template instantiations) walks these
+  /// instead of the whole translation unit, the toolkit's headers included:
+  /// the same findings, without the headers' declarations (most of a TU;
+  /// docs/performance.md, "Where the time goes").
+  const std::vector<clang::Decl *> &userTopLevelDecls() const;
+
   /// Source text of a range or an expression as the user wrote it.
   std::string text(clang::SourceRange R) const;
   std::string text(const clang::Expr *E) const;
@@ -49,6 +61,7 @@ private:
   const ParsedFile &PF;
   llvm::StringSet<> UserFiles;
   mutable llvm::StringMap<std::string> Cache;
+  mutable std::optional<std::vector<clang::Decl *>> UserDecls;
 };
 
 } // namespace pk
