@@ -550,3 +550,42 @@ TEST(Parse, HipNoMorePermissiveThanRocm) {
   EXPECT_HAS(r.err, "hip_permissive.hip:10:12: error: no viable overloaded '='");  // BF16_ASSIGN_LINE
   EXPECT_HAS(r.err, "hip_permissive.hip:14:15: error: no matching function for call to 'rsqrtf'");  // HOST_RSQRT_LINE
 }
+
+// Disjoint lane groups each in a collective of their own: up to one pending
+// collective per lane pair (W/2) in one warp.
+TEST(Collectives, SixteenAndThirtyTwoGroupsInFlight) {
+  struct Case {
+    const char* lang;
+    int build_warp;
+    const char* env;
+    int width;
+  };
+  for (Case c : {Case{"cuda", 32, "", 32}, Case{"hip", 64, "", 64}, Case{"hip", 64, "PKEMU_WARP_SIZE=32", 32}}) {
+    std::string exe = build("many_collectives", c.lang, c.build_warp);
+    for (int g : {16, 32}) {
+      Result r = run(exe, std::to_string(g), c.env);
+      EXPECT_EQ(r.rc, 0) << c.lang << " " << c.env << " " << g << "\n" << r.out << r.err;
+      EXPECT_HAS(r.out, "groups=" + std::to_string(g) + " width=" + std::to_string(c.width) + " PASS");
+      EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+    }
+  }
+}
+
+// -ftrivial-auto-var-init=pattern (PKEMU_COMPILE_FLAGS): a local that only
+// lane 0 assigns is broadcast exactly, so only lane 0 does the work.
+TEST(GpuMeaning, LocalAssignedByOneLaneIsBroadcast) {
+  for (const char* env : {"", "PKEMU_WORKERS=1"}) {
+    Result r = run(build("gpu_meaning", "cuda", 32), "aggregate", env);
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    EXPECT_HAS(r.out, "aggregate: counter=128 slots=128");
+    EXPECT_HAS(r.out, "aggregate_ballot: counter=40");
+    EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+  }
+}
+
+// The pattern, not zero: a sum over an uninitialised accumulator stays wrong.
+TEST(GpuMeaning, UninitialisedLocalIsAPatternNotZero) {
+  Result r = run(build("gpu_meaning", "cuda", 32), "uninit_sum");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "uninit_sum: nan");
+}
