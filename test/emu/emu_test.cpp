@@ -589,3 +589,16 @@ TEST(GpuMeaning, UninitialisedLocalIsAPatternNotZero) {
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_HAS(r.out, "uninit_sum: nan");
 }
+
+// helper_cuda.h-style host code: the __DRIVER_TYPES_H__ and
+// __CUDA_RUNTIME_H__ guards, the attributes device selection reads, the
+// three-argument cudaMallocHost, and cg::block_tile_memory.
+TEST(Features, HelperHeaderStyleHostCode) {
+  Result r = run(build("helper_style", "cuda", 32));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "device 0: mode 0 sm_90 ");
+  EXPECT_HAS(r.out, " integrated 0");
+  EXPECT_HAS(r.out, "using device 0: compute capability 9.0");
+  EXPECT_HAS(r.out, "PASS");
+  EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+}
