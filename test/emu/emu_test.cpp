@@ -602,3 +602,28 @@ TEST(Features, HelperHeaderStyleHostCode) {
   EXPECT_HAS(r.out, "PASS");
   EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
 }
+
+// PKEMU_ALLOW relaxes a check: its reports are still printed, with where they
+// fire, as "allowed", and leave the exit status alone; other checks stay.
+TEST(Errors, AllowRelaxesNamedChecksOnly) {
+  std::string exe = build("errors", "cuda", 32);
+  Result race = run(exe, "race", "PKEMU_ALLOW=race-shared");
+  EXPECT_EQ(race.rc, 0) << race.err;
+  EXPECT_HAS(race.err, "pkemu: allowed (race-shared): data race: kernel 'racy_reduce(float const*, float*)' at " +
+                           kSrc + "/programs/" + at("errors", "vs[tid] += vs[tid + 32];") + ": data race");
+  EXPECT_EQ(race.err.find("pkemu: error"), std::string::npos) << race.err;
+  Result uninit = run(exe, "uninit", "PKEMU_ALLOW=race-shared,uninit-shared");
+  EXPECT_EQ(uninit.rc, 0) << uninit.err;
+  EXPECT_HAS(uninit.err, "pkemu: allowed (uninit-shared): uninitialised shared memory read: kernel 'uninit_shared(int*)' at " +
+                             kSrc + "/programs/" + at("errors", "UNINIT_LINE") + ": read of uninitialised");
+  // Not relaxed: the other check, and out-of-bounds accesses.
+  Result strict = run(exe, "uninit", "PKEMU_ALLOW=race-shared");
+  EXPECT_EQ(strict.rc, 86) << strict.err;
+  EXPECT_HAS(strict.err, "pkemu: error: uninitialised shared memory read: kernel 'uninit_shared(int*)'");
+  Result oob = run(exe, "oob", "PKEMU_ALLOW=race-shared,uninit-shared");
+  EXPECT_EQ(oob.rc, 86) << oob.err;
+  Result bad = run(exe, "race", "PKEMU_ALLOW=race-shared,races");
+  EXPECT_EQ(bad.rc, 2) << bad.err;
+  EXPECT_HAS(bad.err, "pkemu: error: PKEMU_ALLOW=race-shared,races: unknown check 'races' (checks that can be relaxed: "
+                      "race-shared, uninit-shared)");
+}
