@@ -72,6 +72,10 @@ struct Cell {
   std::string Name;               ///< the case or program
   Clock::time_point Start;        ///< when this cell started (--timeout)
   std::vector<std::string> Notes; ///< e.g. output discarded at the bound
+  /// Reports of the checks that --allow relaxed, as the emulator printed
+  /// them after "pkemu: " ("allowed (race-shared): data race: kernel ...
+  /// at FILE:LINE: ..."): a pass with any is not a strict pass.
+  std::vector<std::string> Relaxed;
   /// For HIP cells of --program: the real HIP headers the HIP source was
   /// compiled against (-fsyntax-only), or empty when none were found.
   std::string HipHeaders;
@@ -416,11 +420,14 @@ public:
       StringRef V = *E;
       if (V.consume_front("PKEMU_TIMEOUT_S="))
         UserEmuTimeout = std::atof(V.str().c_str());
-      else if (!V.starts_with("PKEMU_WARP_SIZE="))
+      else if (!V.starts_with("PKEMU_WARP_SIZE=") &&
+               !V.starts_with("PKEMU_ALLOW="))
         EnvStore.push_back(*E);
     }
     if (Opts.Lanes > 0)
       EnvStore.push_back("PKEMU_WARP_SIZE=" + std::to_string(Opts.Lanes));
+    if (!Opts.Allow.empty())
+      EnvStore.push_back("PKEMU_ALLOW=" + llvm::join(Opts.Allow, ","));
     for (const std::string &S : EnvStore)
       EnvRefs.push_back(S);
   }
@@ -931,6 +938,15 @@ public:
     Stdout = std::move(R.Out.Text);
     std::string Stderr = std::move(R.Err.Text);
     C.ExitCode = R.Code;
+    if (!Opts.Allow.empty()) {
+      SmallVector<StringRef, 16> Lines;
+      StringRef(Stderr).split(Lines, '\n');
+      for (StringRef L : Lines) {
+        size_t P = L.find("pkemu: allowed (");
+        if (P != StringRef::npos)
+          C.Relaxed.push_back(L.drop_front(P + 7).rtrim().str());
+      }
+    }
     if (R.ExecFailed) {
       C.Kind = "run";
       C.Reason = "cannot run " + Exe.str() + ": " + R.ErrMsg;
@@ -1237,7 +1253,8 @@ public:
     std::lock_guard<std::mutex> L(PrintMutex);
     Err << "[" << Done << "/" << Total << "] " << R.Name << " (" << C.Variant
         << "): "
-        << (C.Status == CellStatus::Pass   ? "PASS"
+        << (C.Status == CellStatus::Pass
+                ? (C.Relaxed.empty() ? "PASS" : "PASS*")
             : C.Status == CellStatus::Skip ? "SKIP"
                                            : "FAIL")
         << format(" %.1fs", C.Seconds) << "\n";
@@ -1273,9 +1290,11 @@ std::string errCell(const Cell &C) {
   if (C.Status == CellStatus::Skip)
     return "SKIP";
   if (C.Status == CellStatus::Pass) {
+    // PASS*: a check relaxed by --allow fired.
+    const char *Pass = C.Relaxed.empty() ? "PASS" : "PASS*";
     if (!C.HaveErrors)
-      return "PASS";
-    return formatv("PASS {0}/{1}", format("%.1e", C.MaxAbs),
+      return Pass;
+    return formatv("{0} {1}/{2}", Pass, format("%.1e", C.MaxAbs),
                    format("%.1e", C.MaxRel))
         .str();
   }
@@ -1342,6 +1361,12 @@ json::Value cellJson(const Cell &C) {
       Notes.push_back(N);
     O["notes"] = std::move(Notes);
   }
+  if (!C.Relaxed.empty()) {
+    json::Array Relaxed;
+    for (const std::string &N : C.Relaxed)
+      Relaxed.push_back(N);
+    O["relaxed"] = std::move(Relaxed);
+  }
   auto Num = [](double D) -> json::Value {
     if (std::isfinite(D))
       return D;
@@ -1377,6 +1402,17 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
     Err << "error: no C++ compiler configured for the emulator\n";
     return 2;
   }
+  for (const std::string &A : Opts.Allow)
+    if (llvm::none_of(RelaxableChecks,
+                      [&](const RelaxableCheck &R) { return A == R.Name; })) {
+      std::vector<std::string> Names;
+      for (const RelaxableCheck &R : RelaxableChecks)
+        Names.push_back(R.Name);
+      Err << "error: --allow: unknown check '" << A
+          << "' (checks that can be relaxed: " << llvm::join(Names, ", ")
+          << ")\n";
+      return 2;
+    }
   std::vector<std::optional<Target>> Variants{std::nullopt};
   for (Target T : Opts.Targets)
     if (!llvm::is_contained(Variants, std::optional<Target>(T)))
@@ -1548,6 +1584,12 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
        : C.Status == CellStatus::Skip ? Skipped
                                       : Failed)++;
   }
+  // Passes that needed a check --allow relaxed.
+  unsigned RelaxedPasses = 0;
+  for (const Row &R : Rows)
+    for (const Cell &C : R.Cells)
+      RelaxedPasses += C.Status == CellStatus::Pass && !C.Relaxed.empty();
+  const std::string AllowList = llvm::join(Opts.Allow, ",");
 
   if (Opts.Json) {
     json::Array JRows;
@@ -1588,11 +1630,21 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
                                               {"failed", Failed},
                                               {"skipped", Skipped}}},
                      {"ok", Failed == 0}};
+    if (!Opts.Allow.empty()) {
+      json::Array Allow;
+      for (const std::string &A : Opts.Allow)
+        Allow.push_back(A);
+      Doc["allow"] = std::move(Allow);
+      (*Doc.getObject("summary"))["passed_relaxed"] = RelaxedPasses;
+    }
     if (!RemoveWork)
       Doc["work_dir"] = Work;
     Out << formatv("{0:2}", json::Value(std::move(Doc))) << "\n";
   } else {
     printTable(Rows, VariantNames, Opts.Program, Opts.Lanes, Out);
+    if (!Opts.Allow.empty())
+      Out << "(PASS*: passed only because --allow=" << AllowList
+          << " relaxed a check that fired: not a strict pass)\n";
     printNkiOps(Rows, Out);
     if (Opts.Program)
       printHipHeaders(Rows, Opts.RocmMajor, Out);
@@ -1634,7 +1686,21 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
           Out << "      work: " << C.Dir << "\n";
       }
     }
-    Out << "\n" << Passed << " passed, " << Failed << " failed";
+    bool RelaxedHeader = false;
+    for (const Row &R : Rows)
+      for (const Cell &C : R.Cells) {
+        if (C.Relaxed.empty())
+          continue;
+        if (!RelaxedHeader)
+          Out << "\nRelaxed checks that fired (--allow=" << AllowList << "):\n";
+        RelaxedHeader = true;
+        for (const std::string &N : C.Relaxed)
+          Out << "  " << R.Name << " [" << C.Variant << "]: " << N << "\n";
+      }
+    Out << "\n" << Passed << " passed";
+    if (!Opts.Allow.empty())
+      Out << " (" << RelaxedPasses << " only with --allow=" << AllowList << ")";
+    Out << ", " << Failed << " failed";
     if (Skipped)
       Out << ", " << Skipped << " skipped";
     Out << " (" << Rows.size() << (Opts.Program ? " program" : " case")

@@ -216,6 +216,49 @@ validate-program)
   # Several case paths in one call.
   "$BIN" validate --to hip "$SRC/corpus/saxpy" "$SRC/corpus/transpose" > "$TMP/two" 2>&1 || fail "two cases: $(cat "$TMP/two")"
   grep -q "4 passed, 0 failed" "$TMP/two" || fail "two cases: $(tail -2 "$TMP/two")" ;;
+validate-allow)
+  # A program with a benign shared-memory race: strict, the race fails it
+  # with the access's file:line; --allow=race-shared passes it, marked.
+  P="$SRC/test/e2e/programs/flag_race.cu"
+  L=$(grep -n RACE_LINE "$P" | cut -d: -f1)
+  C=(--cache-dir "$TMP/cache")
+  if PKEMU_ALLOW=race-shared "$BIN" validate "${C[@]}" --program "$P" --to none > "$TMP/strict" 2>&1; then
+    fail "the race passed without --allow (PKEMU_ALLOW of the environment must not relax): $(cat "$TMP/strict")"; fi
+  grep -q "emulator: data race: kernel 'anyNegative(int const\*, int, int\*)' at $P:$L: " "$TMP/strict" \
+    || fail "strict failure without the access's location: $(cat "$TMP/strict")"
+  "$BIN" validate "${C[@]}" --allow=race-shared --program "$P" --to hip > "$TMP/allow" 2>&1 \
+    || fail "--allow=race-shared: $(cat "$TMP/allow")"
+  grep -q "^flag_race.cu  *PASS\*  *PASS\*" "$TMP/allow" || fail "PASS* cells: $(cat "$TMP/allow")"
+  grep -q "^(PASS\*: passed only because --allow=race-shared relaxed a check that fired: not a strict pass)" "$TMP/allow" \
+    || fail "legend: $(cat "$TMP/allow")"
+  grep -q "^Relaxed checks that fired (--allow=race-shared):" "$TMP/allow" || fail "relaxed section: $(cat "$TMP/allow")"
+  grep -q "^  flag_race.cu \[original\]: allowed (race-shared): data race: kernel 'anyNegative(int const\*, int, int\*)' at $P:$L: " "$TMP/allow" \
+    || fail "relaxed report: $(cat "$TMP/allow")"
+  grep -q "^2 passed (2 only with --allow=race-shared), 0 failed" "$TMP/allow" || fail "summary: $(cat "$TMP/allow")"
+  "$BIN" validate "${C[@]}" --json --allow race-shared --program "$P" --to hip > "$TMP/json" 2>/dev/null || fail "--json --allow"
+  python3 - "$TMP/json" "$P:$L" <<'PY' || fail "JSON: $(cat "$TMP/json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["allow"] == ["race-shared"], d["allow"]
+assert d["summary"]["passed_relaxed"] == 2, d["summary"]
+for r in d["programs"][0]["results"]:
+    assert r["status"] == "pass" and r["relaxed"], r
+assert sys.argv[2] in d["programs"][0]["results"][0]["relaxed"][0]
+PY
+  # Only the named check is relaxed.
+  if "$BIN" validate "${C[@]}" --allow=uninit-shared --program "$P" --to none > "$TMP/other" 2>&1; then
+    fail "--allow=uninit-shared relaxed a race"; fi
+  grep -q "emulator: data race" "$TMP/other" || fail "other check: $(cat "$TMP/other")"
+  set +e
+  "$BIN" validate --allow=race-shared,races --program "$P" > "$TMP/bad" 2>&1; rc=$?
+  "$BIN" validate --allow=race-shared --gpu --program "$P" > "$TMP/gpu" 2>&1; rc2=$?
+  set -e
+  [ $rc = 2 ] || fail "unknown check: exit $rc"
+  grep -q "port-kernel: error: --allow: unknown check 'races' (checks that can be relaxed: race-shared (data races on shared memory), uninit-shared (" "$TMP/bad" \
+    || fail "unknown check: $(cat "$TMP/bad")"
+  [ $rc2 = 2 ] || fail "--allow with --gpu: exit $rc2"
+  grep -q "port-kernel: error: --allow relaxes the emulator's checks; --gpu and --gpu-bundle run no emulator" "$TMP/gpu" \
+    || fail "--allow with --gpu: $(cat "$TMP/gpu")" ;;
 validate-corpus)
   "$BIN" validate --to hip,cuda -j 2 "$SRC/corpus" > "$TMP/out" 2>&1 || { cat "$TMP/out"; fail "corpus validation failed"; }
   n=$(ls -d "$SRC"/corpus/*/case.yaml | wc -l)

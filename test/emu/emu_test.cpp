@@ -550,3 +550,80 @@ TEST(Parse, HipNoMorePermissiveThanRocm) {
   EXPECT_HAS(r.err, "hip_permissive.hip:10:12: error: no viable overloaded '='");  // BF16_ASSIGN_LINE
   EXPECT_HAS(r.err, "hip_permissive.hip:14:15: error: no matching function for call to 'rsqrtf'");  // HOST_RSQRT_LINE
 }
+
+// Disjoint lane groups each in a collective of their own: up to one pending
+// collective per lane pair (W/2) in one warp.
+TEST(Collectives, SixteenAndThirtyTwoGroupsInFlight) {
+  struct Case {
+    const char* lang;
+    int build_warp;
+    const char* env;
+    int width;
+  };
+  for (Case c : {Case{"cuda", 32, "", 32}, Case{"hip", 64, "", 64}, Case{"hip", 64, "PKEMU_WARP_SIZE=32", 32}}) {
+    std::string exe = build("many_collectives", c.lang, c.build_warp);
+    for (int g : {16, 32}) {
+      Result r = run(exe, std::to_string(g), c.env);
+      EXPECT_EQ(r.rc, 0) << c.lang << " " << c.env << " " << g << "\n" << r.out << r.err;
+      EXPECT_HAS(r.out, "groups=" + std::to_string(g) + " width=" + std::to_string(c.width) + " PASS");
+      EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+    }
+  }
+}
+
+// -ftrivial-auto-var-init=pattern (PKEMU_COMPILE_FLAGS): a local that only
+// lane 0 assigns is broadcast exactly, so only lane 0 does the work.
+TEST(GpuMeaning, LocalAssignedByOneLaneIsBroadcast) {
+  for (const char* env : {"", "PKEMU_WORKERS=1"}) {
+    Result r = run(build("gpu_meaning", "cuda", 32), "aggregate", env);
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    EXPECT_HAS(r.out, "aggregate: counter=128 slots=128");
+    EXPECT_HAS(r.out, "aggregate_ballot: counter=40");
+    EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+  }
+}
+
+// The pattern, not zero: a sum over an uninitialised accumulator stays wrong.
+TEST(GpuMeaning, UninitialisedLocalIsAPatternNotZero) {
+  Result r = run(build("gpu_meaning", "cuda", 32), "uninit_sum");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "uninit_sum: nan");
+}
+
+// helper_cuda.h-style host code: the __DRIVER_TYPES_H__ and
+// __CUDA_RUNTIME_H__ guards, the attributes device selection reads, the
+// three-argument cudaMallocHost, and cg::block_tile_memory.
+TEST(Features, HelperHeaderStyleHostCode) {
+  Result r = run(build("helper_style", "cuda", 32));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "device 0: mode 0 sm_90 ");
+  EXPECT_HAS(r.out, " integrated 0");
+  EXPECT_HAS(r.out, "using device 0: compute capability 9.0");
+  EXPECT_HAS(r.out, "PASS");
+  EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+}
+
+// PKEMU_ALLOW relaxes a check: its reports are still printed, with where they
+// fire, as "allowed", and leave the exit status alone; other checks stay.
+TEST(Errors, AllowRelaxesNamedChecksOnly) {
+  std::string exe = build("errors", "cuda", 32);
+  Result race = run(exe, "race", "PKEMU_ALLOW=race-shared");
+  EXPECT_EQ(race.rc, 0) << race.err;
+  EXPECT_HAS(race.err, "pkemu: allowed (race-shared): data race: kernel 'racy_reduce(float const*, float*)' at " +
+                           kSrc + "/programs/" + at("errors", "vs[tid] += vs[tid + 32];") + ": data race");
+  EXPECT_EQ(race.err.find("pkemu: error"), std::string::npos) << race.err;
+  Result uninit = run(exe, "uninit", "PKEMU_ALLOW=race-shared,uninit-shared");
+  EXPECT_EQ(uninit.rc, 0) << uninit.err;
+  EXPECT_HAS(uninit.err, "pkemu: allowed (uninit-shared): uninitialised shared memory read: kernel 'uninit_shared(int*)' at " +
+                             kSrc + "/programs/" + at("errors", "UNINIT_LINE") + ": read of uninitialised");
+  // Not relaxed: the other check, and out-of-bounds accesses.
+  Result strict = run(exe, "uninit", "PKEMU_ALLOW=race-shared");
+  EXPECT_EQ(strict.rc, 86) << strict.err;
+  EXPECT_HAS(strict.err, "pkemu: error: uninitialised shared memory read: kernel 'uninit_shared(int*)'");
+  Result oob = run(exe, "oob", "PKEMU_ALLOW=race-shared,uninit-shared");
+  EXPECT_EQ(oob.rc, 86) << oob.err;
+  Result bad = run(exe, "race", "PKEMU_ALLOW=race-shared,races");
+  EXPECT_EQ(bad.rc, 2) << bad.err;
+  EXPECT_HAS(bad.err, "pkemu: error: PKEMU_ALLOW=race-shared,races: unknown check 'races' (checks that can be relaxed: "
+                      "race-shared, uninit-shared)");
+}

@@ -309,6 +309,15 @@ cl::opt<unsigned>
     Lanes("lanes",
           cl::desc("Force the emulated warp width of every run (32 or 64)"),
           cl::init(0), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::list<std::string> Allow(
+    "allow",
+    cl::desc("Relax emulator checks for programs that rely on benign "
+             "patterns: race-shared (data races on shared memory), "
+             "uninit-shared (reads of shared memory no thread has written). "
+             "Their reports, with where they fire, no longer fail a run; a run "
+             "that passed only because one fired is marked PASS* and listed"),
+    cl::value_desc("CHECK,..."), cl::CommaSeparated, cl::cat(Cat),
+    cl::sub(ValidateCmd));
 cl::opt<bool> Json("json", cl::desc("Machine-readable results"), cl::cat(Cat),
                    cl::sub(ValidateCmd));
 cl::opt<bool> KeepWork("keep-work", cl::desc("Keep the scratch directory"),
@@ -862,6 +871,26 @@ int main(int argc, char **argv) {
     V.Program = !Program.empty();
     V.ProgramFile = Program;
     V.Lanes = Lanes;
+    for (const std::string &A : Allow) {
+      if (llvm::none_of(pk::RelaxableChecks, [&](const pk::RelaxableCheck &R) {
+            return A == R.Name;
+          })) {
+        std::vector<std::string> Names;
+        for (const pk::RelaxableCheck &R : pk::RelaxableChecks)
+          Names.push_back(std::string(R.Name) + " (" + R.What + ")");
+        errs() << "port-kernel: error: --allow: unknown check '" << A
+               << "' (checks that can be relaxed: " << llvm::join(Names, ", ")
+               << ")\n";
+        return 2;
+      }
+      if (!llvm::is_contained(V.Allow, A))
+        V.Allow.push_back(A);
+    }
+    if (!V.Allow.empty() && (Gpu || !GpuBundle.empty())) {
+      errs() << "port-kernel: error: --allow relaxes the emulator's checks; "
+                "--gpu and --gpu-bundle run no emulator\n";
+      return 2;
+    }
     V.RocmMajor = RocmVersion;
     V.ProgramArgs = ProgramArgs;
     V.ExpectOutput = ExpectOutput;

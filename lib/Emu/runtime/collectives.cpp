@@ -349,8 +349,8 @@ coll_conflict(Worker &w, Fiber *self, Pending &p, std::uint64_t m,
 [[noreturn]] __attribute__((noinline, cold)) static void
 coll_too_many(Worker &w, Fiber *self) {
   const CollLoc at = loc_of(self);
-  fatal_here(w, "internal", "too many concurrent warp collectives", at.file,
-             at.line);
+  fatal_here(w, "internal", "more warp collectives in flight than lanes",
+             at.file, at.line);
 }
 
 // Waiting side of a collective (see barrier_wait): returns the lane's result
@@ -453,7 +453,9 @@ coll_arrive(std::uint32_t kind, std::uint64_t mask, std::uint64_t value,
     if (__builtin_expect(s->kind != kind || s->fn != fn, 0))
       coll_conflict(w, self, *s, m, false);
   } else {
-    if (__builtin_expect(wp.nslots == 8, 0))
+    // Every pending collective holds an arrived lane other than this one
+    // (which waits in none): fewer than 64 are pending here.
+    if (__builtin_expect(wp.nslots == 64, 0))
       coll_too_many(w, self);
     s = &wp.slots[wp.nslots++];
     s->mask = m;

@@ -85,7 +85,9 @@ struct Warp {
       0; // last collective in which every lane of the warp took part
   std::vector<std::uint32_t>
       pair; // [64*64] last collective shared by lanes a and b
-  Pending slots[8];
+  // Collectives in flight. Each holds at least one arrived lane and a lane
+  // waits in at most one, so a warp never has more than one per lane.
+  Pending slots[64];
   int nslots = 0;
 };
 

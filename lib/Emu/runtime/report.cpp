@@ -47,6 +47,67 @@ bool g_any_error = false;
 std::map<const void *, std::string> &g_fn_names =
     *new std::map<const void *, std::string>;
 
+// PKEMU_ALLOW (validate --allow): checks relaxed for programs whose authors
+// rely on benign patterns, a comma list of these names. Their reports are
+// still printed, as "pkemu: allowed (NAME): ...", and leave the exit status
+// alone.
+struct Relaxable {
+  const char *name, *kind;
+};
+constexpr Relaxable kRelaxable[] = {
+    {"race-shared", "data race"},
+    {"uninit-shared", "uninitialised shared memory read"},
+};
+constexpr unsigned kNumRelaxable = sizeof kRelaxable / sizeof kRelaxable[0];
+
+unsigned parse_allow() {
+  const char *e = std::getenv("PKEMU_ALLOW");
+  unsigned m = 0;
+  if (!e)
+    return 0;
+  std::string list = e;
+  std::size_t p = 0;
+  while (p <= list.size()) {
+    std::size_t q = list.find(',', p);
+    if (q == std::string::npos)
+      q = list.size();
+    std::string name = list.substr(p, q - p);
+    p = q + 1;
+    if (name.empty())
+      continue;
+    unsigned i = 0;
+    while (i < kNumRelaxable && name != kRelaxable[i].name)
+      ++i;
+    if (i == kNumRelaxable) {
+      std::string known;
+      for (const Relaxable &r : kRelaxable)
+        known += std::string(known.empty() ? "" : ", ") + r.name;
+      std::fprintf(stderr,
+                   "pkemu: error: PKEMU_ALLOW=%s: unknown check '%s' (checks "
+                   "that can be relaxed: %s)\n",
+                   e, name.c_str(), known.c_str());
+      std::fflush(stderr);
+      _exit(2);
+    }
+    m |= 1u << i;
+  }
+  return m;
+}
+
+unsigned allow_mask() {
+  static const unsigned m = parse_allow();
+  return m;
+}
+
+// The PKEMU_ALLOW name that relaxes reports of \p kind, or null.
+const char *relaxed_by(const std::string &kind) {
+  const unsigned m = allow_mask();
+  for (unsigned i = 0; i < kNumRelaxable; ++i)
+    if ((m >> i & 1) && kind == kRelaxable[i].kind)
+      return kRelaxable[i].name;
+  return nullptr;
+}
+
 std::string exe_path() {
   char buf[4096];
   ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -330,7 +391,8 @@ std::vector<std::uint32_t> lanes_to_lins(const Warp &wp, std::uint64_t m) {
 
 void add_report(Report r) {
   std::lock_guard<std::mutex> lk(g_rep_mu);
-  g_any_error = true;
+  if (!relaxed_by(r.kind))
+    g_any_error = true;
   char key[512];
   std::snprintf(key, sizeof key, "%s|%p|%p|%s|%d|%p", r.kind.c_str(), r.pcs[0],
                 r.pcs[1], r.file.c_str(), r.line, r.kernel);
@@ -396,8 +458,11 @@ void flush_reports() {
       continue;
     std::string text = replace_all(
         replace_all(r.text, "{pc0}", l0.empty() ? where : l0), "{pc1}", l1);
-    std::fprintf(stderr, "pkemu: error: %s: kernel '%s' at %s: %s\n",
-                 r.kind.c_str(), kname.c_str(), where.c_str(), text.c_str());
+    const char *relaxed = relaxed_by(r.kind);
+    std::fprintf(stderr, "pkemu: %s%s%s: %s: kernel '%s' at %s: %s\n",
+                 relaxed ? "allowed (" : "error", relaxed ? relaxed : "",
+                 relaxed ? ")" : "", r.kind.c_str(), kname.c_str(),
+                 where.c_str(), text.c_str());
   }
   std::fflush(stderr);
 }
@@ -442,6 +507,7 @@ void at_exit_handler() {
   }
 }
 __attribute__((constructor(101))) void register_exit_handler() {
+  (void)allow_mask(); // a bad PKEMU_ALLOW stops the program before it runs
   std::atexit(at_exit_handler);
 }
 } // namespace

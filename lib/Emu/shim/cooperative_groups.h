@@ -45,6 +45,30 @@ public:
 };
 PKEMU_HD inline thread_block this_thread_block() { return thread_block(); }
 
+// The __shared__ scratch memory that CUDA 11.1+ (cg::experimental) and CUDA
+// 12 give this_thread_block(scratch) for tiles of more than 32 threads. The
+// emulator's tiles keep their state in the runtime: the object only takes
+// its place in shared memory, and the block it gives is this_thread_block().
+template <unsigned MaxBlockSize = 1024> struct block_tile_memory {
+  alignas(16) unsigned long long pkemu_scratch[(MaxBlockSize + 31) / 32];
+};
+template <unsigned MaxBlockSize>
+PKEMU_HD inline thread_block
+this_thread_block(block_tile_memory<MaxBlockSize> &) {
+  return thread_block();
+}
+namespace experimental {
+template <unsigned TileCommunicationSize = 8, unsigned MaxBlockSize = 1024>
+struct block_tile_memory {
+  alignas(16) unsigned long long pkemu_scratch[(MaxBlockSize + 31) / 32];
+};
+template <unsigned TileCommunicationSize, unsigned MaxBlockSize>
+PKEMU_HD inline thread_block this_thread_block(
+    block_tile_memory<TileCommunicationSize, MaxBlockSize> &) {
+  return thread_block();
+}
+} // namespace experimental
+
 class grid_group : public thread_group {
 public:
   PKEMU_HD grid_group() : thread_group(0) {}
@@ -247,6 +271,12 @@ template <unsigned N, class Parent>
 PKEMU_HD inline thread_block_tile<N> tiled_partition(const Parent &) {
   return thread_block_tile<N>();
 }
+namespace experimental {
+template <unsigned N, class Parent>
+PKEMU_HD inline thread_block_tile<N> tiled_partition(const Parent &p) {
+  return ::cooperative_groups::tiled_partition<N>(p);
+}
+} // namespace experimental
 template <class G> PKEMU_HD inline void sync(const G &g, PKEMU_LOC_PARAMS) {
   g.sync(PKEMU_LOC);
 }

@@ -13,6 +13,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/QualTypeNames.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -35,8 +36,7 @@ public:
     if (!TC.isUserLoc(KC->getBeginLoc()))
       return true;
     const CallExpr *Cfg = KC->getConfig();
-    std::string S =
-        "pkemu::launch(" + TC.text(KC->getCallee()->IgnoreImplicit());
+    std::string S = launchHead(KC);
     for (unsigned I = 0; I < 4; ++I) {
       const Expr *A = I < Cfg->getNumArgs() ? Cfg->getArg(I) : nullptr;
       if (!A || isa<CXXDefaultArgExpr>(A))
@@ -51,6 +51,80 @@ public:
     TC.replace(KC->getSourceRange(), S, RuleId::PK9901,
                "launch on the emulator");
     return true;
+  }
+
+  // `pkemu::launch(KERNEL`: pkemu::launch takes the kernel as a function
+  // pointer, whose type gives the parameter types. An overload set, or a
+  // function template whose arguments the launch deduces from its arguments
+  // (`fill<<<1, 32>>>(d, 7)` for `template <class T> void fill(T *, T)`),
+  // is no single function until the call resolves it. The function the
+  // launch resolved to is named by a cast to its type; where that type
+  // cannot be spelled (a launch in a template, whose resolution depends on
+  // its instantiation, or a parameter type without a name), a generic lambda
+  // makes the same call and pkemu::launch_call launches it with the
+  // arguments' types.
+  std::string launchHead(const CUDAKernelCallExpr *KC) {
+    const Expr *Callee = KC->getCallee()->IgnoreImplicit();
+    std::string Text = TC.text(Callee);
+    if (const auto *ULE =
+            dyn_cast<UnresolvedLookupExpr>(Callee->IgnoreParens())) {
+      // One function that is no template names itself.
+      if (ULE->getNumDecls() == 1 && !ULE->hasExplicitTemplateArgs() &&
+          isa<FunctionDecl>((*ULE->decls_begin())->getUnderlyingDecl()))
+        return "pkemu::launch(" + Text;
+      return "pkemu::launch_call([](auto... pkemu_a) { " + Text +
+             "(pkemu_a...); }";
+    }
+    const auto *DRE = dyn_cast<DeclRefExpr>(Callee->IgnoreParens());
+    const FunctionDecl *FD = KC->getDirectCallee();
+    if (!DRE || !FD || DRE->getDecl() != FD || !needsResolution(DRE, FD))
+      return "pkemu::launch(" + Text;
+    const auto *FPT = FD->getType()->getAs<FunctionProtoType>();
+    PrintingPolicy PP(TC.Ctx().getLangOpts());
+    PP.SuppressUnwrittenScope = true;
+    std::string Params;
+    bool Spellable = FPT && !FPT->isVariadic();
+    for (unsigned I = 0; Spellable && FPT && I < FPT->getNumParams(); ++I) {
+      std::string P = TypeName::getFullyQualifiedName(FPT->getParamType(I),
+                                                      TC.Ctx(), PP, true);
+      StringRef PS = P;
+      if (PS.contains("(anonymous") || PS.contains("(unnamed") ||
+          PS.contains("(lambda") || FPT->getParamType(I)->isDependentType())
+        Spellable = false;
+      Params += (I ? ", " : "") + P;
+    }
+    if (!Spellable)
+      return "pkemu::launch_call([](auto... pkemu_a) { " + Text +
+             "(pkemu_a...); }";
+    return "pkemu::launch(static_cast<void (*)(" + Params + ")>(" + Text + ")";
+  }
+
+  // Whether the callee of a launch names more than the function it resolved
+  // to: a function template specialization whose template arguments are not
+  // all written, or a name with other functions of that name in its scope.
+  static bool needsResolution(const DeclRefExpr *DRE, const FunctionDecl *FD) {
+    if (FD->getPrimaryTemplate()) {
+      const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+      if (!Args || !DRE->hasExplicitTemplateArgs() ||
+          DRE->getNumTemplateArgs() != Args->size())
+        return true;
+      for (const TemplateArgument &A : Args->asArray())
+        if (A.getKind() == TemplateArgument::Pack)
+          return true;
+    }
+    if (isa<UsingShadowDecl>(DRE->getFoundDecl()))
+      return true;
+    const Decl *Self = FD->getCanonicalDecl();
+    if (const FunctionTemplateDecl *FT = FD->getPrimaryTemplate())
+      Self = FT->getCanonicalDecl();
+    const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
+    for (const NamedDecl *ND : DC->lookup(FD->getDeclName())) {
+      const NamedDecl *U = ND->getUnderlyingDecl();
+      if ((isa<FunctionDecl>(U) || isa<FunctionTemplateDecl>(U)) &&
+          U->getCanonicalDecl() != Self)
+        return true;
+    }
+    return false;
   }
 
   // cudaLaunchKernel((void *)k, ...), cudaLaunchCooperativeKernel and the HIP

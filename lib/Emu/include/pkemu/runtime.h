@@ -340,6 +340,20 @@ inline int launch(void (*k)(P...), dim3 grid, dim3 block) {
   return launch(k, grid, block, 0, 0);
 }
 
+// The prepared-source launch of an overload set or of a function template
+// whose arguments the launch deduces, where the function cannot be named by
+// its type (a launch in a template): `call` is a captureless generic lambda
+// that calls the kernel with its arguments, `[](auto... a) { k(a...); }`.
+// Each thread runs it with copies of the launch's arguments (decayed), so
+// the kernel is the one the original launch resolves to.
+template <class F, class S, class... A>
+inline int launch_call(F call, dim3 grid, dim3 block, std::size_t shmem,
+                       S stream, A &&...args) {
+  void (*k)(std::decay_t<A>...) = call;
+  return launch_ex(detail::LaunchSite{}, k, grid, block, shmem, stream,
+                   std::forward<A>(args)...);
+}
+
 // Launch from a void** argument array (cudaLaunchKernel / hipLaunchKernel, and
 // the cooperative forms).
 template <class... P, std::size_t... I>

@@ -108,6 +108,8 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxRegistersPerBlock = 12,
   cudaDevAttrClockRate = 13,
   cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrComputeMode = 20,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
@@ -115,6 +117,12 @@ enum cudaDeviceAttr {
   cudaDevAttrL2CacheSize = 38,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
   cudaDevAttrCooperativeLaunch = 95,
+};
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
 };
 enum cudaMemoryType {
   cudaMemoryTypeUnregistered = 0,
@@ -227,8 +235,14 @@ inline cudaError_t cudaMallocManaged(T **p, std::size_t n,
 inline cudaError_t cudaMallocHost(void **p, std::size_t n) {
   return PKEMU_CE(pkemu::api::host_malloc(p, n));
 }
-template <class T> inline cudaError_t cudaMallocHost(T **p, std::size_t n) {
-  return cudaMallocHost((void **)p, n);
+// cuda_runtime.h's C++ forms: the flags of cudaHostAlloc.
+inline cudaError_t cudaMallocHost(void **p, std::size_t n, unsigned f) {
+  (void)f;
+  return PKEMU_CE(pkemu::api::host_malloc(p, n));
+}
+template <class T>
+inline cudaError_t cudaMallocHost(T **p, std::size_t n, unsigned f = 0) {
+  return cudaMallocHost((void **)p, n, f);
 }
 inline cudaError_t cudaHostAlloc(void **p, std::size_t n, unsigned) {
   return PKEMU_CE(pkemu::api::host_malloc(p, n));

@@ -182,6 +182,15 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 g, dim3 b,
 #ifndef __DRIVER_TYPES_H__
 #define __DRIVER_TYPES_H__
 #endif
+// The guards of cuda_runtime.h and cuda_runtime_api.h: helper_cuda.h
+// defines its device-selection helpers (findCudaDevice, gpuDeviceInit, ...)
+// only when __CUDA_RUNTIME_H__ is set.
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
+#endif
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
+#endif
 #endif
 
 #ifdef PKEMU_PARSE

@@ -27,6 +27,16 @@ struct EmuToolchain {
       LinkFlags; ///< libpkemu.a -lboost_context -lpthread ...
 };
 
+/// An emulator check that --allow can relax (the emulator's PKEMU_ALLOW).
+struct RelaxableCheck {
+  const char *Name; ///< as --allow names it
+  const char *What; ///< what its reports are about
+};
+inline constexpr RelaxableCheck RelaxableChecks[] = {
+    {"race-shared", "data races on shared memory"},
+    {"uninit-shared", "reads of shared memory that no thread has written"},
+};
+
 struct ValidateOptions {
   std::vector<Target>
       Targets; ///< targets to port to; the original always runs too
@@ -45,6 +55,11 @@ struct ValidateOptions {
   std::string ProgramFile;
   int Lanes =
       0; ///< forces PKEMU_WARP_SIZE for every run; 0 = each variant's default
+  /// --allow: emulator checks relaxed for every run (RelaxableChecks names;
+  /// PKEMU_ALLOW). Their reports do not fail a run; a run that passed only
+  /// because one fired is marked (PASS*, "relaxed" in the JSON) and listed
+  /// with the reports.  PKEMU_ALLOW of the environment is not passed on.
+  std::vector<std::string> Allow;
   std::vector<std::string> ProgramArgs;
   /// --expect-output REGEX: a program run passes only when it exits 0 and
   /// its standard output matches (POSIX extended, ^ and $ match at lines).
