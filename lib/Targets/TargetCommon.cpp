@@ -1,7 +1,7 @@
 //===- TargetCommon.cpp - edits, findings and the shared rule passes
 //-------===//
 // Rules: PK1001, PK1002, PK1003, PK1004, PK1006, PK1010, PK1011, PK1016,
-// PK1021
+// PK1027
 #include "pk/Target.h"
 #include "pk/TargetContext.h"
 #include "llvm/ADT/StringExtras.h"
@@ -88,7 +88,7 @@ namespace {
 /// rename tables hold what ROCm 5.2 has (hip_bfloat16, no intrinsics, no
 /// 8-bit floats: their entries flag what 5.2 lacks); ROCm 6 has CUDA-like
 /// __hip_bfloat16 types and intrinsics in <hip/hip_bf16.h> and the fp8
-/// types and conversions of <hip/hip_fp8.h> (PK1021).  Every spelling is
+/// types and conversions of <hip/hip_fp8.h> (PK1027).  Every spelling is
 /// checked against the ROCm 5.2 and 6.3 headers (rules.hip_names_exist).  An
 /// empty spelling: the version has no counterpart (the table's entry
 /// decides).  Paired conversions ROCm 6.3 lacks are spelled through those it
@@ -109,41 +109,41 @@ const RocmSpelling *rocmSpelling(llvm::StringRef Cuda) {
       {"__floats2bfloat162_rn", "", "__float22bfloat162_rn"},
       {"__float2bfloat162_rn", "", "__bfloat162bfloat162"},
       {"__bfloat1622float2", "", "__bfloat1622float2"},
-      {"cuda_fp8.h", "", "hip/hip_fp8.h", RuleId::PK1021},
-      {"__nv_fp8_e4m3", "", "__hip_fp8_e4m3", RuleId::PK1021},
-      {"__nv_fp8_e5m2", "", "__hip_fp8_e5m2", RuleId::PK1021},
-      {"__nv_fp8x2_e4m3", "", "__hip_fp8x2_e4m3", RuleId::PK1021},
-      {"__nv_fp8x2_e5m2", "", "__hip_fp8x2_e5m2", RuleId::PK1021},
-      {"__nv_fp8x4_e4m3", "", "__hip_fp8x4_e4m3", RuleId::PK1021},
-      {"__nv_fp8x4_e5m2", "", "__hip_fp8x4_e5m2", RuleId::PK1021},
-      {"__nv_fp8_storage_t", "", "__hip_fp8_storage_t", RuleId::PK1021},
-      {"__nv_fp8x2_storage_t", "", "__hip_fp8x2_storage_t", RuleId::PK1021},
-      {"__nv_fp8x4_storage_t", "", "__hip_fp8x4_storage_t", RuleId::PK1021},
+      {"cuda_fp8.h", "", "hip/hip_fp8.h", RuleId::PK1027},
+      {"__nv_fp8_e4m3", "", "__hip_fp8_e4m3", RuleId::PK1027},
+      {"__nv_fp8_e5m2", "", "__hip_fp8_e5m2", RuleId::PK1027},
+      {"__nv_fp8x2_e4m3", "", "__hip_fp8x2_e4m3", RuleId::PK1027},
+      {"__nv_fp8x2_e5m2", "", "__hip_fp8x2_e5m2", RuleId::PK1027},
+      {"__nv_fp8x4_e4m3", "", "__hip_fp8x4_e4m3", RuleId::PK1027},
+      {"__nv_fp8x4_e5m2", "", "__hip_fp8x4_e5m2", RuleId::PK1027},
+      {"__nv_fp8_storage_t", "", "__hip_fp8_storage_t", RuleId::PK1027},
+      {"__nv_fp8x2_storage_t", "", "__hip_fp8x2_storage_t", RuleId::PK1027},
+      {"__nv_fp8x4_storage_t", "", "__hip_fp8x4_storage_t", RuleId::PK1027},
       {"__nv_fp8_interpretation_t", "", "__hip_fp8_interpretation_t",
-       RuleId::PK1021},
-      {"__nv_saturation_t", "", "__hip_saturation_t", RuleId::PK1021},
-      {"__NV_E4M3", "", "__HIP_E4M3", RuleId::PK1021},
-      {"__NV_E5M2", "", "__HIP_E5M2", RuleId::PK1021},
-      {"__NV_NOSAT", "", "__HIP_NOSAT", RuleId::PK1021},
-      {"__NV_SATFINITE", "", "__HIP_SATFINITE", RuleId::PK1021},
-      {"__nv_cvt_float_to_fp8", "", "__hip_cvt_float_to_fp8", RuleId::PK1021},
+       RuleId::PK1027},
+      {"__nv_saturation_t", "", "__hip_saturation_t", RuleId::PK1027},
+      {"__NV_E4M3", "", "__HIP_E4M3", RuleId::PK1027},
+      {"__NV_E5M2", "", "__HIP_E5M2", RuleId::PK1027},
+      {"__NV_NOSAT", "", "__HIP_NOSAT", RuleId::PK1027},
+      {"__NV_SATFINITE", "", "__HIP_SATFINITE", RuleId::PK1027},
+      {"__nv_cvt_float_to_fp8", "", "__hip_cvt_float_to_fp8", RuleId::PK1027},
       {"__nv_cvt_float2_to_fp8x2", "", "__hip_cvt_float2_to_fp8x2",
-       RuleId::PK1021},
-      {"__nv_cvt_double_to_fp8", "", "__hip_cvt_double_to_fp8", RuleId::PK1021},
+       RuleId::PK1027},
+      {"__nv_cvt_double_to_fp8", "", "__hip_cvt_double_to_fp8", RuleId::PK1027},
       {"__nv_cvt_double2_to_fp8x2", "", "__hip_cvt_double2_to_fp8x2",
-       RuleId::PK1021},
+       RuleId::PK1027},
       {"__nv_cvt_halfraw_to_fp8", "", "__hip_cvt_halfraw_to_fp8",
-       RuleId::PK1021},
+       RuleId::PK1027},
       {"__nv_cvt_halfraw2_to_fp8x2", "", "__hip_cvt_halfraw2_to_fp8x2",
-       RuleId::PK1021},
+       RuleId::PK1027},
       {"__nv_cvt_bfloat16raw_to_fp8", "", "__hip_cvt_bfloat16raw_to_fp8",
-       RuleId::PK1021},
+       RuleId::PK1027},
       {"__nv_cvt_bfloat16raw2_to_fp8x2", "", "__hip_cvt_bfloat16raw2_to_fp8x2",
-       RuleId::PK1021},
+       RuleId::PK1027},
       {"__nv_cvt_fp8_to_halfraw", "", "__hip_cvt_fp8_to_halfraw",
-       RuleId::PK1021},
+       RuleId::PK1027},
       {"__nv_cvt_fp8x2_to_halfraw2", "", "__hip_cvt_fp8x2_to_halfraw2",
-       RuleId::PK1021},
+       RuleId::PK1027},
       // Runtime enumerators ROCm 6 has and ROCm 5.2 does not (the tables
       // flag them for ROCm 5; rules.cuda_enumerators finds them).
       {"cudaDevAttrHostRegisterSupported", "",
@@ -263,7 +263,7 @@ bool versionedSpelling(const TargetContext &TC, llvm::StringRef Cuda,
 }
 
 /// One note per file whose output depends on --rocm-version (per rule: the
-/// bfloat16 spellings, PK1016, the 8-bit float ones, PK1021, and the runtime
+/// bfloat16 spellings, PK1016, the 8-bit float ones, PK1027, and the runtime
 /// enumerators only ROCm 6 has, PK1001).
 void noteRocmDependence(TargetContext &TC, llvm::StringRef File,
                         unsigned Offset, RuleId Rule) {
@@ -271,7 +271,7 @@ void noteRocmDependence(TargetContext &TC, llvm::StringRef File,
              llvm::formatv("this output depends on --rocm-version (here {0}): "
                            "the {1} of ROCm {0}",
                            TC.Opts.RocmMajor >= 6 ? "6" : "5",
-                           Rule == RuleId::PK1021
+                           Rule == RuleId::PK1027
                                ? "8-bit floating-point types, header and "
                                  "conversions"
                            : Rule == RuleId::PK1016

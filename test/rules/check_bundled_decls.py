@@ -44,7 +44,7 @@ REMOVED_FROM_TOOLKIT = {'cudaDevAttrCooperativeMultiDeviceLaunch',
                         'cudaThreadGetCacheConfig', 'cudaSetDoubleForDevice',
                         'cudaSetDoubleForHost',
                         # CUDA 12.2-12.9 names of the memory-location forms
-                        # (PK1022), which CUDA 13 gave the plain names
+                        # (PK1028), which CUDA 13 gave the plain names
                         'cudaMemPrefetchAsync_v2', 'cudaMemAdvise_v2'}
 
 ALL_HEADERS = ['cuda_runtime.h', 'cuda_profiler_api.h', 'cuda.h', 'cuda_fp16.h', 'cuda_bf16.h',

@@ -7,12 +7,12 @@
 //                         PK1006, PK1011
 //   runtime-include       PK1012: nvcc's implicit cuda_runtime.h, made
 //                         explicit (RuntimeInclude.cpp)
-//   nvcc-macros           PK1020: __NVCC__, __CUDACC__, __CUDACC_VER_*__
+//   nvcc-macros           PK1026: __NVCC__, __CUDACC__, __CUDACC_VER_*__
 //                         become their values in the parse (NvccMacros.cpp)
 //   toolkit-headers       PK1014 math_constants.h, PK1010 other toolkit
 //                         headers with no HIP counterpart (ToolkitHeaders.cpp)
 //   launch-casts          PK1005 (LaunchCasts.cpp)
-//   mem-location          PK1022: prefetch/advise with a cudaMemLocation
+//   mem-location          PK1028: prefetch/advise with a cudaMemLocation
 //                         (MemLocation.cpp)
 //   host-math             PK1015: device-only math in host code
 //                         (HostMath.cpp)

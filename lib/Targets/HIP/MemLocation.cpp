@@ -1,5 +1,5 @@
 //===- MemLocation.cpp - memory-location forms of prefetch and advise -----===//
-// Rules: PK1022
+// Rules: PK1028
 //
 // CUDA 12.2 added cudaMemPrefetchAsync_v2(p, n, location, flags, stream) and
 // cudaMemAdvise_v2(p, n, advice, location), whose location is a
@@ -38,7 +38,7 @@ namespace pk_mem_location {
 const char *const Helper = R"pk(
 #ifndef PK_MEM_LOCATION_HELPERS
 #define PK_MEM_LOCATION_HELPERS
-// port-kernel: HIP's prefetch and advise take a device number [PK1022]
+// port-kernel: HIP's prefetch and advise take a device number [PK1028]
 static inline int __pk_memLocationDevice(hipMemLocation loc) {
   return loc.type == hipMemLocationTypeDevice ? loc.id : hipInvalidDeviceId;
 }
@@ -85,7 +85,7 @@ public:
                   Flags->EvaluateAsInt(R, TC.Ctx()) && R.Val.getInt() == 0 &&
                   !Flags->HasSideEffects(TC.Ctx());
       if (!Zero) {
-        TC.finding(Use, RuleId::PK1022, Severity::Warning,
+        TC.finding(Use, RuleId::PK1028, Severity::Warning,
                    llvm::formatv("{0}: the flags argument is not the constant "
                                  "0 (CUDA requires 0) and hipMemPrefetchAsync "
                                  "has none: not translated; pass 0 or port "
@@ -98,15 +98,15 @@ public:
       SourceLocation From = endOf(Loc), To = endOf(Flags);
       if (From.isInvalid() || To.isInvalid() ||
           !TC.replace(CharSourceRange::getCharRange(From, To), "",
-                      RuleId::PK1022, Why))
+                      RuleId::PK1028, Why))
         return true;
     }
-    if (TC.insert(Loc->getBeginLoc(), "__pk_memLocationDevice(", RuleId::PK1022,
+    if (TC.insert(Loc->getBeginLoc(), "__pk_memLocationDevice(", RuleId::PK1028,
                   Why))
-      TC.insert(endOf(Loc), ")", RuleId::PK1022, Why);
+      TC.insert(endOf(Loc), ")", RuleId::PK1028, Why);
     std::string F = TC.fileOf(Use);
     if (TC.isUserFile(F))
-      TC.Helpers[F][HelperKey{RuleId::PK1022, "location"}] = Helper;
+      TC.Helpers[F][HelperKey{RuleId::PK1028, "location"}] = Helper;
     return true;
   }
 

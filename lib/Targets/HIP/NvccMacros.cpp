@@ -1,5 +1,5 @@
 //===- NvccMacros.cpp - nvcc's predefined macros in HIP output ------------===//
-// Rules: PK1020
+// Rules: PK1026
 //
 // The CUDA parse defines what nvcc predefines (__NVCC__, __CUDACC__,
 // __CUDACC_VER_MAJOR__/MINOR__/BUILD__; ParsedFile::NvccMacros), so code
@@ -103,7 +103,7 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
                           std::string(Neg ? "0" : "1");
         unsigned B = Toks[I + 1].Offset;
         unsigned E = Toks[I + 2].Offset + Toks[I + 2].Length;
-        TC.edit(File, B, E - B, New, RuleId::PK1020,
+        TC.edit(File, B, E - B, New, RuleId::PK1026,
                 llvm::formatv("#{0} {1}: {2}", Kw, Toks[I + 2].Text,
                               Why(Toks[I + 2].Text, "defined"))
                     .str());
@@ -124,7 +124,7 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
            (J + 1 < Toks.size() && Toks[J + 1].Kind == tok::r_paren))) {
         size_t Last = Paren ? J + 1 : J;
         unsigned B = T.Offset, E = Toks[Last].Offset + Toks[Last].Length;
-        TC.edit(File, B, E - B, "1", RuleId::PK1020,
+        TC.edit(File, B, E - B, "1", RuleId::PK1026,
                 "defined(" + Toks[J].Text.str() +
                     "): " + Why(Toks[J].Text, "defined"));
         I = Last;
@@ -133,7 +133,7 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
     }
     if (const std::string *V = Value(T.Text)) {
       // Not the name of a #define or #undef (those files keep it anyway).
-      TC.edit(File, T.Offset, T.Length, *V, RuleId::PK1020, Why(T.Text, *V));
+      TC.edit(File, T.Offset, T.Length, *V, RuleId::PK1026, Why(T.Text, *V));
     }
   }
 }

@@ -137,7 +137,7 @@ struct ParsedFile {
   /// toolkit in use would (`__NVCC__`, `__CUDACC__`, `__CUDACC_VER_MAJOR__`,
   /// ...): name and value.  Empty for HIP inputs.  HIP compilers define none
   /// of them, so the HIP target writes their values where the user's files
-  /// test them (PK1020).
+  /// test them (PK1026).
   std::vector<std::pair<std::string, std::string>> NvccMacros;
   ~ParsedFile();
 };

@@ -1,18 +1,18 @@
-// PK1020: the CUDA parse defines what nvcc predefines (__NVCC__, __CUDACC__,
+// PK1026: the CUDA parse defines what nvcc predefines (__NVCC__, __CUDACC__,
 // __CUDACC_VER_MAJOR__/MINOR__/BUILD__), so code that tests them is
 // translated on nvcc's branch; the HIP output, which hipcc compiles without
 // them, gets their values where the file tests them and keeps that branch.
 // The version is the bundled declarations' (12.8) here: --cuda-path=none.
 // RUN: rm -rf %t && %pk port -q --to hip --cuda-path=none -o %t/o %s 2>&1 | count 0
-// RUN: FileCheck %s --match-full-lines --input-file=%t/o/hip/PK1020.hip
+// RUN: FileCheck %s --match-full-lines --input-file=%t/o/hip/PK1026.hip
 // With the toolkit's nvcc (13.0.88 here) the values are its own.
 // RUN: %pk port -q --to hip --report %t/r.json -o %t/t %s
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/r.json
-// REPORT: "rule": "PK1020",
+// REPORT: "rule": "PK1026",
 // REPORT-NEXT: "why": "#ifdef __NVCC__: __NVCC__ is defined in the CUDA parse (nvcc defines it) and undefined for HIP compilers: its value keeps the branch that was translated"
 // The other targets keep the macros: nvcc compiles their outputs.
 // RUN: %pk port -q --to cuda -o %t/c %s
-// RUN: FileCheck %s --match-full-lines --check-prefix=CUDA --input-file=%t/c/cuda/PK1020.cu
+// RUN: FileCheck %s --match-full-lines --check-prefix=CUDA --input-file=%t/c/cuda/PK1026.cu
 #include <cuda_runtime.h>
 
 #ifdef __NVCC__
