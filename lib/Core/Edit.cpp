@@ -4,7 +4,8 @@
 // The edits of a file are kept ordered by offset and never overlap, so a new
 // edit can only conflict with its neighbours: the last replacement that
 // starts before it and the edits that start inside it.  Adding n edits costs
-// O(n log n), whatever order the passes produce them in.
+// O(n log n), whatever order the passes produce them in.  A deletion absorbs
+// the edits nested inside the text it removes (nested rewrites compose).
 //
 //===----------------------------------------------------------------------===//
 #include "pk/Edit.h"
@@ -23,6 +24,10 @@ static bool overlaps(const Edit &E, const Edit &O) {
   if (O.Length == 0)
     return OB > B && OB < End;
   return B < OE && OB < End;
+}
+
+static bool isDeletion(const Edit &E) {
+  return E.Length != 0 && E.Replacement.empty();
 }
 
 static llvm::Error conflict(const Edit &E, const Edit &O) {
@@ -49,19 +54,49 @@ llvm::Error FileEdits::add(Edit E) {
   for (const Edit &O : at(B))
     if (O == E)
       return llvm::Error::success();
+  // Nested rewrites compose through deletions: an edit that removes text
+  // (`__ballot_sync(__activemask(), p)` loses its mask argument) takes the
+  // edits strictly inside that text with it, whichever came first.  Only
+  // edits that lie wholly inside the deleted bytes compose; a partial
+  // overlap is still a conflict.
+  auto Within = [](const Edit &In, const Edit &Del) {
+    unsigned DB = Del.Offset, DE = Del.Offset + Del.Length;
+    if (In.Length == 0)
+      return In.Offset > DB && In.Offset < DE;
+    return In.Offset >= DB && In.Offset + In.Length <= DE;
+  };
   // Conflicts, reported against the first overlapping edit in offset order:
   // the replacement that starts before B and reaches past it, then the edits
   // that start inside [B, End).
   auto S = Spans.lower_bound(B);
   if (S != Spans.begin() && std::prev(S)->second > B) {
     const Edit &O = Edits.lower_bound({std::prev(S)->first, true})->second;
-    if (overlaps(E, O))
+    if (overlaps(E, O)) {
+      if (isDeletion(O) && Within(E, O))
+        return llvm::Error::success(); // removed with the text it edits
       return conflict(E, O);
+    }
   }
-  if (E.Length != 0)
-    for (const Edit &O : startingIn(B, End))
-      if (overlaps(E, O))
+  if (E.Length != 0) {
+    std::vector<Map::const_iterator> Inner;
+    for (auto I = Edits.lower_bound({B, false}),
+              IE = Edits.lower_bound({End, false});
+         I != IE; ++I) {
+      const Edit &O = I->second;
+      if (!overlaps(E, O))
+        continue;
+      if (isDeletion(O) && Within(E, O))
+        return llvm::Error::success(); // the same bytes are removed already
+      if (!isDeletion(E) || !Within(O, E))
         return conflict(E, O);
+      Inner.push_back(I);
+    }
+    for (auto I : Inner) {
+      if (I->second.Length != 0)
+        Spans.erase(I->second.Offset);
+      Edits.erase(I);
+    }
+  }
   if (E.Length != 0)
     Spans.emplace(B, End);
   Key K{B, E.Length != 0};

@@ -6,9 +6,9 @@
 // into clang flags and parses each translation unit once.
 //
 //===----------------------------------------------------------------------===//
-#include "pk/SafeIO.h"
 #include "pk/Frontend.h"
 #include "pk/MacroDepth.h"
+#include "pk/SafeIO.h"
 
 #include "pk/DataDir.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -84,6 +84,30 @@ unsigned pk::cudaToolkitVersion(llvm::StringRef Dir) {
   llvm::SmallVector<llvm::StringRef, 2> M;
   unsigned V = 0;
   if (Def.match((*Buf)->getBuffer(), &M))
+    M[1].getAsInteger(10, V);
+  return V;
+}
+
+unsigned pk::nvccBuildNumber(llvm::StringRef Dir) {
+  // nvcc's __CUDACC_VER_BUILD__ is the third number of its version: the
+  // name of dist-info/nvidia_cuda_nvcc-13.0.88.dist-info (CUDA 13), or
+  // "cuda_nvcc" : { ..., "version" : "12.8.93" } in version.json (CUDA 11-12).
+  llvm::SmallVector<llvm::StringRef, 2> M;
+  unsigned V = 0;
+  static const llvm::Regex Dist(
+      "^nvidia_cuda_nvcc-[0-9]+\\.[0-9]+\\.([0-9]+)\\.dist-info$");
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator I(Dir + "/dist-info", EC), E;
+       I != E && !EC; I.increment(EC))
+    if (Dist.match(llvm::sys::path::filename(I->path()), &M) &&
+        !M[1].getAsInteger(10, V))
+      return V;
+  auto Buf = llvm::MemoryBuffer::getFile(Dir + "/version.json");
+  if (!Buf)
+    return 0;
+  static const llvm::Regex Json("\"cuda_nvcc\"[^}]*\"version\"[[:space:]]*:["
+                                "[:space:]]*\"[0-9]+\\.[0-9]+\\.([0-9]+)\"");
+  if (Json.match((*Buf)->getBuffer(), &M))
     M[1].getAsInteger(10, V);
   return V;
 }
@@ -839,6 +863,20 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   if (L == Lang::CUDA) {
     Args.insert(Args.end(), {"-x", "cuda", "--cuda-host-only", "-nocudalib",
                              "--cuda-gpu-arch=sm_90", "-std=c++17"});
+    // What nvcc predefines and clang does not: code that tests __NVCC__ or
+    // the compiler version takes the branch nvcc would (clang defines
+    // __CUDACC__ itself, without a value; nvcc defines it as 1).
+    auto NvccDefines = [&](unsigned CudaVersion, unsigned Build) {
+      Result->NvccMacros = {
+          {"__NVCC__", "1"},
+          {"__CUDACC__", "1"},
+          {"__CUDACC_VER_MAJOR__", std::to_string(CudaVersion / 1000)},
+          {"__CUDACC_VER_MINOR__", std::to_string(CudaVersion % 1000 / 10)},
+          {"__CUDACC_VER_BUILD__", std::to_string(Build)}};
+      for (const auto &[Name, Value] : Result->NvccMacros)
+        if (Name != "__CUDACC__")
+          Args.push_back("-D" + Name + "=" + Value);
+    };
     if (O.EmuParse) {
       Args.insert(Args.end(),
                   {"-nocudainc", "-DPKEMU_PARSE", "-DPKEMU_LANG_CUDA",
@@ -847,6 +885,7 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
     } else if (std::string Cuda = detectCudaToolkit(O); !Cuda.empty()) {
       Args.push_back("--cuda-path=" + Cuda);
       Args.push_back("-Wno-unknown-cuda-version");
+      NvccDefines(cudaToolkitVersion(Cuda), nvccBuildNumber(Cuda));
       Args.push_back("-isystem");
       Args.push_back(FrontendPaths::cuda13ShimDir());
       // CUDA 13 keeps libcu++ (cuda/std/...) under include/cccl.
@@ -863,6 +902,9 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
     } else {
       Result->BundledDecls = true;
       Result->CompatDecls = true;
+      // The bundled declarations are those of CUDA 12.8
+      // (__pk_cuda_prelude.h); their build number is not known: 0.
+      NvccDefines(12080, 0);
       // The compatibility header through -isystem: a system header, never a
       // user file of the translation.
       Args.insert(Args.end(),

@@ -1,6 +1,7 @@
 //===- TargetCommon.cpp - edits, findings and the shared rule passes
 //-------===//
-// Rules: PK1001, PK1002, PK1003, PK1004, PK1006, PK1010, PK1011, PK1016
+// Rules: PK1001, PK1002, PK1003, PK1004, PK1006, PK1010, PK1011, PK1016,
+// PK1027
 #include "pk/Target.h"
 #include "pk/TargetContext.h"
 #include "llvm/ADT/StringExtras.h"
@@ -84,12 +85,17 @@ std::vector<std::string> pk::gpusWith(const std::set<std::string> &Needs) {
 namespace {
 
 /// A CUDA name or header whose HIP spelling depends on --rocm-version.  The
-/// rename tables hold what ROCm 5.2 has (hip_bfloat16, no intrinsics);
-/// ROCm 6 has CUDA-like __hip_bfloat16 types and intrinsics in
-/// <hip/hip_bf16.h> (checked against the ROCm 6.3 headers).  An empty
-/// spelling: the version has no counterpart (the table's entry decides).
+/// rename tables hold what ROCm 5.2 has (hip_bfloat16, no intrinsics, no
+/// 8-bit floats: their entries flag what 5.2 lacks); ROCm 6 has CUDA-like
+/// __hip_bfloat16 types and intrinsics in <hip/hip_bf16.h> and the fp8
+/// types and conversions of <hip/hip_fp8.h> (PK1027).  Every spelling is
+/// checked against the ROCm 5.2 and 6.3 headers (rules.hip_names_exist).  An
+/// empty spelling: the version has no counterpart (the table's entry
+/// decides).  Paired conversions ROCm 6.3 lacks are spelled through those it
+/// has; Bfloat16.cpp writes the argument that completes them.
 struct RocmSpelling {
   const char *Cuda, *Rocm5, *Rocm6;
+  RuleId Rule = RuleId::PK1016;
 };
 
 const RocmSpelling *rocmSpelling(llvm::StringRef Cuda) {
@@ -100,8 +106,134 @@ const RocmSpelling *rocmSpelling(llvm::StringRef Cuda) {
       {"__float2bfloat16", "hip_bfloat16", "__float2bfloat16"},
       {"__float2bfloat16_rn", "hip_bfloat16", "__float2bfloat16"},
       {"__bfloat162float", "float", "__bfloat162float"},
-      {"__floats2bfloat162_rn", "", "__floats2bfloat162_rn"},
+      {"__floats2bfloat162_rn", "", "__float22bfloat162_rn"},
+      {"__float2bfloat162_rn", "", "__bfloat162bfloat162"},
       {"__bfloat1622float2", "", "__bfloat1622float2"},
+      {"cuda_fp8.h", "", "hip/hip_fp8.h", RuleId::PK1027},
+      {"__nv_fp8_e4m3", "", "__hip_fp8_e4m3", RuleId::PK1027},
+      {"__nv_fp8_e5m2", "", "__hip_fp8_e5m2", RuleId::PK1027},
+      {"__nv_fp8x2_e4m3", "", "__hip_fp8x2_e4m3", RuleId::PK1027},
+      {"__nv_fp8x2_e5m2", "", "__hip_fp8x2_e5m2", RuleId::PK1027},
+      {"__nv_fp8x4_e4m3", "", "__hip_fp8x4_e4m3", RuleId::PK1027},
+      {"__nv_fp8x4_e5m2", "", "__hip_fp8x4_e5m2", RuleId::PK1027},
+      {"__nv_fp8_storage_t", "", "__hip_fp8_storage_t", RuleId::PK1027},
+      {"__nv_fp8x2_storage_t", "", "__hip_fp8x2_storage_t", RuleId::PK1027},
+      {"__nv_fp8x4_storage_t", "", "__hip_fp8x4_storage_t", RuleId::PK1027},
+      {"__nv_fp8_interpretation_t", "", "__hip_fp8_interpretation_t",
+       RuleId::PK1027},
+      {"__nv_saturation_t", "", "__hip_saturation_t", RuleId::PK1027},
+      {"__NV_E4M3", "", "__HIP_E4M3", RuleId::PK1027},
+      {"__NV_E5M2", "", "__HIP_E5M2", RuleId::PK1027},
+      {"__NV_NOSAT", "", "__HIP_NOSAT", RuleId::PK1027},
+      {"__NV_SATFINITE", "", "__HIP_SATFINITE", RuleId::PK1027},
+      {"__nv_cvt_float_to_fp8", "", "__hip_cvt_float_to_fp8", RuleId::PK1027},
+      {"__nv_cvt_float2_to_fp8x2", "", "__hip_cvt_float2_to_fp8x2",
+       RuleId::PK1027},
+      {"__nv_cvt_double_to_fp8", "", "__hip_cvt_double_to_fp8", RuleId::PK1027},
+      {"__nv_cvt_double2_to_fp8x2", "", "__hip_cvt_double2_to_fp8x2",
+       RuleId::PK1027},
+      {"__nv_cvt_halfraw_to_fp8", "", "__hip_cvt_halfraw_to_fp8",
+       RuleId::PK1027},
+      {"__nv_cvt_halfraw2_to_fp8x2", "", "__hip_cvt_halfraw2_to_fp8x2",
+       RuleId::PK1027},
+      {"__nv_cvt_bfloat16raw_to_fp8", "", "__hip_cvt_bfloat16raw_to_fp8",
+       RuleId::PK1027},
+      {"__nv_cvt_bfloat16raw2_to_fp8x2", "", "__hip_cvt_bfloat16raw2_to_fp8x2",
+       RuleId::PK1027},
+      {"__nv_cvt_fp8_to_halfraw", "", "__hip_cvt_fp8_to_halfraw",
+       RuleId::PK1027},
+      {"__nv_cvt_fp8x2_to_halfraw2", "", "__hip_cvt_fp8x2_to_halfraw2",
+       RuleId::PK1027},
+      // Runtime enumerators ROCm 6 has and ROCm 5.2 does not (the tables
+      // flag them for ROCm 5; rules.cuda_enumerators finds them).
+      {"cudaDevAttrHostRegisterSupported", "",
+       "hipDeviceAttributeHostRegisterSupported", RuleId::PK1001},
+      {"cudaDevAttrMemoryPoolSupportedHandleTypes", "",
+       "hipDeviceAttributeMemoryPoolSupportedHandleTypes", RuleId::PK1001},
+      {"cudaErrorInvalidChannelDescriptor", "",
+       "hipErrorInvalidChannelDescriptor", RuleId::PK1001},
+      {"cudaErrorInvalidTexture", "", "hipErrorInvalidTexture", RuleId::PK1001},
+      {"cudaExternalMemoryHandleTypeNvSciBuf", "",
+       "hipExternalMemoryHandleTypeNvSciBuf", RuleId::PK1001},
+      {"cudaExternalSemaphoreHandleTypeD3D11Fence", "",
+       "hipExternalSemaphoreHandleTypeD3D11Fence", RuleId::PK1001},
+      {"cudaExternalSemaphoreHandleTypeKeyedMutex", "",
+       "hipExternalSemaphoreHandleTypeKeyedMutex", RuleId::PK1001},
+      {"cudaExternalSemaphoreHandleTypeKeyedMutexKmt", "",
+       "hipExternalSemaphoreHandleTypeKeyedMutexKmt", RuleId::PK1001},
+      {"cudaExternalSemaphoreHandleTypeNvSciSync", "",
+       "hipExternalSemaphoreHandleTypeNvSciSync", RuleId::PK1001},
+      {"cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd", "",
+       "hipExternalSemaphoreHandleTypeTimelineSemaphoreFd", RuleId::PK1001},
+      {"cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32", "",
+       "hipExternalSemaphoreHandleTypeTimelineSemaphoreWin32", RuleId::PK1001},
+      {"cudaFlushGPUDirectRDMAWritesOptionHost", "",
+       "hipFlushGPUDirectRDMAWritesOptionHost", RuleId::PK1001},
+      {"cudaFlushGPUDirectRDMAWritesOptionMemOps", "",
+       "hipFlushGPUDirectRDMAWritesOptionMemOps", RuleId::PK1001},
+      {"cudaGPUDirectRDMAWritesOrderingAllDevices", "",
+       "hipGPUDirectRDMAWritesOrderingAllDevices", RuleId::PK1001},
+      {"cudaGPUDirectRDMAWritesOrderingNone", "",
+       "hipGPUDirectRDMAWritesOrderingNone", RuleId::PK1001},
+      {"cudaGPUDirectRDMAWritesOrderingOwner", "",
+       "hipGPUDirectRDMAWritesOrderingOwner", RuleId::PK1001},
+      {"cudaGraphDebugDotFlagsEventNodeParams", "",
+       "hipGraphDebugDotFlagsEventNodeParams", RuleId::PK1001},
+      {"cudaGraphDebugDotFlagsExtSemasSignalNodeParams", "",
+       "hipGraphDebugDotFlagsExtSemasSignalNodeParams", RuleId::PK1001},
+      {"cudaGraphDebugDotFlagsExtSemasWaitNodeParams", "",
+       "hipGraphDebugDotFlagsExtSemasWaitNodeParams", RuleId::PK1001},
+      {"cudaGraphDebugDotFlagsHandles", "", "hipGraphDebugDotFlagsHandles",
+       RuleId::PK1001},
+      {"cudaGraphDebugDotFlagsHostNodeParams", "",
+       "hipGraphDebugDotFlagsHostNodeParams", RuleId::PK1001},
+      {"cudaGraphDebugDotFlagsKernelNodeAttributes", "",
+       "hipGraphDebugDotFlagsKernelNodeAttributes", RuleId::PK1001},
+      {"cudaGraphDebugDotFlagsKernelNodeParams", "",
+       "hipGraphDebugDotFlagsKernelNodeParams", RuleId::PK1001},
+      {"cudaGraphDebugDotFlagsMemcpyNodeParams", "",
+       "hipGraphDebugDotFlagsMemcpyNodeParams", RuleId::PK1001},
+      {"cudaGraphDebugDotFlagsMemsetNodeParams", "",
+       "hipGraphDebugDotFlagsMemsetNodeParams", RuleId::PK1001},
+      {"cudaGraphDebugDotFlagsVerbose", "", "hipGraphDebugDotFlagsVerbose",
+       RuleId::PK1001},
+      {"cudaGraphDependencyTypeDefault", "", "hipGraphDependencyTypeDefault",
+       RuleId::PK1001},
+      {"cudaGraphDependencyTypeProgrammatic", "",
+       "hipGraphDependencyTypeProgrammatic", RuleId::PK1001},
+      {"cudaGraphInstantiateError", "", "hipGraphInstantiateError",
+       RuleId::PK1001},
+      {"cudaGraphInstantiateFlagDeviceLaunch", "",
+       "hipGraphInstantiateFlagDeviceLaunch", RuleId::PK1001},
+      {"cudaGraphInstantiateFlagUpload", "", "hipGraphInstantiateFlagUpload",
+       RuleId::PK1001},
+      {"cudaGraphInstantiateFlagUseNodePriority", "",
+       "hipGraphInstantiateFlagUseNodePriority", RuleId::PK1001},
+      {"cudaGraphInstantiateInvalidStructure", "",
+       "hipGraphInstantiateInvalidStructure", RuleId::PK1001},
+      {"cudaGraphInstantiateMultipleDevicesNotSupported", "",
+       "hipGraphInstantiateMultipleDevicesNotSupported", RuleId::PK1001},
+      {"cudaGraphInstantiateNodeOperationNotSupported", "",
+       "hipGraphInstantiateNodeOperationNotSupported", RuleId::PK1001},
+      {"cudaGraphInstantiateSuccess", "", "hipGraphInstantiateSuccess",
+       RuleId::PK1001},
+      {"cudaGraphMemAttrReservedMemCurrent", "",
+       "hipGraphMemAttrReservedMemCurrent", RuleId::PK1001},
+      {"cudaGraphMemAttrReservedMemHigh", "", "hipGraphMemAttrReservedMemHigh",
+       RuleId::PK1001},
+      {"cudaGraphMemAttrUsedMemCurrent", "", "hipGraphMemAttrUsedMemCurrent",
+       RuleId::PK1001},
+      {"cudaGraphMemAttrUsedMemHigh", "", "hipGraphMemAttrUsedMemHigh",
+       RuleId::PK1001},
+      {"cudaGraphUserObjectMove", "", "hipGraphUserObjectMove", RuleId::PK1001},
+      {"cudaLaunchAttributeAccessPolicyWindow", "",
+       "hipLaunchAttributeAccessPolicyWindow", RuleId::PK1001},
+      {"cudaLaunchAttributeCooperative", "", "hipLaunchAttributeCooperative",
+       RuleId::PK1001},
+      {"cudaLaunchAttributePriority", "", "hipLaunchAttributePriority",
+       RuleId::PK1001},
+      {"cudaUserObjectNoDestructorSync", "", "hipUserObjectNoDestructorSync",
+       RuleId::PK1001},
   };
   for (const RocmSpelling &S : Table)
     if (Cuda == S.Cuda)
@@ -113,10 +245,11 @@ const RocmSpelling *rocmSpelling(llvm::StringRef Cuda) {
 /// reason of the edit; false when the version has none (or the name does
 /// not depend on it).
 bool versionedSpelling(const TargetContext &TC, llvm::StringRef Cuda,
-                       std::string &Hip, std::string &Why) {
+                       std::string &Hip, std::string &Why, RuleId &Rule) {
   const RocmSpelling *S = rocmSpelling(Cuda);
   if (!S)
     return false;
+  Rule = S->Rule;
   bool Six = TC.Opts.RocmMajor >= 6;
   Hip = Six ? S->Rocm6 : S->Rocm5;
   if (Hip.empty())
@@ -129,14 +262,21 @@ bool versionedSpelling(const TargetContext &TC, llvm::StringRef Cuda,
   return true;
 }
 
-/// One note per file whose output depends on --rocm-version.
+/// One note per file whose output depends on --rocm-version (per rule: the
+/// bfloat16 spellings, PK1016, the 8-bit float ones, PK1027, and the runtime
+/// enumerators only ROCm 6 has, PK1001).
 void noteRocmDependence(TargetContext &TC, llvm::StringRef File,
-                        unsigned Offset) {
-  TC.finding(File, Offset, RuleId::PK1016, Severity::Note,
+                        unsigned Offset, RuleId Rule) {
+  TC.finding(File, Offset, Rule, Severity::Note,
              llvm::formatv("this output depends on --rocm-version (here {0}): "
-                           "the bfloat16 types, header and conversions of "
-                           "ROCm {0}",
-                           TC.Opts.RocmMajor >= 6 ? "6" : "5")
+                           "the {1} of ROCm {0}",
+                           TC.Opts.RocmMajor >= 6 ? "6" : "5",
+                           Rule == RuleId::PK1027
+                               ? "8-bit floating-point types, header and "
+                                 "conversions"
+                           : Rule == RuleId::PK1016
+                               ? "bfloat16 types, header and conversions"
+                               : "runtime API enumerators")
                  .str());
 }
 
@@ -171,7 +311,8 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
   llvm::StringSet<> Declared;
   collectDeclaredNames(TC.Ctx().getTranslationUnitDecl(), TC, Declared);
   const LangOptions &LO = TC.Ctx().getLangOpts();
-  std::set<std::string> Done, NotedRocm;
+  std::set<std::string> Done;
+  std::set<std::pair<std::string, RuleId>> NotedRocm;
   for (const std::string &File : TC.PF.UserFiles) {
     if (!Done.insert(File).second)
       continue;
@@ -201,20 +342,19 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
       llvm::StringRef Name = Tok.getRawIdentifier();
       const RenameEntry *E = TC.DB.lookup(Name, ToHip);
       std::string VHip, VWhy;
+      RuleId VRule = RuleId::PK1016;
       bool Versioned = ToHip && TC.T == Target::HIP && !Declared.count(Name) &&
-                       versionedSpelling(TC, Name, VHip, VWhy);
+                       versionedSpelling(TC, Name, VHip, VWhy, VRule);
       if (!E && !Versioned)
         continue;
       unsigned Off = Tok.getLocation().getRawEncoding() - 1;
       if (Versioned) {
-        if (!NotedRocm.count(File)) {
-          NotedRocm.insert(File);
-          noteRocmDependence(TC, File, Off);
-        }
+        if (NotedRocm.insert({File, VRule}).second)
+          noteRocmDependence(TC, File, Off, VRule);
         // The table's own spelling (ROCm 5's) stays the table's edit.
         if (!(E && E->Unsupported.empty() && E->Hip == VHip)) {
           if (VHip != Name)
-            TC.edit(File, Off, Name.size(), VHip, RuleId::PK1016, VWhy);
+            TC.edit(File, Off, Name.size(), VHip, VRule, VWhy);
           continue;
         }
       }
@@ -326,11 +466,12 @@ void pk::runIncludePass(TargetContext &TC, bool ToHip) {
         return;
       unsigned NameOff = D.HeaderOffset;
       std::string VHip, VWhy;
+      RuleId VRule = RuleId::PK1016;
       const RenameEntry *HE = TC.DB.lookupHeader(Name, ToHip);
       if (ToHip && TC.T == Target::HIP &&
-          versionedSpelling(TC, Name, VHip, VWhy) &&
+          versionedSpelling(TC, Name, VHip, VWhy, VRule) &&
           !(HE && HE->Unsupported.empty() && HE->Hip == VHip)) {
-        TC.edit(File, NameOff, Name.size(), VHip, RuleId::PK1016, VWhy);
+        TC.edit(File, NameOff, Name.size(), VHip, VRule, VWhy);
         return;
       }
       if (const RenameEntry *E = TC.DB.lookupHeader(Name, ToHip)) {

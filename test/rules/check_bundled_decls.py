@@ -42,11 +42,15 @@ REMOVED_FROM_TOOLKIT = {'cudaDevAttrCooperativeMultiDeviceLaunch',
                         'cudaThreadSynchronize', 'cudaThreadExit', 'cudaThreadGetLimit',
                         'cudaThreadSetLimit', 'cudaThreadSetCacheConfig',
                         'cudaThreadGetCacheConfig', 'cudaSetDoubleForDevice',
-                        'cudaSetDoubleForHost'}
+                        'cudaSetDoubleForHost',
+                        # CUDA 12.2-12.9 names of the memory-location forms
+                        # (PK1028), which CUDA 13 gave the plain names
+                        'cudaMemPrefetchAsync_v2', 'cudaMemAdvise_v2'}
 
 ALL_HEADERS = ['cuda_runtime.h', 'cuda_profiler_api.h', 'cuda.h', 'cuda_fp16.h', 'cuda_bf16.h',
                'mma.h', 'cooperative_groups.h', 'cooperative_groups/reduce.h',
-               'curand_kernel.h', 'cuComplex.h', 'library_types.h', 'cublas_v2.h']
+               'curand_kernel.h', 'cuComplex.h', 'library_types.h', 'cublas_v2.h',
+               'cuda_fp8.h']
 
 
 def bundled_cmd(clang, resource_dir, decls, shim):

@@ -21,6 +21,38 @@ __host__ __device__ __nv_fp8_storage_t __nv_cvt_halfraw_to_fp8(__half_raw x, __n
 __host__ __device__ __nv_fp8_storage_t __nv_cvt_bfloat16raw_to_fp8(__nv_bfloat16_raw x, __nv_saturation_t saturate, __nv_fp8_interpretation_t fp8_interpretation);
 __host__ __device__ __half_raw __nv_cvt_fp8_to_halfraw(__nv_fp8_storage_t x, __nv_fp8_interpretation_t fp8_interpretation);
 __host__ __device__ __half2_raw __nv_cvt_fp8x2_to_halfraw2(__nv_fp8x2_storage_t x, __nv_fp8_interpretation_t fp8_interpretation);
+__host__ __device__ __nv_fp8x2_storage_t __nv_cvt_double2_to_fp8x2(double2 x, __nv_saturation_t saturate, __nv_fp8_interpretation_t fp8_interpretation);
+__host__ __device__ __nv_fp8x2_storage_t __nv_cvt_halfraw2_to_fp8x2(__half2_raw x, __nv_saturation_t saturate, __nv_fp8_interpretation_t fp8_interpretation);
+__host__ __device__ __nv_fp8x2_storage_t __nv_cvt_bfloat16raw2_to_fp8x2(__nv_bfloat162_raw x, __nv_saturation_t saturate, __nv_fp8_interpretation_t fp8_interpretation);
+
+/* E8M0 scales (CUDA 12.8): rounding modes of device_types.h. */
+enum cudaRoundMode { cudaRoundNearest, cudaRoundZero, cudaRoundPosInf, cudaRoundMinInf };
+__host__ __device__ __nv_fp8_storage_t __nv_cvt_float_to_e8m0(float x, __nv_saturation_t saturate, enum cudaRoundMode rounding);
+__host__ __device__ __nv_fp8x2_storage_t __nv_cvt_float2_to_e8m0x2(float2 x, __nv_saturation_t saturate, enum cudaRoundMode rounding);
+__host__ __device__ __nv_fp8_storage_t __nv_cvt_double_to_e8m0(double x, __nv_saturation_t saturate, enum cudaRoundMode rounding);
+__host__ __device__ __nv_fp8x2_storage_t __nv_cvt_double2_to_e8m0x2(double2 x, __nv_saturation_t saturate, enum cudaRoundMode rounding);
+__host__ __device__ __nv_fp8_storage_t __nv_cvt_bfloat16raw_to_e8m0(__nv_bfloat16_raw x, __nv_saturation_t saturate, enum cudaRoundMode rounding);
+__host__ __device__ __nv_fp8x2_storage_t __nv_cvt_bfloat162raw_to_e8m0x2(__nv_bfloat162_raw x, __nv_saturation_t saturate, enum cudaRoundMode rounding);
+__host__ __device__ __nv_bfloat16_raw __nv_cvt_e8m0_to_bf16raw(__nv_fp8_storage_t x);
+__host__ __device__ __nv_bfloat162_raw __nv_cvt_e8m0x2_to_bf162raw(__nv_fp8x2_storage_t x);
+struct __nv_fp8_e8m0 {
+  __nv_fp8_storage_t __x;
+  __nv_fp8_e8m0() = default;
+  __host__ __device__ explicit __nv_fp8_e8m0(float f);
+  __host__ __device__ explicit operator float() const;
+};
+struct __nv_fp8x2_e8m0 {
+  __nv_fp8x2_storage_t __x;
+  __nv_fp8x2_e8m0() = default;
+  __host__ __device__ explicit __nv_fp8x2_e8m0(float2 f);
+  __host__ __device__ explicit operator float2() const;
+};
+struct __nv_fp8x4_e8m0 {
+  __nv_fp8x4_storage_t __x;
+  __nv_fp8x4_e8m0() = default;
+  __host__ __device__ explicit __nv_fp8x4_e8m0(float4 f);
+  __host__ __device__ explicit operator float4() const;
+};
 
 #define PK_FP8_CLASS(NAME, KIND)                                               \
   struct NAME {                                                                \

@@ -266,6 +266,12 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
                           int device);
 cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
                           struct cudaMemLocation location);
+/* CUDA 12.2-12.9: the location forms under their _v2 names (removed in 13). */
+cudaError_t cudaMemPrefetchAsync_v2(const void *devPtr, size_t count,
+                                    struct cudaMemLocation location, unsigned int flags,
+                                    cudaStream_t stream = 0);
+cudaError_t cudaMemAdvise_v2(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                             struct cudaMemLocation location);
 /* CUDA 11 form (error node, log buffer) and CUDA 12+ form (flags). */
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
                                  cudaGraphNode_t *pErrorNode, char *pLogBuffer,

@@ -270,6 +270,7 @@ enum cudaDeviceAttr {
   cudaDevAttrHostRegisterReadOnlySupported = 113,
   cudaDevAttrTimelineSemaphoreInteropSupported = 114,
   cudaDevAttrMemoryPoolsSupported = 115,
+  cudaDevAttrMemoryPoolSupportedHandleTypes = 119,
 };
 
 enum cudaFuncCache {
@@ -330,6 +331,7 @@ enum cudaMemoryType {
 };
 enum cudaMemLocationType {
   cudaMemLocationTypeInvalid = 0,
+  cudaMemLocationTypeNone = 0,
   cudaMemLocationTypeDevice = 1,
   cudaMemLocationTypeHost = 2,
   cudaMemLocationTypeHostNuma = 3,
@@ -343,10 +345,15 @@ enum cudaMemAccessFlags {
 enum cudaMemAllocationType {
   cudaMemAllocationTypeInvalid = 0,
   cudaMemAllocationTypePinned = 1,
+  cudaMemAllocationTypeManaged = 2,
+  cudaMemAllocationTypeMax = 2147483647,
 };
 enum cudaMemAllocationHandleType {
   cudaMemHandleTypeNone = 0,
   cudaMemHandleTypePosixFileDescriptor = 1,
+  cudaMemHandleTypeWin32 = 2,
+  cudaMemHandleTypeWin32Kmt = 4,
+  cudaMemHandleTypeFabric = 8,
 };
 enum cudaMemPoolAttr {
   cudaMemPoolReuseFollowEventDependencies = 1,
@@ -652,4 +659,137 @@ struct cudaDeviceProp {
   int reserved[63];
 };
 
+/* Enumerations of the runtime API that HIP also has (rules.cuda_enumerators). */
+enum cudaAccessProperty {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2,
+};
+enum cudaStreamUpdateCaptureDependenciesFlags {
+  cudaStreamAddCaptureDependencies = 0,
+  cudaStreamSetCaptureDependencies = 1,
+};
+enum cudaGraphicsRegisterFlags {
+  cudaGraphicsRegisterFlagsNone = 0,
+  cudaGraphicsRegisterFlagsReadOnly = 1,
+  cudaGraphicsRegisterFlagsWriteDiscard = 2,
+  cudaGraphicsRegisterFlagsSurfaceLoadStore = 4,
+  cudaGraphicsRegisterFlagsTextureGather = 8,
+};
+enum cudaResourceViewFormat {
+  cudaResViewFormatNone = 0,
+  cudaResViewFormatUnsignedChar1 = 1,
+  cudaResViewFormatUnsignedChar2 = 2,
+  cudaResViewFormatUnsignedChar4 = 3,
+  cudaResViewFormatSignedChar1 = 4,
+  cudaResViewFormatSignedChar2 = 5,
+  cudaResViewFormatSignedChar4 = 6,
+  cudaResViewFormatUnsignedShort1 = 7,
+  cudaResViewFormatUnsignedShort2 = 8,
+  cudaResViewFormatUnsignedShort4 = 9,
+  cudaResViewFormatSignedShort1 = 10,
+  cudaResViewFormatSignedShort2 = 11,
+  cudaResViewFormatSignedShort4 = 12,
+  cudaResViewFormatUnsignedInt1 = 13,
+  cudaResViewFormatUnsignedInt2 = 14,
+  cudaResViewFormatUnsignedInt4 = 15,
+  cudaResViewFormatSignedInt1 = 16,
+  cudaResViewFormatSignedInt2 = 17,
+  cudaResViewFormatSignedInt4 = 18,
+  cudaResViewFormatHalf1 = 19,
+  cudaResViewFormatHalf2 = 20,
+  cudaResViewFormatHalf4 = 21,
+  cudaResViewFormatFloat1 = 22,
+  cudaResViewFormatFloat2 = 23,
+  cudaResViewFormatFloat4 = 24,
+  cudaResViewFormatUnsignedBlockCompressed1 = 25,
+  cudaResViewFormatUnsignedBlockCompressed2 = 26,
+  cudaResViewFormatUnsignedBlockCompressed3 = 27,
+  cudaResViewFormatUnsignedBlockCompressed4 = 28,
+  cudaResViewFormatSignedBlockCompressed4 = 29,
+  cudaResViewFormatUnsignedBlockCompressed5 = 30,
+  cudaResViewFormatSignedBlockCompressed5 = 31,
+  cudaResViewFormatUnsignedBlockCompressed6H = 32,
+  cudaResViewFormatSignedBlockCompressed6H = 33,
+  cudaResViewFormatUnsignedBlockCompressed7 = 34,
+};
+enum cudaExternalMemoryHandleType {
+  cudaExternalMemoryHandleTypeOpaqueFd = 1,
+  cudaExternalMemoryHandleTypeOpaqueWin32 = 2,
+  cudaExternalMemoryHandleTypeOpaqueWin32Kmt = 3,
+  cudaExternalMemoryHandleTypeD3D12Heap = 4,
+  cudaExternalMemoryHandleTypeD3D12Resource = 5,
+  cudaExternalMemoryHandleTypeD3D11Resource = 6,
+  cudaExternalMemoryHandleTypeD3D11ResourceKmt = 7,
+  cudaExternalMemoryHandleTypeNvSciBuf = 8,
+};
+enum cudaExternalSemaphoreHandleType {
+  cudaExternalSemaphoreHandleTypeOpaqueFd = 1,
+  cudaExternalSemaphoreHandleTypeOpaqueWin32 = 2,
+  cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt = 3,
+  cudaExternalSemaphoreHandleTypeD3D12Fence = 4,
+  cudaExternalSemaphoreHandleTypeD3D11Fence = 5,
+  cudaExternalSemaphoreHandleTypeNvSciSync = 6,
+  cudaExternalSemaphoreHandleTypeKeyedMutex = 7,
+  cudaExternalSemaphoreHandleTypeKeyedMutexKmt = 8,
+  cudaExternalSemaphoreHandleTypeTimelineSemaphoreFd = 9,
+  cudaExternalSemaphoreHandleTypeTimelineSemaphoreWin32 = 10,
+};
+enum cudaGraphExecUpdateResult {
+  cudaGraphExecUpdateSuccess = 0,
+  cudaGraphExecUpdateError = 1,
+  cudaGraphExecUpdateErrorTopologyChanged = 2,
+  cudaGraphExecUpdateErrorNodeTypeChanged = 3,
+  cudaGraphExecUpdateErrorFunctionChanged = 4,
+  cudaGraphExecUpdateErrorParametersChanged = 5,
+  cudaGraphExecUpdateErrorNotSupported = 6,
+  cudaGraphExecUpdateErrorUnsupportedFunctionChange = 7,
+  cudaGraphExecUpdateErrorAttributesChanged = 8,
+};
+enum cudaUserObjectFlags {
+  cudaUserObjectNoDestructorSync = 1,
+};
+enum cudaUserObjectRetainFlags {
+  cudaGraphUserObjectMove = 1,
+};
+enum cudaFlushGPUDirectRDMAWritesOptions {
+  cudaFlushGPUDirectRDMAWritesOptionHost = 1,
+  cudaFlushGPUDirectRDMAWritesOptionMemOps = 2,
+};
+enum cudaGPUDirectRDMAWritesOrdering {
+  cudaGPUDirectRDMAWritesOrderingNone = 0,
+  cudaGPUDirectRDMAWritesOrderingOwner = 100,
+  cudaGPUDirectRDMAWritesOrderingAllDevices = 200,
+};
+enum cudaGraphMemAttributeType {
+  cudaGraphMemAttrUsedMemCurrent = 0,
+  cudaGraphMemAttrUsedMemHigh = 1,
+  cudaGraphMemAttrReservedMemCurrent = 2,
+  cudaGraphMemAttrReservedMemHigh = 3,
+};
+typedef enum cudaGraphDependencyType_enum {
+  cudaGraphDependencyTypeDefault = 0,
+  cudaGraphDependencyTypeProgrammatic = 1,
+} cudaGraphDependencyType;
+enum cudaGraphInstantiateResult {
+  cudaGraphInstantiateSuccess = 0,
+  cudaGraphInstantiateError = 1,
+  cudaGraphInstantiateInvalidStructure = 2,
+  cudaGraphInstantiateNodeOperationNotSupported = 3,
+  cudaGraphInstantiateMultipleDevicesNotSupported = 4,
+  cudaGraphInstantiateConditionalHandleUnused = 5,
+};
+enum cudaGraphDebugDotFlags {
+  cudaGraphDebugDotFlagsVerbose = 1,
+  cudaGraphDebugDotFlagsKernelNodeParams = 4,
+  cudaGraphDebugDotFlagsMemcpyNodeParams = 8,
+  cudaGraphDebugDotFlagsMemsetNodeParams = 16,
+  cudaGraphDebugDotFlagsHostNodeParams = 32,
+  cudaGraphDebugDotFlagsEventNodeParams = 64,
+  cudaGraphDebugDotFlagsExtSemasSignalNodeParams = 128,
+  cudaGraphDebugDotFlagsExtSemasWaitNodeParams = 256,
+  cudaGraphDebugDotFlagsKernelNodeAttributes = 512,
+  cudaGraphDebugDotFlagsHandles = 1024,
+  cudaGraphDebugDotFlagsConditionalNodeParams = 32768,
+};
 #endif /* __PK_DRIVER_TYPES_H */

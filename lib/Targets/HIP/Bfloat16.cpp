@@ -1,6 +1,11 @@
 //===- Bfloat16.cpp - bfloat16 conversions for ROCm 5 ---------------------===//
 // Rules: PK1016, PK1019
 //
+// Under --rocm-version=6 (the default), the paired float -> bfloat16
+// conversions ROCm 6.3 lacks (__floats2bfloat162_rn, __float2bfloat162_rn)
+// are completed with the argument that spells them through the ones it has
+// (PK1016, Rocm6PairedBf16 below).
+//
 // CUDA's __nv_bfloat16 converts implicitly from float, double and the
 // integer types (constructors and operator=), and so does ROCm 6's
 // __hip_bfloat16.  ROCm 5's hip_bfloat16 has only an explicit float
@@ -52,7 +57,10 @@ bool isArithmetic(QualType T) {
 class ImplicitBf16 : public RecursiveASTVisitor<ImplicitBf16> {
 public:
   explicit ImplicitBf16(TargetContext &TC) : TC(TC) {}
-  bool shouldVisitTemplateInstantiations() const { return false; }
+  // A conversion that depends on a template parameter exists only in the
+  // instantiations; it is written out where the template is written (an
+  // instantiation that does not convert gets a copy: hip_bfloat16(b)).
+  bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool VisitImplicitCastExpr(ImplicitCastExpr *IC) {
     if (IC->getCastKind() != CK_ConstructorConversion &&
@@ -85,12 +93,13 @@ public:
 
 private:
   TargetContext &TC;
-  std::set<const Expr *> Done;
+  std::set<std::pair<unsigned, unsigned>> Done;
 
   void wrap(const Expr *E) {
-    if (!Done.insert(E).second)
-      return;
     SourceLocation B = E->getBeginLoc(), End = E->getEndLoc();
+    // Once per place: the instantiations of a template share its text.
+    if (!Done.insert({B.getRawEncoding(), End.getRawEncoding()}).second)
+      return;
     if (!TC.isUserLoc(TC.SM().getFileLoc(B)))
       return;
     const char *Why = "ROCm 5's hip_bfloat16 converts from arithmetic types "
@@ -191,11 +200,68 @@ private:
   }
 };
 
+/// PK1016 for ROCm 6: the paired conversions ROCm 6.3 does not declare are
+/// spelled through those it has (the callee is renamed by the rename pass,
+/// TargetCommon.cpp): __floats2bfloat162_rn(a, b) ->
+/// __float22bfloat162_rn(make_float2(a, b)), __float2bfloat162_rn(x) ->
+/// __bfloat162bfloat162(__float2bfloat16(x)).  Each argument is still
+/// evaluated once.
+class Rocm6PairedBf16 : public RecursiveASTVisitor<Rocm6PairedBf16> {
+public:
+  explicit Rocm6PairedBf16(TargetContext &TC) : TC(TC) {}
+  bool shouldVisitTemplateInstantiations() const { return false; }
+
+  bool VisitCallExpr(CallExpr *CE) {
+    const Expr *Callee = CE->getCallee()->IgnoreImplicit();
+    llvm::StringRef Name;
+    bool Own = false; // a function of the user's of that name
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Callee)) {
+      if (DRE->getDecl()->getIdentifier())
+        Name = DRE->getDecl()->getName();
+      Own = TC.isUserLoc(DRE->getDecl()->getLocation());
+    } else if (const auto *UL = dyn_cast<UnresolvedLookupExpr>(Callee)) {
+      if (UL->getName().isIdentifier())
+        Name = UL->getName().getAsIdentifierInfo()->getName();
+      for (const NamedDecl *D : UL->decls())
+        Own = Own || TC.isUserLoc(D->getLocation());
+    }
+    const char *Open = nullptr;
+    if (Name == "__floats2bfloat162_rn" && CE->getNumArgs() == 2)
+      Open = "make_float2(";
+    else if (Name == "__float2bfloat162_rn" && CE->getNumArgs() == 1)
+      Open = "__float2bfloat16(";
+    if (!Open || Own)
+      return true;
+    SourceLocation B = CE->getArg(0)->getBeginLoc();
+    SourceLocation R = CE->getRParenLoc();
+    if (!TC.isUserLoc(TC.SM().getFileLoc(B)))
+      return true;
+    std::string Why =
+        llvm::formatv("ROCm 6.3 has no {0}: the conversion is spelled {1}",
+                      Name,
+                      Name == "__floats2bfloat162_rn"
+                          ? "__float22bfloat162_rn(make_float2(a, b))"
+                          : "__bfloat162bfloat162(__float2bfloat16(x))")
+            .str();
+    if (TC.insert(B, Open, RuleId::PK1016, Why))
+      TC.insert(R, ")", RuleId::PK1016, Why);
+    return true;
+  }
+
+private:
+  TargetContext &TC;
+};
+
 } // namespace
 
 void pk::hip::rocm5Bfloat16(TargetContext &TC) {
-  if (TC.PF.Language == Lang::HIP || TC.Opts.RocmMajor >= 6)
+  if (TC.PF.Language == Lang::HIP)
     return;
+  if (TC.Opts.RocmMajor >= 6) {
+    Rocm6PairedBf16 P(TC);
+    P.TraverseAST(TC.Ctx());
+    return;
+  }
   ImplicitBf16 V(TC);
   V.TraverseAST(TC.Ctx());
   Rocm5Bf16Api A(TC);

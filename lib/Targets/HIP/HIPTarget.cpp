@@ -7,9 +7,13 @@
 //                         PK1006, PK1011
 //   runtime-include       PK1012: nvcc's implicit cuda_runtime.h, made
 //                         explicit (RuntimeInclude.cpp)
+//   nvcc-macros           PK1026: __NVCC__, __CUDACC__, __CUDACC_VER_*__
+//                         become their values in the parse (NvccMacros.cpp)
 //   toolkit-headers       PK1014 math_constants.h, PK1010 other toolkit
 //                         headers with no HIP counterpart (ToolkitHeaders.cpp)
 //   launch-casts          PK1005 (LaunchCasts.cpp)
+//   mem-location          PK1028: prefetch/advise with a cudaMemLocation
+//                         (MemLocation.cpp)
 //   host-math             PK1015: device-only math in host code
 //                         (HostMath.cpp)
 //   atomics-cache-hints   PK1017 __nv_atomic_* -> __hip_atomic_*, PK1018
@@ -63,9 +67,11 @@ public:
     return {
         pass("includes", [](TargetContext &TC) { runIncludePass(TC, true); }),
         pass("runtime-include", hip::insertRuntimeInclude),
+        pass("nvcc-macros", hip::writeNvccMacroValues),
         pass("toolkit-headers", hip::portToolkitHeaders),
         pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
         pass("launch-casts", hip::runLaunchCasts),
+        pass("mem-location", hip::rewriteMemLocationCalls),
         pass("host-math", hip::rewriteHostMath),
         pass("atomics-cache-hints", hip::rewriteAtomicsAndCacheHints),
         pass("bfloat16", hip::rocm5Bfloat16),

@@ -40,6 +40,16 @@ void rocm5Bfloat16(TargetContext &TC);
 /// plain accesses (AtomicsCacheHints.cpp).
 void rewriteAtomicsAndCacheHints(TargetContext &TC);
 
+/// PK1026: nvcc's predefined macros (__NVCC__, __CUDACC__,
+/// __CUDACC_VER_*__) become their values in the CUDA parse where the user's
+/// files test them; HIP compilers do not define them (NvccMacros.cpp).
+void writeNvccMacroValues(TargetContext &TC);
+
+/// PK1028: cudaMemPrefetchAsync / cudaMemAdvise forms that take a
+/// cudaMemLocation (CUDA 12.2's _v2, CUDA 13's) become hipMemPrefetchAsync /
+/// hipMemAdvise with a device number (MemLocation.cpp).
+void rewriteMemLocationCalls(TargetContext &TC);
+
 /// `check`: the PK1014, PK1015 and PK1016 edits the passes above recorded
 /// become notes at their places (`check` writes nothing; CheckRewrites.cpp).
 void reportRewritesAsFindings(TargetContext &TC);

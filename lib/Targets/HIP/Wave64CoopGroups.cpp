@@ -5,7 +5,10 @@
 // votes; the tile helper __pk_tile<N> keeps N-lane tiles inside the 64-lane
 // wave (a 32-thread tile is the logical warp, or the whole wave under native
 // warps).  cg::reduce with a standard operator becomes a butterfly over the
-// tile, and <cooperative_groups/reduce.h> is dropped.
+// tile, and <cooperative_groups/reduce.h> is dropped.  Tile shuffles take
+// any trivially copyable value, as CUDA's do: HIP's __shfl* have scalar
+// overloads only, so other values (uint4, float2, structs) are shuffled as
+// 32-bit words (__pk_tile_shfl).
 //
 //===----------------------------------------------------------------------===//
 #include "Wave64Rewrite.h"
@@ -23,6 +26,31 @@ const char *const Wave64Rewriter::TileHelpers = R"pk(
 #ifndef PK_TILE_HELPERS
 #define PK_TILE_HELPERS
 // port-kernel: cooperative-groups tiles of N lanes inside a 64-lane wave [PK2005]
+// A tile shuffles any trivially copyable value, as CUDA's tiles do; HIP's
+// __shfl* have overloads for these scalars only: other types (uint4,
+// float2, structs, __half) move as 32-bit words, each from the same lane.
+template <class T> struct __pk_shfl_scalar { static constexpr bool value = false; };
+template <> struct __pk_shfl_scalar<int> { static constexpr bool value = true; };
+template <> struct __pk_shfl_scalar<unsigned> { static constexpr bool value = true; };
+template <> struct __pk_shfl_scalar<long> { static constexpr bool value = true; };
+template <> struct __pk_shfl_scalar<unsigned long> { static constexpr bool value = true; };
+template <> struct __pk_shfl_scalar<long long> { static constexpr bool value = true; };
+template <> struct __pk_shfl_scalar<unsigned long long> { static constexpr bool value = true; };
+template <> struct __pk_shfl_scalar<float> { static constexpr bool value = true; };
+template <> struct __pk_shfl_scalar<double> { static constexpr bool value = true; };
+template <class T, class F> __device__ static inline T __pk_tile_shfl(T v, F f) {
+  if constexpr (__pk_shfl_scalar<T>::value) {
+    return f(v);
+  } else {
+    constexpr unsigned W = (sizeof(T) + 3) / 4;
+    int w[W] = {};
+    __builtin_memcpy(w, &v, sizeof(T));
+    for (unsigned i = 0; i < W; ++i)
+      w[i] = f(w[i]);
+    __builtin_memcpy(&v, w, sizeof(T));
+    return v;
+  }
+}
 template <unsigned N> struct __pk_tile_mask { typedef unsigned type; };
 template <> struct __pk_tile_mask<64> { typedef unsigned long long type; };
 template <unsigned N> struct __pk_tile {
@@ -38,10 +66,18 @@ template <unsigned N> struct __pk_tile {
     return (blockDim.x * blockDim.y * blockDim.z + N - 1) / N;
   }
   __device__ void sync() const { __pk_syncwarp(); }
-  template <class T> __device__ T shfl(T v, int src) const { return __shfl(v, src & (int)(N - 1), N); }
-  template <class T> __device__ T shfl_up(T v, unsigned d) const { return __shfl_up(v, d, N); }
-  template <class T> __device__ T shfl_down(T v, unsigned d) const { return __shfl_down(v, d, N); }
-  template <class T> __device__ T shfl_xor(T v, int m) const { return __shfl_xor(v, m, N); }
+  template <class T> __device__ T shfl(T v, int src) const {
+    return __pk_tile_shfl(v, [=](auto x) { return __shfl(x, src & (int)(N - 1), N); });
+  }
+  template <class T> __device__ T shfl_up(T v, unsigned d) const {
+    return __pk_tile_shfl(v, [=](auto x) { return __shfl_up(x, d, N); });
+  }
+  template <class T> __device__ T shfl_down(T v, unsigned d) const {
+    return __pk_tile_shfl(v, [=](auto x) { return __shfl_down(x, d, N); });
+  }
+  template <class T> __device__ T shfl_xor(T v, int m) const {
+    return __pk_tile_shfl(v, [=](auto x) { return __shfl_xor(x, m, N); });
+  }
   __device__ mask_type ballot(int pred) const {
     unsigned long long b = __ballot(pred) >> (__lane_id() & (64u - N));
     return (mask_type)(N == 64 ? b : b & ((1ull << (N & 63u)) - 1ull));

@@ -54,3 +54,25 @@ __global__ void scale(const float *x, __nv_bfloat16 *y, float s, int n) {
 }
 // DIAG6-NOT: warning
 // DIAG5-NOT: warning
+// The paired conversions ROCm 6.3 lacks (__floats2bfloat162_rn,
+// __float2bfloat162_rn) are spelled through those it has; ROCm 5 has no
+// paired type: flagged.
+// RUN: %pk port -q --to hip -o %t/p6 %S/Inputs/PK1016/paired.cu
+// RUN: FileCheck %s --check-prefix=PAIRED6 --input-file=%t/p6/hip/paired.hip
+// PAIRED6: out[i] = __float22bfloat162_rn(make_float2(a[i], a[i + n]));
+// PAIRED6: out[i + n] = __bfloat162bfloat162(__float2bfloat16(a[i++]));
+// PAIRED6: return __bfloat162bfloat162(__float2bfloat16(static_cast<float>(v)));
+// RUN: %pk port -q --to hip --rocm-version=5 -o %t/p5 %S/Inputs/PK1016/paired.cu 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=PAIRED5
+// PAIRED5: paired.cu:9:18: warning: '__float2bfloat162_rn' has no HIP counterpart: HIP 5.2.3 has no paired bfloat16 type [PK1010]
+// ROCm 5: conversions in templates that depend on the template's parameters
+// are written out where the template is written; the output compiles against
+// ROCm 5.2 (host and device side).
+// RUN: %pk port -q --to hip --rocm-version=5 -o %t/t5 %S/Inputs/PK1016/template5.cu
+// RUN: FileCheck %s --check-prefix=TEMPLATE5 --input-file=%t/t5/hip/template5.hip
+// TEMPLATE5: template <typename T> __device__ hip_bfloat16 to_bf16(T v) { return hip_bfloat16(v * 2); }
+// TEMPLATE5: template <typename T> __device__ void store(hip_bfloat16 *p, T v) { *p = hip_bfloat16(v); }
+// RUN: %hip5 --offload-host-only %t/t5/hip/template5.hip
+// RUN: %hip5 --offload-device-only %t/t5/hip/template5.hip
+// RUN: %hip6 --offload-host-only %t/p6/hip/paired.hip
+// RUN: %hip6 --offload-device-only %t/p6/hip/paired.hip

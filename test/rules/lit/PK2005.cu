@@ -92,3 +92,14 @@ __global__ void block_max(const float *in, float *out) {
     atomicMax((int *)out, __float_as_int(t));
 }
 // DIAG-NOT: warning
+// Tile shuffles of vector and struct values (CUDA's tiles shuffle any
+// trivially copyable type; HIP's __shfl* are scalar): the output compiles
+// against ROCm 5.2 and 6.3, host and device side.
+// RUN: %pk port -q --to hip -o %t/vec %S/Inputs/PK2005/vector_shfl.cu
+// RUN: FileCheck %s --check-prefix=VEC --input-file=%t/vec/hip/vector_shfl.hip
+// VEC: template <class T, class F> __device__ static inline T __pk_tile_shfl(T v, F f) {
+// VEC: uint4 v = t.shfl_xor(p[t.thread_rank()], 1);
+// RUN: %hip5 --offload-host-only %t/vec/hip/vector_shfl.hip
+// RUN: %hip5 --offload-device-only %t/vec/hip/vector_shfl.hip
+// RUN: %hip6 --offload-host-only %t/vec/hip/vector_shfl.hip
+// RUN: %hip6 --offload-device-only %t/vec/hip/vector_shfl.hip

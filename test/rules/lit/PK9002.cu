@@ -21,6 +21,19 @@
 // RUN: not %pk port -q --to hip --rules %S/Inputs/PK9002/rename.yaml -o %t/u %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIAG
 // RUN: not ls %t/u
+// Nested rewrites compose: a removed argument takes the rewrites inside it
+// along, for either warp strategy.
+// RUN: %pk port -q --to hip --wave64=logical32 -o %t/n32 %S/Inputs/PK9002/nested.cu 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ALONE --allow-empty
+// RUN: FileCheck %s --check-prefix=NESTED32 --input-file=%t/n32/hip/nested.hip
+// NESTED32: unsigned b = __pk_ballot32(v > 0);
+// NESTED32: int any = __pk_any32(v < 0);
+// NESTED32: float s = __shfl_xor((float)v, 1, 32);
+// RUN: %pk port -q --to hip --wave64=native -o %t/n64 %S/Inputs/PK9002/nested.cu 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ALONE --allow-empty
+// RUN: FileCheck %s --check-prefix=NESTED64 --input-file=%t/n64/hip/nested.hip
+// NESTED64: unsigned long long b = __ballot(v > 0);
+// NESTED64: int any = __any(v < 0);
 #include <cuda_runtime.h>
 #include "Inputs/PK9002/warp_reduce.cuh"
 

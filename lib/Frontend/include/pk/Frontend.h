@@ -37,6 +37,9 @@ struct FrontendOptions {
 
 /// CUDA_VERSION of the toolkit at \p Dir (12080 for 12.8), 0 when unknown.
 unsigned cudaToolkitVersion(llvm::StringRef Dir);
+/// The build number of the toolkit's nvcc (its __CUDACC_VER_BUILD__: 88 for
+/// nvcc 13.0.88), 0 when not known.
+unsigned nvccBuildNumber(llvm::StringRef Dir);
 /// The newest CUDA version clang 19 knows (12.5); a newer toolkit is parsed
 /// with the compatibility declarations of nvccCompatHeader() (PK9103).
 constexpr unsigned MaxClangCudaVersion = 12050;
@@ -130,6 +133,12 @@ struct ParsedFile {
   /// Stubbed headers (where included) and the host-code errors tolerated
   /// because of them (--stub-missing-includes, PK9102).
   std::vector<ParseNote> StubNotes;
+  /// What nvcc predefines and the CUDA parse defined the way nvcc of the
+  /// toolkit in use would (`__NVCC__`, `__CUDACC__`, `__CUDACC_VER_MAJOR__`,
+  /// ...): name and value.  Empty for HIP inputs.  HIP compilers define none
+  /// of them, so the HIP target writes their values where the user's files
+  /// test them (PK1026).
+  std::vector<std::pair<std::string, std::string>> NvccMacros;
   ~ParsedFile();
 };
 

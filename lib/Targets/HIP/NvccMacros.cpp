@@ -1,0 +1,151 @@
+//===- NvccMacros.cpp - nvcc's predefined macros in HIP output ------------===//
+// Rules: PK1026
+//
+// The CUDA parse defines what nvcc predefines (__NVCC__, __CUDACC__,
+// __CUDACC_VER_MAJOR__/MINOR__/BUILD__; ParsedFile::NvccMacros), so code
+// that tests them is translated on the branch nvcc takes.  hipcc and clang
+// define none of them: compiled as HIP, `#ifdef __NVCC__` would choose the
+// other branch, which was not translated (or means "not a CUDA compiler").
+// This pass writes the parse's values where the user's files name them:
+//
+//   #ifdef X / #elifdef X      ->  #if 1 / #elif 1
+//   #ifndef X / #elifndef X    ->  #if 0 / #elif 0
+//   defined(X), defined X      ->  1
+//   X (in #if or in code)      ->  its value (13 for __CUDACC_VER_MAJOR__)
+//
+// so the HIP output takes the branch the translation was made on.  A file
+// that #defines or #undefs one of them keeps that name as written.
+//
+//===----------------------------------------------------------------------===//
+#include "HipPasses.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <vector>
+
+using namespace pk;
+using namespace clang;
+
+namespace pk_nvcc_macros {
+
+struct Tok {
+  unsigned Offset, Length;
+  bool StartOfLine;
+  tok::TokenKind Kind;
+  llvm::StringRef Text; ///< identifier spelling (raw identifiers only)
+};
+
+std::vector<Tok> lexAll(const TargetContext &TC, llvm::StringRef Buf) {
+  std::vector<Tok> Out;
+  Lexer L(SourceLocation::getFromRawEncoding(1), TC.Ctx().getLangOpts(),
+          Buf.begin(), Buf.begin(), Buf.end());
+  Token T;
+  for (;;) {
+    L.LexFromRawLexer(T);
+    if (T.is(tok::eof))
+      break;
+    unsigned Off = T.getLocation().getRawEncoding() - 1;
+    Out.push_back(
+        {Off, T.getLength(), T.isAtStartOfLine(), T.getKind(),
+         T.is(tok::raw_identifier) ? T.getRawIdentifier() : llvm::StringRef()});
+  }
+  return Out;
+}
+
+void rewriteFile(TargetContext &TC, llvm::StringRef File,
+                 const llvm::StringMap<std::string> &Values) {
+  llvm::StringRef Buf = TC.contents(File);
+  std::vector<Tok> Toks = lexAll(TC, Buf);
+  // Names the file defines or undefines itself are left as written.
+  llvm::StringSet<> Own;
+  for (size_t I = 0; I + 2 < Toks.size(); ++I)
+    if (Toks[I].StartOfLine && Toks[I].Kind == tok::hash &&
+        (Toks[I + 1].Text == "define" || Toks[I + 1].Text == "undef") &&
+        Values.count(Toks[I + 2].Text))
+      Own.insert(Toks[I + 2].Text);
+  auto Value = [&](llvm::StringRef Name) -> const std::string * {
+    if (Own.count(Name))
+      return nullptr;
+    auto It = Values.find(Name);
+    return It == Values.end() ? nullptr : &It->second;
+  };
+  auto Why = [](llvm::StringRef Name, llvm::StringRef V) {
+    return llvm::formatv("{0} is {1} in the CUDA parse (nvcc defines it) and "
+                         "undefined for HIP compilers: its value keeps the "
+                         "branch that was translated",
+                         Name, V)
+        .str();
+  };
+  bool InDirective = false, Skip = false;
+  for (size_t I = 0; I < Toks.size(); ++I) {
+    const Tok &T = Toks[I];
+    if (T.StartOfLine) {
+      InDirective = T.Kind == tok::hash;
+      // Message and pragma text is not evaluated: left as written.
+      static const llvm::StringSet<> Verbatim = {"error",   "warning", "pragma",
+                                                 "include", "line",    "ident"};
+      Skip = InDirective && I + 1 < Toks.size() &&
+             Verbatim.contains(Toks[I + 1].Text);
+    }
+    if (Skip)
+      continue;
+    // #ifdef X, #ifndef X, #elifdef X, #elifndef X.
+    if (T.StartOfLine && T.Kind == tok::hash && I + 2 < Toks.size() &&
+        !Toks[I + 1].StartOfLine && !Toks[I + 2].StartOfLine) {
+      llvm::StringRef Kw = Toks[I + 1].Text;
+      bool Neg = Kw == "ifndef" || Kw == "elifndef";
+      bool Pos = Kw == "ifdef" || Kw == "elifdef";
+      if ((Neg || Pos) && Value(Toks[I + 2].Text)) {
+        std::string New = (Kw.starts_with("elif") ? "elif " : "if ") +
+                          std::string(Neg ? "0" : "1");
+        unsigned B = Toks[I + 1].Offset;
+        unsigned E = Toks[I + 2].Offset + Toks[I + 2].Length;
+        TC.edit(File, B, E - B, New, RuleId::PK1026,
+                llvm::formatv("#{0} {1}: {2}", Kw, Toks[I + 2].Text,
+                              Why(Toks[I + 2].Text, "defined"))
+                    .str());
+        I += 2;
+        continue;
+      }
+    }
+    if (T.Kind != tok::raw_identifier)
+      continue;
+    // defined(X), defined X (only meaningful in a directive).
+    if (InDirective && T.Text == "defined") {
+      size_t J = I + 1;
+      bool Paren = J < Toks.size() && Toks[J].Kind == tok::l_paren;
+      if (Paren)
+        ++J;
+      if (J < Toks.size() && !Toks[J].StartOfLine && Value(Toks[J].Text) &&
+          (!Paren ||
+           (J + 1 < Toks.size() && Toks[J + 1].Kind == tok::r_paren))) {
+        size_t Last = Paren ? J + 1 : J;
+        unsigned B = T.Offset, E = Toks[Last].Offset + Toks[Last].Length;
+        TC.edit(File, B, E - B, "1", RuleId::PK1026,
+                "defined(" + Toks[J].Text.str() +
+                    "): " + Why(Toks[J].Text, "defined"));
+        I = Last;
+        continue;
+      }
+    }
+    if (const std::string *V = Value(T.Text)) {
+      // Not the name of a #define or #undef (those files keep it anyway).
+      TC.edit(File, T.Offset, T.Length, *V, RuleId::PK1026, Why(T.Text, *V));
+    }
+  }
+}
+
+} // namespace pk_nvcc_macros
+
+void pk::hip::writeNvccMacroValues(TargetContext &TC) {
+  if (TC.PF.NvccMacros.empty())
+    return;
+  llvm::StringMap<std::string> Values;
+  for (const auto &[Name, Value] : TC.PF.NvccMacros)
+    Values[Name] = Value;
+  for (const std::string &File : TC.PF.UserFiles)
+    pk_nvcc_macros::rewriteFile(TC, File, Values);
+}

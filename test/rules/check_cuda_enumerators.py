@@ -1,0 +1,136 @@
+#!/usr/bin/python3
+"""rules.cuda_enumerators: no enumerator of the CUDA runtime API that HIP has
+is missed by the rename tables.
+
+Every enumerator of the runtime headers (cuda_runtime_api.h and what it
+includes of the toolkit: driver_types.h, surface_types.h, texture_types.h,
+library_types.h, device_types.h, ...) is collected from the bundled
+declarations (lib/Frontend/cuda-decls) and, when installed, from a CUDA
+toolkit (--cuda-path).  Each enumerator must be a cuda: entry of
+rules/cuda2hip, or its HIP spelling (cuda -> hip; cudaDevAttr ->
+hipDeviceAttribute) must not be an enumerator or constant in the HIP headers
+given (--hip DIR, repeatable: Debian's ROCm 5.2 and ROCm 6.3).  A HIP
+counterpart that exists in every HIP given and is not in the tables fails
+the test, so a new miss (a new toolkit, a new ROCm) is caught.  A counterpart
+that only some of the HIP versions have is listed as a note: the tables hold
+what every supported version compiles.
+"""
+import argparse
+import os
+import re
+import sys
+
+sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rules_common as rc  # noqa: E402
+import check_hip_names as chn  # noqa: E402
+
+RUNTIME_HEADERS = ['cuda_runtime_api.h', 'driver_types.h', 'surface_types.h',
+                   'texture_types.h', 'library_types.h', 'device_types.h']
+# Prefixes whose HIP spelling is not the plain cuda -> hip one.
+PREFIXES = [('cudaDevAttr', 'hipDeviceAttribute'), ('cuda', 'hip')]
+MARKER = re.compile(r'^# \d+ "([^"]*)"', re.M)
+
+
+def enumerators(cmd, include_dir):
+    """{enumerator: header} of the enums declared in the runtime headers
+    found in include_dir (the preprocessed text, attributed by line
+    markers)."""
+    src = ''.join(f'#include <{h}>\n' for h in RUNTIME_HEADERS
+                  if os.path.exists(os.path.join(include_dir, h)))
+    r = rc.run(cmd + ['-E', '-', '-o', '-'], input=src)
+    if r.returncode != 0:
+        raise SystemExit('cannot preprocess the runtime headers of %s:\n%s'
+                         % (include_dir, r.stderr[-3000:]))
+    # Keep the text that comes from the top level of include_dir.
+    kept, cur = [], None
+    pos = 0
+    for m in MARKER.finditer(r.stdout):
+        if cur is not None:
+            kept.append((cur, r.stdout[pos:m.start()]))
+        cur = m.group(1)
+        pos = m.end()
+    kept.append((cur, r.stdout[pos:]))
+    out = {}
+    for path, text in kept:
+        if not path or os.path.dirname(os.path.abspath(path)) != os.path.abspath(include_dir):
+            continue
+        for body in re.finditer(r'\benum\b[^{;()]*(?:\([^;{]*\))?[^{;]*\{([^{}]*)\}', text):
+            for item in body.group(1).split(','):
+                m = re.match(r'\s*([A-Za-z_]\w*)', item)
+                if m and m.group(1).startswith('cuda'):
+                    out.setdefault(m.group(1), os.path.basename(path))
+    return out
+
+
+def hip_spelling(name):
+    for cuda, hip in PREFIXES:
+        if name.startswith(cuda):
+            return hip + name[len(cuda):]
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--source-dir', required=True)
+    ap.add_argument('--clang', default='clang++-19')
+    ap.add_argument('--cuda-path', default='/usr/local/cuda')
+    ap.add_argument('--hip', action='append', default=[], metavar='DIR')
+    ap.add_argument('--offload-arch', default='gfx90a')
+    ap.add_argument('--rocm-path', default='/usr')
+    a = ap.parse_args()
+    hips = a.hip or ['/usr/include']
+    for d in [d for d in hips if not os.path.isdir(d)]:
+        print(f'note: {d} does not exist: not checked against it')
+    hips = [d for d in hips if os.path.isdir(d)]
+    decls = os.path.join(a.source_dir, 'lib/Frontend/cuda-decls')
+    # As the front end parses without a toolkit (check_bundled_decls.py).
+    found = enumerators([a.clang, '-x', 'cuda', '-nocudainc', '-nocudalib', '--cuda-host-only',
+                         '--cuda-gpu-arch=sm_90', '--cuda-path=/nonexistent', '-isystem', decls,
+                         '-include', '__pk_cuda_prelude.h'], decls)
+    toolkit = os.path.join(a.cuda_path, 'include')
+    sources = ['bundled declarations']
+    if os.path.exists(os.path.join(toolkit, 'cuda_runtime_api.h')):
+        for k, v in enumerators([a.clang, '-x', 'c++', '-std=c++17', '-isystem', toolkit],
+                                toolkit).items():
+            found.setdefault(k, v)
+        sources.append(toolkit)
+    table = set()
+    for _, doc in rc.load_tables(os.path.join(a.source_dir, 'rules')):
+        for e in doc.get('entries') or []:
+            table.add(e['cuda'])
+    missing = sorted(n for n in found if n not in table and hip_spelling(n))
+    # Which HIP spellings exist, per HIP installation.
+    cands = [(n, hip_spelling(n)) for n in missing]
+    have = {n: [] for n in missing}
+    for d in hips:
+        major = chn.hip_major(d)
+        base = [a.clang, '-x', 'hip', f'--offload-arch={a.offload_arch}', '-nogpulib',
+                '-fsyntax-only', '-Wno-deprecated-declarations', '--offload-host-only']
+        if os.path.abspath(d) == '/usr/include':
+            base += [f'--rocm-path={a.rocm_path}', f'-I{d}']
+        else:
+            base += ['-nogpuinc', '-isystem', d, '-include', '__clang_hip_runtime_wrapper.h']
+        lines = [chn.check_line(i, h, 'enum') for i, (_, h) in enumerate(cands)]
+        bad, log = rc.compile_lines(base, chn.PRELUDE, lines)
+        if -1 in bad:
+            print(f'error: the HIP probe of {d} does not compile:\n' + log[-3000:])
+            return 1
+        for i, (n, _) in enumerate(cands):
+            if i not in bad:
+                have[n].append(f'ROCm {major}')
+    errors = 0
+    for n, h in cands:
+        if len(have[n]) == len(hips):
+            print(f'error: {n} ({found[n]}) is not in rules/cuda2hip, and HIP has {h} '
+                  f'({", ".join(have[n])}): add the entry')
+            errors += 1
+        elif have[n]:
+            print(f'note: {n} ({found[n]}): {h} exists only in {", ".join(have[n])}')
+    print(f'{len(found)} CUDA runtime enumerators ({"; ".join(sources)}) checked against '
+          f'{len(hips)} HIP installation(s): ' + ('FAILED' if errors else 'ok'))
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,48 @@
+// PK1026: the CUDA parse defines what nvcc predefines (__NVCC__, __CUDACC__,
+// __CUDACC_VER_MAJOR__/MINOR__/BUILD__), so code that tests them is
+// translated on nvcc's branch; the HIP output, which hipcc compiles without
+// them, gets their values where the file tests them and keeps that branch.
+// The version is the bundled declarations' (12.8) here: --cuda-path=none.
+// RUN: rm -rf %t && %pk port -q --to hip --cuda-path=none -o %t/o %s 2>&1 | count 0
+// RUN: FileCheck %s --match-full-lines --input-file=%t/o/hip/PK1026.hip
+// With the toolkit's nvcc (13.0.88 here) the values are its own.
+// RUN: %pk port -q --to hip --report %t/r.json -o %t/t %s
+// RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/r.json
+// REPORT: "rule": "PK1026",
+// REPORT-NEXT: "why": "#ifdef __NVCC__: __NVCC__ is defined in the CUDA parse (nvcc defines it) and undefined for HIP compilers: its value keeps the branch that was translated"
+// The other targets keep the macros: nvcc compiles their outputs.
+// RUN: %pk port -q --to cuda -o %t/c %s
+// RUN: FileCheck %s --match-full-lines --check-prefix=CUDA --input-file=%t/c/cuda/PK1026.cu
+#include <cuda_runtime.h>
+
+#ifdef __NVCC__
+// CHECK: #if 1
+// CUDA: #ifdef __NVCC__
+#define PK_WARP 32
+#else
+#error "the parse took the branch of another compiler"
+#endif
+
+#ifndef __CUDACC__
+// CHECK: #if 0
+#error "not a CUDA compiler"
+#endif
+
+#if defined(__NVCC__) && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+// CHECK: #if 1 && (12 > 12 || (12 == 12 && 8 >= 8))
+__device__ inline unsigned lanes() { return 1u; }
+#elif defined __CUDACC__
+// CHECK: #elif 1
+__device__ inline unsigned lanes() { return 0u; }
+#endif
+
+__global__ void k(int *out) {
+  out[threadIdx.x] = PK_WARP + (int)(lanes() & 1u) + __CUDACC_VER_BUILD__;
+// CHECK: out[threadIdx.x] = PK_WARP + (int)(lanes() & 1u) + 0;
+}
+
+// Messages and pragmas are left as written.
+#if 0
+#error needs __NVCC__
+// CHECK: #error needs __NVCC__
+#endif
