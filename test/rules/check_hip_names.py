@@ -63,6 +63,8 @@ def main():
     headers = []
     for path, doc in rc.load_tables(rules_dir):
         fname = os.path.basename(path)
+        if rc.is_library_table(path):
+            continue  # the ROCm libraries' tables: check_lib_names.py
         for e in doc.get('entries') or []:
             hip = e.get('hip')
             if not hip:
