@@ -66,6 +66,7 @@ public:
         pass("toolkit-headers", hip::portToolkitHeaders),
         pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
         pass("launch-casts", hip::runLaunchCasts),
+        pass("cub-warp-width", hip::keepCubWarpWidth),
         pass("host-math", hip::rewriteHostMath),
         pass("atomics-cache-hints", hip::rewriteAtomicsAndCacheHints),
         pass("bfloat16", hip::rocm5Bfloat16),

@@ -40,6 +40,10 @@ void rocm5Bfloat16(TargetContext &TC);
 /// plain accesses (AtomicsCacheHints.cpp).
 void rewriteAtomicsAndCacheHints(TargetContext &TC);
 
+/// PK1024: cub::WarpReduce / cub::WarpScan without a logical warp width get
+/// CUB's 32 written out, since hipCUB defaults to the wave (CubWarpWidth.cpp).
+void keepCubWarpWidth(TargetContext &TC);
+
 /// `check`: the PK1014, PK1015 and PK1016 edits the passes above recorded
 /// become notes at their places (`check` writes nothing; CheckRewrites.cpp).
 void reportRewritesAsFindings(TargetContext &TC);
