@@ -52,7 +52,7 @@ REMOVED_FROM_TOOLKIT = {'cudaDevAttrCooperativeMultiDeviceLaunch',
 ALL_HEADERS = ['cuda_runtime.h', 'cuda_profiler_api.h', 'cuda.h', 'cuda_fp16.h', 'cuda_bf16.h',
                'mma.h', 'cooperative_groups.h', 'cooperative_groups/reduce.h',
                'curand_kernel.h', 'curand.h', 'cuComplex.h', 'library_types.h', 'cublas_v2.h',
-               'cub/cub.cuh']
+               'cub/cub.cuh', 'cusparse.h']
 
 
 def bundled_cmd(clang, resource_dir, decls, shim):

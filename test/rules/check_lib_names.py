@@ -2,7 +2,8 @@
 """rules.lib_names_exist: every hip: name of the library tables exists in its library.
 
 The tables of the ROCm math libraries (rules_common.LIBRARY_TABLES:
-lib-cublas.yaml, lib-curand.yaml, lib-cub.yaml, lib-headers.yaml) are checked
+lib-cublas.yaml, lib-curand.yaml, lib-cusparse.yaml, lib-cub.yaml,
+lib-headers.yaml) are checked
 against the headers of the library that declares their names, as
 check_hip_names.py checks the runtime tables against HIP:
 
@@ -11,6 +12,7 @@ check_hip_names.py checks the runtime tables against HIP:
   hipcub    <hipcub/hipcub.hpp> of ROCm 6.3
   hiprand   <hiprand/hiprand.h> and <hiprand/hiprand_kernel.h> of Debian
             (libhiprand-dev, --hip-include) with the HIP runtime there
+  hipsparse <hipsparse/hipsparse.h> of Debian (libhipsparse-dev)
 
 Each entry is referenced in the form its kind calls for (function: a using
 declaration; type: an alias; enum: a static_assert on an enumerator or
@@ -20,7 +22,7 @@ namespace entry also checks the members that ported programs use
 (NAMESPACE_MEMBERS).  Every header of lib-headers.yaml must be found, and
 the headers of one library must compile together.
 
-Exit 77 (skipped) when the ROCm 6.3 headers or hipRAND are absent.
+Exit 77 (skipped) when the ROCm 6.3 headers, hipRAND or hipSPARSE are absent.
 """
 import argparse
 import os
@@ -46,6 +48,7 @@ PRELUDES = {
     'hipcub': '#include <hip/hip_runtime.h>\n#include <hipcub/hipcub.hpp>\n',
     'hiprand': ('#include <hip/hip_runtime.h>\n#include <hiprand/hiprand.h>\n'
                 '#include <hiprand/hiprand_kernel.h>\n'),
+    'hipsparse': '#include <hip/hip_runtime.h>\n#include <hipsparse/hipsparse.h>\n',
 }
 
 
@@ -70,13 +73,16 @@ def main():
     if not os.path.isfile(os.path.join(a.hip_include, 'hiprand', 'hiprand.h')):
         print(f'skipped: no hipRAND headers under {a.hip_include} (libhiprand-dev)')
         return 77
+    if not os.path.isfile(os.path.join(a.hip_include, 'hipsparse', 'hipsparse.h')):
+        print(f'skipped: no hipSPARSE headers under {a.hip_include} (libhipsparse-dev)')
+        return 77
     common = [a.clang, '-x', 'hip', f'--offload-arch={a.offload_arch}', '-nogpulib',
               '-fsyntax-only', '-std=c++17', '-Wno-deprecated-declarations',
               '-Wno-unused-command-line-argument']
     rocm6 = common + ['-nogpuinc', '-isystem', a.rocm6_include,
                       '-include', '__clang_hip_runtime_wrapper.h']
     debian = common + ['--rocm-path=/usr', f'-I{a.hip_include}']
-    cmds = {'hipblas': rocm6, 'hipcub': rocm6, 'hiprand': debian}
+    cmds = {'hipblas': rocm6, 'hipcub': rocm6, 'hiprand': debian, 'hipsparse': debian}
 
     errors = []
     per_lib = {}  # lib -> [(file, cuda, hip, kind)]
@@ -147,7 +153,7 @@ def main():
     for e in errors:
         print('error: ' + e)
     print(f'{count} names and {len(headers)} headers checked against hipBLAS, hipCUB (ROCm 6.3) '
-          'and hipRAND: ' + ('FAILED' if errors else 'ok'))
+          'and hipRAND, hipSPARSE (Debian): ' + ('FAILED' if errors else 'ok'))
     return 1 if errors else 0
 
 

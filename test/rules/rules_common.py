@@ -7,7 +7,7 @@ import tempfile
 
 ENTRY_KINDS = ('function', 'type', 'enum', 'macro', 'namespace')
 
-# Tables of the ROCm math libraries (hipBLAS, hipRAND, hipCUB): checked by
+# Tables of the ROCm math libraries (hipBLAS, hipRAND, hipSPARSE, hipCUB): checked by
 # check_lib_names.py against those libraries' headers, not by
 # check_hip_names.py against the HIP runtime.  Value: the library whose
 # headers declare the table's hip names (None: a header table, where each
@@ -16,6 +16,7 @@ LIBRARY_TABLES = {
     'lib-headers.yaml': None,
     'lib-cublas.yaml': 'hipblas',
     'lib-curand.yaml': 'hiprand',
+    'lib-cusparse.yaml': 'hipsparse',
     'lib-cub.yaml': 'hipcub',
 }
 
