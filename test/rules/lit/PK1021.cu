@@ -21,7 +21,9 @@ void linear(cublasHandle_t handle, cudaStream_t stream, const float *w, const fl
                CUDA_R_32F, k, &zero, y, CUDA_R_32F, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 // CHECK:  hipblasGemmEx(handle, HIPBLAS_OP_T, HIPBLAS_OP_N, m, n, k, &one, w, HIP_R_32F, k, x,
 // CHECK:               HIP_R_32F, k, &zero, y, HIP_R_32F, m, HIPBLAS_COMPUTE_32F, HIPBLAS_GEMM_DEFAULT);
-// REPORT: "why": "cublasGemmEx -> hipblasGemmEx (hipBLAS takes hipDataType and hipblasComputeType_t here only with HIPBLAS_V2 defined before <hipblas/hipblas.h> (ROCm 6; the default from ROCm 7): compile with -DHIPBLAS_V2)"
+// REPORT: "replacement": "hipblasGemmEx",
+// REPORT-NEXT: "rule": "PK1021",
+// REPORT-NEXT: "why": "cublasGemmEx -> hipblasGemmEx (hipBLAS takes hipDataType and hipblasComputeType_t here only with HIPBLAS_V2 defined before <hipblas/hipblas.h> (ROCm 6; the default from ROCm 7): compile with -DHIPBLAS_V2)"
 // DIAG: PK1021.cu:[[@LINE+1]]:29: warning: 'CUBLAS_TF32_TENSOR_OP_MATH' has no HIP counterpart: rocBLAS has no TF32 math mode {{.*}} [PK1010]
   cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH);
 // CHECK:  hipblasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH);

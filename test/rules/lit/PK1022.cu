@@ -20,7 +20,9 @@ int fill(float *d, size_t n) {
 // CHECK:  hiprandGenerator_t gen;
   curandCreateGenerator(&gen, CURAND_RNG_PSEUDO_PHILOX4_32_10);
 // CHECK:  hiprandCreateGenerator(&gen, HIPRAND_RNG_PSEUDO_PHILOX4_32_10);
-// REPORT: "why": "curandCreateGenerator -> hiprandCreateGenerator (hipRAND draws the same distributions; the numbers of a given seed are not guaranteed to equal cuRAND's)"
+// REPORT: "replacement": "hiprandCreateGenerator",
+// REPORT-NEXT: "rule": "PK1022",
+// REPORT-NEXT: "why": "curandCreateGenerator -> hiprandCreateGenerator (hipRAND draws the same distributions; the numbers of a given seed are not guaranteed to equal cuRAND's)"
   curandSetPseudoRandomGeneratorSeed(gen, 42ULL);
 // CHECK:  hiprandSetPseudoRandomGeneratorSeed(gen, 42ULL);
   curandStatus_t st = curandGenerateNormal(gen, d, n, 0.0f, 1.0f);

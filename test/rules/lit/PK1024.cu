@@ -5,7 +5,8 @@
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK1024.hip
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/r.json
 // RUN: diff %s %t/cuda/PK1024.cu
-// REPORT: "why": "cub::WarpReduce defaults to CUB's 32-lane logical warp; hipCUB's default is the 64-lane wave, so the width is written out"
+// REPORT: "rule": "PK1024",
+// REPORT-NEXT: "why": "cub::WarpReduce defaults to CUB's 32-lane logical warp; hipCUB's default is the 64-lane wave, so the width is written out"
 #include <cub/cub.cuh>
 
 __global__ void warp_sums(const float *in, float *out) {

@@ -4,6 +4,10 @@
 // RUN: rm -rf %t && %pk port -q --cuda-path=none --to hip -o %t %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIAG
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK1025.hip
+// RUN: %pk port -q --cuda-path=none --to hip --report %t/r.json -o %t/2 %s 2>/dev/null
+// RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/r.json
+// REPORT: "rule": "PK1025",
+// REPORT-NEXT: "why": "cusparseHandle_t -> hipsparseHandle_t"
 #include <cusparse.h>
 // CHECK: #include <{{hip}}sparse/hipsparse.h>
 
