@@ -37,7 +37,7 @@ int spmv(int m, int n, int nnz, int *rowptr, int *cols, float *vals, float *x, f
   cusparseStatus_t st = cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx,
                                      &zero, vy, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, buf);
 // CHECK:  hipsparseStatus_t st = hipsparseSpMV(handle, HIPSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx,
-// DIAG: PK1025.cu:[[@LINE+1]]:52: warning: 'cusparseGetErrorString' has no HIP counterpart: hipSPARSE 5.3 has no error-string function; print the hipsparseStatus_t value [PK1010]
+// DIAG: PK1025.cu:[[@LINE+1]]:53: warning: 'cusparseGetErrorString' has no HIP counterpart: hipSPARSE 5.3 has no error-string function; print the hipsparseStatus_t value [PK1010]
   if (st != CUSPARSE_STATUS_SUCCESS) printf("%s\n", cusparseGetErrorString(st));
 // CHECK:  if (st != HIPSPARSE_STATUS_SUCCESS) printf("%s\n", cusparseGetErrorString(st));
   cusparseDestroySpMat(A);
