@@ -5,6 +5,10 @@
 #include <cub/cub.cuh>
 
 #define BLOCK 128
+
+struct MaxOp {
+  __device__ float operator()(float a, float b) const { return a < b ? b : a; }
+};
 #define WARPS_PER_BLOCK (BLOCK / 32)
 
 __global__ void block_stats(const float *x, float *block_sum, float *warp_max, int *pos_offset,
@@ -22,7 +26,7 @@ __global__ void block_stats(const float *x, float *block_sum, float *warp_max, i
   if (threadIdx.x == 0) block_sum[blockIdx.x] = sum;
 
   int warp = threadIdx.x / 32;
-  float m = WarpReduceT(warp_tmp[warp]).Reduce(i < n ? v : -1e30f, cub::Max());
+  float m = WarpReduceT(warp_tmp[warp]).Reduce(i < n ? v : -1e30f, MaxOp());
   if (threadIdx.x % 32 == 0) warp_max[blockIdx.x * WARPS_PER_BLOCK + warp] = m;
 
   int offset;
