@@ -1,4 +1,5 @@
-//===- CubWarpWidth.cpp - CUB warp primitives keep 32 logical lanes --------===//
+//===- CubWarpWidth.cpp - CUB warp primitives keep 32 logical lanes
+//--------===//
 // Rules: PK1024
 //
 // cub::WarpReduce<T> and cub::WarpScan<T> without a second template argument

@@ -1,4 +1,5 @@
-//===- hipcub/hipcub.hpp - hipCUB for the emulator ---------------*- C++ -*-===//
+//===- hipcub/hipcub.hpp - hipCUB for the emulator ---------------*- C++
+//-*-===//
 // Rules: none (emulator runtime)
 //
 // hipCUB's collectives with hipCUB's defaults: the logical warp of

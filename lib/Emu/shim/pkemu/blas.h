@@ -26,7 +26,12 @@
 namespace pkemu {
 namespace blas {
 
-enum Status { kOk = 0, kInvalidValue = 1, kNotSupported = 2, kExecutionFailed = 3 };
+enum Status {
+  kOk = 0,
+  kInvalidValue = 1,
+  kNotSupported = 2,
+  kExecutionFailed = 3
+};
 enum Op { kN = 111, kT = 112, kC = 113 };
 enum Elem { kR32F = 0, kR64F = 1, kR16F = 2, kR16BF = 14 };
 
@@ -75,7 +80,8 @@ inline const Lib &lib() {
   return L;
 }
 
-__attribute__((no_sanitize("thread"))) inline float half_to_float(std::uint16_t h) {
+__attribute__((no_sanitize("thread"))) inline float
+half_to_float(std::uint16_t h) {
   std::uint32_t s = (h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, u;
   if (e == 0) {
     if (m == 0)
@@ -97,7 +103,8 @@ __attribute__((no_sanitize("thread"))) inline float half_to_float(std::uint16_t 
   return f;
 }
 
-__attribute__((no_sanitize("thread"))) inline std::uint16_t float_to_half(float f) {
+__attribute__((no_sanitize("thread"))) inline std::uint16_t
+float_to_half(float f) {
   std::uint32_t x;
   std::memcpy(&x, &f, 4);
   std::uint32_t s = (x >> 16) & 0x8000u;
@@ -112,7 +119,8 @@ __attribute__((no_sanitize("thread"))) inline std::uint16_t float_to_half(float 
       return (std::uint16_t)s;
     m |= 0x800000u;
     std::uint32_t shift = (std::uint32_t)(14 - e);
-    std::uint32_t hm = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    std::uint32_t hm = m >> shift, rem = m & ((1u << shift) - 1),
+                  half = 1u << (shift - 1);
     if (rem > half || (rem == half && (hm & 1)))
       ++hm;
     return (std::uint16_t)(s | hm);
@@ -124,14 +132,16 @@ __attribute__((no_sanitize("thread"))) inline std::uint16_t float_to_half(float 
   return (std::uint16_t)out;
 }
 
-__attribute__((no_sanitize("thread"))) inline float bf16_to_float(std::uint16_t b) {
+__attribute__((no_sanitize("thread"))) inline float
+bf16_to_float(std::uint16_t b) {
   std::uint32_t u = (std::uint32_t)b << 16;
   float f;
   std::memcpy(&f, &u, 4);
   return f;
 }
 
-__attribute__((no_sanitize("thread"))) inline std::uint16_t float_to_bf16(float f) {
+__attribute__((no_sanitize("thread"))) inline std::uint16_t
+float_to_bf16(float f) {
   std::uint32_t u;
   std::memcpy(&u, &f, 4);
   if ((u & 0x7fffffffu) > 0x7f800000u)
@@ -140,38 +150,61 @@ __attribute__((no_sanitize("thread"))) inline std::uint16_t float_to_bf16(float 
   return (std::uint16_t)(u >> 16);
 }
 
-inline bool elem_ok(int t) { return t == kR32F || t == kR64F || t == kR16F || t == kR16BF; }
-inline std::size_t elem_size(int t) { return t == kR64F ? 8 : t == kR32F ? 4 : 2; }
+inline bool elem_ok(int t) {
+  return t == kR32F || t == kR64F || t == kR16F || t == kR16BF;
+}
+inline std::size_t elem_size(int t) {
+  return t == kR64F ? 8 : t == kR32F ? 4 : 2;
+}
 
 /// Reads a scalar (alpha, beta) of element type \p t, as float.
-__attribute__((no_sanitize("thread"))) inline double read_scalar(const void *p, int t) {
+__attribute__((no_sanitize("thread"))) inline double read_scalar(const void *p,
+                                                                 int t) {
   switch (t) {
-  case kR64F: return *(const double *)p;
-  case kR16F: return half_to_float(*(const std::uint16_t *)p);
-  case kR16BF: return bf16_to_float(*(const std::uint16_t *)p);
-  default: return *(const float *)p;
+  case kR64F:
+    return *(const double *)p;
+  case kR16F:
+    return half_to_float(*(const std::uint16_t *)p);
+  case kR16BF:
+    return bf16_to_float(*(const std::uint16_t *)p);
+  default:
+    return *(const float *)p;
   }
 }
 
-__attribute__((no_sanitize("thread"))) inline float load(const void *p, int t, std::size_t i) {
+__attribute__((no_sanitize("thread"))) inline float load(const void *p, int t,
+                                                         std::size_t i) {
   switch (t) {
-  case kR64F: return (float)((const double *)p)[i];
-  case kR16F: return half_to_float(((const std::uint16_t *)p)[i]);
-  case kR16BF: return bf16_to_float(((const std::uint16_t *)p)[i]);
-  default: return ((const float *)p)[i];
+  case kR64F:
+    return (float)((const double *)p)[i];
+  case kR16F:
+    return half_to_float(((const std::uint16_t *)p)[i]);
+  case kR16BF:
+    return bf16_to_float(((const std::uint16_t *)p)[i]);
+  default:
+    return ((const float *)p)[i];
   }
 }
 
-__attribute__((no_sanitize("thread"))) inline void store(void *p, int t, std::size_t i, float v) {
+__attribute__((no_sanitize("thread"))) inline void
+store(void *p, int t, std::size_t i, float v) {
   switch (t) {
-  case kR64F: ((double *)p)[i] = v; break;
-  case kR16F: ((std::uint16_t *)p)[i] = float_to_half(v); break;
-  case kR16BF: ((std::uint16_t *)p)[i] = float_to_bf16(v); break;
-  default: ((float *)p)[i] = v;
+  case kR64F:
+    ((double *)p)[i] = v;
+    break;
+  case kR16F:
+    ((std::uint16_t *)p)[i] = float_to_half(v);
+    break;
+  case kR16BF:
+    ((std::uint16_t *)p)[i] = float_to_bf16(v);
+    break;
+  default:
+    ((float *)p)[i] = v;
   }
 }
 
-inline int check(int ta, int tb, int m, int n, int k, int lda, int ldb, int ldc) {
+inline int check(int ta, int tb, int m, int n, int k, int lda, int ldb,
+                 int ldc) {
   auto op = [](int o) { return o == kN || o == kT || o == kC; };
   if (!op(ta) || !op(tb) || m < 0 || n < 0 || k < 0)
     return kInvalidValue;
@@ -225,7 +258,8 @@ gemm(int ta, int tb, int m, int n, int k, double alpha, const void *A, int at,
       bb[i] = load(Bb, bt, i);
     for (int j = 0; j < n; ++j)
       for (int i = 0; i < m; ++i)
-        c[(std::size_t)j * ldc + i] = beta == 0 ? 0.0f : load(Cb, ct, (std::size_t)j * ldc + i);
+        c[(std::size_t)j * ldc + i] =
+            beta == 0 ? 0.0f : load(Cb, ct, (std::size_t)j * ldc + i);
     a.resize(a.size() + 1); // never empty: BLAS reads no element when k == 0
     bb.resize(bb.size() + 1);
     L.sgemm(col, ta, tb, m, n, k, (float)alpha, a.data(), lda, bb.data(), ldb,

@@ -37,18 +37,23 @@ inline std::uint64_t mix(std::uint64_t z) {
 inline std::uint64_t bits(const Generator &g, std::uint64_t i) {
   return mix(mix(g.seed) ^ i);
 }
-inline float uniform(std::uint64_t b) { return ((b >> 40) + 1) * (1.0f / 16777216.0f); }
+inline float uniform(std::uint64_t b) {
+  return ((b >> 40) + 1) * (1.0f / 16777216.0f);
+}
 inline double uniform_double(std::uint64_t b) {
   return ((b >> 11) + 1) * (1.0 / 9007199254740992.0);
 }
 
 template <class T> struct Out {
   // The output is device (or host) memory the library writes, not a kernel.
-  __attribute__((no_sanitize("thread"))) static void put(T *p, std::size_t i, T v) { p[i] = v; }
+  __attribute__((no_sanitize("thread"))) static void put(T *p, std::size_t i,
+                                                         T v) {
+    p[i] = v;
+  }
 };
 
-__attribute__((no_sanitize("thread"))) inline int generate_bits(Generator &g, unsigned *out,
-                                                                std::size_t n) {
+__attribute__((no_sanitize("thread"))) inline int
+generate_bits(Generator &g, unsigned *out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i)
     Out<unsigned>::put(out, i, (unsigned)bits(g, g.position + i));
   g.position += n;
@@ -56,7 +61,8 @@ __attribute__((no_sanitize("thread"))) inline int generate_bits(Generator &g, un
 }
 
 template <class T>
-__attribute__((no_sanitize("thread"))) int generate_uniform(Generator &g, T *out, std::size_t n) {
+__attribute__((no_sanitize("thread"))) int
+generate_uniform(Generator &g, T *out, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     std::uint64_t b = bits(g, g.position + i);
     Out<T>::put(out, i, sizeof(T) == 4 ? (T)uniform(b) : (T)uniform_double(b));
@@ -66,15 +72,17 @@ __attribute__((no_sanitize("thread"))) int generate_uniform(Generator &g, T *out
 }
 
 template <class T>
-__attribute__((no_sanitize("thread"))) int generate_normal(Generator &g, T *out, std::size_t n,
-                                                           T mean, T stddev, bool log_normal) {
+__attribute__((no_sanitize("thread"))) int
+generate_normal(Generator &g, T *out, std::size_t n, T mean, T stddev,
+                bool log_normal) {
   if (n % 2)
     return kLengthNotMultiple;
   for (std::size_t i = 0; i < n; i += 2) {
     double u1 = uniform_double(bits(g, g.position + i));
     double u2 = uniform_double(bits(g, g.position + i + 1));
     double r = std::sqrt(-2.0 * std::log(u1)), t = 6.283185307179586 * u2;
-    double z0 = mean + stddev * r * std::cos(t), z1 = mean + stddev * r * std::sin(t);
+    double z0 = mean + stddev * r * std::cos(t),
+           z1 = mean + stddev * r * std::sin(t);
     if (log_normal) {
       z0 = std::exp(z0);
       z1 = std::exp(z1);
