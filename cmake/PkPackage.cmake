@@ -13,6 +13,8 @@
 #   libamdhip64-dev    the HIP headers: HIP inputs are parsed against them and
 #                      validate compiles HIP outputs against them
 #   python3, python3-numpy  validate --to nki: the NKI simulator
+#   libopenblas0       validate: the emulator's cuBLAS/hipBLAS calls load
+#                      libopenblas.so.0 (dlopen) for their GEMMs
 # Test package.deb checks the shared libraries against this list.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME port-kernel)
@@ -34,6 +36,6 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libc6 (>= 2.34), libstdc++6 (>= 12), libgcc-s1 (>= 3.0), libllvm19, libclang-cpp19, libclang-common-19-dev, clang-19, libboost-context-dev, libamdhip64-dev, python3, python3-numpy")
+    "libc6 (>= 2.34), libstdc++6 (>= 12), libgcc-s1 (>= 3.0), libllvm19, libclang-cpp19, libclang-common-19-dev, clang-19, libboost-context-dev, libamdhip64-dev, python3, python3-numpy, libopenblas0")
 set(CPACK_STRIP_FILES bin/port-kernel)
 include(CPack)

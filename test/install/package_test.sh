@@ -65,9 +65,10 @@ need=$(for so in $needed; do
        done | sed 's/:.*//' | sort -u)
 grep -q NONE <<<"$need" && fail "a library the binary loads belongs to no package: $need"
 # ... and what validate runs: clang++ with its resource headers, -lboost_context,
-# the HIP headers, python3 with NumPy (the NKI simulator).
+# the HIP headers, python3 with NumPy (the NKI simulator), OpenBLAS (the
+# emulator's cuBLAS/hipBLAS).
 need=$(printf '%s\n' $need clang-19 libclang-common-19-dev libboost-context-dev \
-         libamdhip64-dev python3 python3-numpy | sort -u)
+         libamdhip64-dev python3 python3-numpy libopenblas0 | sort -u)
 if [ "$deps" != "$need" ]; then
   fail "Depends differ from what the package needs"
   diff <(echo "$deps") <(echo "$need") | sed 's/^</  in Depends only:/; s/^>/  needed, not in Depends:/'

@@ -27,12 +27,17 @@ import rules_common as rc  # noqa: E402
 
 # Headers of the CUDA toolkit that the bundled declarations do not provide;
 # the tables still know them so that their #include is reported.
-NOT_BUNDLED = {'nvrtc.h', 'curand.h', 'cuda_pipeline.h', 'cuda_awbarrier.h', 'cublas.h',
-               'cufft.h'}
+NOT_BUNDLED = {'nvrtc.h', 'cuda_pipeline.h', 'cuda_awbarrier.h', 'cublas.h',
+               'cufft.h', 'cublas_api.h', 'cublasLt.h'}
+# Header directories of the toolkit that the bundled declarations do not
+# provide either; with a toolkit, its headers are checked to exist there.
+NOT_BUNDLED_DIRS = ()
 # Host APIs of those libraries: the tables diagnose each use (their HIP
 # counterparts are separate libraries); a source using them parses only
 # against an installed toolkit.
-NOT_BUNDLED_NAMES = re.compile(r'^(curand[A-Z]|curandGenerator_t|CURAND_|cufft|CUFFT_)')
+NOT_BUNDLED_NAMES = re.compile(r'^(cufft|CUFFT_|cublasLt|CUBLASLT_)')
+# Headers of those libraries that the toolkit check includes besides ALL_HEADERS.
+TOOLKIT_EXTRA_HEADERS = ['cublasLt.h', 'cufft.h']
 
 # Names the tables keep for older sources although recent toolkits dropped
 # them; they may be absent from the installed toolkit.
@@ -49,8 +54,8 @@ REMOVED_FROM_TOOLKIT = {'cudaDevAttrCooperativeMultiDeviceLaunch',
 
 ALL_HEADERS = ['cuda_runtime.h', 'cuda_profiler_api.h', 'cuda.h', 'cuda_fp16.h', 'cuda_bf16.h',
                'mma.h', 'cooperative_groups.h', 'cooperative_groups/reduce.h',
-               'curand_kernel.h', 'cuComplex.h', 'library_types.h', 'cublas_v2.h',
-               'cuda_fp8.h']
+               'curand_kernel.h', 'curand.h', 'cuComplex.h', 'library_types.h', 'cublas_v2.h',
+               'cub/cub.cuh', 'cusparse.h', 'cuda_fp8.h']
 
 
 def bundled_cmd(clang, resource_dir, decls, shim):
@@ -137,9 +142,12 @@ def main():
                               f'{r.stderr[-4000:]}')
 
     # CUDA names of the tables, declared in bundled mode.
-    names, headers = [], []
+    names, headers, namespaces = [], [], []
     for path, doc in rc.load_tables(os.path.join(a.source_dir, 'rules')):
         for e in doc.get('entries') or []:
+            if e.get('kind') == 'namespace':
+                namespaces.append((os.path.basename(path), e['cuda']))
+                continue
             (headers if rc.is_header_table(doc) else names).append(
                 (os.path.basename(path), e['cuda']))
     prelude = ''.join(f'#include <{h}>\n' for h in ALL_HEADERS)
@@ -154,7 +162,9 @@ def main():
             errors.append(f'{where[n]}: {n} is not declared by lib/Frontend/cuda-decls')
     if tcmd:
         tcmd_stdin = tcmd + ['-x', 'cuda']
-        missing, log = undeclared(tcmd_stdin, prelude, plain)
+        # The toolkit declares the libraries the bundled mode leaves out.
+        tprelude = prelude + ''.join(f'#include <{h}>\n' for h in TOOLKIT_EXTRA_HEADERS)
+        missing, log = undeclared(tcmd_stdin, tprelude, [n for _, n in names])
         if missing is None:
             errors.append('the toolkit declaration probe does not compile:\n' + log[-3000:])
         else:
@@ -165,8 +175,19 @@ def main():
         consts = [n for path, doc in rc.load_tables(os.path.join(a.source_dir, 'rules'))
                   if not rc.is_header_table(doc) for e in doc.get('entries') or []
                   if e.get('kind') in ('enum', 'macro') for n in [e['cuda']]]
-        bv = constant_values(bcmd_stdin, prelude, consts)
-        tv = constant_values(tcmd_stdin, prelude, consts)
+        # (a name the bundled mode lacks would read the value of clang's
+        # typo correction)
+        bv = constant_values(bcmd_stdin, prelude,
+                             [n for n in consts if not NOT_BUNDLED_NAMES.match(n)])
+        tv = constant_values(tcmd_stdin, tprelude, consts)
+        # Namespaces (CUB): declared by the toolkit.
+        bad, log = rc.compile_lines(tcmd_stdin, tprelude, [f'namespace pk_ns{i} = ::{n};'
+                                                           for i, (_, n) in enumerate(namespaces)],
+                                    suffix='.cu')
+        for i in sorted(bad):
+            errors.append(f'{namespaces[i][0]}: {namespaces[i][1]} is not a namespace of the '
+                          f'toolkit at {a.cuda_path}' if i >= 0 else
+                          'the toolkit namespace probe does not compile:\n' + log[-3000:])
         compared = 0
         for n in consts:
             if n in bv and n in tv and n not in REMOVED_FROM_TOOLKIT:
@@ -177,7 +198,12 @@ def main():
         print(f'{compared} enumerator/flag values compared with the toolkit')
 
     for fname, h in headers:
-        if h in NOT_BUNDLED:
+        if h in NOT_BUNDLED or h.startswith(NOT_BUNDLED_DIRS):
+            if tcmd:
+                line = f'#if !__has_include(<{h}>)\n#error "{h} not in the toolkit"\n#endif'
+                b, _ = rc.compile_lines(tcmd + ['-E', '-o', os.devnull], '', [line], suffix='.cu')
+                if b:
+                    errors.append(f'{fname}: {h} is not a header of the toolkit at {a.cuda_path}')
             continue
         line = f'#if !__has_include(<{h}>)\n#error "{h} not bundled"\n#endif'
         b, _ = rc.compile_lines(bcmd + ['-E', '-o', os.devnull], '', [line], suffix='.cu')

@@ -130,6 +130,8 @@ def main():
     kinds = {}
     for path, doc in rc.load_tables(rules_dir):
         fname = os.path.basename(path)
+        if rc.is_library_table(path):
+            continue  # the ROCm libraries' tables: check_lib_names.py
         for e in doc.get('entries') or []:
             kinds[e['cuda']] = e.get('kind')
             hip = e.get('hip')

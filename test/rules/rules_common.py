@@ -5,7 +5,24 @@ import re
 import subprocess
 import tempfile
 
-ENTRY_KINDS = ('function', 'type', 'enum', 'macro')
+ENTRY_KINDS = ('function', 'type', 'enum', 'macro', 'namespace')
+
+# Tables of the ROCm math libraries (hipBLAS, hipRAND, hipSPARSE, hipCUB): checked by
+# check_lib_names.py against those libraries' headers, not by
+# check_hip_names.py against the HIP runtime.  Value: the library whose
+# headers declare the table's hip names (None: a header table, where each
+# header's directory names its library).
+LIBRARY_TABLES = {
+    'lib-headers.yaml': None,
+    'lib-cublas.yaml': 'hipblas',
+    'lib-curand.yaml': 'hiprand',
+    'lib-cusparse.yaml': 'hipsparse',
+    'lib-cub.yaml': 'hipcub',
+}
+
+
+def is_library_table(path):
+    return os.path.basename(path) in LIBRARY_TABLES
 ENTRY_KEYS = {'cuda', 'hip', 'kind', 'unsupported', 'note', 'reverse'}
 TOP_KEYS = {'rule', 'title', 'entries', 'kind'}
 

@@ -8,6 +8,7 @@
 #define __PK_CURAND_KERNEL_H
 
 #include "vector_types.h"
+#include "curand.h"
 
 struct curandStateXORWOW { unsigned int d, v[5]; int boxmuller_flag; int boxmuller_flag_double;
                            float boxmuller_extra; double boxmuller_extra_double; };
@@ -32,7 +33,9 @@ typedef struct curandStateMRG32k3a curandStateMRG32k3a_t;
   __device__ float curand_normal(S *state);                                        \
   __device__ double curand_normal_double(S *state);                                \
   __device__ float2 curand_normal2(S *state);                                      \
+  __device__ double2 curand_normal2_double(S *state);                              \
   __device__ float curand_log_normal(S *state, float mean, float stddev);          \
+  __device__ double curand_log_normal_double(S *state, double mean, double stddev); \
   __device__ unsigned int curand_poisson(S *state, double lambda);                 \
   __device__ void skipahead(unsigned long long n, S *state);                       \
   __device__ void skipahead_sequence(unsigned long long n, S *state);

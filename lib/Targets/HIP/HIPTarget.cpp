@@ -72,6 +72,7 @@ public:
         pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
         pass("launch-casts", hip::runLaunchCasts),
         pass("mem-location", hip::rewriteMemLocationCalls),
+        pass("cub-warp-width", hip::keepCubWarpWidth),
         pass("host-math", hip::rewriteHostMath),
         pass("atomics-cache-hints", hip::rewriteAtomicsAndCacheHints),
         pass("bfloat16", hip::rocm5Bfloat16),

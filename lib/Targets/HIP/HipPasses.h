@@ -50,6 +50,10 @@ void writeNvccMacroValues(TargetContext &TC);
 /// hipMemAdvise with a device number (MemLocation.cpp).
 void rewriteMemLocationCalls(TargetContext &TC);
 
+/// PK1024: cub::WarpReduce / cub::WarpScan without a logical warp width get
+/// CUB's 32 written out, since hipCUB defaults to the wave (CubWarpWidth.cpp).
+void keepCubWarpWidth(TargetContext &TC);
+
 /// `check`: the PK1014, PK1015 and PK1016 edits the passes above recorded
 /// become notes at their places (`check` writes nothing; CheckRewrites.cpp).
 void reportRewritesAsFindings(TargetContext &TC);

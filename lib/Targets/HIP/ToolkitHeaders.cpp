@@ -199,6 +199,11 @@ void pk::hip::portToolkitHeaders(TargetContext &TC) {
         llvm::StringRef(Path).drop_front(ToolkitDir.size() + 1));
     if (TC.DB.lookupHeader(Rel, true) || TC.DB.lookupHeader(Name, true))
       continue;
+    // CUDA 13 keeps CUB and Thrust under include/cccl: <cub/cub.cuh> is
+    // cccl/cub/cub.cuh there.
+    if (llvm::StringRef(Rel).starts_with("cccl/") &&
+        TC.DB.lookupHeader(llvm::StringRef(Rel).drop_front(5), true))
+      continue;
     TC.finding(File, Begin, RuleId::PK1010, Severity::Warning,
                llvm::formatv("header <{0}> of the CUDA toolkit has no HIP "
                              "counterpart in the header table; the include "

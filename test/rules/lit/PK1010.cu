@@ -7,11 +7,10 @@
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK1010.hip
 // RUN: %pk port -q --to cuda -o %t/c %s 2>&1 | count 0
 #include <cuda_runtime.h>
-// DIAG: PK1010.cu:[[@LINE+1]]:1: warning: header <curand_kernel.h> has no HIP counterpart: hipRAND (hiprand/hiprand_kernel.h) is a separate library, not part of the HIP 5.2.3 runtime headers [PK1010]
-#include <curand_kernel.h>
-// CHECK: // port-kernel: warning: header <curand_kernel.h> has no HIP counterpart: hipRAND (hiprand/hiprand_kernel.h) is a separate library, not part of the HIP 5.2.3 runtime headers [PK1010]
-// CHECK-NEXT: #include <curand_kernel.h>
-// DIAG: PK1010.cu:[[@LINE+1]]:1: warning: header <cublas_v2.h> has no HIP counterpart: hipBLAS (hipblas/hipblas.h) is a separate library, not part of the HIP runtime headers; each cuBLAS call is flagged with its hipBLAS name [PK1010]
+// DIAG: PK1010.cu:[[@LINE+1]]:1: warning: header <cuda_fp8.h> has no HIP counterpart: HIP 5.2.3 has no 8-bit floating-point types [PK1010]
+#include <cuda_fp8.h>
+// CHECK: // port-kernel: warning: header <cuda_fp8.h> has no HIP counterpart: HIP 5.2.3 has no 8-bit floating-point types [PK1010]
+// CHECK-NEXT: #include <cuda_fp8.h>
 #include <cublas_v2.h>
 // A toolkit header the header table does not know: flagged, kept.
 // DIAG: PK1010.cu:[[@LINE+1]]:1: warning: header <cuda_occupancy.h> of the CUDA toolkit has no HIP counterpart in the header table; the include is kept and will not be found on a ROCm system [PK1010]
@@ -47,10 +46,11 @@ void setup(cudaStream_t stream, cudaEvent_t ev) {
 // CHECK: hipMalloc(nullptr, 0);
 }
 
-// cuBLAS calls: flagged with their hipBLAS names.
-// DIAG: PK1010.cu:[[@LINE+1]]:11: warning: 'cublasHandle_t' has no HIP counterpart: cuBLAS is a separate library; with hipBLAS installed it is hipblasHandle_t (<hipblas/hipblas.h>) [PK1010]
-void blas(cublasHandle_t *h) {
-// DIAG: PK1010.cu:[[@LINE+1]]:3: warning: 'cublasCreate' has no HIP counterpart: cuBLAS is a separate library; with hipBLAS installed it is hipblasCreate (<hipblas/hipblas.h>) [PK1010]
-  cublasCreate(h);
+// A cuBLAS enumerator hipBLAS has no counterpart for (cuBLAS itself is
+// translated, PK1021).
+void blas(cublasHandle_t h) {
+// DIAG: PK1010.cu:[[@LINE+1]]:24: warning: 'CUBLAS_TF32_TENSOR_OP_MATH' has no HIP counterpart: rocBLAS has no TF32 math mode (HIPBLAS_TF32_TENSOR_OP_MATH applies to hipBLAS's cuBLAS backend only); on AMD GPUs use HIPBLAS_DEFAULT_MATH (full FP32), or HIPBLAS_XF32_XDL_MATH on MI300 [PK1010]
+  cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH);
+// CHECK: hipblasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH);
 }
 // DIAG-NOT: warning

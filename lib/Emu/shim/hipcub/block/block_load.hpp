@@ -1,0 +1,2 @@
+// Rules: none (emulator runtime): the collectives are in hipcub/hipcub.hpp
+#include "../hipcub.hpp"

@@ -1,0 +1,2 @@
+/* warp/warp_reduce.cuh: bundled CUB declarations (all of them are in cub/cub.cuh). */
+#include <cub/cub.cuh>

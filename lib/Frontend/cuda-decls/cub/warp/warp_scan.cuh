@@ -1,0 +1,2 @@
+/* warp/warp_scan.cuh: bundled CUB declarations (all of them are in cub/cub.cuh). */
+#include <cub/cub.cuh>

@@ -1,0 +1,103 @@
+/*===- cusparse.h - sparse linear algebra -----------------------------------===*
+ *
+ * Declarations for parsing CUDA sources without a toolkit (see
+ * __pk_cuda_prelude.h), following the cuSPARSE API reference: handles, the
+ * legacy matrix descriptor, the generic sparse/dense descriptors and
+ * SpMV/SpMM, with the toolkit's enumerator values.  Nothing here is compiled
+ * to code.
+ *===-----------------------------------------------------------------------===*/
+#ifndef __PK_CUSPARSE_H
+#define __PK_CUSPARSE_H
+
+#include <cuda_runtime.h>
+#include <library_types.h>
+#include <stdint.h>
+
+typedef enum {
+  CUSPARSE_STATUS_SUCCESS = 0, CUSPARSE_STATUS_NOT_INITIALIZED = 1,
+  CUSPARSE_STATUS_ALLOC_FAILED = 2, CUSPARSE_STATUS_INVALID_VALUE = 3,
+  CUSPARSE_STATUS_ARCH_MISMATCH = 4, CUSPARSE_STATUS_MAPPING_ERROR = 5,
+  CUSPARSE_STATUS_EXECUTION_FAILED = 6, CUSPARSE_STATUS_INTERNAL_ERROR = 7,
+  CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED = 8, CUSPARSE_STATUS_ZERO_PIVOT = 9,
+  CUSPARSE_STATUS_NOT_SUPPORTED = 10, CUSPARSE_STATUS_INSUFFICIENT_RESOURCES = 11
+} cusparseStatus_t;
+typedef enum {
+  CUSPARSE_MATRIX_TYPE_GENERAL = 0, CUSPARSE_MATRIX_TYPE_SYMMETRIC = 1,
+  CUSPARSE_MATRIX_TYPE_HERMITIAN = 2, CUSPARSE_MATRIX_TYPE_TRIANGULAR = 3
+} cusparseMatrixType_t;
+typedef enum { CUSPARSE_INDEX_BASE_ZERO = 0, CUSPARSE_INDEX_BASE_ONE = 1 } cusparseIndexBase_t;
+typedef enum {
+  CUSPARSE_OPERATION_NON_TRANSPOSE = 0, CUSPARSE_OPERATION_TRANSPOSE = 1,
+  CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE = 2
+} cusparseOperation_t;
+typedef enum { CUSPARSE_ORDER_COL = 1, CUSPARSE_ORDER_ROW = 2 } cusparseOrder_t;
+typedef enum { CUSPARSE_INDEX_16U = 1, CUSPARSE_INDEX_32I = 2, CUSPARSE_INDEX_64I = 3 } cusparseIndexType_t;
+typedef enum { CUSPARSE_SPMV_ALG_DEFAULT = 0 } cusparseSpMVAlg_t;
+typedef enum { CUSPARSE_SPMM_ALG_DEFAULT = 0 } cusparseSpMMAlg_t;
+
+typedef struct cusparseContext *cusparseHandle_t;
+typedef struct cusparseMatDescr *cusparseMatDescr_t;
+typedef struct cusparseSpMatDescr *cusparseSpMatDescr_t;
+typedef struct cusparseSpMatDescr const *cusparseConstSpMatDescr_t;
+typedef struct cusparseDnVecDescr *cusparseDnVecDescr_t;
+typedef struct cusparseDnVecDescr const *cusparseConstDnVecDescr_t;
+typedef struct cusparseDnMatDescr *cusparseDnMatDescr_t;
+typedef struct cusparseDnMatDescr const *cusparseConstDnMatDescr_t;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+cusparseStatus_t cusparseCreate(cusparseHandle_t *handle);
+cusparseStatus_t cusparseDestroy(cusparseHandle_t handle);
+cusparseStatus_t cusparseSetStream(cusparseHandle_t handle, cudaStream_t streamId);
+cusparseStatus_t cusparseGetStream(cusparseHandle_t handle, cudaStream_t *streamId);
+const char *cusparseGetErrorName(cusparseStatus_t status);
+const char *cusparseGetErrorString(cusparseStatus_t status);
+cusparseStatus_t cusparseCreateMatDescr(cusparseMatDescr_t *descrA);
+cusparseStatus_t cusparseDestroyMatDescr(cusparseMatDescr_t descrA);
+cusparseStatus_t cusparseSetMatType(cusparseMatDescr_t descrA, cusparseMatrixType_t type);
+cusparseStatus_t cusparseSetMatIndexBase(cusparseMatDescr_t descrA, cusparseIndexBase_t base);
+cusparseStatus_t cusparseCreateCsr(cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                                   int64_t nnz, void *csrRowOffsets, void *csrColInd,
+                                   void *csrValues, cusparseIndexType_t csrRowOffsetsType,
+                                   cusparseIndexType_t csrColIndType, cusparseIndexBase_t idxBase,
+                                   cudaDataType valueType);
+cusparseStatus_t cusparseCreateCoo(cusparseSpMatDescr_t *spMatDescr, int64_t rows, int64_t cols,
+                                   int64_t nnz, void *cooRowInd, void *cooColInd, void *cooValues,
+                                   cusparseIndexType_t cooIdxType, cusparseIndexBase_t idxBase,
+                                   cudaDataType valueType);
+cusparseStatus_t cusparseDestroySpMat(cusparseConstSpMatDescr_t spMatDescr);
+cusparseStatus_t cusparseCreateDnVec(cusparseDnVecDescr_t *dnVecDescr, int64_t size, void *values,
+                                     cudaDataType valueType);
+cusparseStatus_t cusparseDestroyDnVec(cusparseConstDnVecDescr_t dnVecDescr);
+cusparseStatus_t cusparseCreateDnMat(cusparseDnMatDescr_t *dnMatDescr, int64_t rows, int64_t cols,
+                                     int64_t ld, void *values, cudaDataType valueType,
+                                     cusparseOrder_t order);
+cusparseStatus_t cusparseDestroyDnMat(cusparseConstDnMatDescr_t dnMatDescr);
+cusparseStatus_t cusparseSpMV(cusparseHandle_t handle, cusparseOperation_t opA, const void *alpha,
+                              cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
+                              const void *beta, cusparseDnVecDescr_t vecY,
+                              cudaDataType computeType, cusparseSpMVAlg_t alg,
+                              void *externalBuffer);
+cusparseStatus_t cusparseSpMV_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA,
+                                         const void *alpha, cusparseConstSpMatDescr_t matA,
+                                         cusparseConstDnVecDescr_t vecX, const void *beta,
+                                         cusparseDnVecDescr_t vecY, cudaDataType computeType,
+                                         cusparseSpMVAlg_t alg, size_t *bufferSize);
+cusparseStatus_t cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opA,
+                              cusparseOperation_t opB, const void *alpha,
+                              cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
+                              const void *beta, cusparseDnMatDescr_t matC,
+                              cudaDataType computeType, cusparseSpMMAlg_t alg,
+                              void *externalBuffer);
+cusparseStatus_t cusparseSpMM_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA,
+                                         cusparseOperation_t opB, const void *alpha,
+                                         cusparseConstSpMatDescr_t matA,
+                                         cusparseConstDnMatDescr_t matB, const void *beta,
+                                         cusparseDnMatDescr_t matC, cudaDataType computeType,
+                                         cusparseSpMMAlg_t alg, size_t *bufferSize);
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* __PK_CUSPARSE_H */

@@ -1,0 +1,24 @@
+// Error checking in the style of training code: every library call is
+// wrapped, and a failure names the call and exits.
+#pragma once
+#include <cstdio>
+#include <cstdlib>
+#include <cublas_v2.h>
+
+static void cudaCheckAt(cudaError_t err, const char *file, int line) {
+  if (err != cudaSuccess) {
+    std::printf("[CUDA ERROR] at %s:%d: %s\n", file, line, cudaGetErrorString(err));
+    std::exit(EXIT_FAILURE);
+  }
+}
+#define cudaCheck(err) (cudaCheckAt((err), __FILE__, __LINE__))
+
+static void cublasCheckAt(cublasStatus_t status, const char *file, int line) {
+  if (status != CUBLAS_STATUS_SUCCESS) {
+    std::printf("[cuBLAS ERROR] %d at %s:%d\n", (int)status, file, line);
+    std::exit(EXIT_FAILURE);
+  }
+}
+#define cublasCheck(status) (cublasCheckAt((status), __FILE__, __LINE__))
+
+static int ceil_div(int a, int b) { return (a + b - 1) / b; }

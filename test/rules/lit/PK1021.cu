@@ -1,0 +1,31 @@
+// PK1021: cuBLAS handles, calls, enumerators and the library data types of
+// the *Ex calls become hipBLAS's; a math mode rocBLAS lacks is flagged.
+// RUN: rm -rf %t && %pk port -q --cuda-path=none --to hip --report %t/r.json -o %t %s 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DIAG
+// RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK1021.hip
+// RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/r.json
+#include <cublas_v2.h>
+
+void linear(cublasHandle_t handle, cudaStream_t stream, const float *w, const float *x,
+            float *y, int m, int n, int k) {
+// CHECK: void linear(hipblasHandle_t handle, hipStream_t stream, const float *w, const float *x,
+  const float one = 1.0f, zero = 0.0f;
+  cublasSetStream(handle, stream);
+// CHECK:  hipblasSetStream(handle, stream);
+  cublasStatus_t st = cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &one, w, k, x, k,
+                                  &zero, y, m);
+// CHECK:  hipblasStatus_t st = hipblasSgemm(handle, HIPBLAS_OP_T, HIPBLAS_OP_N, m, n, k, &one, w, k, x, k,
+  if (st != CUBLAS_STATUS_SUCCESS) return;
+// CHECK:  if (st != HIPBLAS_STATUS_SUCCESS) return;
+  cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &one, w, CUDA_R_32F, k, x,
+               CUDA_R_32F, k, &zero, y, CUDA_R_32F, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+// CHECK:  hipblasGemmEx(handle, HIPBLAS_OP_T, HIPBLAS_OP_N, m, n, k, &one, w, HIP_R_32F, k, x,
+// CHECK:               HIP_R_32F, k, &zero, y, HIP_R_32F, m, HIPBLAS_COMPUTE_32F, HIPBLAS_GEMM_DEFAULT);
+// REPORT: "replacement": "hipblasGemmEx",
+// REPORT-NEXT: "rule": "PK1021",
+// REPORT-NEXT: "why": "cublasGemmEx -> hipblasGemmEx (hipBLAS takes hipDataType and hipblasComputeType_t here only with HIPBLAS_V2 defined before <hipblas/hipblas.h> (ROCm 6; the default from ROCm 7): compile with -DHIPBLAS_V2)"
+// DIAG: PK1021.cu:[[@LINE+1]]:29: warning: 'CUBLAS_TF32_TENSOR_OP_MATH' has no HIP counterpart: rocBLAS has no TF32 math mode {{.*}} [PK1010]
+  cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH);
+// CHECK:  hipblasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH);
+}
+// DIAG-NOT: warning
