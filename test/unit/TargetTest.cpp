@@ -38,9 +38,12 @@ TEST(Targets, HipPassOrder) {
     Names.push_back(P.Name);
   std::vector<std::string> Want = {"includes",
                                    "runtime-include",
+                                   "nvcc-macros",
                                    "toolkit-headers",
                                    "renames",
                                    "launch-casts",
+                                   "mem-location",
+                                   "cub-warp-width",
                                    "host-math",
                                    "atomics-cache-hints",
                                    "bfloat16",
