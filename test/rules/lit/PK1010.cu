@@ -7,10 +7,6 @@
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK1010.hip
 // RUN: %pk port -q --to cuda -o %t/c %s 2>&1 | count 0
 #include <cuda_runtime.h>
-// DIAG: PK1010.cu:[[@LINE+1]]:1: warning: header <cuda_fp8.h> has no HIP counterpart: HIP 5.2.3 has no 8-bit floating-point types [PK1010]
-#include <cuda_fp8.h>
-// CHECK: // port-kernel: warning: header <cuda_fp8.h> has no HIP counterpart: HIP 5.2.3 has no 8-bit floating-point types [PK1010]
-// CHECK-NEXT: #include <cuda_fp8.h>
 #include <cublas_v2.h>
 // A toolkit header the header table does not know: flagged, kept.
 // DIAG: PK1010.cu:[[@LINE+1]]:1: warning: header <cuda_occupancy.h> of the CUDA toolkit has no HIP counterpart in the header table; the include is kept and will not be found on a ROCm system [PK1010]
