@@ -56,6 +56,64 @@ std::string sha256Hex(StringRef Bytes) {
   return toHex(SHA256::hash(arrayRefFromStringRef(Bytes)), /*LowerCase=*/true);
 }
 
+/// The SHA-256 of \p Content with the scratch directory \p Work counted as
+/// /@pk-work@ (a driver and the prepared sources name it).
+std::string contentHash(StringRef Content, StringRef Work) {
+  return sha256Hex(Work.empty() || !Content.contains(Work)
+                       ? Content.str()
+                       : replaceAll(Content, Work, MappedWork));
+}
+
+/// Every key of the cache: NUL-separated fields hashed with SHA-256, the
+/// first naming the kind and version of what it keys.
+class KeyHasher {
+public:
+  explicit KeyHasher(StringRef Kind) { field(Kind); }
+  void field(StringRef S) {
+    H.update(S);
+    H.update(StringRef("\0", 1));
+  }
+  /// The compiler: its path, size and modification time.
+  void compiler(StringRef Compiler) {
+    field(Compiler);
+    sys::fs::file_status St;
+    if (!sys::fs::status(Compiler, St)) {
+      field(std::to_string(St.getSize()));
+      field(std::to_string(
+          St.getLastModificationTime().time_since_epoch().count()));
+    }
+  }
+  SHA256 &raw() { return H; }
+  std::string hex() { return toHex(H.final(), /*LowerCase=*/true); }
+
+private:
+  SHA256 H;
+};
+
+/// Writes \p Content to \p To through a temporary file in its directory
+/// (created if missing) and a rename: a reader never sees half a file.
+bool putAtomically(StringRef To, StringRef Content) {
+  StringRef Parent = sys::path::parent_path(To);
+  if (sys::fs::create_directories(Parent))
+    return false;
+  int FD;
+  SmallString<256> Tmp;
+  if (sys::fs::createUniqueFile(Parent + "/.tmp-%%%%%%%%", FD, Tmp))
+    return false;
+  bool Ok;
+  {
+    raw_fd_ostream O(FD, /*shouldClose=*/true);
+    O << Content;
+    O.close();
+    Ok = !O.has_error();
+    O.clear_error();
+  }
+  if (Ok && !sys::fs::rename(Tmp, To))
+    return true;
+  sys::fs::remove(Tmp);
+  return false;
+}
+
 /// The paths of a Make-style dependency file (`target: dep dep \`), with
 /// `\ ` and `$$` unescaped.
 std::vector<std::string> depFilePaths(StringRef Text) {
@@ -194,27 +252,17 @@ std::string unmapBuildPaths(StringRef Text, StringRef Work, StringRef Cwd) {
 std::string objectKey(StringRef Compiler, ArrayRef<std::string> Flags,
                       StringRef Preprocessed, StringRef Work,
                       ArrayRef<std::pair<std::string, std::string>> Inputs) {
-  SHA256 H;
-  auto Field = [&](StringRef S) {
-    H.update(S);
-    H.update(StringRef("\0", 1));
-  };
-  Field("port-kernel emulator object 2");
-  Field(Compiler);
-  sys::fs::file_status St;
-  if (!sys::fs::status(Compiler, St)) {
-    Field(std::to_string(St.getSize()));
-    Field(std::to_string(
-        St.getLastModificationTime().time_since_epoch().count()));
-  }
+  KeyHasher K("port-kernel emulator object 2");
+  K.compiler(Compiler);
   for (const std::string &F : Flags)
-    Field(replaceAll(F, Work, MappedWork));
-  Field("inputs");
+    K.field(replaceAll(F, Work, MappedWork));
+  K.field("inputs");
   for (const auto &[Path, Hash] : Inputs) {
-    Field(replaceAll(Path, Work, MappedWork));
-    Field(Hash);
+    K.field(replaceAll(Path, Work, MappedWork));
+    K.field(Hash);
   }
-  Field("-E");
+  K.field("-E");
+  SHA256 &H = K.raw();
   while (!Preprocessed.empty()) {
     auto [L, Rest] = Preprocessed.split('\n');
     if (isLineMarker(L) && L.contains(Work))
@@ -224,7 +272,7 @@ std::string objectKey(StringRef Compiler, ArrayRef<std::string> Flags,
     H.update("\n");
     Preprocessed = Rest;
   }
-  return toHex(H.final(), /*LowerCase=*/true);
+  return K.hex();
 }
 
 bool readInputs(StringRef DepFile, ArrayRef<std::string> Flags,
@@ -256,10 +304,7 @@ bool readInputs(StringRef DepFile, ArrayRef<std::string> Flags,
       return false;
     // The files of the scratch directory (the driver, the prepared sources)
     // name it; as in the preprocessed text, it counts as /@pk-work@.
-    StringRef Content = (*B)->getBuffer();
-    Inputs.push_back({P, sha256Hex(Work.empty() || !Content.contains(Work)
-                                       ? Content.str()
-                                       : replaceAll(Content, Work, MappedWork))});
+    Inputs.push_back({P, contentHash((*B)->getBuffer(), Work)});
   }
   return true;
 }
@@ -339,35 +384,13 @@ void storeObject(StringRef CacheDir, StringRef Key, StringRef Obj,
                  StringRef Ext) {
   std::string P = objectPath(CacheDir, Key, Ext),
               HP = hashPath(CacheDir, Key, Ext);
-  StringRef Parent = sys::path::parent_path(P);
-  if (sys::fs::create_directories(Parent))
-    return;
   ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(
       Obj, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!B)
     return;
   StringRef Bytes = (*B)->getBuffer();
-  // Writes \p Content to a temporary file in Parent renamed to \p To.
-  auto Put = [&](StringRef Content, StringRef To) {
-    int FD;
-    SmallString<256> Tmp;
-    if (sys::fs::createUniqueFile(Parent + "/.tmp-%%%%%%%%", FD, Tmp))
-      return false;
-    bool Ok;
-    {
-      raw_fd_ostream O(FD, /*shouldClose=*/true);
-      O << Content;
-      O.close();
-      Ok = !O.has_error();
-      O.clear_error();
-    }
-    if (Ok && !sys::fs::rename(Tmp, To))
-      return true;
-    sys::fs::remove(Tmp);
-    return false;
-  };
-  if (Put(sha256Hex(Bytes) + "\n", HP))
-    (void)Put(Bytes, P);
+  if (putAtomically(HP, sha256Hex(Bytes) + "\n"))
+    (void)putAtomically(P, Bytes);
 }
 
 std::string FileHashes::hash(StringRef Path) {
@@ -388,10 +411,7 @@ std::string FileHashes::hash(StringRef Path) {
       Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!B)
     return "";
-  StringRef Content = (*B)->getBuffer();
-  std::string H = sha256Hex(Work.empty() || !Content.contains(Work)
-                                ? Content.str()
-                                : replaceAll(Content, Work, MappedWork));
+  std::string H = contentHash((*B)->getBuffer(), Work);
   if (!InWork) {
     std::lock_guard<std::mutex> L(M);
     Memo[Path.str()] = {Size, Time, H};
@@ -408,30 +428,6 @@ std::string keyedPath(StringRef CacheDir, StringRef Sub, StringRef Key,
   return std::string(P);
 }
 
-/// Writes \p Content to \p To through a temporary file in its directory
-/// (created if missing) and a rename.
-bool putAtomically(StringRef To, StringRef Content) {
-  StringRef Parent = sys::path::parent_path(To);
-  if (sys::fs::create_directories(Parent))
-    return false;
-  int FD;
-  SmallString<256> Tmp;
-  if (sys::fs::createUniqueFile(Parent + "/.tmp-%%%%%%%%", FD, Tmp))
-    return false;
-  bool Ok;
-  {
-    raw_fd_ostream O(FD, /*shouldClose=*/true);
-    O << Content;
-    O.close();
-    Ok = !O.has_error();
-    O.clear_error();
-  }
-  if (Ok && !sys::fs::rename(Tmp, To))
-    return true;
-  sys::fs::remove(Tmp);
-  return false;
-}
-
 /// A list of (hash, path) lines closed by `end <sha256 of what precedes>`;
 /// the body without that line, or none when it is missing or wrong.
 std::optional<StringRef> checkedBody(StringRef Text) {
@@ -446,6 +442,39 @@ std::optional<StringRef> checkedBody(StringRef Text) {
 
 std::string sealed(StringRef Body) {
   return (Body + "end " + sha256Hex(Body) + "\n").str();
+}
+
+/// One entry of a manifest: `object <key> <n>` and n `<hash> <path>` lines.
+struct ManifestEntry {
+  StringRef Key;
+  std::vector<StringRef> Files;
+  StringRef Text; ///< the entry's lines, as written
+};
+
+/// The entries of a manifest's checked body, oldest first; none when it is
+/// not one.
+std::optional<std::vector<ManifestEntry>> parseManifest(StringRef Body) {
+  SmallVector<StringRef, 0> Lines;
+  Body.split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  if (Lines.empty() || Lines[0] != "port-kernel manifest 1")
+    return std::nullopt;
+  std::vector<ManifestEntry> Es;
+  for (size_t I = 1; I < Lines.size();) {
+    SmallVector<StringRef, 3> F;
+    Lines[I].split(F, ' ');
+    unsigned N = 0;
+    if (F.size() != 3 || F[0] != "object" || F[1].size() != 64 ||
+        F[2].getAsInteger(10, N) || I + 1 + N > Lines.size())
+      return std::nullopt;
+    ManifestEntry E;
+    E.Key = F[1];
+    E.Files.assign(Lines.begin() + I + 1, Lines.begin() + I + 1 + N);
+    const char *End = Lines[I + N].end();
+    E.Text = StringRef(Lines[I].begin(), End - Lines[I].begin() + 1);
+    Es.push_back(std::move(E));
+    I += 1 + N;
+  }
+  return Es;
 }
 
 /// Whether every `<hash> <path>` line of \p Lines names a file whose
@@ -469,15 +498,10 @@ bool filesMatch(ArrayRef<StringRef> Lines, StringRef Work,
 
 std::string programKey(StringRef ObjKey, ArrayRef<std::string> LinkArgs,
                        StringRef Work, FileHashes &Hashes) {
-  SHA256 H;
-  auto Field = [&](StringRef S) {
-    H.update(S);
-    H.update(StringRef("\0", 1));
-  };
-  Field("port-kernel emulator program 1");
-  Field(ObjKey);
+  KeyHasher K("port-kernel emulator program 1");
+  K.field(ObjKey);
   for (const std::string &A : LinkArgs) {
-    Field(replaceAll(A, Work, MappedWork));
+    K.field(replaceAll(A, Work, MappedWork));
     sys::fs::file_status St;
     if (!StringRef(A).starts_with(Work) && sys::path::is_absolute(A) &&
         !sys::fs::status(A, St) &&
@@ -485,10 +509,10 @@ std::string programKey(StringRef ObjKey, ArrayRef<std::string> LinkArgs,
       std::string FH = Hashes.hash(A);
       if (FH.empty())
         return "";
-      Field(FH);
+      K.field(FH);
     }
   }
-  return toHex(H.final(), /*LowerCase=*/true);
+  return K.hex();
 }
 
 std::string manifestKey(StringRef Compiler, ArrayRef<std::string> Flags,
@@ -496,24 +520,13 @@ std::string manifestKey(StringRef Compiler, ArrayRef<std::string> Flags,
   std::string MainHash = Hashes.hash(Main);
   if (MainHash.empty())
     return "";
-  SHA256 H;
-  auto Field = [&](StringRef S) {
-    H.update(S);
-    H.update(StringRef("\0", 1));
-  };
-  Field("port-kernel emulator manifest 1");
-  Field(Compiler);
-  sys::fs::file_status St;
-  if (!sys::fs::status(Compiler, St)) {
-    Field(std::to_string(St.getSize()));
-    Field(std::to_string(
-        St.getLastModificationTime().time_since_epoch().count()));
-  }
+  KeyHasher K("port-kernel emulator manifest 1");
+  K.compiler(Compiler);
   for (const std::string &F : Flags)
-    Field(replaceAll(F, Work, MappedWork));
-  Field(replaceAll(Main, Work, MappedWork));
-  Field(MainHash);
-  return toHex(H.final(), /*LowerCase=*/true);
+    K.field(replaceAll(F, Work, MappedWork));
+  K.field(replaceAll(Main, Work, MappedWork));
+  K.field(MainHash);
+  return K.hex();
 }
 
 std::string lookupManifest(StringRef CacheDir, StringRef MKey, StringRef Work,
@@ -527,23 +540,14 @@ std::string lookupManifest(StringRef CacheDir, StringRef MKey, StringRef Work,
   std::optional<StringRef> Body = checkedBody((*B)->getBuffer());
   if (!Body)
     return "";
-  SmallVector<StringRef, 0> Lines;
-  Body->split(Lines, '\n', -1, /*KeepEmpty=*/false);
-  if (Lines.empty() || Lines[0] != "port-kernel manifest 1")
+  std::optional<std::vector<ManifestEntry>> Entries = parseManifest(*Body);
+  if (!Entries)
     return "";
-  // Entries, newest last: `object <key> <n>` then n file lines.
+  // The newest entry whose files all match.
   std::string Found;
-  for (size_t I = 1; I < Lines.size();) {
-    SmallVector<StringRef, 3> F;
-    Lines[I].split(F, ' ');
-    unsigned N = 0;
-    if (F.size() != 3 || F[0] != "object" || F[1].size() != 64 ||
-        F[2].getAsInteger(10, N) || I + 1 + N > Lines.size())
-      return "";
-    if (filesMatch(ArrayRef<StringRef>(Lines).slice(I + 1, N), Work, Hashes))
-      Found = F[1].str();
-    I += 1 + N;
-  }
+  for (const ManifestEntry &E : *Entries)
+    if (filesMatch(E.Files, Work, Hashes))
+      Found = E.Key.str();
   return Found;
 }
 
@@ -563,24 +567,11 @@ void recordManifest(StringRef CacheDir, StringRef MKey, StringRef Work,
   // dropped beyond 15.
   std::vector<std::string> Old;
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(P))
-    if (std::optional<StringRef> Body = checkedBody((*B)->getBuffer())) {
-      SmallVector<StringRef, 0> Lines;
-      Body->split(Lines, '\n', -1, /*KeepEmpty=*/false);
-      for (size_t I = 1; I < Lines.size();) {
-        SmallVector<StringRef, 3> F;
-        Lines[I].split(F, ' ');
-        unsigned N = 0;
-        if (F.size() != 3 || F[2].getAsInteger(10, N) ||
-            I + 1 + N > Lines.size())
-          break;
-        std::string E;
-        for (size_t K = I; K <= I + N; ++K)
-          E += (Lines[K] + "\n").str();
-        if (F[1] != ObjKey)
-          Old.push_back(std::move(E));
-        I += 1 + N;
-      }
-    }
+    if (std::optional<StringRef> Body = checkedBody((*B)->getBuffer()))
+      if (std::optional<std::vector<ManifestEntry>> Es = parseManifest(*Body))
+        for (const ManifestEntry &E : *Es)
+          if (E.Key != ObjKey)
+            Old.push_back(E.Text.str());
   if (Old.size() > 15)
     Old.erase(Old.begin(), Old.end() - 15);
   std::string Body = "port-kernel manifest 1\n";
@@ -632,23 +623,12 @@ std::optional<PreludePlan> planPrelude(StringRef Compiler,
   }
   if (Plan.Header.empty())
     return std::nullopt;
-  SHA256 H;
-  auto Field = [&](StringRef S) {
-    H.update(S);
-    H.update(StringRef("\0", 1));
-  };
-  Field("port-kernel prelude pch 1");
-  Field(Compiler);
-  sys::fs::file_status St;
-  if (!sys::fs::status(Compiler, St)) {
-    Field(std::to_string(St.getSize()));
-    Field(std::to_string(
-        St.getLastModificationTime().time_since_epoch().count()));
-  }
+  KeyHasher K("port-kernel prelude pch 1");
+  K.compiler(Compiler);
   for (const std::string &F : Plan.BuildArgs)
-    Field(F);
-  Field(Plan.Header);
-  Plan.Key = toHex(H.final(), /*LowerCase=*/true);
+    K.field(F);
+  K.field(Plan.Header);
+  Plan.Key = K.hex();
   return Plan;
 }
 
