@@ -27,6 +27,7 @@
 #include "LiftMatmul.h"
 #include "LiftScan.h"
 #include "LiftLower.h"
+#include "LiftMap.h"
 #include "LiftRows.h"
 
 #include "clang/AST/ASTContext.h"
@@ -74,6 +75,15 @@ std::optional<DType> nki::dtypeOf(QualType T) {
     return DType::BF16;
   if (S.find("half") != std::string::npos)
     return DType::F16;
+  return std::nullopt;
+}
+
+std::optional<DType> nki::scalarDtypeOf(QualType T) {
+  if (auto D = dtypeOf(T))
+    return D;
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (T->isIntegerType() && !T->isBooleanType() && !T->isEnumeralType())
+    return DType::I64;
   return std::nullopt;
 }
 
@@ -1513,12 +1523,13 @@ std::optional<Refusal> liftElementwise(TargetContext &TC,
   // covered only if the launch reaches the bound: checked when traced.
   std::map<char, std::string> Extent = *L.StoreBounds;
   std::vector<std::pair<std::string, std::string>> Checks;
+  std::vector<std::string> Launch;
   for (char D : std::string(TwoD ? "xy" : "x")) {
     if (L.StoreStride.count(D))
       continue;
     std::string G = std::string("grid_") + D, Bk = std::string("block_") + D;
-    K.Launch.push_back(G);
-    K.Launch.push_back(Bk);
+    Launch.push_back(G);
+    Launch.push_back(Bk);
     if (!Extent.count(D))
       Extent[D] = "(" + G + " * " + Bk + ")";
     else
@@ -1526,130 +1537,40 @@ std::optional<Refusal> liftElementwise(TargetContext &TC,
           {G + " * " + Bk + " >= " + Extent[D],
            std::string("the launch covers every ") + D + " below the bound"});
   }
-  std::string Ex = Extent['x'], Ey = TwoD ? Extent['y'] : "1";
-  // Shapes of the pointer parameters.
-  std::map<std::string, std::string> HbmName;
+  MapSpec Spec;
+  Spec.TwoD = TwoD;
+  Spec.Ex = Extent['x'];
+  Spec.Ey = TwoD ? Extent['y'] : "1";
+  Spec.Checks = Checks;
+  Spec.Launch = Launch;
   for (const ParmVarDecl *P : FD->parameters()) {
-    Param Pa;
-    Pa.Name = P->getName().str();
-    Pa.PyName = pyName(Pa.Name);
-    if (!P->getType()->isPointerType()) {
-      auto T = dtypeOf(P->getType());
-      if (!T)
-        return Refusal{RuleId::PK5007, P->getLocation(),
-                       llvm::formatv("parameter '{0}' of type '{1}' has no "
-                                     "NKI dtype",
-                                     P->getName(), P->getType().getAsString())
-                           .str()};
-      Pa.Ty = *T;
-      K.Params.push_back(Pa);
+    auto UI = L.Uses.find(P);
+    if (UI == L.Uses.end())
       continue;
-    }
-    auto U = L.Uses.find(P);
-    if (U == L.Uses.end())
-      return Refusal{RuleId::PK5008, P->getLocation(),
-                     llvm::formatv("pointer parameter '{0}' is never accessed "
-                                   "as a tile, so its shape is not known",
-                                   P->getName())
-                         .str()};
-    Pa.IsTensor = true;
-    Pa.Ty = *dtypeOf(P->getType()->getPointeeType());
-    char Lay = U->second.Layout;
-    if (Lay == 'e') {
+    const TensorUse &U = UI->second;
+    if (U.Layout == 'e' && TwoD) {
       auto RP = L.RowPitch.find(P);
-      if (TwoD && (RP == L.RowPitch.end() || RP->second != Ex))
+      if (RP == L.RowPitch.end() || RP->second != Spec.Ex)
         return Refusal{
-            RuleId::PK5008, U->second.FirstUse,
+            RuleId::PK5008, U.FirstUse,
             llvm::formatv("'{0}' is indexed with a row pitch ({1}) that is "
                           "not the x extent ({2}): its 2-D shape is not "
                           "recovered",
                           P->getName(),
-                          RP == L.RowPitch.end() ? "none" : RP->second, Ex)
+                          RP == L.RowPitch.end() ? "none" : RP->second,
+                          Spec.Ex)
                 .str()};
-      Pa.Shape = TwoD ? std::vector<std::string>{Ey, Ex}
-                      : std::vector<std::string>{Ex};
-    } else if (Lay == 'r') {
-      Pa.Shape = {"1", Ex};
-    } else {
-      Pa.Shape = {Ey, "1"};
     }
-    Pa.R = U->second.Written ? (U->second.Read ? Param::InOut : Param::Out)
-                             : Param::In;
-    std::string Py = pyName(Pa.Name);
-    HbmName[Pa.Name] = Py;
-    K.Params.push_back(Pa);
+    Spec.Uses[P] = MapSpec::Use{U.Layout, U.Read, U.Written};
   }
-  Builder B(K.Body);
-  for (const auto &[Cond, Why] : Checks)
-    B.check(Cond, Why);
-  // Outputs in shared HBM, returned in CUDA order.
-  std::map<const ParmVarDecl *, std::string> OutName;
-  for (size_t I = 0; I < FD->getNumParams(); ++I) {
-    const Param &Pa = K.Params[I];
-    if (!Pa.IsTensor || Pa.R == Param::In)
-      continue;
-    std::string N = pyName(Pa.Name) + (Pa.R == Param::InOut ? "_out" : "");
-    Op O;
-    O.Kind = OpKind::Alloc;
-    O.Alloc = Tensor{N, Mem::HBM, Pa.Ty, Pa.Shape};
-    B.op(O);
-    OutName[FD->getParamDecl(I)] = N;
-    K.Returns.push_back(N);
-  }
-  // The tile loops; the body is lowered once per loop nest.
-  auto Body = [&]() {
-    TileLowering TL(B, HbmName, TwoD);
-    for (const Store &S : L.Stores) {
-      Operand V = TL.lower(S.V);
-      if (!V.IsTile) {
-        std::string T = B.alloc("t", Mem::SBUF, S.V->Ty, TL.tileShape());
-        Op M;
-        M.Kind = OpKind::Memset;
-        M.Dst = TL.full(T);
-        M.Srcs = {V};
-        B.op(M);
-        V = Operand::tile(TL.full(T));
-      }
-      Op O;
-      O.Kind = OpKind::DmaCopy;
-      O.Dst = TL.hbm(OutName[S.P]);
-      O.Srcs = {V};
-      B.op(O);
-    }
-  };
-  if (TwoD) {
-    B.open("p0", "0", Ey, "128");
-    B.assign("p1", "min(" + Ey + ", p0 + 128)");
-    B.assign("np_", "p1 - p0");
-    B.open("f0", "0", Ex, "512");
-    B.assign("f1", "min(" + Ex + ", f0 + 512)");
-    B.assign("nf_", "f1 - f0");
-    Body();
-    B.close();
-    B.close();
-  } else {
-    // Whole rows of 512 elements, 128 rows a tile; then the ragged tail
-    // (fewer than 512 elements) as a one-partition tile.
-    B.assign("full_", Ex + " // 512");
-    B.open("r0", "0", "full_", "128");
-    B.assign("np_", "min(128, full_ - r0)");
-    B.assign("nf_", "512");
-    B.assign("lo", "r0 * 512");
-    B.assign("hi", "lo + np_ * 512");
-    Body();
-    B.close();
-    B.open("lo", "full_ * 512", Ex, "512");
-    B.assign("hi", Ex);
-    B.assign("np_", "1");
-    B.assign("nf_", "hi - lo");
-    Body();
-    B.close();
-  }
-  K.Family = TwoD ? "element-wise map over a 2-D index space (rows on "
-                    "partitions, columns on the free axis)"
-                  : "element-wise map over a 1-D index space (rows of 512 "
-                    "elements on the partitions, a ragged tail row)";
-  return std::nullopt;
+  for (const Store &St : L.Stores)
+    Spec.Stores.push_back({St.P, St.V});
+  Spec.Family =
+      TwoD ? "element-wise map over a 2-D index space (rows on "
+             "partitions, columns on the free axis)"
+           : "element-wise map over a 1-D index space (rows of 512 "
+             "elements on the partitions, a ragged tail row)";
+  return emitMap(TC, FD, Spec, K);
 }
 
 //===----------------------------------------------------------------------===//
@@ -4608,6 +4529,33 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
     if (Gemm(FD, nullptr))
       continue;
     std::string Name = FD->getNameAsString();
+    // Element-wise maps, read from the kernel model (LiftMap.cpp): lifted,
+    // refused with the reason a recognised map has no tile program, or
+    // left to the lifters below (with the reason it is not a map).
+    std::optional<Refusal> MapWhy;
+    {
+      std::vector<std::string> Renamed;
+      Attempt M = Named(
+          FD, nullptr,
+          [&]() {
+            Attempt R;
+            Kernel K;
+            K.Name = Name;
+            if (liftMap(TC, FD, K, R.Why))
+              R.K = std::move(K);
+            return R;
+          },
+          Renamed);
+      if (M.K) {
+        Lifted(Name, FD, std::move(*M.K), Renamed);
+        continue;
+      }
+      if (M.Why && M.Why->Definite) {
+        Report(Name, FD->getLocation(), *M.Why);
+        continue;
+      }
+      MapWhy = M.Why;
+    }
     Scan S(TC.Ctx());
     S.run(FD);
     // The kernel model (LiftRows.cpp): lifts a row program however its
@@ -4690,7 +4638,10 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
     if (A.Why) {
       if (Model())
         continue;
-      Report(Name, FD->getLocation(), Choose(*A.Why));
+      // Threads that do not communicate: why the model's reading is not a
+      // map says more than the spelling matcher's reason.
+      Report(Name, FD->getLocation(),
+             Choose(!S.F && MapWhy && MapWhy->Preferred ? *MapWhy : *A.Why));
       continue;
     }
     Lifted(Name, FD, std::move(*A.K), Renamed);

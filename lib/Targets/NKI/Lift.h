@@ -29,11 +29,17 @@ struct Refusal {
   /// without a tile equivalent (a race, a running rescale, a partial
   /// reduction), rather than meeting a construct it does not execute.
   bool Definite = false;
+  /// A reason more precise than those of the lifters tried after the one
+  /// that gave it (reported when none of them lifts the kernel).
+  bool Preferred = false;
 };
 
 /// The NKI dtype of a C element type (float, half/__half, bf16, int,
 /// unsigned); none for the others.
 std::optional<DType> dtypeOf(clang::QualType T);
+/// The NKI dtype of a scalar parameter: dtypeOf's, and I64 for the 64-bit
+/// integers (size_t, long), which are sizes known when the kernel is traced.
+std::optional<DType> scalarDtypeOf(clang::QualType T);
 /// A Python name for a C identifier (Python keywords, builtins the output
 /// uses and the module names get a trailing underscore).
 std::string pyName(llvm::StringRef N);

@@ -35,6 +35,8 @@ const char *nki::dtypeName(DType T) {
     return "int32";
   case DType::U32:
     return "uint32";
+  case DType::I64:
+    return "int64";
   }
   return "float32";
 }

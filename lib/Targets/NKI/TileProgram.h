@@ -21,7 +21,8 @@ namespace pk {
 namespace nki {
 
 enum class Mem { HBM, SBUF, PSUM };
-enum class DType { F32, F16, BF16, I32, U32 };
+/// I64: 64-bit integer scalar parameters only (sizes); never a tile.
+enum class DType { F32, F16, BF16, I32, U32, I64 };
 
 /// "float32", "float16", ... (the names of nl dtypes and of the contract).
 const char *dtypeName(DType T);

@@ -2,7 +2,6 @@
 // Idiom: 3-D blocks and grid (x, y, z coordinates), early return on any
 // coordinate out of range, a linear index computed once.
 // EXPECT: lift
-// GAP: element-wise maps over a 3-D index space: the kernel model does not yet lift element-wise maps, and the element-wise lifter matches the 1-D/2-D spellings only
 #include <cuda_runtime.h>
 
 __global__ void add_3d(float *out, const float *a, const float *b, int depth,

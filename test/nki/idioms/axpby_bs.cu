@@ -2,7 +2,6 @@
 // Idiom: the block size passed as a kernel parameter (blockSize) instead of
 // reading blockDim.x; the launch uses blockSize threads per block.
 // EXPECT: lift
-// GAP: an element-wise map whose loop strides by the block (blockDim passed or read): element-wise maps are not yet lifted from the kernel model
 #include <cuda_runtime.h>
 
 __global__ void axpby_bs(float *z, const float *x, const float *y, float a,

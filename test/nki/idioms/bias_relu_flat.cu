@@ -3,7 +3,6 @@
 // Idiom: a flat 1-D index over rows * cols elements, the column recovered
 // with `idx % cols` to index the bias.
 // EXPECT: lift
-// GAP: a flat element-wise map with a `% cols` broadcast: element-wise maps are not yet lifted from the kernel model
 #include <cuda_runtime.h>
 
 __global__ void bias_relu_flat(float *out, const float *in, const float *bias,

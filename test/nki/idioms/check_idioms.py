@@ -416,6 +416,41 @@ def cases_softmax_warp_width(rng):
                dict(rtol=1e-4, atol=1e-6))
 
 
+def cases_map_inplace_scale(rng):
+    for n in (3700, 390001):
+        x = f32(rng, n, -3, 3)
+        yield ("n=%d" % n, dict(x=x.copy(), s=1.5, n=n),
+               L(cdiv(n, 256), 256), dict(x=x * np.float32(1.5) + 1), F32)
+
+
+def cases_map_col_major_threads(rng):
+    for rows, cols in ROWS_COLS[:2]:
+        x = f32(rng, (rows, cols), -2, 2)
+        w = f32(rng, cols)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, w=w, rows=rows, cols=cols),
+               L(cdiv(rows, 16), 16, cdiv(cols, 16), 16),
+               dict(out=x * w[None, :]), F32)
+
+
+def cases_map_grid_stride_2d(rng):
+    for (rows, cols), grid in zip(ROWS_COLS[:2], ((1, 2), (3, 5))):
+        a = f32(rng, (rows, cols), -2, 2)
+        b = f32(rng, rows)
+        yield ("%dx%d grid=%dx%d" % (rows, cols, grid[0], grid[1]),
+               dict(out=None, a=a, b=b, rows=rows, cols=cols),
+               L(grid[0], 32, grid[1], 8), dict(out=a - b[:, None]), F32)
+
+
+def cases_map_row_div(rng):
+    for rows, cols in ROWS_COLS[:2]:
+        x = f32(rng, (rows, cols), -2, 2)
+        s = f32(rng, rows, 0.5, 2)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, scale=s, rows=rows, cols=cols),
+               L(cdiv(rows * cols, 256), 256), dict(out=x * s[:, None]), F32)
+
+
 CASES = {name[len("cases_"):]: fn for name, fn in globals().items()
          if name.startswith("cases_")}
 

@@ -2,7 +2,6 @@
 // Idiom: `int tx = threadIdx.x;` and a non-const index built up by
 // reassignment, a guarded 1-D map with a ternary select.
 // EXPECT: lift
-// GAP: an element-wise map written with non-const thread-index locals: element-wise maps are not yet lifted from the kernel model
 #include <cuda_runtime.h>
 
 __global__ void relu_tx(float *out, const float *in, int n) {

@@ -2,7 +2,6 @@
 // Idiom: grid-stride loop with size_t indices (casts of blockDim.x before
 // the multiplication, as for tensors past 2^31 elements).
 // EXPECT: lift
-// GAP: a size_t grid-stride loop: element-wise maps are not yet lifted from the kernel model
 #include <cuda_runtime.h>
 #include <stddef.h>
 

@@ -3,7 +3,6 @@
 // first (`int tx = threadIdx.x; int bx = blockIdx.x; int bdim = blockDim.x;`),
 // none reassigned, and an early return past the end.
 // EXPECT: lift
-// GAP: an element-wise map written with non-const thread-index locals: element-wise maps are not yet lifted from the kernel model
 #include <cuda_runtime.h>
 
 __global__ void square_locals(float *y, const float *x, int n) {

@@ -1,0 +1,774 @@
+//===- LiftMap.cpp - element-wise maps read from the kernel model ---------===//
+// Rules: PK5001, PK5006, PK5007, PK5008
+//
+// The kernel is executed for one block (pk/KernelModel.h) at two block
+// shapes; every value it stores is then rewritten in the global thread
+// coordinates g_d = blockIdx.d * blockDim.d + threadIdx.d (d = x, y, z):
+//
+//   - a monomial c * m * blockIdx.d becomes (c / blockDim.d) * m * (g_d -
+//     threadIdx.d), which needs c to be a multiple of the block size; an
+//     integer parameter multiplying blockIdx.d where the block size would
+//     be (`blockIdx.x * blockSize + threadIdx.x`) is taken to be the block
+//     size, and the output asserts that it is;
+//   - a grid-stride loop's variable (start g_d, step blockDim.d *
+//     gridDim.d) is g_d itself, over [0, end) whatever the launch.
+//
+// What remains must be the same for every thread of the block, and the
+// same at both block shapes: then each thread computes the same function of
+// its coordinates, which is what a tile program computes for every element.
+// The stores must be at one index F(g) under one guard, a conjunction of
+// bounds g_d < E_d; F must be row-major over the bounded box (the 2-D and
+// 3-D spaces are flattened to rows and columns); each load is at F (the
+// element), at the column coordinate (a row vector broadcast over the
+// rows) or the row coordinate (a column vector).  A 1-D space whose index
+// is taken `% K` or `/ K` is seen as rows of K columns when K divides its
+// extent.  A parameter that is both read and written must be read at its
+// element, before its store.
+//
+// A kernel whose stores are not such a map (reductions, atomics, other
+// threads' elements, stores by some threads only) is another lifter's.
+//
+//===----------------------------------------------------------------------===//
+#include "LiftMapImpl.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
+#include <functional>
+
+using namespace pk;
+using namespace pk::nki;
+using namespace pk::km;
+using namespace clang;
+
+namespace mapread_build {
+
+using namespace pk::nki::mapread;
+
+/// The map of one kernel: its reading at two block shapes, and the spec.
+class MapBuilder {
+public:
+  MapBuilder(TargetContext &TC, const FunctionDecl *FD, SymPool &P,
+          const Reading &Rd, const Dims &Ds)
+      : TC(TC), FD(FD), P(P), Rd(Rd), Ds(Ds) {}
+
+  /// The spec; NotMap or Why when there is none.
+  std::optional<MapSpec> build();
+  std::string NotMap;
+  RuleId NotMapRule = RuleId::PK5006;
+  bool NotMapPreferred = false;
+  std::optional<Refusal> Why;
+
+private:
+  TargetContext &TC;
+  const FunctionDecl *FD;
+  SymPool &P;
+  const Reading &Rd;
+  const Dims &Ds;
+  SymP F = nullptr;          ///< the stores' index
+  SymP Row = nullptr, Col = nullptr; ///< the view's coordinates
+  std::map<const ParmVarDecl *, MapSpec::Use> Uses;
+  std::map<SymP, NodeP> Memo;
+
+  SymP G(unsigned D) { return P.atom(GTag + D); }
+  bool notMap(std::string W, RuleId Rule = RuleId::PK5006,
+              bool Preferred = false) {
+    if (NotMap.empty()) {
+      NotMap = std::move(W);
+      NotMapRule = Rule;
+      NotMapPreferred = Preferred;
+    }
+    return false;
+  }
+  bool refuse(RuleId R, SourceLocation L, std::string M) {
+    if (!Why)
+      Why = Refusal{R, L.isValid() ? L : FD->getLocation(), std::move(M),
+                    true};
+    return false;
+  }
+  NodeP node(SymP S, SourceLocation L);
+  bool classify(SymP S, SourceLocation L, std::set<SymP> &Seen);
+  bool readBeforeWrite(const ParmVarDecl *PV);
+};
+
+bool MapBuilder::classify(SymP S, SourceLocation L, std::set<SymP> &Seen) {
+  if (!Seen.insert(S).second)
+    return true;
+  if (S->K == SK::Load) {
+    auto *PV = dyn_cast<ParmVarDecl>(S->D);
+    if (!PV)
+      return notMap("a load of something other than a parameter");
+    char Lay = S->Ops[0] == F                 ? 'e'
+               : Col && S->Ops[0] == Col      ? 'r'
+               : Row && S->Ops[0] == Row      ? 'c'
+                                              : 0;
+    if (!Lay)
+      return notMap(llvm::formatv("'{0}' is read at an index that is not the "
+                                  "element, its row or its column",
+                                  PV->getName())
+                        .str());
+    auto [It, New] = Uses.insert({PV, MapSpec::Use{Lay, true, false}});
+    if (!New && It->second.Layout != Lay)
+      return notMap(llvm::formatv("'{0}' is read both as the element and as "
+                                  "a row or column vector",
+                                  PV->getName())
+                        .str());
+    It->second.Read = true;
+    return true;
+  }
+  for (SymP O : S->Ops)
+    if (!classify(O, L, Seen))
+      return false;
+  return true;
+}
+
+NodeP MapBuilder::node(SymP S, SourceLocation L) {
+  auto M = Memo.find(S);
+  if (M != Memo.end())
+    return M->second;
+  auto N = std::make_shared<Node>();
+  N->Ty = dtypeOfTy(S->T);
+  auto Fail = [&](std::string Msg) -> NodeP {
+    refuse(RuleId::PK5007, L, std::move(Msg));
+    return nullptr;
+  };
+  bool Scalar = !P.containsKind(S, SK::Load);
+  if (Scalar && (P.contains(S, G(0)) || P.contains(S, G(1)) ||
+                 P.contains(S, G(2)) || (Row && P.contains(S, Row)) ||
+                 (Col && P.contains(S, Col))))
+    return Fail("the element's index is used as a value (NKI has no index "
+                "generation in the current dialect)");
+  switch (S->K) {
+  case SK::Flt:
+    N->K = Node::Scalar;
+    N->Text = pyFloat(S->F);
+    break;
+  case SK::Param:
+    if (!S->D)
+      return Fail("a value with no tile equivalent");
+    N->K = Node::Scalar;
+    N->Text = pyName(S->D->getName());
+    if (auto T = dtypeOf(S->D->getType()))
+      N->Ty = *T;
+    break;
+  case SK::Int:
+    N->K = Node::Scalar;
+    N->Text = std::to_string(S->I);
+    break;
+  case SK::Load: {
+    auto *PV = cast<ParmVarDecl>(S->D);
+    N->K = Node::Load;
+    N->Text = PV->getName().str();
+    N->Layout = Uses.at(PV).Layout;
+    if (auto T = dtypeOf(PV->getType()->getPointeeType()))
+      N->Ty = *T;
+    break;
+  }
+  case SK::Cast: {
+    NodeP A = node(S->Ops[0], L);
+    if (!A)
+      return nullptr;
+    if (A->K == Node::Scalar) {
+      N->K = Node::Scalar;
+      N->Text = isFloatTy(S->T) && !isFloatTy(S->Ops[0]->T)
+                    ? "float(" + A->Text + ")"
+                    : A->Text;
+      if (!isFloatTy(S->T) && isFloatTy(S->Ops[0]->T))
+        return Fail("a floating value converted to an integer");
+      break;
+    }
+    if (!isFloatTy(S->T) || !isFloatTy(S->Ops[0]->T))
+      return Fail("a conversion of integer element values (the tile "
+                  "engines compute in float32)");
+    N->K = Node::Cast;
+    N->A = A;
+    break;
+  }
+  case SK::Bin: {
+    static const std::map<std::string, std::string> Alu = {
+        {"+", "nl.add"},      {"-", "nl.subtract"}, {"*", "nl.multiply"},
+        {"/", "nl.divide"},   {"max", "nl.maximum"}, {"min", "nl.minimum"},
+        {"pow", "nl.power"}};
+    auto Fn = Alu.find(S->Op.str());
+    if (Fn == Alu.end() || !isFloatTy(S->T))
+      return Fail(llvm::formatv("operation '{0}' on {1} element values has "
+                                "no tile operation in the lifter",
+                                S->Op, isFloatTy(S->T) ? "floating" : "integer")
+                      .str());
+    NodeP A = node(S->Ops[0], L), B = A ? node(S->Ops[1], L) : nullptr;
+    if (!A || !B)
+      return nullptr;
+    if (A->K == Node::Scalar && B->K == Node::Scalar) {
+      N->K = Node::Scalar;
+      N->Text = S->Op == "max" || S->Op == "min"
+                    ? S->Op.str() + "(" + A->Text + ", " + B->Text + ")"
+                : S->Op == "pow"
+                    ? "(" + A->Text + " ** " + B->Text + ")"
+                    : "(" + A->Text + " " + S->Op.str() + " " + B->Text + ")";
+      break;
+    }
+    N->K = Node::Bin;
+    N->Fn = Fn->second;
+    N->A = A;
+    N->B = B;
+    break;
+  }
+  case SK::Un: {
+    static const std::map<std::string, std::string> Act = {
+        {"exp", "nl.exp"},   {"log", "nl.log"},   {"sqrt", "nl.sqrt"},
+        {"rsqrt", "nl.rsqrt"}, {"tanh", "nl.tanh"}, {"abs", "nl.abs"},
+        {"erf", "nl.erf"},   {"sin", "nl.sin"},   {"cos", "nl.cos"}};
+    NodeP A = node(S->Ops[0], L);
+    if (!A)
+      return nullptr;
+    if (S->Op == "neg") {
+      if (A->K == Node::Scalar) {
+        N->K = Node::Scalar;
+        N->Text = "(-" + A->Text + ")";
+        break;
+      }
+      N->K = Node::Bin;
+      N->Fn = "nl.multiply";
+      N->A = A;
+      N->B = std::make_shared<Node>();
+      N->B->K = Node::Scalar;
+      N->B->Text = "-1.0";
+      N->B->Ty = A->Ty;
+      break;
+    }
+    auto Fn = Act.find(S->Op.str());
+    if (Fn == Act.end() || A->K == Node::Scalar)
+      return Fail(llvm::formatv("function '{0}' {1} has no tile operation in "
+                                "the lifter",
+                                S->Op,
+                                A->K == Node::Scalar ? "of a scalar"
+                                                     : "of element values")
+                      .str());
+    N->K = Node::Unary;
+    N->Fn = Fn->second;
+    N->A = A;
+    break;
+  }
+  case SK::Select:
+  case SK::Cmp:
+    return Fail("a per-element condition (a select that is not a max or "
+                "min): the current NKI dialect has no select operation");
+  default:
+    return Fail("a value with no tile equivalent: " + P.str(S));
+  }
+  Memo[S] = N;
+  return N;
+}
+
+/// A parameter both read and written: every read is before its stores in
+/// the kernel (or inside the stored expression), as the model reads global
+/// memory as it was when the kernel started.
+bool MapBuilder::readBeforeWrite(const ParmVarDecl *PV) {
+  struct Refs : RecursiveASTVisitor<Refs> {
+    const ParmVarDecl *PV;
+    std::vector<SourceRange> Stores; ///< whole assignments
+    std::vector<SourceRange> RHS;
+    std::vector<SourceLocation> Reads;
+    std::set<const DeclRefExpr *> Written;
+    bool Other = false;
+    void store(const Expr *LHS, const Expr *Whole, const Expr *Rhs) {
+      auto *A = dyn_cast<ArraySubscriptExpr>(LHS->IgnoreParenImpCasts());
+      if (!A)
+        return;
+      auto *D = dyn_cast<DeclRefExpr>(A->getBase()->IgnoreParenImpCasts());
+      if (!D || D->getDecl() != PV)
+        return;
+      Written.insert(D);
+      Stores.push_back(Whole->getSourceRange());
+      RHS.push_back(Rhs->getSourceRange());
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      if (B->isAssignmentOp())
+        store(B->getLHS(), B, B->getRHS());
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+      if (C->isAssignmentOp() && C->getNumArgs() == 2)
+        store(C->getArg(0), C, C->getArg(1));
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (D->getDecl() == PV)
+        Reads.push_back(D->getLocation());
+      return true;
+    }
+  } R;
+  R.PV = PV;
+  R.TraverseStmt(const_cast<clang::Stmt *>(FD->getBody()));
+  const SourceManager &SM = TC.SM();
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
+                                        SM.getExpansionLoc(B));
+  };
+  auto Within = [&](SourceLocation A, SourceRange Rg) {
+    SourceLocation X = SM.getExpansionLoc(A);
+    return !Before(X, Rg.getBegin()) && !Before(Rg.getEnd(), X);
+  };
+  if (R.Stores.empty())
+    return false; // stored through a helper or an alias: not followed
+  for (SourceLocation L : R.Reads) {
+    bool IsStoreBase = false;
+    for (SourceRange S : R.Stores)
+      if (Within(L, S) && !std::any_of(R.RHS.begin(), R.RHS.end(),
+                                       [&](SourceRange Rh) {
+                                         return Within(L, Rh);
+                                       }))
+        IsStoreBase = true;
+    if (IsStoreBase)
+      continue;
+    for (size_t I = 0; I < R.Stores.size(); ++I)
+      if (!Before(L, R.Stores[I].getBegin()) && !Within(L, R.RHS[I]))
+        return false;
+  }
+  return true;
+}
+
+std::optional<MapSpec> MapBuilder::build() {
+  // One index and one guard for every store.
+  F = Rd.Stores.front().Idx;
+  SymP Guard = Rd.Stores.front().Guard;
+  for (const NStore &S : Rd.Stores) {
+    if (S.Idx != F)
+      return notMap("stores at different elements"), std::nullopt;
+    if (S.Guard != Guard)
+      return notMap("stores under different conditions", RuleId::PK5007), std::nullopt;
+  }
+  auto FP = P.poly(F);
+  if (!FP)
+    return notMap("a store index that is not an integer polynomial"),
+           std::nullopt;
+  // The coordinates of the index and their strides.
+  std::map<unsigned, SymP> Stride;
+  km::Poly Rest;
+  for (auto &[M, C] : *FP) {
+    int D = -1;
+    km::Mono Other;
+    for (SymP A : M) {
+      bool IsG = A->K == SK::Param && !A->D && A->I >= GTag && A->I < GTag + 3;
+      if (IsG && D < 0)
+        D = int(A->I - GTag);
+      else if (IsG)
+        return notMap("a store index nonlinear in the coordinates"),
+               std::nullopt;
+      else
+        Other.push_back(A);
+    }
+    if (D < 0) {
+      Rest[M] += C;
+      continue;
+    }
+    km::Poly Sp;
+    Sp[Other] = C;
+    SymP S = P.fromPoly(Sp);
+    Stride[unsigned(D)] =
+        Stride.count(unsigned(D)) ? P.bin("+", Stride[unsigned(D)], S) : S;
+  }
+  if (!Rest.empty())
+    return notMap("a store at an offset from the element", RuleId::PK5006,
+                  true),
+           std::nullopt;
+  // Bounds from the guard: g_d < E (or <= E - 1); g_d >= 0 always holds.
+  std::map<unsigned, SymP> Bound;
+  std::vector<SymP> Conj;
+  conjuncts(P, Guard, Conj);
+  for (SymP C : Conj) {
+    if (C->K != SK::Cmp)
+      return notMap("a store under a condition that is not a bound on the "
+                    "coordinates",
+                    RuleId::PK5007),
+             std::nullopt;
+    auto A = P.poly(C->Ops[0]), B = P.poly(C->Ops[1]);
+    if (!A || !B)
+      return notMap("a condition on element values", RuleId::PK5007), std::nullopt;
+    km::Poly Dif = *A;
+    for (auto &[M, K] : *B)
+      Dif[M] -= K;
+    // Dif op 0 with Dif = s * g_d + r.
+    int D = -1;
+    int64_t Sg = 0;
+    km::Poly R;
+    for (auto &[M, K] : Dif) {
+      if (!K)
+        continue;
+      bool IsG = M.size() == 1 && M[0]->K == SK::Param && !M[0]->D &&
+                 M[0]->I >= GTag && M[0]->I < GTag + 3;
+      if (IsG && D < 0 && (K == 1 || K == -1)) {
+        D = int(M[0]->I - GTag);
+        Sg = K;
+        continue;
+      }
+      for (SymP X : M)
+        if (X->K == SK::Param && !X->D)
+          return notMap("a condition on a combination of the coordinates"),
+                 std::nullopt;
+      R[M] += K;
+    }
+    if (D < 0)
+      return notMap("a condition that does not bound a coordinate"),
+             std::nullopt;
+    llvm::StringRef Op = C->Op;
+    if (Sg < 0) { // -g + r op 0  <=>  g op' r
+      Op = Op == "<" ? ">" : Op == "<=" ? ">=" : Op == ">" ? "<" : Op == ">=" ? "<=" : Op;
+    } else { // g + r op 0  <=>  g op -r
+      km::Poly NR;
+      for (auto &[M, K] : R)
+        NR[M] = -K;
+      R = NR;
+    }
+    SymP E = P.fromPoly(R);
+    if (Op == "<=")
+      E = P.bin("+", E, P.intc(1));
+    else if (Op == ">=" || Op == ">") {
+      // A lower bound: true for every coordinate when E <= 0 (>=) or < 0.
+      if (E->K == SK::Int && (Op == ">=" ? E->I <= 0 : E->I < 0))
+        continue;
+      return notMap("a lower bound on a coordinate"), std::nullopt;
+    } else if (Op != "<")
+      return notMap("a condition that is not a bound"), std::nullopt;
+    auto [It, New] = Bound.insert({unsigned(D), E});
+    if (!New && It->second != E)
+      return notMap("two bounds on one coordinate"), std::nullopt;
+  }
+  // Extents: a bound, a grid-stride loop's end, or the launch.
+  std::map<unsigned, SymP> Ext;
+  std::map<unsigned, std::string> ExtPy;
+  MapSpec Spec;
+  const char *Nm = "xyz";
+  for (auto &[D, S] : Stride) {
+    (void)S;
+    auto SE = Rd.StrideEnd.find(D);
+    auto B = Bound.find(D);
+    if (SE != Rd.StrideEnd.end() && B != Bound.end())
+      return notMap("a bound check inside a grid-stride loop"), std::nullopt;
+    std::string Gn = std::string("grid_") + Nm[D],
+                Bn = std::string("block_") + Nm[D];
+    if (SE != Rd.StrideEnd.end()) {
+      Ext[D] = SE->second;
+    } else {
+      Spec.Launch.push_back(Gn);
+      if (Ds.Thread[D])
+        Spec.Launch.push_back(Bn);
+      std::string Cover = Ds.Thread[D] ? Gn + " * " + Bn : Gn;
+      if (B != Bound.end()) {
+        Ext[D] = B->second;
+      } else {
+        ExtPy[D] = "(" + Cover + ")";
+        continue;
+      }
+      auto Py = pyInt(Ext[D]);
+      if (!Py)
+        return notMap("a bound that is not a size"), std::nullopt;
+      Spec.Checks.push_back({Cover + " >= " + *Py,
+                             std::string("the launch covers every ") + Nm[D] +
+                                 " below the bound"});
+    }
+    auto Py = pyInt(Ext[D]);
+    if (!Py)
+      return notMap("an extent that is not a size"), std::nullopt;
+    ExtPy[D] = *Py;
+  }
+  for (auto &[D, E] : Bound)
+    if (!Stride.count(D))
+      return notMap("a bound on a coordinate the stores do not use"),
+             std::nullopt;
+  for (auto &[PV, D] : Rd.BlockParam)
+    Spec.Checks.push_back(
+        {pyName(PV->getName()) + " == block_" + Nm[D],
+         llvm::formatv("'{0}' is the block size in {1}", PV->getName(), Nm[D])
+             .str()});
+  if (!Rd.BlockParam.empty())
+    for (auto &[PV, D] : Rd.BlockParam)
+      if (std::find(Spec.Launch.begin(), Spec.Launch.end(),
+                    std::string("block_") + Nm[D]) == Spec.Launch.end())
+        Spec.Launch.push_back(std::string("block_") + Nm[D]);
+  // The view: the stride-1 coordinate is the column; the others, in order
+  // of their strides, must be row-major over the box.
+  unsigned CD = 3;
+  for (auto &[D, S] : Stride)
+    if (S->K == SK::Int && S->I == 1)
+      CD = D;
+  if (CD == 3)
+    return notMap("no coordinate walks the elements one by one"),
+           std::nullopt;
+  std::vector<unsigned> Order = {CD};
+  SymP Pitch = Ext.count(CD) ? Ext[CD] : nullptr;
+  std::string Desc;
+  if (Stride.size() > 1) {
+    if (!Pitch)
+      return refuse(RuleId::PK5008, Rd.Stores.front().Loc,
+                    "the row length of a 2-D map is the launch's extent, not "
+                    "a size the kernel checks: the shapes of its tensors are "
+                    "not recovered"),
+             std::nullopt;
+    while (Order.size() < Stride.size()) {
+      unsigned Next = 3;
+      for (auto &[D, S] : Stride)
+        if (std::find(Order.begin(), Order.end(), D) == Order.end() &&
+            S == Pitch)
+          Next = D;
+      if (Next == 3) {
+        // The stride of a coordinate left: the pitch the kernel uses.
+        std::string Have = "?";
+        for (auto &[D, S] : Stride)
+          if (std::find(Order.begin(), Order.end(), D) == Order.end())
+            if (auto Py = pyInt(S))
+              Have = *Py;
+        auto Want = pyInt(Pitch);
+        return refuse(RuleId::PK5008, Rd.Stores.front().Loc,
+                      llvm::formatv("'{0}' is indexed with a row pitch ({1}) "
+                                    "that is not the {2} ({3}): its {4}-D "
+                                    "shape is not recovered",
+                                    Rd.Stores.front().P->getName(), Have,
+                                    Order.size() == 1
+                                        ? std::string(1, Nm[CD]) + " extent"
+                                        : "product of the inner extents",
+                                    Want ? *Want : "?", Stride.size())
+                          .str()),
+               std::nullopt;
+      }
+      Order.push_back(Next);
+      if (!Ext.count(Next) && Order.size() < Stride.size())
+        return notMap("a middle coordinate without a bound"), std::nullopt;
+      if (Ext.count(Next))
+        Pitch = P.bin("*", Pitch, Ext[Next]);
+    }
+  }
+  std::map<SymP, SymP> ToView;
+  if (Order.size() == 1) {
+    // A 1-D space; `% K` and `/ K` of the element make it rows of K.
+    SymP K = nullptr;
+    std::set<SymP> Seen;
+    bool Mixed = false;
+    std::function<void(SymP)> Find = [&](SymP S) {
+      if (!Seen.insert(S).second)
+        return;
+      if (S->K == SK::Bin && (S->Op == "%" || S->Op == "/") && S->isInt() &&
+          S->Ops[0] == F) {
+        if (K && K != S->Ops[1])
+          Mixed = true;
+        K = S->Ops[1];
+      }
+      for (SymP O : S->Ops)
+        Find(O);
+    };
+    for (const NStore &S : Rd.Stores)
+      Find(S.Val);
+    if (Mixed)
+      return notMap("a flat index divided by two different sizes"),
+             std::nullopt;
+    if (K) {
+      auto EP = Ext.count(CD) ? P.poly(Ext[CD]) : std::nullopt;
+      auto KP = P.poly(K);
+      if (!EP || !KP || KP->size() != 1)
+        return notMap("a flat index divided by a size that does not divide "
+                      "its extent"),
+               std::nullopt;
+      const auto &[KM, KC] = *KP->begin();
+      km::Poly Q;
+      for (auto &[M, C] : *EP) {
+        std::multiset<unsigned> Have;
+        for (SymP A : M)
+          Have.insert(A->Id);
+        km::Mono QM;
+        bool Div = C % KC == 0;
+        for (SymP A : KM) {
+          auto It = Have.find(A->Id);
+          if (It == Have.end()) {
+            Div = false;
+            break;
+          }
+          Have.erase(It);
+        }
+        if (!Div)
+          return notMap("a flat index taken modulo a size that does not "
+                        "divide its extent",
+                        RuleId::PK5006, true),
+                 std::nullopt;
+        for (SymP A : M)
+          if (Have.count(A->Id)) {
+            QM.push_back(A);
+            Have.erase(Have.find(A->Id));
+          }
+        Q[QM] += C / KC;
+      }
+      auto KPy = pyInt(K), RPy = pyInt(P.fromPoly(Q));
+      if (!KPy || !RPy)
+        return notMap("a row length that is not a size"), std::nullopt;
+      Row = P.atom(RowTag);
+      Col = P.atom(ColTag);
+      SymP Flat = P.bin("+", P.bin("*", Row, K), Col);
+      ToView[P.bin("%", F, K)] = Col;
+      ToView[P.bin("/", F, K)] = Row;
+      ToView[F] = Flat;
+      F = Flat;
+      Spec.TwoD = true;
+      Spec.Ex = *KPy;
+      Spec.Ey = *RPy;
+      Desc = llvm::formatv("a 1-D index space of {0} x {1} elements, seen "
+                           "as {0} rows of {1} through its `%` and `/` by {1} "
+                           "(rows on the partitions, columns on the free axis)",
+                           *RPy, *KPy);
+    } else {
+      Spec.Ex = ExtPy[CD];
+      Desc = "a 1-D index space of " + Spec.Ex +
+             " elements (rows of 512 elements on the partitions, a ragged "
+             "tail row)";
+    }
+  } else {
+    Spec.TwoD = true;
+    Spec.Ex = ExtPy[CD];
+    Col = G(CD);
+    std::string Rows;
+    for (size_t I = 1; I < Order.size(); ++I)
+      Rows = Rows.empty() ? ExtPy[Order[I]]
+                          : "(" + ExtPy[Order[I]] + " * " + Rows + ")";
+    Spec.Ey = Rows;
+    if (Order.size() == 2)
+      Row = G(Order[1]);
+    Desc = Order.size() == 2
+               ? llvm::formatv("a 2-D index space of {0} x {1} ({2} on the "
+                               "partitions, {3} on the free axis)",
+                               Spec.Ey, Spec.Ex, Nm[Order[1]], Nm[CD])
+                     .str()
+               : llvm::formatv("a 3-D index space flattened to {0} rows of "
+                               "{1} (rows on the partitions, {2} on the free "
+                               "axis)",
+                               Spec.Ey, Spec.Ex, Nm[CD])
+                     .str();
+  }
+  // Loads and stores.
+  std::vector<std::pair<const ParmVarDecl *, SymP>> Vals;
+  for (const NStore &S : Rd.Stores) {
+    SymP V = ToView.empty() ? S.Val : P.subst(S.Val, ToView);
+    std::set<SymP> Seen;
+    if (!classify(V, S.Loc, Seen))
+      return std::nullopt;
+    Vals.push_back({S.P, V});
+  }
+  for (const NStore &S : Rd.Stores) {
+    auto [It, New] = Uses.insert({S.P, MapSpec::Use{'e', false, true}});
+    if (It->second.Layout != 'e')
+      return notMap(llvm::formatv("'{0}' is stored at its elements and read "
+                                  "as a row or column vector",
+                                  S.P->getName())
+                        .str()),
+             std::nullopt;
+    if (!New && It->second.Written)
+      return notMap(llvm::formatv("'{0}' is stored twice by a thread",
+                                  S.P->getName())
+                        .str()),
+             std::nullopt;
+    It->second.Written = true;
+    if (It->second.Read && !readBeforeWrite(S.P))
+      return refuse(RuleId::PK5007, S.Loc,
+                    llvm::formatv("'{0}' is read after it is written (or "
+                                  "through another name): the lifted map "
+                                  "reads each input once, before its stores",
+                                  S.P->getName())
+                        .str()),
+             std::nullopt;
+  }
+  for (auto &[PV, V] : Vals) {
+    NodeP N = node(V, Rd.Stores.front().Loc);
+    if (!N)
+      return std::nullopt;
+    if (N->K == Node::Scalar) {
+      auto T = dtypeOf(PV->getType()->getPointeeType());
+      if (T)
+        N->Ty = *T;
+    }
+    Spec.Stores.push_back({PV, N});
+  }
+  Spec.Uses = Uses;
+  Spec.Family = "element-wise map over " + Desc;
+  if (!Rd.BlockParam.empty())
+    Spec.Family += "; the block size is a parameter, asserted at the launch";
+  return Spec;
+}
+
+} // namespace mapread_build
+
+bool nki::liftMap(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
+                  std::optional<Refusal> &Why) {
+  mapread::Dims Ds;
+  Ds.TraverseStmt(const_cast<clang::Stmt *>(FD->getBody()));
+  BlockShape A{128, 1, 1}, B{256, 1, 1};
+  if (Ds.Thread[2]) {
+    A = {8, 4, 4};
+    B = {16, 4, 2};
+  } else if (Ds.Thread[1]) {
+    A = {16, 16, 1};
+    B = {32, 8, 1};
+  }
+  if (!Ds.Thread[0]) {
+    A.X = 1;
+    B.X = 1;
+  }
+  bool Debug = std::getenv("PK_NKI_MODEL_DEBUG") != nullptr;
+  SymPool P;
+  std::vector<mapread::Reading> Rs;
+  for (const BlockShape &S : {A, B}) {
+    Trace Tr = executeBlock(TC.Ctx(), FD, S, P);
+    if (Tr.F) {
+      if (Debug)
+        llvm::errs() << "map: " << FD->getName() << ": model: " << Tr.F->Msg
+                     << "\n";
+      return false;
+    }
+    Rs.push_back(mapread::readStores(Tr, P));
+    const mapread::Reading &R = Rs.back();
+    if (!R.NotMap.empty()) {
+      if (Debug)
+        llvm::errs() << "map: " << FD->getName() << ": not a map: "
+                     << R.NotMap << "\n";
+      // Not a map: a reason for the report only if no lifter takes it.
+      Why = Refusal{R.NotMapRule,
+                    R.NotMapLoc.isValid() ? R.NotMapLoc : FD->getLocation(),
+                    "not an element-wise map: " + R.NotMap, false,
+                    R.NotMapPreferred};
+      return false;
+    }
+  }
+  // The same map at both shapes: its values do not depend on the block.
+  if (!(Rs[0].Stores == Rs[1].Stores) || Rs[0].StrideEnd != Rs[1].StrideEnd ||
+      Rs[0].BlockParam != Rs[1].BlockParam) {
+    if (Debug)
+      llvm::errs() << "map: " << FD->getName()
+                   << ": a different map at another block shape\n";
+    Why = Refusal{RuleId::PK5007, Rs[0].Stores.front().Loc,
+                  "the values it stores depend on the block size (blockDim "
+                  "or a block-sized constant in a value): a tile program "
+                  "computes each element the same for every launch",
+                  true};
+    return false;
+  }
+  mapread_build::MapBuilder Bd(TC, FD, P, Rs[0], Ds);
+  std::optional<MapSpec> Spec = Bd.build();
+  if (!Spec) {
+    if (Debug)
+      llvm::errs() << "map: " << FD->getName() << ": "
+                   << (Bd.Why ? "refused: " + Bd.Why->Msg
+                              : "not a map: " + Bd.NotMap)
+                   << "\n";
+    Why = Bd.Why ? Bd.Why
+                 : Refusal{Bd.NotMapRule, Rs[0].Stores.front().Loc,
+                           "not an element-wise map: " + Bd.NotMap, false,
+                           Bd.NotMapPreferred};
+    return false;
+  }
+  if (auto R = emitMap(TC, FD, *Spec, K)) {
+    Why = R;
+    return false;
+  }
+  return true;
+}

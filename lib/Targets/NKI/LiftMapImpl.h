@@ -1,0 +1,94 @@
+//===- LiftMapImpl.h - the map reader between the model and the spec ------===//
+// Rules: PK5006, PK5007
+#ifndef PK_NKI_LIFTMAPIMPL_H
+#define PK_NKI_LIFTMAPIMPL_H
+
+#include "LiftMap.h"
+#include "pk/KernelModel.h"
+
+#include "clang/AST/RecursiveASTVisitor.h"
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace pk {
+namespace nki {
+namespace mapread {
+
+using namespace clang;
+using km::SymP;
+using km::SymPool;
+using km::Trace;
+
+/// Atoms of the normalised values: the global coordinates, and the row and
+/// column of a flat index seen as rows.
+enum : unsigned { GTag = 1000, RowTag = 1003, ColTag = 1004 };
+
+/// Which coordinates of the launch the kernel reads (in itself or in the
+/// device functions it calls).
+class Dims : public RecursiveASTVisitor<Dims> {
+public:
+  bool Thread[3] = {false, false, false}, Block[3] = {false, false, false};
+  bool VisitExpr(Expr *E) {
+    std::string V;
+    unsigned D;
+    if (km::builtinVar(E, V, D) && D < 3) {
+      if (V == "threadIdx" || V == "blockDim")
+        Thread[D] = true;
+      if (V == "blockIdx" || V == "gridDim")
+        Block[D] = true;
+    }
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (auto *F = C->getDirectCallee())
+      if (F->getDefinition() && F->getDefinition()->hasBody() &&
+          Seen.insert(F).second)
+        TraverseStmt(F->getDefinition()->getBody());
+    return true;
+  }
+  std::set<const FunctionDecl *> Seen;
+};
+
+/// A store of the block, rewritten in the global coordinates.
+struct NStore {
+  const ParmVarDecl *P = nullptr;
+  SymP Idx = nullptr, Val = nullptr, Guard = nullptr;
+  SourceLocation Loc;
+  bool operator==(const NStore &O) const {
+    return P == O.P && Idx == O.Idx && Val == O.Val && Guard == O.Guard;
+  }
+};
+
+/// The reading of one block shape's trace: the normalised stores, or why
+/// the kernel is not a map.
+struct Reading {
+  std::vector<NStore> Stores;
+  /// Grid-stride coordinates: d -> the loop's end.
+  std::map<unsigned, SymP> StrideEnd;
+  /// Parameters taken to be the block size in dimension d.
+  std::map<const ValueDecl *, unsigned> BlockParam;
+  std::string NotMap; ///< non-empty: why this is not a map
+  RuleId NotMapRule = RuleId::PK5006;
+  bool NotMapPreferred = false; ///< a reason to report over the matcher's
+  SourceLocation NotMapLoc;
+};
+
+/// Reads the stores of one block shape's trace in the global coordinates.
+Reading readStores(const Trace &Tr, SymPool &P);
+
+/// The NKI dtype of a model value type.
+DType dtypeOfTy(km::Ty T);
+/// The conjuncts of a guard (`!(a || b)` is `!a && !b`).
+void conjuncts(SymPool &P, SymP S, std::vector<SymP> &Out);
+
+/// The Python expression of a size (an integer value of the parameters).
+std::optional<std::string> pyInt(SymP S);
+
+} // namespace mapread
+} // namespace nki
+} // namespace pk
+
+#endif
