@@ -107,8 +107,8 @@ bool km::builtinVar(const Expr *E, std::string &Var, unsigned &Dim) {
 //===----------------------------------------------------------------------===//
 
 Exec::Exec(ASTContext &Ctx, const FunctionDecl *FD, BlockShape Shape,
-           SymPool &P, Trace &Tr)
-    : Ctx(Ctx), FD(FD), Shape(Shape), P(P), Tr(Tr) {
+           SymPool &P, Trace &Tr, unsigned Wave)
+    : Ctx(Ctx), FD(FD), Shape(Shape), P(P), Tr(Tr), Wave(Wave) {
   unsigned N = Shape.size();
   Th.resize(N);
   Tr.Shape = Shape;
@@ -480,18 +480,18 @@ SymP Exec::readPtr(SymP Ptr, unsigned T, SourceLocation L) {
     return P.undef();
   }
   Slot &S = A.Slots[Off->I];
-  unsigned W = T / 32;
+  unsigned W = T / Wave;
   // A read of another thread's write needs a barrier between, or, within
   // a warp, __syncwarp (lanes are not in lockstep since Volta).
   if (S.WPhase == Phase && S.Writer != T && !S.Atomic &&
-      (S.Writer / 32 != W || S.WSync == WarpSync[W])) {
+      (S.Writer / Wave != W || S.WSync == WarpSync[W])) {
     fail(Failure::Race, L,
          llvm::formatv("'{0}[{1}]' is read by thread {2} and written by "
                        "thread {3} with no {4} between (a data race: "
                        "independent thread scheduling does not keep lanes "
                        "in lockstep)",
                        V->getName(), Off->I, T, S.Writer,
-                       S.Writer / 32 != W ? "__syncthreads()"
+                       S.Writer / Wave != W ? "__syncthreads()"
                                           : "__syncwarp() or barrier")
              .str());
     return P.undef();
@@ -593,16 +593,16 @@ void Exec::writePtr(SymP Ptr, unsigned T, SymP Val, SourceLocation L,
   if (Val->T != A.Elem)
     Val = P.cast(A.Elem, Val);
   Slot &S = A.Slots[Off->I];
-  unsigned W = T / 32;
+  unsigned W = T / Wave;
   bool Atomic = !Acc.empty();
   bool ReadRace = S.RPhase == Phase &&
                   (S.ReadWarps & ~(uint64_t(1) << (W & 63)));
   if (S.RPhase == Phase)
     for (auto [R, Sync] : S.Readers)
-      ReadRace |= R != T && R / 32 == W && Sync == WarpSync[W];
+      ReadRace |= R != T && R / Wave == W && Sync == WarpSync[W];
   if (ReadRace ||
       (S.WPhase == Phase && S.Writer != T && !(Atomic && S.Atomic) &&
-       (S.Writer / 32 != W || S.WSync == WarpSync[W]) && S.V != Val)) {
+       (S.Writer / Wave != W || S.WSync == WarpSync[W]) && S.V != Val)) {
     fail(Failure::Race, L,
          llvm::formatv("'{0}[{1}]' is written by warp {2} while other warps "
                        "use it, with no barrier between",
@@ -638,9 +638,9 @@ void Exec::barrier(const Mask &M, SourceLocation L) {
 }
 
 Trace km::executeBlock(ASTContext &Ctx, const FunctionDecl *FD,
-                       BlockShape Shape, SymPool &Pool) {
+                       BlockShape Shape, SymPool &Pool, unsigned Wave) {
   Trace Tr;
-  Exec E(Ctx, FD, Shape, Pool, Tr);
+  Exec E(Ctx, FD, Shape, Pool, Tr, Wave);
   E.run();
   return Tr;
 }

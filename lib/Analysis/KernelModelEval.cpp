@@ -143,7 +143,7 @@ Vals Exec::eval(const Expr *E, const Mask &M) {
     for (auto It = Alias.find(V); It != Alias.end(); It = Alias.find(V))
       V = It->second;
     if (V->getName() == "warpSize")
-      return All(P.intc(32));
+      return All(P.intc(Wave));
     if (V->hasAttr<CUDASharedAttr>() && !Ctx.getAsArrayType(V->getType())) {
       // A __shared__ scalar: its one slot.
       SymP Ptr = P.ptr(V, P.intc(0), tyOf(V->getType()));
@@ -214,11 +214,28 @@ Vals Exec::eval(const Expr *E, const Mask &M) {
   if (auto *U = dyn_cast<UnaryOperator>(E))
     return evalUnary(U, M);
   if (auto *C = dyn_cast<ConditionalOperator>(E)) {
-    Vals Cv = eval(C->getCond(), M), A = eval(C->getTrueExpr(), M),
-         B = eval(C->getFalseExpr(), M);
+    // Each operand is evaluated by the threads that may take it (C
+    // evaluates one: `lane < n ? s[lane] : 0` must not read s[lane] past
+    // the end for the others); a symbolic condition takes both.
+    Vals Cv = eval(C->getCond(), M);
+    if (failed())
+      return All(P.undef());
+    Mask MA, MB;
+    for (unsigned T : M) {
+      bool Known = Cv[T]->isConst();
+      bool True = Known && (Cv[T]->K == SK::Int ? Cv[T]->I != 0 : Cv[T]->F != 0);
+      if (!Known || True)
+        MA.push_back(T);
+      if (!Known || !True)
+        MB.push_back(T);
+    }
+    Vals A = MA.empty() ? Vals(Th.size()) : eval(C->getTrueExpr(), MA);
+    Vals B = MB.empty() ? Vals(Th.size()) : eval(C->getFalseExpr(), MB);
+    if (failed())
+      return All(P.undef());
     for (unsigned T : M) {
       SymP Cb = Cv[T]->T == Ty::Bool ? Cv[T] : P.logicalNot(P.logicalNot(Cv[T]));
-      R[T] = P.select(Cb, A[T], B[T]);
+      R[T] = !A[T] ? B[T] : !B[T] ? A[T] : P.select(Cb, A[T], B[T]);
     }
     return R;
   }
@@ -446,12 +463,13 @@ Vals Exec::evalShuffle(const CallExpr *C, llvm::StringRef Kind, unsigned First,
   for (unsigned T : M)
     Active[T] = 1;
   for (unsigned T : M) {
-    int64_t Width =
-        W.empty() ? DefWidth : (W[T]->K == SK::Int ? W[T]->I : -1);
-    if (Width > 32 && L[T]->K == SK::Int) {
+    int64_t Width = W.empty() ? (DefWidth ? DefWidth : int64_t(Wave))
+                              : (W[T]->K == SK::Int ? W[T]->I : -1);
+    if (Width > int64_t(Wave) && L[T]->K == SK::Int) {
       fail(Failure::Unsupported, C->getBeginLoc(),
-           "a shuffle over more than 32 lanes (a 64-lane wavefront): the "
-           "model executes 32-lane warps");
+           llvm::formatv("a shuffle over {0} lanes, more than a warp of {1}",
+                         Width, Wave)
+               .str());
       return R;
     }
     if (L[T]->K != SK::Int || Width <= 0 || (Width & (Width - 1))) {
@@ -462,7 +480,7 @@ Vals Exec::evalShuffle(const CallExpr *C, llvm::StringRef Kind, unsigned First,
            "thread index and the block shape");
       return R;
     }
-    int64_t Lane = T % 32, Seg = Lane & ~(Width - 1), X = L[T]->I, Src = Lane;
+    int64_t Lane = T % Wave, Seg = Lane & ~(Width - 1), X = L[T]->I, Src = Lane;
     if (Kind == "idx")
       Src = Seg + (X % Width);
     else if (Kind == "down")
@@ -615,7 +633,7 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
   if (N == "__syncwarp") {
     std::set<unsigned> Warps;
     for (unsigned T : M)
-      Warps.insert(T / 32);
+      Warps.insert(T / Wave);
     for (unsigned W : Warps)
       ++WarpSync[W];
     return All(P.intc(0));

@@ -116,7 +116,7 @@ bool Exec::groupCall(const CallExpr *C, const Mask &M, Vals &R) {
         barrier(M, C->getBeginLoc());
       else
         for (unsigned T : M)
-          ++WarpSync[T / 32];
+          ++WarpSync[T / Wave];
       for (unsigned T : M)
         R[T] = P.intc(0);
       return true;

@@ -58,7 +58,7 @@ struct Frame {
 class Exec {
 public:
   Exec(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, BlockShape Shape,
-       SymPool &P, Trace &Tr);
+       SymPool &P, Trace &Tr, unsigned Wave);
   void run();
 
 private:
@@ -72,6 +72,7 @@ private:
   std::map<const clang::VarDecl *, const clang::VarDecl *> Alias;
   std::vector<Frame> Frames;
   int Phase = 0;
+  unsigned Wave = 32; ///< lanes per warp (64 for HIP's wavefronts)
   std::vector<unsigned> WarpSync = std::vector<unsigned>(32, 0);
   unsigned SymBranch = 0, LoopDepth = 0, Depth = 0;
   /// Summarised loops being executed: their iteration variables per thread.
@@ -106,7 +107,7 @@ private:
   Vals evalUnary(const clang::UnaryOperator *U, const Mask &M);
   Vals evalCall(const clang::CallExpr *C, const Mask &M);
   Vals evalShuffle(const clang::CallExpr *C, llvm::StringRef Kind,
-                   unsigned First, const Mask &M, int64_t Width = 32);
+                   unsigned First, const Mask &M, int64_t Width = 0);
   // Cooperative groups (KernelModelGroups.cpp).
   SymP groupValue(int64_t Size);
   bool groupCall(const clang::CallExpr *C, const Mask &M, Vals &R);

@@ -78,6 +78,10 @@ std::optional<DType> nki::dtypeOf(QualType T) {
   return std::nullopt;
 }
 
+unsigned nki::waveOf(const TargetContext &TC) {
+  return TC.PF.Language == Lang::HIP ? 64 : 32;
+}
+
 std::optional<DType> nki::scalarDtypeOf(QualType T) {
   if (auto D = dtypeOf(T))
     return D;

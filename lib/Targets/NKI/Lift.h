@@ -46,6 +46,11 @@ std::string pyName(llvm::StringRef N);
 /// A Python float literal for \p V (9 significant digits, always a float).
 std::string pyFloat(double V);
 
+/// The lanes of a warp the kernel model executes a source in: 64 for HIP
+/// (whose warpSize and default shuffle width are the CDNA wavefront's),
+/// 32 for CUDA.
+unsigned waveOf(const TargetContext &TC);
+
 /// Lifts every __global__ function defined in the user files of \p TC.
 /// Records a PK5001 note per lifted kernel and one finding (PK5002-PK5008)
 /// per kernel that is not lifted, at the construct that stops it.

@@ -26,10 +26,14 @@ struct Node {
   /// [0:np_, f0:f1] in a column loop.  Dot: the staged row times the
   /// matrix Text, sum over d < Depth of row[d] * Text[c, d], with the
   /// staged row transposed in the tile Stat ([Depth, np_]).
-  enum Kind { Load, Scalar, Bin, Unary, Cast, Ref, Row, Dot } K = Scalar;
+  /// ColSum: the sum over the rows r < Depth of A, whose loads ('R') read
+  /// down the columns of the tile (nc_matmul with a column of ones).
+  enum Kind { Load, Scalar, Bin, Unary, Cast, Ref, Row, Dot, ColSum } K = Scalar;
   DType Ty = DType::F32;
   std::string Text;  ///< Scalar: Python expression; Load: parameter
-  char Layout = 'e'; ///< Load: 'e' own element, 'r' row (gx), 'c' column (gy)
+  /// Load: 'e' own element, 'r' row (gx), 'c' column (gy), 'R' the rows
+  /// r0:r1 of the tile's columns (inside a ColSum).
+  char Layout = 'e';
   std::string Fn;    ///< Bin/Unary: nl op
   bool Reverse = false;
   std::shared_ptr<Node> A, B;
@@ -83,6 +87,8 @@ public:
   /// The partitions [PLo, PHi) and the free elements [0, FHi) of a tile
   /// that hold values, and the free size of the tiles.
   std::string PLo = "0", PHi = "np_", FHi = "nf_", FSize = "512";
+  /// The HBM rows of a 2-D tile ('e' loads and stores).
+  std::string RowLo = "p0", RowHi = "p1";
   /// 'g' loads (grid-stride elements): the HBM access of this tile.
   std::optional<Access> GridSrc;
 
@@ -96,7 +102,7 @@ public:
   /// rows of nf_.
   Access hbm(const std::string &T) const {
     if (TwoD)
-      return Access{T, {{"p0", "p1"}, {"f0", "f1"}}, {}};
+      return Access{T, {{RowLo, RowHi}, {"f0", "f1"}}, {}};
     return Access{T, {{"lo", "hi"}}, {"np_", "nf_"}};
   }
 
@@ -160,6 +166,8 @@ public:
       return Operand::tile(Access{N->Text, {{PLo, PHi}, {"f0", "f1"}}, {}});
     case Node::Dot:
       return dotTile(N);
+    case Node::ColSum:
+      return colSumTile(N);
     }
     return Operand::scalar("0");
   }
@@ -188,6 +196,50 @@ public:
     E.Srcs = {Operand::tile(full(Ps))};
     B.op(E);
     return Operand::tile(R);
+  }
+
+  /// The sum down the columns f0:f1 of the rows 0:Depth of N->A: per 128
+  /// rows, the body is computed on the tile of rows r0:r1 and nc_matmul
+  /// with a [rows, 1] column of ones (stationary) adds its column sums into
+  /// one [1, nf_] PSUM row, zeroed first (float32, the accumulator's
+  /// precision); the row is copied to SBUF.
+  Operand colSumTile(const NodeP &N) {
+    std::string Ones = B.alloc("ones", Mem::SBUF, N->A->Ty, {"128", "1"});
+    Op M;
+    M.Kind = OpKind::Memset;
+    M.Dst = Access{Ones, {}};
+    M.Srcs = {Operand::scalar("1.0")};
+    B.op(M);
+    std::string Ps = B.alloc("ps", Mem::PSUM, DType::F32, {"1", FSize});
+    // Zero first: no rows sum to 0, and the matmuls then all accumulate.
+    Op Z;
+    Z.Kind = OpKind::Memset;
+    Z.Dst = Access{Ps, {{"0", "1"}, {"0", FHi}}, {}};
+    Z.Srcs = {Operand::scalar("0.0")};
+    B.op(Z);
+    B.open("r0", "0", N->Depth, "128");
+    B.assign("r1", "min(" + N->Depth + ", r0 + 128)");
+    B.assign("nr_", "r1 - r0");
+    TileLowering In(B, HbmName, true);
+    In.PHi = "nr_";
+    In.FHi = FHi;
+    In.FSize = FSize;
+    In.RowLo = "r0";
+    In.RowHi = "r1";
+    Operand V = In.lower(N->A);
+    Op Mm;
+    Mm.Kind = OpKind::Matmul;
+    Mm.Dst = Access{Ps, {{"0", "1"}, {"0", FHi}}, {}};
+    Mm.Srcs = {Operand::tile(Access{Ones, {{"0", "nr_"}, {"0", "1"}}, {}}), V};
+    B.op(Mm);
+    B.close();
+    Access D = fresh(DType::F32, false);
+    Op C;
+    C.Kind = OpKind::TensorCopy;
+    C.Dst = D;
+    C.Srcs = {Operand::tile(Access{Ps, {{"0", "1"}, {"0", FHi}}, {}})};
+    B.op(C);
+    return Operand::tile(D);
   }
 
   /// 1 / X into a fresh tile of X's shape.
@@ -250,7 +302,7 @@ public:
       B.op(O);
       return Operand::tile(full(T));
     }
-    if (N->Layout == 'e') {
+    if (N->Layout == 'e' || N->Layout == 'R') {
       std::string T = B.alloc("t", Mem::SBUF, N->Ty, tileShape());
       Op O;
       O.Kind = OpKind::DmaCopy;

@@ -93,26 +93,77 @@ private:
   }
   NodeP node(SymP S, SourceLocation L);
   bool classify(SymP S, SourceLocation L, std::set<SymP> &Seen);
+  /// Column reductions: the reduction being classified, the extent of the
+  /// column coordinate (the matrix's row length), whether the map is 1-D.
+  SymP CurIter = nullptr, ColExt = nullptr;
+  bool OneD = false, HasReduce = false;
   bool readBeforeWrite(const ParmVarDecl *PV);
 };
 
 bool MapBuilder::classify(SymP S, SourceLocation L, std::set<SymP> &Seen) {
   if (!Seen.insert(S).second)
     return true;
+  if (S->K == SK::Reduce) {
+    // A sum down the columns: each element of a 1-D map reads the rows
+    // 0..n of its column of a row-major matrix as wide as the map.
+    if (CurIter)
+      return notMap("a reduction inside a reduction", RuleId::PK5007);
+    if (!OneD || !ColExt)
+      return notMap("a reduction in a map over more than one coordinate (a "
+                    "contraction)",
+                    RuleId::PK5007);
+    if (S->Op != "+")
+      return refuse(RuleId::PK5007, L,
+                    llvm::formatv("a {0}-reduction down the columns (along "
+                                  "the partition axis): only sums are "
+                                  "lowered there (nc_matmul with a column "
+                                  "of ones)",
+                                  S->Op)
+                        .str());
+    CurIter = S->Ops[0];
+    bool Ok = classify(S->Ops[1], L, Seen);
+    CurIter = nullptr;
+    HasReduce = true;
+    return Ok;
+  }
   if (S->K == SK::Load) {
     auto *PV = dyn_cast<ParmVarDecl>(S->D);
     if (!PV)
       return notMap("a load of something other than a parameter");
-    char Lay = S->Ops[0] == F                 ? 'e'
-               : Col && S->Ops[0] == Col      ? 'r'
-               : Row && S->Ops[0] == Row      ? 'c'
-                                              : 0;
+    char Lay = 0;
+    std::string Rows;
+    if (CurIter) {
+      auto Have = P.poly(S->Ops[0]);
+      auto Want = P.poly(P.bin("+", P.bin("*", CurIter, ColExt), F));
+      if (Have && Want && *Have == *Want) {
+        Lay = 'R';
+        auto R = pyInt(CurIter->Ops[1]);
+        if (!R)
+          return notMap("a reduction over a loop whose end is not a size",
+                        RuleId::PK5007);
+        Rows = *R;
+      }
+    } else {
+      Lay = S->Ops[0] == F                 ? 'e'
+            : Col && S->Ops[0] == Col      ? 'r'
+            : Row && S->Ops[0] == Row      ? 'c'
+                                           : 0;
+    }
     if (!Lay)
       return notMap(llvm::formatv("'{0}' is read at an index that is not the "
-                                  "element, its row or its column",
-                                  PV->getName())
+                                  "element, its row or its column{1}",
+                                  PV->getName(),
+                                  CurIter ? " (inside a reduction: not down "
+                                            "its column)"
+                                          : "")
                         .str());
-    auto [It, New] = Uses.insert({PV, MapSpec::Use{Lay, true, false}});
+    auto [It, New] = Uses.insert({PV, MapSpec::Use{Lay, true, false, Rows}});
+    if (!New && Lay == 'R' && It->second.Rows != Rows)
+      return notMap(llvm::formatv("'{0}' is reduced over different numbers "
+                                  "of rows",
+                                  PV->getName())
+                        .str(),
+                    RuleId::PK5007);
     if (!New && It->second.Layout != Lay)
       return notMap(llvm::formatv("'{0}' is read both as the element and as "
                                   "a row or column vector",
@@ -252,6 +303,20 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
     N->K = Node::Unary;
     N->Fn = Fn->second;
     N->A = A;
+    break;
+  }
+  case SK::Reduce: {
+    NodeP A = node(S->Ops[1], L);
+    if (!A)
+      return nullptr;
+    auto D = pyInt(S->Ops[0]->Ops[1]);
+    if (A->K == Node::Scalar || !D)
+      return Fail("a sum down the columns of a value that does not read "
+                  "them");
+    N->K = Node::ColSum;
+    N->Ty = DType::F32;
+    N->A = A;
+    N->Depth = *D;
     break;
   }
   case SK::Select:
@@ -647,6 +712,8 @@ std::optional<MapSpec> MapBuilder::build() {
                      .str();
   }
   // Loads and stores.
+  OneD = Order.size() == 1 && ToView.empty();
+  ColExt = Ext.count(CD) ? Ext[CD] : nullptr;
   std::vector<std::pair<const ParmVarDecl *, SymP>> Vals;
   for (const NStore &S : Rd.Stores) {
     SymP V = ToView.empty() ? S.Val : P.subst(S.Val, ToView);
@@ -691,6 +758,15 @@ std::optional<MapSpec> MapBuilder::build() {
   }
   Spec.Uses = Uses;
   Spec.Family = "element-wise map over " + Desc;
+  if (HasReduce) {
+    // One row of columns: each column's sum is a [1, nf_] PSUM row.
+    Spec.TwoD = true;
+    Spec.Ey = "1";
+    Spec.Family = "column reductions over a 1-D index space of " + Spec.Ex +
+                  " columns (each column's rows summed by nc_matmul with a "
+                  "column of ones, 128 rows a step accumulated in PSUM; "
+                  "the columns on the free axis in chunks of 512)";
+  }
   if (!Rd.BlockParam.empty())
     Spec.Family += "; the block size is a parameter, asserted at the launch";
   return Spec;
@@ -718,7 +794,7 @@ bool nki::liftMap(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
   SymPool P;
   std::vector<mapread::Reading> Rs;
   for (const BlockShape &S : {A, B}) {
-    Trace Tr = executeBlock(TC.Ctx(), FD, S, P);
+    Trace Tr = executeBlock(TC.Ctx(), FD, S, P, waveOf(TC));
     if (Tr.F) {
       if (Debug)
         llvm::errs() << "map: " << FD->getName() << ": model: " << Tr.F->Msg

@@ -41,9 +41,12 @@ struct MapSpec {
   std::vector<std::pair<std::string, std::string>> Checks;
   /// How each pointer parameter is accessed: 'e' the element itself, 'r' a
   /// row vector (one value per column), 'c' a column vector (per row).
+  /// 'R' a matrix read down its columns by a column reduction, of Rows
+  /// rows of Ex.
   struct Use {
     char Layout = 'e';
     bool Read = false, Written = false;
+    std::string Rows;
   };
   std::map<const clang::ParmVarDecl *, Use> Uses;
   /// Outputs in the order the kernel stores them.

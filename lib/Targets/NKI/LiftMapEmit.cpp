@@ -62,6 +62,8 @@ std::optional<Refusal> nki::emitMap(TargetContext &TC, const FunctionDecl *FD,
                         : std::vector<std::string>{Ex};
     else if (Lay == 'r')
       Pa.Shape = {"1", Ex};
+    else if (Lay == 'R')
+      Pa.Shape = {U->second.Rows, Ex};
     else
       Pa.Shape = {Ey, "1"};
     Pa.R = U->second.Written ? (U->second.Read ? Param::InOut : Param::Out)

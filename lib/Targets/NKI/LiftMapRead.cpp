@@ -31,6 +31,7 @@ private:
   Reading R;
   unsigned T = 0; ///< the thread being normalised
   SourceLocation Here; ///< the store being normalised
+  std::set<SymP> ReduceIters; ///< variables of the reductions met
   std::unordered_map<SymP, SymP> Memo;
   std::map<SymP, SymP> Assume; ///< block-size parameters -> the block size
 
@@ -115,8 +116,22 @@ SymP Reader::norm(SymP S) {
     case SK::Cast:
       Out = rebuild(S);
       break;
-    case SK::Reduce:
-      return no("a reduction over a loop", RuleId::PK5007);
+    case SK::Reduce: {
+      // A loop over the sizes from 0 by 1, the same for every thread: the
+      // reduction stays, its body rewritten (a column reduction when the
+      // body reads down a column; see LiftMap.cpp).
+      SymP It = S->Ops[0];
+      if (It->K != SK::Iter || It->Ops[0] != P.intc(0) ||
+          It->Ops[2] != P.intc(1) || P.containsKind(It->Ops[1], SK::Load) ||
+          P.containsKind(It->Ops[1], SK::BlockIdx))
+        return no("a reduction over a loop that is not from 0 by 1 to a "
+                  "size",
+                  RuleId::PK5007);
+      ReduceIters.insert(It);
+      SymP Body = norm(S->Ops[1]);
+      Out = Body ? P.reduce(S->Op, It, Body) : nullptr;
+      break;
+    }
     default:
       return no("a value that is not an element of the inputs: " + P.str(S),
                 RuleId::PK5007);
@@ -156,6 +171,8 @@ SymP Reader::normAtom(SymP A) {
       return F->second;
     return A;
   case SK::Iter: {
+    if (ReduceIters.count(A))
+      return A; // the variable of a reduction being rewritten
     // A grid-stride loop: from g_d by blockDim.d * gridDim.d.
     SymP St = normInt(A->Ops[0]);
     SymP End = normInt(A->Ops[1]);

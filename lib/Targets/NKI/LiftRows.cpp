@@ -887,7 +887,7 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                    << S.Y << ": " << What << "\n";
   };
   for (const BlockShape &S : Cands) {
-    Trace Tr = executeBlock(TC.Ctx(), FD, S, P);
+    Trace Tr = executeBlock(TC.Ctx(), FD, S, P, waveOf(TC));
     if (Tr.F)
       Say(S, "model: " + Tr.F->Msg);
     SharedBytes |= Tr.UsesSharedBytes;

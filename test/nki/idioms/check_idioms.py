@@ -451,6 +451,43 @@ def cases_map_row_div(rng):
                L(cdiv(rows * cols, 256), 256), dict(out=x * s[:, None]), F32)
 
 
+def cases_col_mean_sq_gs(rng):
+    for (rows, cols), grid in zip(ROWS_COLS, (1, 3, 40)):
+        x = f32(rng, (rows, cols))
+        yield ("%dx%d grid=%d" % (rows, cols, grid),
+               dict(out=None, x=x, rows=rows, cols=cols), L(grid, 128),
+               dict(out=(x.astype(np.float64) ** 2).sum(axis=0) / rows),
+               dict(rtol=1e-4, atol=1e-5))
+
+
+def cases_col_sum_half(rng):
+    for rows, cols in ROWS_COLS[:2]:
+        x = rng.uniform(-1, 1, (rows, cols)).astype(np.float16)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, x=x, rows=rows, cols=cols),
+               L(cdiv(cols, 256), 256),
+               dict(out=x.astype(np.float64).sum(axis=0)),
+               dict(rtol=1e-4, atol=1e-3))
+
+
+def cases_col_max(rng):
+    for rows, cols in ROWS_COLS[:1]:
+        x = f32(rng, (rows, cols))
+        yield ("%dx%d" % (rows, cols), dict(out=None, x=x, rows=rows,
+                                            cols=cols),
+               L(cdiv(cols, 128), 128), dict(out=x.max(axis=0)), F32)
+
+
+def cases_row_sum_per_thread(rng):
+    for rows, cols in ROWS_COLS[:2]:
+        x = f32(rng, (rows, cols))
+        yield ("%dx%d" % (rows, cols), dict(out=None, x=x, rows=rows,
+                                            cols=cols),
+               L(cdiv(rows, 128), 128),
+               dict(out=x.astype(np.float64).sum(axis=1)),
+               dict(rtol=1e-4, atol=1e-4))
+
+
 CASES = {name[len("cases_"):]: fn for name, fn in globals().items()
          if name.startswith("cases_")}
 

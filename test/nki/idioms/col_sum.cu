@@ -2,7 +2,6 @@
 // Idiom: one thread per column, each thread walks the rows of its column
 // (coalesced across the warp), no shared memory.
 // EXPECT: lift
-// GAP: a reduction along the partition axis (each thread walks a column): no matmul-with-ones lowering from the kernel model yet
 #include <cuda_runtime.h>
 
 __global__ void col_sum(float *out, const float *in, int rows, int cols) {

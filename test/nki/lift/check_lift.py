@@ -285,6 +285,28 @@ def main():
     check(refused, "block_reduce: a block of another size than BLOCK_SIZE "
           "is refused")
 
+    # HIP row sums counted in warpSize: the model runs HIP sources in
+    # 64-lane waves (warpSize 64, shuffles of the whole wave), so the
+    # per-wave partials fill partial[0:waves]; a 32-thread block is half a
+    # wave (lanes past the block read nothing) and is not a proven shape.
+    mod, irs, _ = port(a.pk, os.path.join(corpus, "hip_wave_reduce",
+                                          "hip_wave_reduce.hip"), a.work,
+                       "hip_wave_reduce")
+    k = "row_sums"
+    for rows, cols, block in ((7, 1000, 256), (300, 1300, 64), (5, 77, 1024)):
+        x = rng.uniform(-1, 1, (rows, cols)).astype(np.float32)
+        out, ops = run(mod, k, [x, None, rows, cols], launch=(rows, block))
+        check(np.allclose(out.reshape(-1), x.astype(np.float64).sum(axis=1),
+                          rtol=1e-5, atol=1e-4),
+              "hip_wave_reduce: row sums match for %d x %d, block %d" %
+              (rows, cols, block))
+    try:
+        run(mod, k, [x, None, rows, cols], launch=(rows, 32))
+        refused = False
+    except AssertionError:
+        refused = True
+    check(refused, "hip_wave_reduce: a block of half a wave is refused")
+
     # A transpose staged through a padded shared tile: nc_transpose.
     mod, irs, _ = port(a.pk, os.path.join(corpus, "transpose",
                                           "transpose.cu"), a.work, "transpose")

@@ -22,7 +22,7 @@ LIFTED = {
     "transpose": "transpose_padded", "sgemm_tiled": "sgemm_tiled",
     "sgemm_regblock": "sgemm_regblock", "wmma_hgemm": "wmma_hgemm",
     "wmma_bf16_gemm": "wmma_bf16_gemm", "wmma_gemm_smem": "wmma_gemm_smem",
-    "attention_scores": "attention_scores",
+    "attention_scores": "attention_scores", "hip_wave_reduce": "row_sums",
     "inclusive_scan": "scan_inclusive",
     "wmma_gemm_warptile": "wmma_gemm_warptile",
 }

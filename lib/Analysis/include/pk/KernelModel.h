@@ -201,10 +201,13 @@ struct Trace {
 /// threadIdx.x and friends: the variable's name and the dimension (0-2).
 bool builtinVar(const clang::Expr *E, std::string &Var, unsigned &Dim);
 
-/// Executes \p FD (a __global__ function) for one block of \p Shape.
-/// Symbols go to \p Pool, which must outlive the trace.
+/// Executes \p FD (a __global__ function) for one block of \p Shape, in
+/// warps of \p Wave lanes (32: CUDA; 64: HIP sources, which run on the
+/// 64-lane wavefronts of CDNA): warpSize, the default shuffle width and
+/// the lanes __syncwarp orders.  Symbols go to \p Pool, which must outlive
+/// the trace.
 Trace executeBlock(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
-                   BlockShape Shape, SymPool &Pool);
+                   BlockShape Shape, SymPool &Pool, unsigned Wave = 32);
 
 } // namespace km
 } // namespace pk
