@@ -59,7 +59,9 @@ public:
 
   /// The spec; NotMap or Why when there is none.
   std::optional<MapSpec> build();
-  std::string NotMap;
+  /// A 2-D map that is a contraction: the GEMM (build() returns none).
+  std::optional<GemmSpec> Gemm;
+  std::string NotMap, NotMapPrefix = "not an element-wise map: ";
   RuleId NotMapRule = RuleId::PK5006;
   bool NotMapPreferred = false;
   std::optional<Refusal> Why;
@@ -711,6 +713,46 @@ std::optional<MapSpec> MapBuilder::build() {
                                Spec.Ey, Spec.Ex, Nm[CD])
                      .str();
   }
+  // A contraction: the GEMM lifter's tile program.
+  if (Order.size() == 2 && Rd.Stores.size() == 1 &&
+      P.containsKind(Rd.Stores.front().Val, SK::Reduce) && Ext.count(CD) &&
+      Ext.count(Order[1])) {
+    std::string W;
+    Gemm = contraction(P, Rd.Stores.front(), Row, Col, Ext[Order[1]],
+                       Ext[CD], Spec, W);
+    if (!Gemm)
+      return NotMapPrefix = "", notMap(W, RuleId::PK5007, true), std::nullopt;
+    if (!Gemm->Beta.empty() && !readBeforeWrite(Gemm->C)) {
+      Gemm.reset();
+      return refuse(RuleId::PK5007, Rd.Stores.front().Loc,
+                    llvm::formatv("'{0}' is read after it is written (or "
+                                  "through another name): the lifted GEMM "
+                                  "reads C once, before its stores",
+                                  Rd.Stores.front().P->getName())
+                        .str()),
+             std::nullopt;
+    }
+    for (const ParmVarDecl *PV : FD->parameters()) {
+      bool Ok = PV->getType()->isPointerType()
+                    ? PV == Gemm->A || PV == Gemm->B || PV == Gemm->C
+                    : scalarDtypeOf(PV->getType()).has_value();
+      if (!Ok) {
+        Gemm.reset();
+        return refuse(PV->getType()->isPointerType() ? RuleId::PK5008
+                                                     : RuleId::PK5007,
+                      PV->getLocation(),
+                      llvm::formatv("parameter '{0}' is neither an operand "
+                                    "of the GEMM nor a scalar with an NKI "
+                                    "dtype",
+                                    PV->getName())
+                          .str()),
+               std::nullopt;
+      }
+    }
+    if (!Rd.BlockParam.empty())
+      Gemm->Family += "; the block size is a parameter";
+    return std::nullopt;
+  }
   // Loads and stores.
   OneD = Order.size() == 1 && ToView.empty();
   ColExt = Ext.count(CD) ? Ext[CD] : nullptr;
@@ -830,6 +872,10 @@ bool nki::liftMap(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
   }
   mapread_build::MapBuilder Bd(TC, FD, P, Rs[0], Ds);
   std::optional<MapSpec> Spec = Bd.build();
+  if (Bd.Gemm) {
+    emitGemmSpec(FD, *Bd.Gemm, K);
+    return true;
+  }
   if (!Spec) {
     if (Debug)
       llvm::errs() << "map: " << FD->getName() << ": "
@@ -838,7 +884,7 @@ bool nki::liftMap(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                    << "\n";
     Why = Bd.Why ? Bd.Why
                  : Refusal{Bd.NotMapRule, Rs[0].Stores.front().Loc,
-                           "not an element-wise map: " + Bd.NotMap, false,
+                           Bd.NotMapPrefix + Bd.NotMap, false,
                            Bd.NotMapPreferred};
     return false;
   }

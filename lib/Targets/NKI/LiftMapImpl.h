@@ -4,6 +4,7 @@
 #define PK_NKI_LIFTMAPIMPL_H
 
 #include "LiftMap.h"
+#include "LiftMatmul.h"
 #include "pk/KernelModel.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -78,6 +79,12 @@ struct Reading {
 
 /// Reads the stores of one block shape's trace in the global coordinates.
 Reading readStores(const Trace &Tr, SymPool &P);
+
+/// The GEMM of a 2-D map's one store (see LiftMapGemm.cpp): rows Row < M,
+/// columns Col < N; none with \p Why when it is not a contraction.
+std::optional<GemmSpec> contraction(SymPool &P, const NStore &S, SymP Row,
+                                    SymP Col, SymP M, SymP N,
+                                    const MapSpec &Spec, std::string &Why);
 
 /// The NKI dtype of a model value type.
 DType dtypeOfTy(km::Ty T);

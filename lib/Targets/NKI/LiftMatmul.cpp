@@ -579,15 +579,7 @@ public:
 // What a proof produces: a GEMM description, emitted as a tile program.
 //===----------------------------------------------------------------------===//
 
-struct Gemm {
-  const ParmVarDecl *A = nullptr, *B = nullptr, *C = nullptr;
-  bool BTransposed = false; ///< B given as Bt, N x K row-major
-  std::string M, N, K;      ///< size parameters (Python names)
-  std::string Alpha, Beta;  ///< Python scalars; empty: 1 / no C term
-  std::vector<std::pair<std::string, std::string>> Assigns; ///< var, value
-  std::vector<std::pair<std::string, std::string>> Checks;  ///< cond, why
-  std::string Family;
-};
+using Gemm = GemmSpec;
 
 struct Refused {
   Refusal R;
@@ -782,14 +774,15 @@ void emitGemm(const FunctionDecl *FD, const Gemm &G, Kernel &K) {
     Pa.Name = P->getName().str();
     Pa.PyName = pyName(Pa.Name);
     if (!P->getType()->isPointerType()) {
-      Pa.Ty = *dtypeOf(P->getType());
+      Pa.Ty = *scalarDtypeOf(P->getType());
       K.Params.push_back(Pa);
       continue;
     }
     Pa.IsTensor = true;
     Pa.Ty = *dtypeOf(P->getType()->getPointeeType());
     if (P == G.A)
-      Pa.Shape = {G.M, G.K};
+      Pa.Shape = G.ATransposed ? std::vector<std::string>{G.K, G.M}
+                               : std::vector<std::string>{G.M, G.K};
     else if (P == G.B)
       Pa.Shape = G.BTransposed ? std::vector<std::string>{G.N, G.K}
                                : std::vector<std::string>{G.K, G.N};
@@ -824,21 +817,32 @@ void emitGemm(const FunctionDecl *FD, const Gemm &G, Kernel &K) {
   B.assign("n1", "min(" + G.N + ", n0 + " + NT + ")");
   B.assign("nn", "n1 - n0");
   std::string Acc = B.alloc("acc", Mem::PSUM, DType::F32, {"128", NT});
+  // Zeroed first: a K of 0 sums to 0 (alpha * 0 + beta * C), and every
+  // nc_matmul then accumulates.
+  B.op(OpKind::Memset, acc2(Acc, "0", "nm", "0", "nn"), {Operand::scalar("0.0")});
   B.open("k0", "0", G.K, "128");
   B.assign("k1", "min(" + G.K + ", k0 + 128)");
   B.assign("nk", "k1 - k0");
   auto T = [](Access A) { return Operand::tile(std::move(A)); };
-  // Stationary: the A tile [m, k] transposed to [k, m].
-  std::string At = B.alloc("a", Mem::SBUF, TA, {"128", "128"});
-  B.op(OpKind::DmaCopy, acc2(At, "0", "nm", "0", "nk"),
-       {T(acc2(A, "m0", "m1", "k0", "k1"))});
-  // A transpose writes its input's dtype: the PSUM tile has A's.
-  std::string AtP = B.alloc("a_t", Mem::PSUM, TA, {"128", "128"});
-  B.op(OpKind::Transpose, acc2(AtP, "0", "nk", "0", "nm"),
-       {T(acc2(At, "0", "nm", "0", "nk"))});
-  std::string AtS = B.alloc("a_t", Mem::SBUF, TA, {"128", "128"});
-  B.op(OpKind::TensorCopy, acc2(AtS, "0", "nk", "0", "nm"),
-       {T(acc2(AtP, "0", "nk", "0", "nm"))});
+  // Stationary: the A tile [m, k] transposed to [k, m] (an A given as
+  // its K x M transpose is loaded as it is).
+  std::string AtS;
+  if (G.ATransposed) {
+    AtS = B.alloc("a_t", Mem::SBUF, TA, {"128", "128"});
+    B.op(OpKind::DmaCopy, acc2(AtS, "0", "nk", "0", "nm"),
+         {T(acc2(A, "k0", "k1", "m0", "m1"))});
+  } else {
+    std::string At = B.alloc("a", Mem::SBUF, TA, {"128", "128"});
+    B.op(OpKind::DmaCopy, acc2(At, "0", "nm", "0", "nk"),
+         {T(acc2(A, "m0", "m1", "k0", "k1"))});
+    // A transpose writes its input's dtype: the PSUM tile has A's.
+    std::string AtP = B.alloc("a_t", Mem::PSUM, TA, {"128", "128"});
+    B.op(OpKind::Transpose, acc2(AtP, "0", "nk", "0", "nm"),
+         {T(acc2(At, "0", "nm", "0", "nk"))});
+    AtS = B.alloc("a_t", Mem::SBUF, TA, {"128", "128"});
+    B.op(OpKind::TensorCopy, acc2(AtS, "0", "nk", "0", "nm"),
+         {T(acc2(AtP, "0", "nk", "0", "nm"))});
+  }
   // Moving: the B tile [k, n].
   std::string Bm;
   if (!G.BTransposed) {
@@ -2719,6 +2723,10 @@ Gemm TiledGemm::run() {
 }
 
 } // namespace
+
+void nki::emitGemmSpec(const FunctionDecl *FD, const GemmSpec &G, Kernel &K) {
+  emitGemm(FD, G, K);
+}
 
 bool nki::liftMatmul(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                      std::optional<Refusal> &Why) {

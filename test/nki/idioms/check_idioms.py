@@ -488,6 +488,51 @@ def cases_row_sum_per_thread(rng):
                dict(rtol=1e-4, atol=1e-4))
 
 
+def cases_gemm_tn_naive(rng):
+    for M, N, K in ((37, 100, 70), (300, 260, 130)):
+        A = f32(rng, (K, M))
+        B = f32(rng, (K, N))
+        yield ("M=%d N=%d K=%d" % (M, N, K),
+               dict(C=None, A=A, B=B, M=M, N=N, K=K),
+               L(cdiv(M, 16), 16, cdiv(N, 16), 16),
+               dict(C=A.astype(np.float64).T @ B), dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_gemm_nn_beta(rng):
+    for M, N, K in ((37, 100, 70), (130, 600, 200)):
+        A = f32(rng, (M, K))
+        B = f32(rng, (K, N))
+        C = f32(rng, (M, N))
+        yield ("M=%d N=%d K=%d" % (M, N, K),
+               dict(A=A, B=B, C=C.copy(), M=M, N=N, K=K, alpha=1.5, beta=-0.5),
+               L(cdiv(N, 32), 32, cdiv(M, 8), 8),
+               dict(C=1.5 * (A.astype(np.float64) @ B) - 0.5 * C),
+               dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_gemm_half_nn(rng):
+    for M, N, K in ((37, 100, 70), (200, 300, 260)):
+        A = rng.uniform(-1, 1, (M, K)).astype(np.float16)
+        B = rng.uniform(-1, 1, (K, N)).astype(np.float16)
+        yield ("M=%d N=%d K=%d" % (M, N, K),
+               dict(C=None, A=A, B=B, M=M, N=N, K=K),
+               L(cdiv(N, 16), 16, cdiv(M, 16), 16),
+               dict(C=A.astype(np.float64) @ B.astype(np.float64)),
+               dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_gemm_bias_relu(rng):
+    M, N, K = 37, 100, 70
+    A = f32(rng, (M, K))
+    W = f32(rng, (N, K))
+    b = f32(rng, N)
+    yield ("M=%d N=%d K=%d" % (M, N, K),
+           dict(C=None, A=A, W=W, bias=b, M=M, N=N, K=K),
+           L(cdiv(N, 16), 16, cdiv(M, 16), 16),
+           dict(C=np.maximum(A.astype(np.float64) @ W.T + b, 0)),
+           dict(rtol=1e-4, atol=1e-4))
+
+
 CASES = {name[len("cases_"):]: fn for name, fn in globals().items()
          if name.startswith("cases_")}
 

@@ -2,7 +2,6 @@
 // the "NT" layout of a linear layer's weight.
 // Idiom: one thread per output element over a 2-D grid, a plain loop over K.
 // EXPECT: lift
-// GAP: contractions found by the kernel model are not yet emitted as nc_matmul (the GEMM lifter matches its shapes only)
 #include <cuda_runtime.h>
 
 __global__ void gemm_nt_naive(float *C, const float *A, const float *B,
