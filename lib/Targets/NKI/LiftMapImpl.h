@@ -86,6 +86,58 @@ std::optional<GemmSpec> contraction(SymPool &P, const NStore &S, SymP Row,
                                     SymP Col, SymP M, SymP N,
                                     const MapSpec &Spec, std::string &Why);
 
+/// The map of one kernel: its reading at two block shapes, and the spec.
+class MapBuilder {
+public:
+  MapBuilder(TargetContext &TC, const FunctionDecl *FD, SymPool &P,
+          const Reading &Rd, const Dims &Ds)
+      : TC(TC), FD(FD), P(P), Rd(Rd), Ds(Ds) {}
+
+  /// The spec; NotMap or Why when there is none.
+  std::optional<MapSpec> build();
+  /// A 2-D map that is a contraction: the GEMM (build() returns none).
+  std::optional<GemmSpec> Gemm;
+  std::string NotMap, NotMapPrefix = "not an element-wise map: ";
+  RuleId NotMapRule = RuleId::PK5006;
+  bool NotMapPreferred = false;
+  std::optional<Refusal> Why;
+
+private:
+  TargetContext &TC;
+  const FunctionDecl *FD;
+  SymPool &P;
+  const Reading &Rd;
+  const Dims &Ds;
+  SymP F = nullptr;          ///< the stores' index
+  SymP Row = nullptr, Col = nullptr; ///< the view's coordinates
+  std::map<const ParmVarDecl *, MapSpec::Use> Uses;
+  std::map<SymP, NodeP> Memo;
+
+  SymP G(unsigned D) { return P.atom(GTag + D); }
+  bool notMap(std::string W, RuleId Rule = RuleId::PK5006,
+              bool Preferred = false) {
+    if (NotMap.empty()) {
+      NotMap = std::move(W);
+      NotMapRule = Rule;
+      NotMapPreferred = Preferred;
+    }
+    return false;
+  }
+  bool refuse(RuleId R, SourceLocation L, std::string M) {
+    if (!Why)
+      Why = Refusal{R, L.isValid() ? L : FD->getLocation(), std::move(M),
+                    true};
+    return false;
+  }
+  NodeP node(SymP S, SourceLocation L);
+  bool classify(SymP S, SourceLocation L, std::set<SymP> &Seen);
+  /// Column reductions: the reduction being classified, the extent of the
+  /// column coordinate (the matrix's row length), whether the map is 1-D.
+  SymP CurIter = nullptr, ColExt = nullptr;
+  bool OneD = false, HasReduce = false;
+  bool readBeforeWrite(const ParmVarDecl *PV);
+};
+
 /// The NKI dtype of a model value type.
 DType dtypeOfTy(km::Ty T);
 /// The conjuncts of a guard (`!(a || b)` is `!a && !b`).

@@ -1,0 +1,322 @@
+//===- LiftMapNode.cpp - a map's values as element trees ------------------===//
+// Rules: PK5006, PK5007
+//
+// The loads of a map's values are classified (the element, a row or column
+// vector, the column read down by a column sum), the values become the
+// element trees TileLowering lowers (LiftLower.h), and a parameter both
+// read and written is checked to be read before its stores.
+//
+//===----------------------------------------------------------------------===//
+#include "LiftMapImpl.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+
+using namespace pk;
+using namespace pk::nki;
+using namespace pk::nki::mapread;
+using namespace pk::km;
+using namespace clang;
+
+bool MapBuilder::classify(SymP S, SourceLocation L, std::set<SymP> &Seen) {
+  if (!Seen.insert(S).second)
+    return true;
+  if (S->K == SK::Reduce) {
+    // A sum down the columns: each element of a 1-D map reads the rows
+    // 0..n of its column of a row-major matrix as wide as the map.
+    if (CurIter)
+      return notMap("a reduction inside a reduction", RuleId::PK5007);
+    if (!OneD || !ColExt)
+      return notMap("a reduction in a map over more than one coordinate (a "
+                    "contraction)",
+                    RuleId::PK5007);
+    if (S->Op != "+")
+      return refuse(RuleId::PK5007, L,
+                    llvm::formatv("a {0}-reduction down the columns (along "
+                                  "the partition axis): only sums are "
+                                  "lowered there (nc_matmul with a column "
+                                  "of ones)",
+                                  S->Op)
+                        .str());
+    CurIter = S->Ops[0];
+    bool Ok = classify(S->Ops[1], L, Seen);
+    CurIter = nullptr;
+    HasReduce = true;
+    return Ok;
+  }
+  if (S->K == SK::Load) {
+    auto *PV = dyn_cast<ParmVarDecl>(S->D);
+    if (!PV)
+      return notMap("a load of something other than a parameter");
+    char Lay = 0;
+    std::string Rows;
+    if (CurIter) {
+      auto Have = P.poly(S->Ops[0]);
+      auto Want = P.poly(P.bin("+", P.bin("*", CurIter, ColExt), F));
+      if (Have && Want && *Have == *Want) {
+        Lay = 'R';
+        auto R = pyInt(CurIter->Ops[1]);
+        if (!R)
+          return notMap("a reduction over a loop whose end is not a size",
+                        RuleId::PK5007);
+        Rows = *R;
+      }
+    } else {
+      Lay = S->Ops[0] == F                 ? 'e'
+            : Col && S->Ops[0] == Col      ? 'r'
+            : Row && S->Ops[0] == Row      ? 'c'
+                                           : 0;
+    }
+    if (!Lay)
+      return notMap(llvm::formatv("'{0}' is read at an index that is not the "
+                                  "element, its row or its column{1}",
+                                  PV->getName(),
+                                  CurIter ? " (inside a reduction: not down "
+                                            "its column)"
+                                          : "")
+                        .str());
+    auto [It, New] = Uses.insert({PV, MapSpec::Use{Lay, true, false, Rows}});
+    if (!New && Lay == 'R' && It->second.Rows != Rows)
+      return notMap(llvm::formatv("'{0}' is reduced over different numbers "
+                                  "of rows",
+                                  PV->getName())
+                        .str(),
+                    RuleId::PK5007);
+    if (!New && It->second.Layout != Lay)
+      return notMap(llvm::formatv("'{0}' is read both as the element and as "
+                                  "a row or column vector",
+                                  PV->getName())
+                        .str());
+    It->second.Read = true;
+    return true;
+  }
+  for (SymP O : S->Ops)
+    if (!classify(O, L, Seen))
+      return false;
+  return true;
+}
+
+NodeP MapBuilder::node(SymP S, SourceLocation L) {
+  auto M = Memo.find(S);
+  if (M != Memo.end())
+    return M->second;
+  auto N = std::make_shared<Node>();
+  N->Ty = dtypeOfTy(S->T);
+  auto Fail = [&](std::string Msg) -> NodeP {
+    refuse(RuleId::PK5007, L, std::move(Msg));
+    return nullptr;
+  };
+  bool Scalar = !P.containsKind(S, SK::Load);
+  if (Scalar && (P.contains(S, G(0)) || P.contains(S, G(1)) ||
+                 P.contains(S, G(2)) || (Row && P.contains(S, Row)) ||
+                 (Col && P.contains(S, Col))))
+    return Fail("the element's index is used as a value (NKI has no index "
+                "generation in the current dialect)");
+  switch (S->K) {
+  case SK::Flt:
+    N->K = Node::Scalar;
+    N->Text = pyFloat(S->F);
+    break;
+  case SK::Param:
+    if (!S->D)
+      return Fail("a value with no tile equivalent");
+    N->K = Node::Scalar;
+    N->Text = pyName(S->D->getName());
+    if (auto T = dtypeOf(S->D->getType()))
+      N->Ty = *T;
+    break;
+  case SK::Int:
+    N->K = Node::Scalar;
+    N->Text = std::to_string(S->I);
+    break;
+  case SK::Load: {
+    auto *PV = cast<ParmVarDecl>(S->D);
+    N->K = Node::Load;
+    N->Text = PV->getName().str();
+    N->Layout = Uses.at(PV).Layout;
+    if (auto T = dtypeOf(PV->getType()->getPointeeType()))
+      N->Ty = *T;
+    break;
+  }
+  case SK::Cast: {
+    NodeP A = node(S->Ops[0], L);
+    if (!A)
+      return nullptr;
+    if (A->K == Node::Scalar) {
+      N->K = Node::Scalar;
+      N->Text = isFloatTy(S->T) && !isFloatTy(S->Ops[0]->T)
+                    ? "float(" + A->Text + ")"
+                    : A->Text;
+      if (!isFloatTy(S->T) && isFloatTy(S->Ops[0]->T))
+        return Fail("a floating value converted to an integer");
+      break;
+    }
+    if (!isFloatTy(S->T) || !isFloatTy(S->Ops[0]->T))
+      return Fail("a conversion of integer element values (the tile "
+                  "engines compute in float32)");
+    N->K = Node::Cast;
+    N->A = A;
+    break;
+  }
+  case SK::Bin: {
+    static const std::map<std::string, std::string> Alu = {
+        {"+", "nl.add"},      {"-", "nl.subtract"}, {"*", "nl.multiply"},
+        {"/", "nl.divide"},   {"max", "nl.maximum"}, {"min", "nl.minimum"},
+        {"pow", "nl.power"}};
+    auto Fn = Alu.find(S->Op.str());
+    if (Fn == Alu.end() || !isFloatTy(S->T))
+      return Fail(llvm::formatv("operation '{0}' on {1} element values has "
+                                "no tile operation in the lifter",
+                                S->Op, isFloatTy(S->T) ? "floating" : "integer")
+                      .str());
+    NodeP A = node(S->Ops[0], L), B = A ? node(S->Ops[1], L) : nullptr;
+    if (!A || !B)
+      return nullptr;
+    if (A->K == Node::Scalar && B->K == Node::Scalar) {
+      N->K = Node::Scalar;
+      N->Text = S->Op == "max" || S->Op == "min"
+                    ? S->Op.str() + "(" + A->Text + ", " + B->Text + ")"
+                : S->Op == "pow"
+                    ? "(" + A->Text + " ** " + B->Text + ")"
+                    : "(" + A->Text + " " + S->Op.str() + " " + B->Text + ")";
+      break;
+    }
+    N->K = Node::Bin;
+    N->Fn = Fn->second;
+    N->A = A;
+    N->B = B;
+    break;
+  }
+  case SK::Un: {
+    static const std::map<std::string, std::string> Act = {
+        {"exp", "nl.exp"},   {"log", "nl.log"},   {"sqrt", "nl.sqrt"},
+        {"rsqrt", "nl.rsqrt"}, {"tanh", "nl.tanh"}, {"abs", "nl.abs"},
+        {"erf", "nl.erf"},   {"sin", "nl.sin"},   {"cos", "nl.cos"}};
+    NodeP A = node(S->Ops[0], L);
+    if (!A)
+      return nullptr;
+    if (S->Op == "neg") {
+      if (A->K == Node::Scalar) {
+        N->K = Node::Scalar;
+        N->Text = "(-" + A->Text + ")";
+        break;
+      }
+      N->K = Node::Bin;
+      N->Fn = "nl.multiply";
+      N->A = A;
+      N->B = std::make_shared<Node>();
+      N->B->K = Node::Scalar;
+      N->B->Text = "-1.0";
+      N->B->Ty = A->Ty;
+      break;
+    }
+    auto Fn = Act.find(S->Op.str());
+    if (Fn == Act.end() || A->K == Node::Scalar)
+      return Fail(llvm::formatv("function '{0}' {1} has no tile operation in "
+                                "the lifter",
+                                S->Op,
+                                A->K == Node::Scalar ? "of a scalar"
+                                                     : "of element values")
+                      .str());
+    N->K = Node::Unary;
+    N->Fn = Fn->second;
+    N->A = A;
+    break;
+  }
+  case SK::Reduce: {
+    NodeP A = node(S->Ops[1], L);
+    if (!A)
+      return nullptr;
+    auto D = pyInt(S->Ops[0]->Ops[1]);
+    if (A->K == Node::Scalar || !D)
+      return Fail("a sum down the columns of a value that does not read "
+                  "them");
+    N->K = Node::ColSum;
+    N->Ty = DType::F32;
+    N->A = A;
+    N->Depth = *D;
+    break;
+  }
+  case SK::Select:
+  case SK::Cmp:
+    return Fail("a per-element condition (a select that is not a max or "
+                "min): the current NKI dialect has no select operation");
+  default:
+    return Fail("a value with no tile equivalent: " + P.str(S));
+  }
+  Memo[S] = N;
+  return N;
+}
+
+/// A parameter both read and written: every read is before its stores in
+/// the kernel (or inside the stored expression), as the model reads global
+/// memory as it was when the kernel started.
+bool MapBuilder::readBeforeWrite(const ParmVarDecl *PV) {
+  struct Refs : RecursiveASTVisitor<Refs> {
+    const ParmVarDecl *PV;
+    std::vector<SourceRange> Stores; ///< whole assignments
+    std::vector<SourceRange> RHS;
+    std::vector<SourceLocation> Reads;
+    std::set<const DeclRefExpr *> Written;
+    bool Other = false;
+    void store(const Expr *LHS, const Expr *Whole, const Expr *Rhs) {
+      auto *A = dyn_cast<ArraySubscriptExpr>(LHS->IgnoreParenImpCasts());
+      if (!A)
+        return;
+      auto *D = dyn_cast<DeclRefExpr>(A->getBase()->IgnoreParenImpCasts());
+      if (!D || D->getDecl() != PV)
+        return;
+      Written.insert(D);
+      Stores.push_back(Whole->getSourceRange());
+      RHS.push_back(Rhs->getSourceRange());
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      if (B->isAssignmentOp())
+        store(B->getLHS(), B, B->getRHS());
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+      if (C->isAssignmentOp() && C->getNumArgs() == 2)
+        store(C->getArg(0), C, C->getArg(1));
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      if (D->getDecl() == PV)
+        Reads.push_back(D->getLocation());
+      return true;
+    }
+  } R;
+  R.PV = PV;
+  R.TraverseStmt(const_cast<clang::Stmt *>(FD->getBody()));
+  const SourceManager &SM = TC.SM();
+  auto Before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
+                                        SM.getExpansionLoc(B));
+  };
+  auto Within = [&](SourceLocation A, SourceRange Rg) {
+    SourceLocation X = SM.getExpansionLoc(A);
+    return !Before(X, Rg.getBegin()) && !Before(Rg.getEnd(), X);
+  };
+  if (R.Stores.empty())
+    return false; // stored through a helper or an alias: not followed
+  for (SourceLocation L : R.Reads) {
+    bool IsStoreBase = false;
+    for (SourceRange S : R.Stores)
+      if (Within(L, S) && !std::any_of(R.RHS.begin(), R.RHS.end(),
+                                       [&](SourceRange Rh) {
+                                         return Within(L, Rh);
+                                       }))
+        IsStoreBase = true;
+    if (IsStoreBase)
+      continue;
+    for (size_t I = 0; I < R.Stores.size(); ++I)
+      if (!Before(L, R.Stores[I].getBegin()) && !Within(L, R.RHS[I]))
+        return false;
+  }
+  return true;
+}
+
