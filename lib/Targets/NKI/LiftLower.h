@@ -28,7 +28,11 @@ struct Node {
   /// staged row transposed in the tile Stat ([Depth, np_]).
   /// ColSum: the sum over the rows r < Depth of A, whose loads ('R') read
   /// down the columns of the tile (nc_matmul with a column of ones).
-  enum Kind { Load, Scalar, Bin, Unary, Cast, Ref, Row, Dot, ColSum } K = Scalar;
+  /// RowRed: Fn (nl.add, nl.maximum, nl.minimum) over the columns c <
+  /// Depth of A, whose loads ('W') read along the tile's rows.
+  enum Kind {
+    Load, Scalar, Bin, Unary, Cast, Ref, Row, Dot, ColSum, RowRed
+  } K = Scalar;
   DType Ty = DType::F32;
   std::string Text;  ///< Scalar: Python expression; Load: parameter
   /// Load: 'e' own element, 'r' row (gx), 'c' column (gy), 'R' the rows
@@ -87,8 +91,8 @@ public:
   /// The partitions [PLo, PHi) and the free elements [0, FHi) of a tile
   /// that hold values, and the free size of the tiles.
   std::string PLo = "0", PHi = "np_", FHi = "nf_", FSize = "512";
-  /// The HBM rows of a 2-D tile ('e' loads and stores).
-  std::string RowLo = "p0", RowHi = "p1";
+  /// The HBM rows and columns of a 2-D tile ('e' loads and stores).
+  std::string RowLo = "p0", RowHi = "p1", ColLo = "f0", ColHi = "f1";
   /// 'g' loads (grid-stride elements): the HBM access of this tile.
   std::optional<Access> GridSrc;
 
@@ -102,7 +106,7 @@ public:
   /// rows of nf_.
   Access hbm(const std::string &T) const {
     if (TwoD)
-      return Access{T, {{RowLo, RowHi}, {"f0", "f1"}}, {}};
+      return Access{T, {{RowLo, RowHi}, {ColLo, ColHi}}, {}};
     return Access{T, {{"lo", "hi"}}, {"np_", "nf_"}};
   }
 
@@ -168,6 +172,8 @@ public:
       return dotTile(N);
     case Node::ColSum:
       return colSumTile(N);
+    case Node::RowRed:
+      return rowRedTile(N);
     }
     return Operand::scalar("0");
   }
@@ -242,6 +248,50 @@ public:
     return Operand::tile(D);
   }
 
+  /// Fn over the columns 0:Depth of N->A for the tile's rows: a (P, 1)
+  /// column set to Fn's identity, then per 512 columns the body on the tile
+  /// of columns c0:c1, tensor_reduce along the free axis and the combination
+  /// into the column.
+  Operand rowRedTile(const NodeP &N) {
+    std::string Acc = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
+    Access AA = colAccess(Acc);
+    Op M;
+    M.Kind = OpKind::Memset;
+    M.Dst = AA;
+    M.Srcs = {Operand::scalar(N->Fn == "nl.add"       ? "0.0"
+                              : N->Fn == "nl.maximum" ? "-3.4028234663852886e38"
+                                                      : "3.4028234663852886e38")};
+    B.op(M);
+    B.open("c0", "0", N->Depth, "512");
+    B.assign("c1", "min(" + N->Depth + ", c0 + 512)");
+    B.assign("nc_", "c1 - c0");
+    TileLowering In(B, HbmName, true);
+    In.PLo = PLo;
+    In.PHi = PHi;
+    In.FHi = "nc_";
+    In.RowLo = RowLo;
+    In.RowHi = RowHi;
+    In.ColLo = "c0";
+    In.ColHi = "c1";
+    Operand V = In.lower(N->A);
+    std::string Red = B.alloc("red", Mem::SBUF, DType::F32, {"128", "1"});
+    Access RA = colAccess(Red);
+    Op Rd;
+    Rd.Kind = OpKind::Reduce;
+    Rd.Fn = N->Fn;
+    Rd.Dst = RA;
+    Rd.Srcs = {V};
+    B.op(Rd);
+    Op Cb;
+    Cb.Kind = OpKind::TensorTensor;
+    Cb.Fn = N->Fn;
+    Cb.Dst = AA;
+    Cb.Srcs = {Operand::tile(AA), Operand::tile(RA)};
+    B.op(Cb);
+    B.close();
+    return Operand::tile(AA);
+  }
+
   /// 1 / X into a fresh tile of X's shape.
   Operand recip(const Operand &X, DType Ty) {
     Access D = fresh(Ty, isCol(X));
@@ -302,7 +352,7 @@ public:
       B.op(O);
       return Operand::tile(full(T));
     }
-    if (N->Layout == 'e' || N->Layout == 'R') {
+    if (N->Layout == 'e' || N->Layout == 'R' || N->Layout == 'W') {
       std::string T = B.alloc("t", Mem::SBUF, N->Ty, tileShape());
       Op O;
       O.Kind = OpKind::DmaCopy;
@@ -341,8 +391,8 @@ public:
     std::string Row = B.alloc("row", Mem::SBUF, N->Ty, {"1", "512"});
     Op O;
     O.Kind = OpKind::DmaCopy;
-    O.Dst = Access{Row, {{"0", "1"}, {"0", "nf_"}}};
-    O.Srcs = {Operand::tile(Access{Src, {{"0", "1"}, {"f0", "f1"}}})};
+    O.Dst = Access{Row, {{"0", "1"}, {"0", FHi}}};
+    O.Srcs = {Operand::tile(Access{Src, {{"0", "1"}, {ColLo, ColHi}}})};
     B.op(O);
     if (Ones.empty()) {
       Ones = B.alloc("ones", Mem::SBUF, N->Ty, {"1", "128"});
@@ -356,8 +406,8 @@ public:
     Op Mm;
     Mm.Kind = OpKind::Matmul;
     Mm.Dst = full(Ps);
-    Mm.Srcs = {Operand::tile(Access{Ones, {{"0", "1"}, {"0", "np_"}}}),
-               Operand::tile(Access{Row, {{"0", "1"}, {"0", "nf_"}}})};
+    Mm.Srcs = {Operand::tile(Access{Ones, {{"0", "1"}, {PLo, PHi}}}),
+               Operand::tile(Access{Row, {{"0", "1"}, {"0", FHi}}})};
     B.op(Mm);
     std::string T = B.alloc("t", Mem::SBUF, N->Ty, tileShape());
     Op C;

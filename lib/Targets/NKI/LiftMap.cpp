@@ -448,7 +448,16 @@ std::optional<MapSpec> MapBuilder::build() {
   }
   Spec.Uses = Uses;
   Spec.Family = "element-wise map over " + Desc;
-  if (HasReduce) {
+  if (HasReduce && RedKind == 'W') {
+    // One column of rows: each element's row reduced into a (P, 1) column.
+    Spec.TwoD = true;
+    Spec.Ey = Spec.Ex;
+    Spec.Ex = "1";
+    Spec.Family = "row reductions over a 1-D index space of " + Spec.Ey +
+                  " rows (each element's row on a partition, 128 rows a "
+                  "tile; tensor_reduce along the free axis in chunks of 512 "
+                  "columns into a (P, 1) column)";
+  } else if (HasReduce) {
     // One row of columns: each column's sum is a [1, nf_] PSUM row.
     Spec.TwoD = true;
     Spec.Ey = "1";

@@ -42,7 +42,9 @@ struct MapSpec {
   /// How each pointer parameter is accessed: 'e' the element itself, 'r' a
   /// row vector (one value per column), 'c' a column vector (per row).
   /// 'R' a matrix read down its columns by a column reduction, of Rows
-  /// rows of Ex.
+  /// rows of Ex; 'W' a matrix read along its rows by a row reduction, of Ey
+  /// rows of Rows; 'V' a vector of Rows read along every row by a row
+  /// reduction (broadcast over the partitions).
   struct Use {
     char Layout = 'e';
     bool Read = false, Written = false;

@@ -64,6 +64,10 @@ std::optional<Refusal> nki::emitMap(TargetContext &TC, const FunctionDecl *FD,
       Pa.Shape = {"1", Ex};
     else if (Lay == 'R')
       Pa.Shape = {U->second.Rows, Ex};
+    else if (Lay == 'W')
+      Pa.Shape = {Ey, U->second.Rows};
+    else if (Lay == 'V')
+      Pa.Shape = {"1", U->second.Rows};
     else
       Pa.Shape = {Ey, "1"};
     Pa.R = U->second.Written ? (U->second.Read ? Param::InOut : Param::Out)

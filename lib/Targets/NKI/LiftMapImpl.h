@@ -135,6 +135,9 @@ private:
   /// column coordinate (the matrix's row length), whether the map is 1-D.
   SymP CurIter = nullptr, ColExt = nullptr;
   bool OneD = false, HasReduce = false;
+  /// The map's reductions: 'R' down the columns (a column sum), 'W' along
+  /// each element's row (a per-thread row reduction); 0 before the first.
+  char RedKind = 0;
   bool readBeforeWrite(const ParmVarDecl *PV);
 };
 

@@ -34,7 +34,15 @@ bool MapBuilder::classify(SymP S, SourceLocation L, std::set<SymP> &Seen) {
       return notMap("a reduction in a map over more than one coordinate (a "
                     "contraction)",
                     RuleId::PK5007);
-    if (S->Op != "+")
+    CurIter = S->Ops[0];
+    bool Ok = classify(S->Ops[1], L, Seen);
+    CurIter = nullptr;
+    HasReduce = true;
+    if (!Ok)
+      return false;
+    if (!RedKind)
+      return notMap("a reduction whose terms read no tensor", RuleId::PK5007);
+    if (RedKind == 'R' && S->Op != "+")
       return refuse(RuleId::PK5007, L,
                     llvm::formatv("a {0}-reduction down the columns (along "
                                   "the partition axis): only sums are "
@@ -42,11 +50,13 @@ bool MapBuilder::classify(SymP S, SourceLocation L, std::set<SymP> &Seen) {
                                   "of ones)",
                                   S->Op)
                         .str());
-    CurIter = S->Ops[0];
-    bool Ok = classify(S->Ops[1], L, Seen);
-    CurIter = nullptr;
-    HasReduce = true;
-    return Ok;
+    if (RedKind == 'W' && S->Op != "+" && S->Op != "max" && S->Op != "min")
+      return refuse(RuleId::PK5007, L,
+                    llvm::formatv("a {0}-reduction along a row: tensor_reduce "
+                                  "lowers sums, maxima and minima",
+                                  S->Op)
+                        .str());
+    return true;
   }
   if (S->K == SK::Load) {
     auto *PV = dyn_cast<ParmVarDecl>(S->D);
@@ -55,10 +65,24 @@ bool MapBuilder::classify(SymP S, SourceLocation L, std::set<SymP> &Seen) {
     char Lay = 0;
     std::string Rows;
     if (CurIter) {
+      // Down the element's column, or along the element's row.
       auto Have = P.poly(S->Ops[0]);
-      auto Want = P.poly(P.bin("+", P.bin("*", CurIter, ColExt), F));
-      if (Have && Want && *Have == *Want) {
-        Lay = 'R';
+      auto Down = P.poly(P.bin("+", P.bin("*", CurIter, ColExt), F));
+      auto Along = P.poly(P.bin("+", P.bin("*", F, CurIter->Ops[1]), CurIter));
+      char Kind = Have && Down && *Have == *Down     ? 'R'
+                  : Have && Along && *Have == *Along ? 'W'
+                  : S->Ops[0] == CurIter             ? 'V'
+                                                     : 0;
+      // v[c] in a reduction along the rows: a row vector ('V').
+      bool Vec = Kind == 'V';
+      if (Vec)
+        Kind = 'W';
+      if (Kind && RedKind && Kind != RedKind)
+        return notMap("reductions both down the columns and along the rows",
+                      RuleId::PK5007);
+      if (Kind) {
+        RedKind = Kind;
+        Lay = Vec ? 'V' : Kind;
         auto R = pyInt(CurIter->Ops[1]);
         if (!R)
           return notMap("a reduction over a loop whose end is not a size",
@@ -137,7 +161,7 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
     auto *PV = cast<ParmVarDecl>(S->D);
     N->K = Node::Load;
     N->Text = PV->getName().str();
-    N->Layout = Uses.at(PV).Layout;
+    N->Layout = Uses.at(PV).Layout == 'V' ? 'r' : Uses.at(PV).Layout;
     if (auto T = dtypeOf(PV->getType()->getPointeeType()))
       N->Ty = *T;
     break;
@@ -235,10 +259,13 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
     if (A->K == Node::Scalar || !D)
       return Fail("a sum down the columns of a value that does not read "
                   "them");
-    N->K = Node::ColSum;
+    N->K = RedKind == 'W' ? Node::RowRed : Node::ColSum;
     N->Ty = DType::F32;
     N->A = A;
     N->Depth = *D;
+    N->Fn = S->Op == "max"   ? "nl.maximum"
+            : S->Op == "min" ? "nl.minimum"
+                             : "nl.add";
     break;
   }
   case SK::Select:

@@ -533,6 +533,25 @@ def cases_gemm_bias_relu(rng):
            dict(rtol=1e-4, atol=1e-4))
 
 
+def cases_gemv_per_thread(rng):
+    for rows, cols in ROWS_COLS[:2]:
+        A = f32(rng, (rows, cols))
+        x = f32(rng, cols)
+        b = f32(rng, rows)
+        yield ("%dx%d" % (rows, cols),
+               dict(y=None, A=A, x=x, bias=b, rows=rows, cols=cols),
+               L(cdiv(rows, 128), 128),
+               dict(y=A.astype(np.float64) @ x + b), dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_row_absmax_per_thread(rng):
+    for rows, cols in ROWS_COLS[:2]:
+        x = f32(rng, (rows, cols), -3, 3)
+        yield ("%dx%d" % (rows, cols), dict(out=None, x=x, rows=rows,
+                                            cols=cols),
+               L(cdiv(rows, 64), 64), dict(out=np.abs(x).max(axis=1)), F32)
+
+
 CASES = {name[len("cases_"):]: fn for name, fn in globals().items()
          if name.startswith("cases_")}
 

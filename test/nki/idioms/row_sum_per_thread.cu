@@ -1,7 +1,6 @@
 // row_sum_per_thread: out[r] = sum_c x[r][c] with one thread per row, each
 // walking its row (uncoalesced, but common in first versions).
 // EXPECT: lift
-// GAP: per-thread reductions along a row (the map's elements on the partitions, tensor_reduce along the free axis) are not lowered yet
 #include <cuda_runtime.h>
 
 __global__ void row_sum_per_thread(float *out, const float *x, int rows,
