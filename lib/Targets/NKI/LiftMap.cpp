@@ -88,6 +88,12 @@ std::optional<MapSpec> MapBuilder::build() {
     Stride[unsigned(D)] =
         Stride.count(unsigned(D)) ? P.bin("+", Stride[unsigned(D)], S) : S;
   }
+  for (auto &[D, S] : Stride)
+    if (S->K == SK::Int && S->I < 0)
+      return notMap("a store that walks the elements backwards (a "
+                    "reversal): tile copies walk them forwards",
+                    RuleId::PK5006, true),
+             std::nullopt;
   if (!Rest.empty())
     return notMap("a store at an offset from the element", RuleId::PK5006,
                   true),

@@ -194,8 +194,12 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
     auto Fn = Alu.find(S->Op.str());
     if (Fn == Alu.end() || !isFloatTy(S->T))
       return Fail(llvm::formatv("operation '{0}' on {1} element values has "
-                                "no tile operation in the lifter",
-                                S->Op, isFloatTy(S->T) ? "floating" : "integer")
+                                "no tile operation in the lifter{2}",
+                                S->Op, isFloatTy(S->T) ? "floating" : "integer",
+                                isFloatTy(S->T)
+                                    ? ""
+                                    : " (the engines compute in float32, "
+                                      "exact only below 2^24)")
                       .str());
     NodeP A = node(S->Ops[0], L), B = A ? node(S->Ops[1], L) : nullptr;
     if (!A || !B)

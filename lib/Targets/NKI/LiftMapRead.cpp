@@ -203,8 +203,12 @@ SymP Reader::normAtom(SymP A) {
   case SK::Select:
   case SK::Cast:
     return rebuild(A);
-  case SK::Load:
-    return no("an index read from memory");
+  case SK::Load: {
+    // An integer element value (an index read from memory is refused by
+    // the model itself, as data-dependent).
+    SymP I = normInt(A->Ops[0]);
+    return I ? P.load(A->D, I, A->T) : nullptr;
+  }
   default:
     return no("an index the map does not model: " + P.str(A));
   }

@@ -552,6 +552,32 @@ def cases_row_absmax_per_thread(rng):
                L(cdiv(rows, 64), 64), dict(out=np.abs(x).max(axis=1)), F32)
 
 
+def cases_map_ptr_offset(rng):
+    for n in (3700, 390001):
+        x = f32(rng, n, -3, 3)
+        yield ("n=%d" % n, dict(out=None, twice=None, **{"in": x}, n=n),
+               L(cdiv(n, 256), 256),
+               dict(out=np.float32(2) * x + np.float32(1), twice=x + x), F32)
+
+
+def cases_map_reverse(rng):
+    x = f32(rng, 1000)
+    yield ("n=1000", dict(out=None, **{"in": x}, n=1000), L(4, 256),
+           dict(out=x[::-1].copy()), F32)
+
+
+def cases_map_int_scale(rng):
+    x = rng.integers(-1000, 1000, 1000).astype(np.int32)
+    yield ("n=1000", dict(out=None, **{"in": x}, n=1000), L(4, 256),
+           dict(out=3 * x + 1), dict())
+
+
+def cases_map_data_guard(rng):
+    x = f32(rng, 1000)
+    yield ("n=1000", dict(out=None, **{"in": x}, n=1000), L(4, 256),
+           dict(out=np.maximum(x, 0)), F32)
+
+
 CASES = {name[len("cases_"):]: fn for name, fn in globals().items()
          if name.startswith("cases_")}
 
