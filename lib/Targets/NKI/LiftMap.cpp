@@ -36,6 +36,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>
@@ -482,59 +483,107 @@ bool nki::liftMap(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                   std::optional<Refusal> &Why) {
   mapread::Dims Ds;
   Ds.TraverseStmt(const_cast<clang::Stmt *>(FD->getBody()));
-  BlockShape A{128, 1, 1}, B{256, 1, 1};
-  if (Ds.Thread[2]) {
-    A = {8, 4, 4};
-    B = {16, 4, 2};
-  } else if (Ds.Thread[1]) {
-    A = {16, 16, 1};
-    B = {32, 8, 1};
-  }
+  // The block shapes tried: a map's reading must be the same at every
+  // shape where it is one; where it is one at some shapes only (a block
+  // size written as a constant), the launch must use one of them.
+  std::vector<BlockShape> Cands;
+  if (Ds.Thread[2])
+    Cands = {{8, 4, 4}, {16, 4, 2}, {8, 8, 4}, {4, 4, 4}};
+  else if (Ds.Thread[1])
+    Cands = {{16, 16, 1}, {32, 8, 1}, {8, 8, 1}, {32, 32, 1}, {64, 4, 1},
+             {32, 4, 1}};
+  else
+    Cands = {{128, 1, 1}, {256, 1, 1}, {32, 1, 1},
+             {64, 1, 1},  {512, 1, 1}, {1024, 1, 1}};
   if (!Ds.Thread[0]) {
-    A.X = 1;
-    B.X = 1;
+    std::vector<BlockShape> One;
+    for (BlockShape S : Cands) {
+      S.X = 1;
+      bool Seen = false;
+      for (const BlockShape &O : One)
+        Seen |= O.X == S.X && O.Y == S.Y && O.Z == S.Z;
+      if (!Seen)
+        One.push_back(S);
+    }
+    Cands = One;
   }
   bool Debug = std::getenv("PK_NKI_MODEL_DEBUG") != nullptr;
   SymPool P;
   std::vector<mapread::Reading> Rs;
-  for (const BlockShape &S : {A, B}) {
+  std::vector<BlockShape> Valid;
+  std::optional<Refusal> FirstNotMap;
+  unsigned Tried = 0;
+  for (const BlockShape &S : Cands) {
     Trace Tr = executeBlock(TC.Ctx(), FD, S, P, waveOf(TC));
     if (Tr.F) {
       if (Debug)
-        llvm::errs() << "map: " << FD->getName() << ": model: " << Tr.F->Msg
-                     << "\n";
-      return false;
+        llvm::errs() << "map: " << FD->getName() << " at " << S.X << "x"
+                     << S.Y << "x" << S.Z << ": model: " << Tr.F->Msg << "\n";
+      // What the model cannot follow is the same at every shape.
+      if (Tr.F->K != Failure::Shape && Tr.F->K != Failure::Undefined)
+        return false;
+      continue;
     }
-    Rs.push_back(mapread::readStores(Tr, P));
-    const mapread::Reading &R = Rs.back();
+    ++Tried;
+    mapread::Reading R = mapread::readStores(Tr, P);
     if (!R.NotMap.empty()) {
       if (Debug)
-        llvm::errs() << "map: " << FD->getName() << ": not a map: "
-                     << R.NotMap << "\n";
+        llvm::errs() << "map: " << FD->getName() << " at " << S.X << "x"
+                     << S.Y << "x" << S.Z << ": not a map: " << R.NotMap
+                     << "\n";
       // Not a map: a reason for the report only if no lifter takes it.
-      Why = Refusal{R.NotMapRule,
+      if (!FirstNotMap)
+        FirstNotMap =
+            Refusal{R.NotMapRule,
                     R.NotMapLoc.isValid() ? R.NotMapLoc : FD->getLocation(),
                     "not an element-wise map: " + R.NotMap, false,
                     R.NotMapPreferred};
+      continue;
+    }
+    Rs.push_back(std::move(R));
+    Valid.push_back(S);
+  }
+  if (Rs.empty()) {
+    Why = FirstNotMap;
+    return false;
+  }
+  // The same map at every shape: its values do not depend on the block.
+  for (const mapread::Reading &R : Rs)
+    if (!(R.Stores == Rs[0].Stores) || R.StrideEnd != Rs[0].StrideEnd ||
+        R.BlockParam != Rs[0].BlockParam) {
+      if (Debug)
+        llvm::errs() << "map: " << FD->getName()
+                     << ": a different map at another block shape\n";
+      Why = Refusal{RuleId::PK5007, Rs[0].Stores.front().Loc,
+                    "the values it stores depend on the block size (blockDim "
+                    "or a block-sized constant in a value): a tile program "
+                    "computes each element the same for every launch",
+                    true};
       return false;
     }
-  }
-  // The same map at both shapes: its values do not depend on the block.
-  if (!(Rs[0].Stores == Rs[1].Stores) || Rs[0].StrideEnd != Rs[1].StrideEnd ||
-      Rs[0].BlockParam != Rs[1].BlockParam) {
-    if (Debug)
-      llvm::errs() << "map: " << FD->getName()
-                   << ": a different map at another block shape\n";
-    Why = Refusal{RuleId::PK5007, Rs[0].Stores.front().Loc,
-                  "the values it stores depend on the block size (blockDim "
-                  "or a block-sized constant in a value): a tile program "
-                  "computes each element the same for every launch",
-                  true};
-    return false;
+  // Proven at some shapes only: the launch must use one of them.
+  std::optional<std::pair<std::string, std::string>> ShapeCheck;
+  if (Valid.size() < Tried) {
+    unsigned Dims = Ds.Thread[2] ? 3 : Ds.Thread[1] ? 2 : 1;
+    std::string Names = Dims == 1   ? "block_x"
+                        : Dims == 2 ? "(block_x, block_y)"
+                                    : "(block_x, block_y, block_z)";
+    std::vector<std::string> Tuples;
+    for (const BlockShape &S : Valid)
+      Tuples.push_back(Dims == 1 ? std::to_string(S.X)
+                       : Dims == 2
+                           ? llvm::formatv("({0}, {1})", S.X, S.Y).str()
+                           : llvm::formatv("({0}, {1}, {2})", S.X, S.Y, S.Z)
+                                 .str());
+    ShapeCheck = {Names + " in (" + llvm::join(Tuples, ", ") +
+                      (Tuples.size() == 1 ? ",)" : ")"),
+                  "the block shapes at which the kernel was proven a map"};
   }
   mapread::MapBuilder Bd(TC, FD, P, Rs[0], Ds);
   std::optional<MapSpec> Spec = Bd.build();
   if (Bd.Gemm) {
+    if (ShapeCheck && Ds.Thread[0])
+      Bd.Gemm->Checks.push_back(*ShapeCheck);
     emitGemmSpec(FD, *Bd.Gemm, K);
     return true;
   }
@@ -550,6 +599,8 @@ bool nki::liftMap(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                            Bd.NotMapPreferred};
     return false;
   }
+  if (ShapeCheck && Ds.Thread[0])
+    Spec->Checks.push_back(*ShapeCheck);
   if (auto R = emitMap(TC, FD, *Spec, K)) {
     Why = R;
     return false;

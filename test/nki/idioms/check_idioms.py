@@ -578,6 +578,13 @@ def cases_map_data_guard(rng):
            dict(out=np.maximum(x, 0)), F32)
 
 
+def cases_map_thread_subset(rng):
+    for n in (3700, 390001):
+        x = f32(rng, n, -3, 3)
+        yield ("n=%d" % n, dict(out=None, **{"in": x}, n=n),
+               L(cdiv(n, 64), 64), dict(out=np.float32(3) * x), F32)
+
+
 CASES = {name[len("cases_"):]: fn for name, fn in globals().items()
          if name.startswith("cases_")}
 

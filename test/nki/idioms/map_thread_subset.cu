@@ -1,5 +1,7 @@
-// map_thread_subset: only the first 64 threads of each block store.
-// EXPECT: refuse PK5006 "not multiplied by the block size"
+// map_thread_subset: out[i] = 3 * in[i] with the block size written as a
+// constant (`blockIdx.x * 64`) and a guard on threadIdx.x: a map at 64
+// threads a block, which the output asserts of the launch.
+// EXPECT: lift
 #include <cuda_runtime.h>
 
 __global__ void map_thread_subset(float *out, const float *in, int n) {

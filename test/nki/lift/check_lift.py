@@ -307,6 +307,22 @@ def main():
         refused = True
     check(refused, "hip_wave_reduce: a block of half a wave is refused")
 
+    # A map proven at some block shapes only (the block size written as a
+    # constant): the launch is asserted to use one of them.
+    mod, irs, _ = port(a.pk, os.path.join(a.source_dir, "test", "nki",
+                                          "idioms", "map_thread_subset.cu"),
+                       a.work, "map_thread_subset")
+    k = "map_thread_subset"
+    x = rng.uniform(-1, 1, 1000).astype(np.float32)
+    out, ops = run(mod, k, [None, x, 1000], launch=(16, 64))
+    check(np.allclose(out, 3 * x), "map_thread_subset: matches at 64 threads")
+    try:
+        run(mod, k, [None, x, 1000], launch=(8, 128))
+        refused = False
+    except AssertionError:
+        refused = True
+    check(refused, "map_thread_subset: a block of 128 threads is refused")
+
     # A transpose staged through a padded shared tile: nc_transpose.
     mod, irs, _ = port(a.pk, os.path.join(corpus, "transpose",
                                           "transpose.cu"), a.work, "transpose")
