@@ -573,14 +573,6 @@ void Exec::writePtr(SymP Ptr, unsigned T, SymP Val, SourceLocation L,
     Arr[Off->I] = Val;
     return;
   }
-  if (SymBranch) {
-    fail(Failure::Unsupported, L,
-         llvm::formatv("a store to __shared__ '{0}' under a condition on the "
-                       "sizes or the data",
-                       V->getName())
-             .str());
-    return;
-  }
   SharedArr &A = SA->second;
   if (Off->I < 0 || (A.Size >= 0 && Off->I >= A.Size)) {
     fail(Failure::Shape, L,
@@ -593,6 +585,18 @@ void Exec::writePtr(SymP Ptr, unsigned T, SymP Val, SourceLocation L,
   if (Val->T != A.Elem)
     Val = P.cast(A.Elem, Val);
   Slot &S = A.Slots[Off->I];
+  // Under a condition on the sizes or the data (staging under a bounds
+  // check): the slot keeps its value where the condition is false.
+  if (SymBranch && Th[T].Guard && Acc.empty())
+    Val = P.select(Th[T].Guard, Val, S.V ? S.V : P.undef(A.Elem));
+  else if (SymBranch && !Acc.empty()) {
+    fail(Failure::Unsupported, L,
+         llvm::formatv("an atomic update of __shared__ '{0}' under a "
+                       "condition on the sizes or the data",
+                       V->getName())
+             .str());
+    return;
+  }
   unsigned W = T / Wave;
   bool Atomic = !Acc.empty();
   bool ReadRace = S.RPhase == Phase &&

@@ -295,6 +295,22 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
         else if (N->Ops[1] == Ph && N->Op != "-")
           G = N->Ops[0];
         Op = N->Op;
+        // ((acc + a) + b) + c, an unrolled inner loop's updates in one
+        // iteration: acc + (a + b + c), as a reduction reassociates.
+        if (!G && N->Op != "-") {
+          std::vector<SymP> Rest;
+          SymP X = N;
+          while (X->K == SK::Bin && X->Op == N->Op && X->Ops[0] != Ph) {
+            Rest.push_back(X->Ops[1]);
+            X = X->Ops[0];
+          }
+          if (X->K == SK::Bin && X->Op == N->Op && X->Ops[0] == Ph) {
+            Rest.push_back(X->Ops[1]);
+            G = Rest.back();
+            for (size_t R = Rest.size() - 1; R-- > 0;)
+              G = P.bin(N->Op, G, Rest[R]);
+          }
+        }
       }
       // Any placeholder of this loop inside g couples the updates.
       std::set<SymP> Seen;

@@ -508,6 +508,15 @@ SymP SymPool::select(SymP C, SymP A, SymP B) {
     return A;
   if (C->K == SK::Un && C->Op == "!")
     return select(C->Ops[0], B, A);
+  // c ? a : (!c ? b : x) is c ? a : b, and !c ? b : (c ? a : x) too: the
+  // two branches of an if/else that both write one slot.
+  if (B->K == SK::Select && B->Ops[0] == logicalNot(C))
+    return select(C, A, B->Ops[1]);
+  // c ? (c ? a : x) : b is c ? a : b; c ? a : (c ? x : b) is c ? a : b.
+  if (A->K == SK::Select && A->Ops[0] == C)
+    return select(C, A->Ops[1], B);
+  if (B->K == SK::Select && B->Ops[0] == C)
+    return select(C, A, B->Ops[2]);
   if (C->K == SK::Cmp && A->T == B->T) {
     SymP X = C->Ops[0], Y = C->Ops[1];
     llvm::StringRef Op = C->Op;

@@ -4510,6 +4510,26 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
         return true;
       }
       if (A.Why) {
+        // The shape matcher's refusal: the kernel model may still prove it
+        // (a contraction however its tiles and locals are written).
+        if (!TPL) {
+          std::vector<std::string> MRenamed;
+          Attempt M = Named(
+              FD, TPL,
+              [&]() {
+                Attempt R;
+                Kernel K;
+                K.Name = Name;
+                if (liftMap(TC, FD, K, R.Why))
+                  R.K = std::move(K);
+                return R;
+              },
+              MRenamed);
+          if (M.K) {
+            Lifted(Name, FD, std::move(*M.K), MRenamed);
+            return true;
+          }
+        }
         Report(Name, FD->getLocation(), *A.Why);
         return true;
       }

@@ -514,17 +514,21 @@ bool nki::liftMap(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
   std::optional<Refusal> FirstNotMap;
   unsigned Tried = 0;
   for (const BlockShape &S : Cands) {
+    ++Tried; // a shape not proven a map is one the launch must not use
     Trace Tr = executeBlock(TC.Ctx(), FD, S, P, waveOf(TC));
     if (Tr.F) {
       if (Debug)
         llvm::errs() << "map: " << FD->getName() << " at " << S.X << "x"
                      << S.Y << "x" << S.Z << ": model: " << Tr.F->Msg << "\n";
-      // What the model cannot follow is the same at every shape.
-      if (Tr.F->K != Failure::Shape && Tr.F->K != Failure::Undefined)
+      // A construct the model does not follow is one at every shape; a
+      // race, an overrun or a carried value at this shape (tiles sized for
+      // another block) leaves the others, and only the shapes read as a
+      // map are asserted of the launch.
+      if (&S == &Cands.front() && (Tr.F->K == Failure::Unsupported ||
+                                   Tr.F->K == Failure::DataDependent))
         return false;
       continue;
     }
-    ++Tried;
     mapread::Reading R = mapread::readStores(Tr, P);
     if (!R.NotMap.empty()) {
       if (Debug)
@@ -577,7 +581,8 @@ bool nki::liftMap(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                                  .str());
     ShapeCheck = {Names + " in (" + llvm::join(Tuples, ", ") +
                       (Tuples.size() == 1 ? ",)" : ")"),
-                  "the block shapes at which the kernel was proven a map"};
+                  "the block shapes at which the kernel model proved what it "
+                  "computes"};
   }
   mapread::MapBuilder Bd(TC, FD, P, Rs[0], Ds);
   std::optional<MapSpec> Spec = Bd.build();

@@ -61,7 +61,158 @@ bool samePoly(SymPool &P, SymP A, SymP B) {
   return PA && PB && *PA == *PB;
 }
 
+/// \p S with every integer monomial t * c * m (c a multiple of \p T)
+/// written (c / T) * k * m: the tile's first k in place of the tile index.
+SymP retile(SymPool &P, SymP S, SymP It, SymP K, int64_t T, bool &Ok,
+            std::map<SymP, SymP> &Memo) {
+  auto F = Memo.find(S);
+  if (F != Memo.end())
+    return F->second;
+  SymP R = S;
+  if (S == It) {
+    Ok = false; // the tile index not scaled by the tile size
+  } else if (S->isInt() && S->T != Ty::Bool && P.containsKind(S, SK::Iter)) {
+    if (auto Pl = P.poly(S)) {
+      R = P.intc(0, S->T);
+      for (auto &[M, C] : *Pl) {
+        SymP Term = P.intc(1, S->T);
+        int64_t Cf = C;
+        for (SymP A : M) {
+          if (A == It) {
+            if (Cf % T) {
+              Ok = false;
+              return S;
+            }
+            Cf /= T;
+            Term = P.bin("*", Term, K);
+            continue;
+          }
+          Term = P.bin("*", Term,
+                       A->Ops.empty() ? A : retile(P, A, It, K, T, Ok, Memo));
+        }
+        R = P.bin("+", R, P.bin("*", P.intc(Cf, S->T), Term));
+      }
+    } else {
+      R = nullptr;
+    }
+  }
+  if (R == S && !S->Ops.empty() && S != It) {
+    std::vector<SymP> Ops;
+    for (SymP O : S->Ops)
+      Ops.push_back(retile(P, O, It, K, T, Ok, Memo));
+    switch (S->K) {
+    case SK::Load: R = P.load(S->D, Ops[0], S->T); break;
+    case SK::Bin: R = P.bin(S->Op, Ops[0], Ops[1]); break;
+    case SK::Un: R = P.un(S->Op, Ops[0]); break;
+    case SK::Cmp: R = P.cmp(S->Op, Ops[0], Ops[1]); break;
+    case SK::Select: R = P.select(Ops[0], Ops[1], Ops[2]); break;
+    case SK::Cast: R = P.cast(S->T, Ops[0]); break;
+    default: Ok = false; break;
+    }
+  }
+  if (!R) {
+    Ok = false;
+    R = S;
+  }
+  Memo[S] = R;
+  return R;
+}
+
+/// A factor of a tile product: the load, and the conjuncts of the
+/// condition under which it was staged (none: staged unconditionally).
+bool factor(SymPool &P, SymP X, SymP &Load, std::vector<SymP> &Conds) {
+  if (X->K == SK::Select && X->Ops[2]->K == SK::Flt && X->Ops[2]->F == 0) {
+    conjuncts(P, X->Ops[0], Conds);
+    X = X->Ops[1];
+  }
+  Load = X;
+  return loadOf(X) != nullptr;
+}
+
 } // namespace mapgemm
+
+std::optional<std::pair<SymP, SymP>>
+mapread::untile(SymPool &P, SymP It, SymP Body, SymP Guard, std::string &Why) {
+  using namespace mapgemm;
+  auto No = [&](const char *W) -> std::optional<std::pair<SymP, SymP>> {
+    Why = W;
+    return std::nullopt;
+  };
+  std::vector<SymP> Ts;
+  terms(Body, Ts);
+  int64_t T = int64_t(Ts.size());
+  // The loop over tiles: t < (K + T - 1) / T.
+  SymP End = It->Ops[1];
+  if (End->K != SK::Bin || End->Op != "/" || End->Ops[1] != P.intc(T))
+    return No("a sum over tiles whose count is not (K + T - 1) / T for T "
+              "terms a tile");
+  auto EP = P.poly(End->Ops[0]);
+  if (!EP || !EP->count(km::Mono{}) || (*EP)[km::Mono{}] != T - 1)
+    return No("a sum over tiles whose count is not (K + T - 1) / T for T "
+              "terms a tile");
+  km::Poly KP = *EP;
+  KP.erase(km::Mono{});
+  SymP Kx = P.fromPoly(KP);
+  SymP K = P.atom(1010);
+  // The term of tile element kk is g(t * T + kk) for one g.
+  std::vector<SymP> Rt;
+  for (SymP X : Ts) {
+    bool Ok = true;
+    std::map<SymP, SymP> Memo;
+    Rt.push_back(retile(P, X, It, K, T, Ok, Memo));
+    if (!Ok)
+      return No("a sum over tiles whose terms do not index by the tile's "
+                "first element plus a constant");
+  }
+  SymP G = nullptr;
+  for (SymP Cand : Rt) {
+    std::multiset<SymP> Want(Rt.begin(), Rt.end());
+    bool All = true;
+    for (int64_t KK = 0; KK < T && All; ++KK) {
+      SymP Sh = KK ? P.subst(Cand, {{K, P.bin("+", K, P.intc(KK))}}) : Cand;
+      auto W = Want.find(Sh);
+      All = W != Want.end();
+      if (All)
+        Want.erase(W);
+    }
+    if (All) {
+      G = Cand;
+      break;
+    }
+  }
+  if (!G)
+    return No("a sum over tiles whose terms are not one product at T "
+              "consecutive k");
+  // Zero fill: each factor staged under k < K and bounds the store's
+  // guard implies; the product then vanishes past K.
+  if (G->K != SK::Bin || G->Op != "*")
+    return No("a sum whose terms are not products of two loads");
+  std::vector<SymP> Known;
+  if (Guard)
+    conjuncts(P, Guard, Known);
+  SymP KBound = P.cmp("<", K, Kx);
+  SymP Fs[2];
+  for (int I = 0; I < 2; ++I) {
+    std::vector<SymP> Conds;
+    if (!factor(P, G->Ops[I], Fs[I], Conds))
+      return No("a sum whose terms are not products of two loads");
+    bool HasK = false;
+    for (SymP C : Conds) {
+      if (C == KBound) {
+        HasK = true;
+        continue;
+      }
+      if (std::find(Known.begin(), Known.end(), C) == Known.end())
+        return No("a tile staged under a condition the store's guard does "
+                  "not imply");
+    }
+    if (!HasK)
+      return No("a tile staged past K without zero fill (k < K)");
+  }
+  SymP Iter = P.iter(nullptr, P.intc(0), Kx, P.intc(1));
+  SymP Prod = P.subst(P.bin("*", Fs[0], Fs[1]), {{K, Iter}});
+  return std::make_pair(Iter, Prod);
+}
 
 std::optional<GemmSpec>
 mapread::contraction(SymPool &P, const NStore &S, SymP Row, SymP Col, SymP M,
@@ -103,6 +254,16 @@ mapread::contraction(SymPool &P, const NStore &S, SymP Row, SymP Col, SymP M,
     return No("a reduction that is not a sum of products");
   SymP It = Red->Ops[0], Body = Red->Ops[1];
   SymP Kx = It->Ops[1];
+  if (Body->K == SK::Bin && Body->Op == "+") {
+    // A sum over K tiles of the tile's unrolled products (shared-memory
+    // tiles staged with zero fill): one sum over k < K.
+    std::string W;
+    auto U = untile(P, It, Body, S.Guard, W);
+    if (!U)
+      return No(W);
+    std::tie(It, Body) = *U;
+    Kx = It->Ops[1];
+  }
   auto KPy = pyInt(Kx);
   if (!KPy || Body->K != SK::Bin || Body->Op != "*")
     return No("a sum whose terms are not products of two loads");

@@ -141,6 +141,12 @@ private:
   bool readBeforeWrite(const ParmVarDecl *PV);
 };
 
+/// A sum over K tiles of T unrolled terms (a staged tile's products with
+/// zero fill past K, Body over the tile index It) as one sum over k < K:
+/// the new iteration variable and term; none with \p Why.
+std::optional<std::pair<SymP, SymP>> untile(SymPool &P, SymP It, SymP Body,
+                                            SymP Guard, std::string &Why);
+
 /// The NKI dtype of a model value type.
 DType dtypeOfTy(km::Ty T);
 /// The conjuncts of a guard (`!(a || b)` is `!a && !b`).

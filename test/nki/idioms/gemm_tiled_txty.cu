@@ -3,7 +3,6 @@
 // `int tx = threadIdx.x; int ty = threadIdx.y;`, a loop over the tile count
 // `t < (K + TILE - 1) / TILE`, zero fill past the edges.
 // EXPECT: lift
-// GAP: contractions through shared tiles: the model's sum over K tiles of unrolled tile products is not yet read as one contraction, and the GEMM lifter reads const tile-index locals only
 #include <cuda_runtime.h>
 
 #define TILE 16

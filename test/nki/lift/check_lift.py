@@ -323,6 +323,25 @@ def main():
         refused = True
     check(refused, "map_thread_subset: a block of 128 threads is refused")
 
+    # A GEMM through 16 x 16 shared tiles with zero fill, read from the
+    # kernel model as one contraction: proven at 16 x 16 threads only.
+    mod, irs, _ = port(a.pk, os.path.join(a.source_dir, "test", "nki",
+                                          "idioms", "gemm_tiled_txty.cu"),
+                       a.work, "gemm_tiled_txty")
+    k = "gemm_tiled_txty"
+    A = rng.uniform(-1, 1, (40, 70)).astype(np.float32)
+    B = rng.uniform(-1, 1, (70, 50)).astype(np.float32)
+    out, ops = run(mod, k, [A, B, None, 40, 50, 70], launch=(4, 3, 16, 16))
+    check(np.allclose(out, A.astype(np.float64) @ B, rtol=1e-4, atol=1e-4),
+          "gemm_tiled_txty: matches A @ B at 16 x 16 threads")
+    try:
+        run(mod, k, [A, B, None, 40, 50, 70], launch=(2, 7, 32, 8))
+        refused = False
+    except AssertionError:
+        refused = True
+    check(refused, "gemm_tiled_txty: a 32 x 8 block (tiles sized for 16 x "
+          "16) is refused")
+
     # A transpose staged through a padded shared tile: nc_transpose.
     mod, irs, _ = port(a.pk, os.path.join(corpus, "transpose",
                                           "transpose.cu"), a.work, "transpose")
