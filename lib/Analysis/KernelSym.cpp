@@ -584,6 +584,23 @@ SymP SymPool::identity(llvm::StringRef Op, Ty T) {
 // Traversals.
 //===----------------------------------------------------------------------===//
 
+SymP SymPool::rebuild(SymP X, const std::vector<SymP> &Ops) {
+  if (Ops == X->Ops)
+    return X;
+  switch (X->K) {
+  case SK::Iter: return iter(X->Site, Ops[0], Ops[1], Ops[2]);
+  case SK::Ptr: return ptr(X->D, Ops[0], X->T);
+  case SK::Load: return load(X->D, Ops[0], X->T);
+  case SK::Bin: return bin(X->Op, Ops[0], Ops[1]);
+  case SK::Un: return un(X->Op, Ops[0]);
+  case SK::Cmp: return cmp(X->Op, Ops[0], Ops[1]);
+  case SK::Select: return select(Ops[0], Ops[1], Ops[2]);
+  case SK::Cast: return cast(X->T, Ops[0]);
+  case SK::Reduce: return reduce(X->Op, Ops[0], Ops[1]);
+  default: return nullptr;
+  }
+}
+
 SymP SymPool::subst(SymP S, const std::map<SymP, SymP> &M) {
   std::unordered_map<SymP, SymP> Memo;
   std::function<SymP(SymP)> Go = [&](SymP X) -> SymP {
@@ -601,21 +618,9 @@ SymP SymPool::subst(SymP S, const std::map<SymP, SymP> &M) {
       Ops.push_back(Go(O));
       Same &= Ops.back() == O;
     }
-    SymP R = X;
-    if (!Same) {
-      switch (X->K) {
-      case SK::Iter: R = iter(X->Site, Ops[0], Ops[1], Ops[2]); break;
-      case SK::Ptr: R = ptr(X->D, Ops[0], X->T); break;
-      case SK::Load: R = load(X->D, Ops[0], X->T); break;
-      case SK::Bin: R = bin(X->Op, Ops[0], Ops[1]); break;
-      case SK::Un: R = un(X->Op, Ops[0]); break;
-      case SK::Cmp: R = cmp(X->Op, Ops[0], Ops[1]); break;
-      case SK::Select: R = select(Ops[0], Ops[1], Ops[2]); break;
-      case SK::Cast: R = cast(X->T, Ops[0]); break;
-      case SK::Reduce: R = reduce(X->Op, Ops[0], Ops[1]); break;
-      default: break;
-      }
-    }
+    SymP R = Same ? X : rebuild(X, Ops);
+    if (!R)
+      R = X;
     Memo[X] = R;
     return R;
   };

@@ -4488,6 +4488,23 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
     }
   };
 
+  // The kernel model's reading (LiftMap.cpp): an element-wise map, a row or
+  // column reduction, or a contraction.
+  auto MapAttempt = [&](const FunctionDecl *FD,
+                        std::vector<std::string> &Renamed) {
+    return Named(
+        FD, nullptr,
+        [&]() {
+          Attempt R;
+          Kernel K;
+          K.Name = FD->getNameAsString();
+          if (liftMap(TC, FD, K, R.Why))
+            R.K = std::move(K);
+          return R;
+        },
+        Renamed);
+  };
+
   // GEMMs (LiftMatmul.cpp), then block scans (LiftScan.cpp) first: lifted,
   // or refused with the reason the GEMM or the scan is not proven; other
   // kernels go on to the lifters below.
@@ -4514,17 +4531,7 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
         // (a contraction however its tiles and locals are written).
         if (!TPL) {
           std::vector<std::string> MRenamed;
-          Attempt M = Named(
-              FD, TPL,
-              [&]() {
-                Attempt R;
-                Kernel K;
-                K.Name = Name;
-                if (liftMap(TC, FD, K, R.Why))
-                  R.K = std::move(K);
-                return R;
-              },
-              MRenamed);
+          Attempt M = MapAttempt(FD, MRenamed);
           if (M.K) {
             Lifted(Name, FD, std::move(*M.K), MRenamed);
             return true;
@@ -4559,17 +4566,7 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
     std::optional<Refusal> MapWhy;
     {
       std::vector<std::string> Renamed;
-      Attempt M = Named(
-          FD, nullptr,
-          [&]() {
-            Attempt R;
-            Kernel K;
-            K.Name = Name;
-            if (liftMap(TC, FD, K, R.Why))
-              R.K = std::move(K);
-            return R;
-          },
-          Renamed);
+      Attempt M = MapAttempt(FD, Renamed);
       if (M.K) {
         Lifted(Name, FD, std::move(*M.K), Renamed);
         continue;

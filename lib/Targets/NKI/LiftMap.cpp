@@ -187,14 +187,14 @@ std::optional<MapSpec> MapBuilder::build() {
         ExtPy[D] = "(" + Cover + ")";
         continue;
       }
-      auto Py = pyInt(Ext[D]);
+      auto Py = pySize(Ext[D]);
       if (!Py)
         return notMap("a bound that is not a size"), std::nullopt;
       Spec.Checks.push_back({Cover + " >= " + *Py,
                              std::string("the launch covers every ") + Nm[D] +
                                  " below the bound"});
     }
-    auto Py = pyInt(Ext[D]);
+    auto Py = pySize(Ext[D]);
     if (!Py)
       return notMap("an extent that is not a size"), std::nullopt;
     ExtPy[D] = *Py;
@@ -243,9 +243,9 @@ std::optional<MapSpec> MapBuilder::build() {
         std::string Have = "?";
         for (auto &[D, S] : Stride)
           if (std::find(Order.begin(), Order.end(), D) == Order.end())
-            if (auto Py = pyInt(S))
+            if (auto Py = pySize(S))
               Have = *Py;
-        auto Want = pyInt(Pitch);
+        auto Want = pySize(Pitch);
         return refuse(RuleId::PK5008, Rd.Stores.front().Loc,
                       llvm::formatv("'{0}' is indexed with a row pitch ({1}) "
                                     "that is not the {2} ({3}): its {4}-D "
@@ -323,7 +323,7 @@ std::optional<MapSpec> MapBuilder::build() {
           }
         Q[QM] += C / KC;
       }
-      auto KPy = pyInt(K), RPy = pyInt(P.fromPoly(Q));
+      auto KPy = pySize(K), RPy = pySize(P.fromPoly(Q));
       if (!KPy || !RPy)
         return notMap("a row length that is not a size"), std::nullopt;
       Row = P.atom(RowTag);
@@ -481,20 +481,24 @@ std::optional<MapSpec> MapBuilder::build() {
 
 bool nki::liftMap(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                   std::optional<Refusal> &Why) {
-  mapread::Dims Ds;
+  LaunchDims Ds;
   Ds.TraverseStmt(const_cast<clang::Stmt *>(FD->getBody()));
   // The block shapes tried: a map's reading must be the same at every
   // shape where it is one; where it is one at some shapes only (a block
   // size written as a constant), the launch must use one of them.
+  // The large shapes (the last Large of them) are executed only once a
+  // smaller one is a map: they widen the shapes asserted, and executing
+  // them costs most.
   std::vector<BlockShape> Cands;
   if (Ds.Thread[2])
-    Cands = {{8, 4, 4}, {16, 4, 2}, {8, 8, 4}, {4, 4, 4}};
+    Cands = {{8, 4, 4}, {16, 4, 2}, {4, 4, 4}, {8, 8, 4}};
   else if (Ds.Thread[1])
-    Cands = {{16, 16, 1}, {32, 8, 1}, {8, 8, 1}, {32, 32, 1}, {64, 4, 1},
-             {32, 4, 1}};
+    Cands = {{16, 16, 1}, {32, 8, 1}, {8, 8, 1}, {64, 4, 1}, {32, 4, 1},
+             {32, 32, 1}};
   else
     Cands = {{128, 1, 1}, {256, 1, 1}, {32, 1, 1},
              {64, 1, 1},  {512, 1, 1}, {1024, 1, 1}};
+  const size_t Large = Ds.Thread[2] || Ds.Thread[1] ? 1 : 2;
   if (!Ds.Thread[0]) {
     std::vector<BlockShape> One;
     for (BlockShape S : Cands) {
@@ -514,6 +518,8 @@ bool nki::liftMap(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
   std::optional<Refusal> FirstNotMap;
   unsigned Tried = 0;
   for (const BlockShape &S : Cands) {
+    if (Rs.empty() && size_t(&S - Cands.data()) >= Cands.size() - Large)
+      break;
     ++Tried; // a shape not proven a map is one the launch must not use
     Trace Tr = executeBlock(TC.Ctx(), FD, S, P, waveOf(TC));
     if (Tr.F) {

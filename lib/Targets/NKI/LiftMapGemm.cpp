@@ -100,15 +100,9 @@ SymP retile(SymPool &P, SymP S, SymP It, SymP K, int64_t T, bool &Ok,
     std::vector<SymP> Ops;
     for (SymP O : S->Ops)
       Ops.push_back(retile(P, O, It, K, T, Ok, Memo));
-    switch (S->K) {
-    case SK::Load: R = P.load(S->D, Ops[0], S->T); break;
-    case SK::Bin: R = P.bin(S->Op, Ops[0], Ops[1]); break;
-    case SK::Un: R = P.un(S->Op, Ops[0]); break;
-    case SK::Cmp: R = P.cmp(S->Op, Ops[0], Ops[1]); break;
-    case SK::Select: R = P.select(Ops[0], Ops[1], Ops[2]); break;
-    case SK::Cast: R = P.cast(S->T, Ops[0]); break;
-    default: Ok = false; break;
-    }
+    R = P.rebuild(S, Ops);
+    if (!R || S->K == SK::Iter || S->K == SK::Reduce || S->K == SK::Ptr)
+      Ok = false;
   }
   if (!R) {
     Ok = false;
@@ -264,7 +258,7 @@ mapread::contraction(SymPool &P, const NStore &S, SymP Row, SymP Col, SymP M,
     std::tie(It, Body) = *U;
     Kx = It->Ops[1];
   }
-  auto KPy = pyInt(Kx);
+  auto KPy = pySize(Kx);
   if (!KPy || Body->K != SK::Bin || Body->Op != "*")
     return No("a sum whose terms are not products of two loads");
   SymP L0 = loadOf(Body->Ops[0]), L1 = loadOf(Body->Ops[1]);

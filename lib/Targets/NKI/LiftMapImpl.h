@@ -5,6 +5,7 @@
 
 #include "LiftMap.h"
 #include "LiftMatmul.h"
+#include "LiftSym.h"
 #include "pk/KernelModel.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -26,32 +27,6 @@ using km::Trace;
 /// Atoms of the normalised values: the global coordinates, and the row and
 /// column of a flat index seen as rows.
 enum : unsigned { GTag = 1000, RowTag = 1003, ColTag = 1004 };
-
-/// Which coordinates of the launch the kernel reads (in itself or in the
-/// device functions it calls).
-class Dims : public RecursiveASTVisitor<Dims> {
-public:
-  bool Thread[3] = {false, false, false}, Block[3] = {false, false, false};
-  bool VisitExpr(Expr *E) {
-    std::string V;
-    unsigned D;
-    if (km::builtinVar(E, V, D) && D < 3) {
-      if (V == "threadIdx" || V == "blockDim")
-        Thread[D] = true;
-      if (V == "blockIdx" || V == "gridDim")
-        Block[D] = true;
-    }
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *C) {
-    if (auto *F = C->getDirectCallee())
-      if (F->getDefinition() && F->getDefinition()->hasBody() &&
-          Seen.insert(F).second)
-        TraverseStmt(F->getDefinition()->getBody());
-    return true;
-  }
-  std::set<const FunctionDecl *> Seen;
-};
 
 /// A store of the block, rewritten in the global coordinates.
 struct NStore {
@@ -90,7 +65,7 @@ std::optional<GemmSpec> contraction(SymPool &P, const NStore &S, SymP Row,
 class MapBuilder {
 public:
   MapBuilder(TargetContext &TC, const FunctionDecl *FD, SymPool &P,
-          const Reading &Rd, const Dims &Ds)
+          const Reading &Rd, const LaunchDims &Ds)
       : TC(TC), FD(FD), P(P), Rd(Rd), Ds(Ds) {}
 
   /// The spec; NotMap or Why when there is none.
@@ -107,7 +82,7 @@ private:
   const FunctionDecl *FD;
   SymPool &P;
   const Reading &Rd;
-  const Dims &Ds;
+  const LaunchDims &Ds;
   SymP F = nullptr;          ///< the stores' index
   SymP Row = nullptr, Col = nullptr; ///< the view's coordinates
   std::map<const ParmVarDecl *, MapSpec::Use> Uses;
@@ -147,13 +122,9 @@ private:
 std::optional<std::pair<SymP, SymP>> untile(SymPool &P, SymP It, SymP Body,
                                             SymP Guard, std::string &Why);
 
-/// The NKI dtype of a model value type.
-DType dtypeOfTy(km::Ty T);
 /// The conjuncts of a guard (`!(a || b)` is `!a && !b`).
 void conjuncts(SymPool &P, SymP S, std::vector<SymP> &Out);
 
-/// The Python expression of a size (an integer value of the parameters).
-std::optional<std::string> pyInt(SymP S);
 
 } // namespace mapread
 } // namespace nki

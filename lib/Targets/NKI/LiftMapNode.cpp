@@ -83,7 +83,7 @@ bool MapBuilder::classify(SymP S, SourceLocation L, std::set<SymP> &Seen) {
       if (Kind) {
         RedKind = Kind;
         Lay = Vec ? 'V' : Kind;
-        auto R = pyInt(CurIter->Ops[1]);
+        auto R = pySize(CurIter->Ops[1]);
         if (!R)
           return notMap("a reduction over a loop whose end is not a size",
                         RuleId::PK5007);
@@ -129,7 +129,7 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
   if (M != Memo.end())
     return M->second;
   auto N = std::make_shared<Node>();
-  N->Ty = dtypeOfTy(S->T);
+  N->Ty = dtypeOfSym(S->T);
   auto Fail = [&](std::string Msg) -> NodeP {
     refuse(RuleId::PK5007, L, std::move(Msg));
     return nullptr;
@@ -259,7 +259,7 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
     NodeP A = node(S->Ops[1], L);
     if (!A)
       return nullptr;
-    auto D = pyInt(S->Ops[0]->Ops[1]);
+    auto D = pySize(S->Ops[0]->Ops[1]);
     if (A->K == Node::Scalar || !D)
       return Fail("a sum down the columns of a value that does not read "
                   "them");

@@ -149,18 +149,7 @@ SymP Reader::rebuild(SymP S) {
     if (!Ops.back())
       return nullptr;
   }
-  switch (S->K) {
-  case SK::Bin:
-    return P.bin(S->Op, Ops[0], Ops[1]);
-  case SK::Un:
-    return P.un(S->Op, Ops[0]);
-  case SK::Cmp:
-    return P.cmp(S->Op, Ops[0], Ops[1]);
-  case SK::Select:
-    return P.select(Ops[0], Ops[1], Ops[2]);
-  default:
-    return P.cast(S->T, Ops[0]);
-  }
+  return P.rebuild(S, Ops);
 }
 
 /// An atom of an integer polynomial (not +, -, * or a constant).
@@ -308,53 +297,6 @@ Reading Reader::run() {
 /// The Python expression of a size (an integer value of the parameters).
 } // namespace mapread_impl
 
-std::optional<std::string> mapread::pyInt(SymP S) {
-  switch (S->K) {
-  case SK::Int:
-    return std::to_string(S->I);
-  case SK::Param:
-    if (S->D)
-      return pyName(S->D->getName());
-    return std::nullopt;
-  case SK::Cast:
-    if (S->Ops[0]->isInt())
-      return pyInt(S->Ops[0]);
-    return std::nullopt;
-  case SK::Bin: {
-    if (!S->isInt())
-      return std::nullopt;
-    auto A = pyInt(S->Ops[0]), B = pyInt(S->Ops[1]);
-    if (!A || !B)
-      return std::nullopt;
-    if (S->Op == "+" || S->Op == "-" || S->Op == "*")
-      return "(" + *A + " " + S->Op.str() + " " + *B + ")";
-    if (S->Op == "/")
-      return "(" + *A + " // " + *B + ")";
-    return std::nullopt;
-  }
-  default:
-    return std::nullopt;
-  }
-}
-
-DType mapread::dtypeOfTy(Ty T) {
-  switch (T) {
-  case Ty::F16:
-    return DType::F16;
-  case Ty::BF16:
-    return DType::BF16;
-  case Ty::I32:
-  case Ty::I64:
-  case Ty::Bool:
-    return DType::I32;
-  case Ty::U32:
-    return DType::U32;
-  default:
-    return DType::F32;
-  }
-}
-
-/// The conjuncts of a guard.
 void mapread::conjuncts(SymPool &P, SymP S, std::vector<SymP> &Out) {
   if (S->K == SK::Bin && S->Op == "&&") {
     conjuncts(P, S->Ops[0], Out);

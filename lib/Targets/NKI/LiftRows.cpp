@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LiftRowsImpl.h"
+#include "LiftSym.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -818,30 +819,6 @@ rows::Verdict rows::analyse(ASTContext &Ctx, const FunctionDecl *FD,
 
 namespace rowsread {
 
-/// Which block dimensions the kernel reads.
-struct DimScan : RecursiveASTVisitor<DimScan> {
-  bool Y = false, Z = false;
-  std::set<const FunctionDecl *> Seen;
-  bool VisitMemberExpr(MemberExpr *M) { return note(M); }
-  bool VisitMSPropertyRefExpr(MSPropertyRefExpr *M) { return note(M); }
-  bool note(Expr *E) {
-    std::string V;
-    unsigned D;
-    if (builtinVar(E, V, D) && (V == "threadIdx" || V == "blockDim")) {
-      Y |= D == 1;
-      Z |= D == 2;
-    }
-    return true;
-  }
-  bool VisitCallExpr(CallExpr *C) {
-    if (auto *F = C->getDirectCallee())
-      if (F->getDefinition() && F->getDefinition()->hasBody() &&
-          Seen.insert(F).second)
-        TraverseStmt(F->getDefinition()->getBody());
-    return true;
-  }
-};
-
 RuleId ruleOf(const Failure &F) {
   switch (F.K) {
   case Failure::DataDependent:
@@ -860,12 +837,12 @@ RuleId ruleOf(const Failure &F) {
 
 bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                    std::optional<Refusal> &Why) {
-  rowsread::DimScan DS;
+  LaunchDims DS;
   DS.TraverseStmt(const_cast<clang::Stmt *>(FD->getBody()));
-  if (DS.Z)
+  if (DS.Thread[2])
     return false;
   std::vector<BlockShape> Cands;
-  if (DS.Y) {
+  if (DS.Thread[1]) {
     for (unsigned Y : {4u, 1u, 2u, 8u, 16u, 32u})
       Cands.push_back({32, Y, 1});
     Cands.push_back({64, 4, 1});
@@ -936,5 +913,5 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
     Why = FirstWhy;
     return false;
   }
-  return rows::emit(TC, FD, *Chosen, P, Valid, DS.Y, SharedBytes, K, Why);
+  return rows::emit(TC, FD, *Chosen, P, Valid, DS.Thread[1], SharedBytes, K, Why);
 }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "LiftLower.h"
 #include "LiftRowsImpl.h"
+#include "LiftSym.h"
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/StringExtras.h"
@@ -73,38 +74,7 @@ private:
   std::string column(const Operand &O, DType Ty);
 };
 
-std::optional<std::string> Emitter::py(SymP S) {
-  switch (S->K) {
-  case SK::Int:
-    return std::to_string(S->I);
-  case SK::Param:
-    if (S->D)
-      return pyName(S->D->getName());
-    return std::nullopt;
-  case SK::GridDim:
-    if (S->I == 0)
-      return std::string("grid_x");
-    return std::nullopt;
-  case SK::Cast:
-    if (S->isInt() && S->Ops[0]->isInt())
-      return py(S->Ops[0]);
-    return std::nullopt;
-  case SK::Bin: {
-    auto A = py(S->Ops[0]), C = py(S->Ops[1]);
-    if (!A || !C || !S->isInt())
-      return std::nullopt;
-    if (S->Op == "+" || S->Op == "-" || S->Op == "*" || S->Op == "%")
-      return "(" + *A + " " + S->Op.str() + " " + *C + ")";
-    if (S->Op == "/")
-      return "(" + *A + " // " + *C + ")";
-    if (S->Op == "max" || S->Op == "min")
-      return S->Op.str() + "(" + *A + ", " + *C + ")";
-    return std::nullopt;
-  }
-  default:
-    return std::nullopt;
-  }
-}
+std::optional<std::string> Emitter::py(SymP S) { return pySize(S); }
 
 /// Whether \p S is one value per row (no column variable outside the
 /// reductions it contains).
@@ -167,18 +137,6 @@ static const char *actOf(llvm::StringRef Op) {
   return nullptr;
 }
 
-static DType dtypeOfTy(Ty T) {
-  switch (T) {
-  case Ty::F16: return DType::F16;
-  case Ty::BF16: return DType::BF16;
-  case Ty::U32: return DType::U32;
-  case Ty::I32:
-  case Ty::I64:
-  case Ty::Bool: return DType::I32;
-  default: return DType::F32;
-  }
-}
-
 NodeP Emitter::node(SymP S) {
   auto M = Memo.find(S);
   if (M != Memo.end() && !ColTile.count(S))
@@ -191,7 +149,7 @@ NodeP Emitter::node(SymP S) {
 
 NodeP Emitter::nodeNew(SymP S) {
   auto N = std::make_shared<Node>();
-  N->Ty = dtypeOfTy(S->T);
+  N->Ty = dtypeOfSym(S->T);
   auto CT = ColTile.find(S);
   if (CT != ColTile.end()) {
     N->K = Node::Ref;
@@ -211,7 +169,7 @@ NodeP Emitter::nodeNew(SymP S) {
         N->K = Node::Scalar;
         N->Text = isFloatTy(S->T) || S->K == SK::Cast ? "float(" + *E + ")"
                                                        : *E;
-        N->Ty = S->K == SK::Cast ? dtypeOfTy(S->T) : DType::F32;
+        N->Ty = S->K == SK::Cast ? dtypeOfSym(S->T) : DType::F32;
         return N;
       }
       if (S->K != SK::Cast) {

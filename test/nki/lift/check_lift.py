@@ -71,6 +71,15 @@ def run(mod, kernel, args, launch=()):
     return out, nki.op_count()
 
 
+def refuses(mod, kernel, args, launch):
+    """Whether tracing the kernel at this launch fails its assertions."""
+    try:
+        run(mod, kernel, args, launch=launch)
+    except AssertionError:
+        return True
+    return False
+
+
 FAILURES = []
 
 
@@ -300,12 +309,7 @@ def main():
                           rtol=1e-5, atol=1e-4),
               "hip_wave_reduce: row sums match for %d x %d, block %d" %
               (rows, cols, block))
-    try:
-        run(mod, k, [x, None, rows, cols], launch=(rows, 32))
-        refused = False
-    except AssertionError:
-        refused = True
-    check(refused, "hip_wave_reduce: a block of half a wave is refused")
+    check(refuses(mod, k, [x, None, rows, cols], (rows, 32)), "hip_wave_reduce: a block of half a wave is refused")
 
     # A map proven at some block shapes only (the block size written as a
     # constant): the launch is asserted to use one of them.
@@ -316,12 +320,7 @@ def main():
     x = rng.uniform(-1, 1, 1000).astype(np.float32)
     out, ops = run(mod, k, [None, x, 1000], launch=(16, 64))
     check(np.allclose(out, 3 * x), "map_thread_subset: matches at 64 threads")
-    try:
-        run(mod, k, [None, x, 1000], launch=(8, 128))
-        refused = False
-    except AssertionError:
-        refused = True
-    check(refused, "map_thread_subset: a block of 128 threads is refused")
+    check(refuses(mod, k, [None, x, 1000], (8, 128)), "map_thread_subset: a block of 128 threads is refused")
 
     # A GEMM through 16 x 16 shared tiles with zero fill, read from the
     # kernel model as one contraction: proven at 16 x 16 threads only.
@@ -334,12 +333,7 @@ def main():
     out, ops = run(mod, k, [A, B, None, 40, 50, 70], launch=(4, 3, 16, 16))
     check(np.allclose(out, A.astype(np.float64) @ B, rtol=1e-4, atol=1e-4),
           "gemm_tiled_txty: matches A @ B at 16 x 16 threads")
-    try:
-        run(mod, k, [A, B, None, 40, 50, 70], launch=(2, 7, 32, 8))
-        refused = False
-    except AssertionError:
-        refused = True
-    check(refused, "gemm_tiled_txty: a 32 x 8 block (tiles sized for 16 x "
+    check(refuses(mod, k, [A, B, None, 40, 50, 70], (2, 7, 32, 8)), "gemm_tiled_txty: a 32 x 8 block (tiles sized for 16 x "
           "16) is refused")
 
     # A transpose staged through a padded shared tile: nc_transpose.

@@ -130,6 +130,9 @@ public:
   /// * or a constant); none for a float.
   std::optional<Poly> poly(SymP S);
   SymP fromPoly(const Poly &P, Ty T = Ty::I32);
+  /// \p S's operation on \p Ops (re-simplified): S itself when the
+  /// operands are its own; null for a kind with no operands to replace.
+  SymP rebuild(SymP S, const std::vector<SymP> &Ops);
   /// \p S with every occurrence of the keys replaced (re-simplified).
   SymP subst(SymP S, const std::map<SymP, SymP> &M);
   /// Whether \p S contains \p X (or any Carried / Undef / Load when asked).
