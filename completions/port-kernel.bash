@@ -73,8 +73,8 @@ _port_kernel() {
       takes=' --rules '
       ;;
     validate)
-      opts='--allow= --cache-dir= --cuda-path= --expect-output= --extra-arg= --extra-arg-before= --fail-output= --gpu --gpu-arch= --gpu-batch= --gpu-bundle= --gpu-repeats= --gpu-warmup= -j --json --keep-work --lanes= --lds-padding= --max-macro-depth= --mfma-shape= --nvcc= --output-limit= -p --program= --rocm-version= --timeout= --to= --wave64= --work-dir= --help'
-      takes=' --allow --cache-dir --cuda-path --expect-output --extra-arg --extra-arg-before --fail-output --gpu-arch --gpu-batch --gpu-bundle --gpu-repeats --gpu-warmup -j --lanes --lds-padding --max-macro-depth --mfma-shape --nvcc --output-limit -p --program --rocm-version --timeout --to --wave64 --work-dir '
+      opts='--allow= --cache-dir= --cuda-path= --expect-output= --extra-arg= --extra-arg-before= --fail-output= --gpu --gpu-arch= --gpu-batch= --gpu-bundle= --gpu-repeats= --gpu-warmup= -j --json --keep-work --lanes= --lds-padding= --max-macro-depth= --mfma-shape= --nvcc= --output-limit= -p --program= --rocm-version= --stop-at= --timeout= --to= --wave64= --work-dir= --help'
+      takes=' --allow --cache-dir --cuda-path --expect-output --extra-arg --extra-arg-before --fail-output --gpu-arch --gpu-batch --gpu-bundle --gpu-repeats --gpu-warmup -j --lanes --lds-padding --max-macro-depth --mfma-shape --nvcc --output-limit -p --program --rocm-version --stop-at --timeout --to --wave64 --work-dir '
       case $opt in
         --lds-padding) values='auto always keep' ;;
         --mfma-shape) values='auto 16x16x16 32x32x8' ;;

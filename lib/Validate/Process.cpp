@@ -460,7 +460,8 @@ BoundedResult runBounded(llvm::StringRef Program,
                          llvm::ArrayRef<std::string> Args,
                          std::optional<llvm::ArrayRef<llvm::StringRef>> Env,
                          unsigned TimeoutSec, std::size_t Cap,
-                         bool MergeStderr, llvm::StringRef Cwd) {
+                         bool MergeStderr, llvm::StringRef Cwd,
+                         llvm::function_ref<bool(llvm::StringRef)> StopAtLine) {
   BoundedResult R;
   if (Interrupted.load()) {
     R.Interrupted = true;
@@ -544,6 +545,7 @@ BoundedResult runBounded(llvm::StringRef Program,
     if (Fd >= 0)
       setNonBlocking(Fd);
   std::string Rep;
+  std::string Line; // the stdout line StopAtLine has not seen yet
   bool Started = false, Finished = false, Stopped = false;
   int Status = 0;
   std::optional<Clock::time_point> DrainUntil;
@@ -587,6 +589,24 @@ BoundedResult runBounded(llvm::StringRef Program,
             Rep.append(Buf, (std::size_t)K);
           else
             (I == 0 ? Out : Err).add(Buf, (std::size_t)K);
+          if (I == 0 && StopAtLine && !Stopped && !Finished) {
+            for (llvm::StringRef Rest(Buf, (std::size_t)K); !Rest.empty();) {
+              auto [Part, After] = Rest.split('\n');
+              if (Line.size() < 65536)
+                Line.append(Part.data(),
+                            std::min(Part.size(), 65536 - Line.size()));
+              if (Part.size() == Rest.size())
+                break; // no newline yet
+              Rest = After;
+              bool Hit = StopAtLine(Line);
+              Line.clear();
+              if (Hit) {
+                R.StoppedAtOutput = true;
+                Stop();
+                break;
+              }
+            }
+          }
           continue;
         }
         if (K == 0 || (errno != EAGAIN && errno != EINTR)) {
@@ -649,7 +669,7 @@ BoundedResult runBounded(llvm::StringRef Program,
   } else if (WIFSIGNALED(Status)) {
     R.Code = -1;
     R.Signal = WTERMSIG(Status);
-    if (!R.TimedOut && !R.Interrupted)
+    if (!R.TimedOut && !R.Interrupted && !R.StoppedAtOutput)
       R.ErrMsg = std::string("killed by signal ") + std::to_string(R.Signal) +
                  " (" + strsignal(R.Signal) + ")";
   }

@@ -17,6 +17,7 @@
 #define PK_VALIDATE_PROCESS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
 #include <optional>
@@ -38,6 +39,9 @@ struct BoundedResult {
   bool TimedOut = false;    ///< killed at the time limit
   bool Interrupted = false; ///< killed because port-kernel was interrupted
   bool ExecFailed = false;  ///< could not be started
+  /// Stopped because a line of its stdout satisfied the StopAtLine
+  /// predicate (validate --stop-at); Code and Signal are the kill's.
+  bool StoppedAtOutput = false;
   /// Processes the program left running when it ended (or was killed),
   /// which the supervisor then killed and reaped.
   unsigned Strays = 0;
@@ -48,13 +52,17 @@ struct BoundedResult {
 /// Runs \p Program (a path: no search, no shell) with \p Args (argv[0] is
 /// added) in a new session, in \p Cwd when given. \p TimeoutSec == 0: no
 /// limit. \p Cap: bytes kept per stream. When \p MergeStderr, stderr goes
-/// to the stdout pipe. Returns after the program and every process it
-/// started are gone.
-BoundedResult runBounded(llvm::StringRef Program,
-                         llvm::ArrayRef<std::string> Args,
-                         std::optional<llvm::ArrayRef<llvm::StringRef>> Env,
-                         unsigned TimeoutSec, std::size_t Cap,
-                         bool MergeStderr = false, llvm::StringRef Cwd = "");
+/// to the stdout pipe. \p StopAtLine, when set, sees each complete line of
+/// stdout (without its newline; a line is cut at 64 KiB for it) as it
+/// arrives; when it returns true the program is stopped as at the time limit
+/// and StoppedAtOutput is set. Returns after the program and every process
+/// it started are gone.
+BoundedResult
+runBounded(llvm::StringRef Program, llvm::ArrayRef<std::string> Args,
+           std::optional<llvm::ArrayRef<llvm::StringRef>> Env,
+           unsigned TimeoutSec, std::size_t Cap, bool MergeStderr = false,
+           llvm::StringRef Cwd = "",
+           llvm::function_ref<bool(llvm::StringRef)> StopAtLine = nullptr);
 
 /// While alive, SIGINT/SIGTERM/SIGHUP make every running supervisor kill
 /// its program and set interrupted(), and this process is a child subreaper;

@@ -428,6 +428,8 @@ public:
       EnvStore.push_back("PKEMU_WARP_SIZE=" + std::to_string(Opts.Lanes));
     if (!Opts.Allow.empty())
       EnvStore.push_back("PKEMU_ALLOW=" + llvm::join(Opts.Allow, ","));
+    if (!Opts.StopAt.empty())
+      EnvStore.push_back("PKEMU_LINE_BUFFERED=1");
     for (const std::string &S : EnvStore)
       EnvRefs.push_back(S);
   }
@@ -920,9 +922,14 @@ public:
     std::string EmuTimeout = emuTimeoutVar(Limit);
     if (!EmuTimeout.empty())
       Env.push_back(EmuTimeout);
-    validate::BoundedResult R =
-        validate::runBounded(Exe, Args, ArrayRef<StringRef>(Env), Limit,
-                             Opts.OutputLimit, /*MergeStderr=*/false, RunDir);
+    std::optional<Regex> StopRe;
+    if (!Opts.StopAt.empty())
+      StopRe.emplace(Opts.StopAt, Regex::Newline);
+    auto StopAtLine = [&](StringRef Line) { return StopRe->match(Line); };
+    validate::BoundedResult R = validate::runBounded(
+        Exe, Args, ArrayRef<StringRef>(Env), Limit, Opts.OutputLimit,
+        /*MergeStderr=*/false, RunDir,
+        StopRe ? function_ref<bool(StringRef)>(StopAtLine) : nullptr);
     if (R.Strays)
       C.Notes.push_back(
           formatv("the program left {0} process{1} running (a daemon, a "
@@ -938,6 +945,13 @@ public:
     Stdout = std::move(R.Out.Text);
     std::string Stderr = std::move(R.Err.Text);
     C.ExitCode = R.Code;
+    if (R.StoppedAtOutput) {
+      // Judged as if it had exited 0 at the matching line.
+      C.ExitCode = 0;
+      C.Notes.push_back("stopped at the first output line matching --stop-at '" +
+                        Opts.StopAt + "'; what follows that line did not run");
+      return true;
+    }
     if (!Opts.Allow.empty()) {
       SmallVector<StringRef, 16> Lines;
       StringRef(Stderr).split(Lines, '\n');

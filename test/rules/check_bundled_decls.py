@@ -28,16 +28,16 @@ import rules_common as rc  # noqa: E402
 # Headers of the CUDA toolkit that the bundled declarations do not provide;
 # the tables still know them so that their #include is reported.
 NOT_BUNDLED = {'nvrtc.h', 'cuda_pipeline.h', 'cuda_awbarrier.h', 'cublas.h',
-               'cufft.h', 'cublas_api.h', 'cublasLt.h'}
+               'cufft.h', 'cublas_api.h'}
 # Header directories of the toolkit that the bundled declarations do not
 # provide either; with a toolkit, its headers are checked to exist there.
 NOT_BUNDLED_DIRS = ()
 # Host APIs of those libraries: the tables diagnose each use (their HIP
 # counterparts are separate libraries); a source using them parses only
 # against an installed toolkit.
-NOT_BUNDLED_NAMES = re.compile(r'^(cufft|CUFFT_|cublasLt|CUBLASLT_)')
+NOT_BUNDLED_NAMES = re.compile(r'^(cufft|CUFFT_)')
 # Headers of those libraries that the toolkit check includes besides ALL_HEADERS.
-TOOLKIT_EXTRA_HEADERS = ['cublasLt.h', 'cufft.h']
+TOOLKIT_EXTRA_HEADERS = ['cufft.h']
 
 # Names the tables keep for older sources although recent toolkits dropped
 # them; they may be absent from the installed toolkit.
@@ -55,7 +55,7 @@ REMOVED_FROM_TOOLKIT = {'cudaDevAttrCooperativeMultiDeviceLaunch',
 ALL_HEADERS = ['cuda_runtime.h', 'cuda_profiler_api.h', 'cuda.h', 'cuda_fp16.h', 'cuda_bf16.h',
                'mma.h', 'cooperative_groups.h', 'cooperative_groups/reduce.h',
                'curand_kernel.h', 'curand.h', 'cuComplex.h', 'library_types.h', 'cublas_v2.h',
-               'cub/cub.cuh', 'cusparse.h', 'cuda_fp8.h']
+               'cub/cub.cuh', 'cusparse.h', 'cuda_fp8.h', 'cublasLt.h']
 
 
 def bundled_cmd(clang, resource_dir, decls, shim):

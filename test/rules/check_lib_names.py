@@ -2,13 +2,14 @@
 """rules.lib_names_exist: every hip: name of the library tables exists in its library.
 
 The tables of the ROCm math libraries (rules_common.LIBRARY_TABLES:
-lib-cublas.yaml, lib-curand.yaml, lib-cusparse.yaml, lib-cub.yaml,
+lib-cublas.yaml, lib-cublaslt.yaml, lib-curand.yaml, lib-cusparse.yaml, lib-cub.yaml,
 lib-headers.yaml) are checked
 against the headers of the library that declares their names, as
 check_hip_names.py checks the runtime tables against HIP:
 
   hipblas   <hipblas/hipblas.h> of ROCm 6.3 (--rocm6-include), with HIPBLAS_V2
             (the hipDataType / hipblasComputeType_t form the tables target)
+  hipblaslt <hipblaslt/hipblaslt.h> of ROCm 6.3 (hipBLASLt 0.11)
   hipcub    <hipcub/hipcub.hpp> of ROCm 6.3
   hiprand   <hiprand/hiprand.h> and <hiprand/hiprand_kernel.h> of Debian
             (libhiprand-dev, --hip-include) with the HIP runtime there
@@ -45,6 +46,7 @@ NAMESPACE_MEMBERS = {
 
 PRELUDES = {
     'hipblas': '#define HIPBLAS_V2\n#include <hip/hip_runtime.h>\n#include <hipblas/hipblas.h>\n',
+    'hipblaslt': '#include <hip/hip_runtime.h>\n#include <hipblaslt/hipblaslt.h>\n',
     'hipcub': '#include <hip/hip_runtime.h>\n#include <hipcub/hipcub.hpp>\n',
     'hiprand': ('#include <hip/hip_runtime.h>\n#include <hiprand/hiprand.h>\n'
                 '#include <hiprand/hiprand_kernel.h>\n'),
@@ -70,6 +72,9 @@ def main():
     if not os.path.isfile(os.path.join(a.rocm6_include, 'hipblas', 'hipblas.h')):
         print(f'skipped: no hipBLAS headers under {a.rocm6_include}')
         return 77
+    if not os.path.isfile(os.path.join(a.rocm6_include, 'hipblaslt', 'hipblaslt.h')):
+        print(f'skipped: no hipBLASLt headers under {a.rocm6_include}')
+        return 77
     if not os.path.isfile(os.path.join(a.hip_include, 'hiprand', 'hiprand.h')):
         print(f'skipped: no hipRAND headers under {a.hip_include} (libhiprand-dev)')
         return 77
@@ -82,7 +87,7 @@ def main():
     rocm6 = common + ['-nogpuinc', '-isystem', a.rocm6_include,
                       '-include', '__clang_hip_runtime_wrapper.h']
     debian = common + ['--rocm-path=/usr', f'-I{a.hip_include}']
-    cmds = {'hipblas': rocm6, 'hipcub': rocm6, 'hiprand': debian, 'hipsparse': debian}
+    cmds = {'hipblas': rocm6, 'hipblaslt': rocm6, 'hipcub': rocm6, 'hiprand': debian, 'hipsparse': debian}
 
     errors = []
     per_lib = {}  # lib -> [(file, cuda, hip, kind)]
@@ -152,7 +157,7 @@ def main():
 
     for e in errors:
         print('error: ' + e)
-    print(f'{count} names and {len(headers)} headers checked against hipBLAS, hipCUB (ROCm 6.3) '
+    print(f'{count} names and {len(headers)} headers checked against hipBLAS, hipBLASLt, hipCUB (ROCm 6.3) '
           'and hipRAND, hipSPARSE (Debian): ' + ('FAILED' if errors else 'ok'))
     return 1 if errors else 0
 

@@ -15,6 +15,7 @@ ENTRY_KINDS = ('function', 'type', 'enum', 'macro', 'namespace')
 LIBRARY_TABLES = {
     'lib-headers.yaml': None,
     'lib-cublas.yaml': 'hipblas',
+    'lib-cublaslt.yaml': 'hipblaslt',
     'lib-curand.yaml': 'hiprand',
     'lib-cusparse.yaml': 'hipsparse',
     'lib-cub.yaml': 'hipcub',

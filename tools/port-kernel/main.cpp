@@ -351,6 +351,12 @@ cl::opt<std::string> FailOutput(
     "fail-output",
     cl::desc("A program run fails when its standard output matches REGEX"),
     cl::value_desc("REGEX"), cl::cat(Cat), cl::sub(ValidateCmd));
+cl::opt<std::string> StopAt(
+    "stop-at",
+    cl::desc("A program run is stopped, as passed, once a line of its "
+             "standard output matches REGEX (a benchmark's timing loops "
+             "after its self-check are not emulated); the verdict says so"),
+    cl::value_desc("REGEX"), cl::cat(Cat), cl::sub(ValidateCmd));
 
 cl::opt<bool> Gpu("gpu",
                   cl::desc("Build the original and its CUDA port with nvcc, "
@@ -895,7 +901,8 @@ int main(int argc, char **argv) {
     V.ProgramArgs = ProgramArgs;
     V.ExpectOutput = ExpectOutput;
     V.FailOutput = FailOutput;
-    for (const std::string *Re : {&V.ExpectOutput, &V.FailOutput}) {
+    V.StopAt = StopAt;
+    for (const std::string *Re : {&V.ExpectOutput, &V.FailOutput, &V.StopAt}) {
       std::string Why;
       if (!Re->empty() && !Regex(*Re).isValid(Why)) {
         errs() << "port-kernel: error: bad regular expression '" << *Re

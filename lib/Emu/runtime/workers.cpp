@@ -7,7 +7,8 @@
 // each other), up to what the emulated device holds at once. A watchdog
 // thread reports a launch that runs past PKEMU_TIMEOUT_S. The environment
 // (PKEMU_WARP_SIZE, PKEMU_TIMEOUT_S, PKEMU_STACK_KB, PKEMU_WORKERS) is read
-// once, at the first launch.
+// once, at the first launch; PKEMU_LINE_BUFFERED=1 makes stdout line-buffered
+// at start-up.
 //
 //===----------------------------------------------------------------------===//
 #include <algorithm>
@@ -26,6 +27,16 @@
 
 #include "internal.h"
 #include "pkemu/host_api.h"
+
+namespace {
+/// PKEMU_LINE_BUFFERED=1 (validate --stop-at, which reads a program's output
+/// as it comes): stdout is line-buffered from the start, as on a terminal.
+__attribute__((constructor)) void line_buffered_stdout() {
+  const char *e = std::getenv("PKEMU_LINE_BUFFERED");
+  if (e && e[0] == '1')
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+}
+} // namespace
 
 namespace pkemu {
 namespace detail {

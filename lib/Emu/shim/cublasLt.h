@@ -8,15 +8,15 @@
 // leading dimension; BATCH_COUNT and STRIDED_BATCH_OFFSET; column-major
 // only), a preference (its workspace limit is accepted) and the heuristic
 // (one algorithm, no workspace), with the toolkit's values.  cublasLtMatmul
-// computes D = alpha op(A) op(B) + beta C with the CPU BLAS of pkemu/blas.h,
-// then the epilogue: BIAS adds bias[row] to every column, RELU and GELU
-// (the tanh approximation) apply element-wise, in that order.  hipBLAS has no
-// such API (the HIP port flags it, PK1010), so only CUDA sources use this.
+// is pkemu/blaslt.h's matmul, which hipblaslt/hipblaslt.h shares: D = alpha
+// op(A) op(B) + beta C with the CPU BLAS, then the epilogue (BIAS, the
+// pre-activation to EPILOGUE_AUX_POINTER, RELU or GELU).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PKEMU_CUBLASLT_H
 #define PKEMU_CUBLASLT_H
 #include "cublas_v2.h"
+#include "pkemu/blaslt.h"
 #include <cmath>
 #include <cstdint>
 
@@ -39,6 +39,8 @@ typedef enum {
   CUBLASLT_MATMUL_DESC_FILL_MODE = 6,
   CUBLASLT_MATMUL_DESC_EPILOGUE = 7,
   CUBLASLT_MATMUL_DESC_BIAS_POINTER = 8,
+  CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER = 11,
+  CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD = 12,
   CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE = 26
 } cublasLtMatmulDescAttributes_t;
 typedef enum {
@@ -46,8 +48,14 @@ typedef enum {
   CUBLASLT_EPILOGUE_RELU = 2,
   CUBLASLT_EPILOGUE_BIAS = 4,
   CUBLASLT_EPILOGUE_RELU_BIAS = 6,
+  CUBLASLT_EPILOGUE_DRELU = 136,
   CUBLASLT_EPILOGUE_GELU = 32,
-  CUBLASLT_EPILOGUE_GELU_BIAS = 36
+  CUBLASLT_EPILOGUE_GELU_AUX = 160,
+  CUBLASLT_EPILOGUE_GELU_BIAS = 36,
+  CUBLASLT_EPILOGUE_GELU_AUX_BIAS = 164,
+  CUBLASLT_EPILOGUE_DGELU = 192,
+  CUBLASLT_EPILOGUE_BGRADA = 256,
+  CUBLASLT_EPILOGUE_BGRADB = 512
 } cublasLtEpilogue_t;
 typedef enum {
   CUBLASLT_MATMUL_PREF_SEARCH_MODE = 0,
@@ -68,64 +76,11 @@ typedef struct {
 
 namespace pkemu {
 namespace cublaslt {
-struct Handle {
-  int unused;
-};
-struct Desc {
-  int compute = CUBLAS_COMPUTE_32F, scale = CUDA_R_32F;
-  int transa = CUBLAS_OP_N, transb = CUBLAS_OP_N;
-  int epilogue = CUBLASLT_EPILOGUE_DEFAULT;
-  const void *bias = nullptr;
-  int bias_type = -1;
-};
-struct Layout {
-  int type = CUDA_R_32F, order = CUBLASLT_ORDER_COL;
-  std::uint64_t rows = 0, cols = 0;
-  std::int64_t ld = 0, stride = 0;
-  int batch = 1;
-};
-struct Pref {
-  std::size_t max_workspace = 0;
-};
-
-template <class T> inline bool set(T &field, const void *buf, std::size_t n) {
-  if (!buf || n != sizeof(T))
-    return false;
-  std::memcpy(&field, buf, sizeof(T));
-  return true;
-}
-inline float gelu(float x) {
-  return 0.5f * x *
-         (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
-}
-__attribute__((no_sanitize("thread"))) inline void
-copy_c(const void *C, void *D, int t, std::int64_t m, std::int64_t n,
-       std::int64_t ldc, std::int64_t ldd) {
-  for (std::int64_t j = 0; j < n; ++j)
-    for (std::int64_t i = 0; i < m; ++i)
-      blas::store(D, t, (std::size_t)(j * ldd + i),
-                  blas::load(C, t, (std::size_t)(j * ldc + i)));
-}
-__attribute__((no_sanitize("thread"))) inline void
-epilogue(const Desc &d, void *D, int t, std::int64_t m, std::int64_t n,
-         std::int64_t ld) {
-  bool bias = d.epilogue & CUBLASLT_EPILOGUE_BIAS,
-       relu = d.epilogue & CUBLASLT_EPILOGUE_RELU,
-       gelu_ = d.epilogue & CUBLASLT_EPILOGUE_GELU;
-  int bt = d.bias_type >= 0 ? d.bias_type : t;
-  for (std::int64_t j = 0; j < n; ++j)
-    for (std::int64_t i = 0; i < m; ++i) {
-      std::size_t at = (std::size_t)(j * ld + i);
-      float v = blas::load(D, t, at);
-      if (bias)
-        v += blas::load(d.bias, bt, (std::size_t)i);
-      if (relu)
-        v = v > 0 ? v : 0;
-      if (gelu_)
-        v = gelu(v);
-      blas::store(D, t, at, v);
-    }
-}
+using Handle = blaslt::Handle;
+using Desc = blaslt::Desc;
+using Layout = blaslt::Layout;
+using Pref = blaslt::Pref;
+using blaslt::set;
 } // namespace cublaslt
 } // namespace pkemu
 
@@ -188,6 +143,12 @@ cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t d,
     break;
   case CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE:
     ok = pkemu::cublaslt::set(d->bias_type, buf, n);
+    break;
+  case CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER:
+    ok = pkemu::cublaslt::set(d->aux, buf, n);
+    break;
+  case CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD:
+    ok = pkemu::cublaslt::set(d->aux_ld, buf, n);
     break;
   default:
     return CUBLAS_STATUS_NOT_SUPPORTED;
@@ -283,44 +244,13 @@ cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t d, const void *alpha,
   using namespace pkemu;
   if (!h)
     return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (!d || !a || !b || !c || !dd || !alpha || !beta)
+  if (!d || !a || !b || !c || !dd)
     return CUBLAS_STATUS_INVALID_VALUE;
-  if (a->order || b->order || c->order || dd->order)
+  if (cublas::scalar_type((cublasComputeType_t)d->compute) < 0)
     return CUBLAS_STATUS_NOT_SUPPORTED;
-  if ((d->epilogue & CUBLASLT_EPILOGUE_BIAS) && !d->bias)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  int st = cublas::scalar_type((cublasComputeType_t)d->compute);
-  if (st < 0)
-    return CUBLAS_STATUS_NOT_SUPPORTED;
-  std::int64_t m = (std::int64_t)dd->rows, n = (std::int64_t)dd->cols;
-  std::int64_t k =
-      d->transa == CUBLAS_OP_N ? (std::int64_t)a->cols : (std::int64_t)a->rows;
-  if ((std::int64_t)c->rows != m || (std::int64_t)c->cols != n ||
-      c->type != dd->type)
-    return CUBLAS_STATUS_INVALID_VALUE;
-  double al = blas::read_scalar(alpha, d->scale),
-         be = blas::read_scalar(beta, d->scale);
-  int batch = dd->batch;
-  std::size_t es = blas::elem_size(dd->type);
-  for (int i = 0; i < batch; ++i) {
-    const char *Ci = (const char *)C + (std::size_t)(c->stride * i) * es;
-    char *Di = (char *)D + (std::size_t)(dd->stride * i) * es;
-    if (Ci != Di && be != 0)
-      cublaslt::copy_c(Ci, Di, dd->type, m, n, c->ld, dd->ld);
-    int s = blas::gemm(
-        cublas::op((cublasOperation_t)d->transa),
-        cublas::op((cublasOperation_t)d->transb), (int)m, (int)n, (int)k, al,
-        (const char *)A +
-            (std::size_t)(a->stride * i) * blas::elem_size(a->type),
-        a->type, (int)a->ld, 0,
-        (const char *)B +
-            (std::size_t)(b->stride * i) * blas::elem_size(b->type),
-        b->type, (int)b->ld, 0, be, Di, dd->type, (int)dd->ld, 0, 1);
-    if (s)
-      return cublas::status(s);
-    if (d->epilogue != CUBLASLT_EPILOGUE_DEFAULT)
-      cublaslt::epilogue(*d, Di, dd->type, m, n, dd->ld);
-  }
-  return CUBLAS_STATUS_SUCCESS;
+  return cublas::status(blaslt::matmul(
+      *d, cublas::op((cublasOperation_t)d->transa),
+      cublas::op((cublasOperation_t)d->transb), alpha, A, *a, B, *b, beta, C,
+      *c, D, *dd));
 }
 #endif

@@ -4,13 +4,16 @@
 //
 // The cuBLAS v2 calls of GEMM-based programs (handles, streams, math and
 // pointer modes, Sgemm/Dgemm, their strided-batched forms, GemmEx and
-// GemmStridedBatchedEx), with the toolkit's types and values, computed by the
+// GemmStridedBatchedEx, and the level-1/2 routines gemv, axpy, scal, dot,
+// nrm2, asum and copy in S and D), with the toolkit's types and values, computed by the
 // CPU BLAS of pkemu/blas.h.  Other cuBLAS calls are not declared: a program
 // that uses one does not build on the emulator (the build log names it).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PKEMU_CUBLAS_V2_H
 #define PKEMU_CUBLAS_V2_H
+#include "cuda_bf16.h"
+#include "cuda_fp16.h"
 #include "cuda_runtime.h"
 #include "library_types.h"
 #include "pkemu/blas.h"
@@ -215,6 +218,67 @@ PKEMU_CUBLAS_GEMM(cublasSgemm, float, pkemu::blas::kR32F)
 PKEMU_CUBLAS_GEMM(cublasDgemm, double, pkemu::blas::kR64F)
 #undef PKEMU_CUBLAS_GEMM
 
+// Level 1 and 2 (float and double): the CPU BLAS's routines.
+#define PKEMU_CUBLAS_L12(P, T)                                                   \
+  inline cublasStatus_t cublas##P##gemv(cublasHandle_t handle, cublasOperation_t ta, int m, int n,   \
+                                const T *alpha, const T *A, int lda,           \
+                                const T *x, int incx, const T *beta, T *y,     \
+                                int incy) {                                    \
+    if (!handle)                                                               \
+      return CUBLAS_STATUS_NOT_INITIALIZED;                                                   \
+    if (!alpha || !beta)                                                       \
+      return CUBLAS_STATUS_INVALID_VALUE;                                       \
+    return pkemu::cublas::status(pkemu::blas::gemv<T>(                           \
+        pkemu::cublas::op(ta), m, n, *alpha, A, lda, x, incx, *beta, y, incy));  \
+  }                                                                            \
+  inline cublasStatus_t cublas##P##axpy(cublasHandle_t handle, int n, const T *alpha,   \
+                                const T *x, int incx, T *y, int incy) {        \
+    if (!handle)                                                               \
+      return CUBLAS_STATUS_NOT_INITIALIZED;                                                   \
+    if (!alpha)                                                                \
+      return CUBLAS_STATUS_INVALID_VALUE;                                       \
+    return pkemu::cublas::status(                                                \
+        pkemu::blas::axpy<T>(n, *alpha, x, incx, y, incy));                    \
+  }                                                                            \
+  inline cublasStatus_t cublas##P##scal(cublasHandle_t handle, int n, const T *alpha,   \
+                                T *x, int incx) {                              \
+    if (!handle)                                                               \
+      return CUBLAS_STATUS_NOT_INITIALIZED;                                                   \
+    if (!alpha)                                                                \
+      return CUBLAS_STATUS_INVALID_VALUE;                                       \
+    return pkemu::cublas::status(pkemu::blas::scal<T>(n, *alpha, x, incx));      \
+  }                                                                            \
+  inline cublasStatus_t cublas##P##dot(cublasHandle_t handle, int n, const T *x,        \
+                               int incx, const T *y, int incy, T *result) {    \
+    if (!handle)                                                               \
+      return CUBLAS_STATUS_NOT_INITIALIZED;                                                   \
+    return pkemu::cublas::status(                                                \
+        pkemu::blas::dot<T>(n, x, incx, y, incy, result));                     \
+  }                                                                            \
+  inline cublasStatus_t cublas##P##nrm2(cublasHandle_t handle, int n, const T *x,       \
+                                int incx, T *result) {                         \
+    if (!handle)                                                               \
+      return CUBLAS_STATUS_NOT_INITIALIZED;                                                   \
+    return pkemu::cublas::status(                                                \
+        pkemu::blas::norm<T>(true, n, x, incx, result));                       \
+  }                                                                            \
+  inline cublasStatus_t cublas##P##asum(cublasHandle_t handle, int n, const T *x,       \
+                                int incx, T *result) {                         \
+    if (!handle)                                                               \
+      return CUBLAS_STATUS_NOT_INITIALIZED;                                                   \
+    return pkemu::cublas::status(                                                \
+        pkemu::blas::norm<T>(false, n, x, incx, result));                      \
+  }                                                                            \
+  inline cublasStatus_t cublas##P##copy(cublasHandle_t handle, int n, const T *x,       \
+                                int incx, T *y, int incy) {                    \
+    if (!handle)                                                               \
+      return CUBLAS_STATUS_NOT_INITIALIZED;                                                   \
+    return pkemu::cublas::status(pkemu::blas::copy<T>(n, x, incx, y, incy));     \
+  }
+PKEMU_CUBLAS_L12(S, float)
+PKEMU_CUBLAS_L12(D, double)
+#undef PKEMU_CUBLAS_L12
+
 inline cublasStatus_t cublasGemmStridedBatchedEx(
     cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb, int m,
     int n, int k, const void *alpha, const void *A, cudaDataType at, int lda,
@@ -252,4 +316,18 @@ cublasGemmEx(cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb,
 #define cublasGetPointerMode_v2 cublasGetPointerMode
 #define cublasSgemm_v2 cublasSgemm
 #define cublasDgemm_v2 cublasDgemm
+#define cublasSgemv_v2 cublasSgemv
+#define cublasDgemv_v2 cublasDgemv
+#define cublasSaxpy_v2 cublasSaxpy
+#define cublasDaxpy_v2 cublasDaxpy
+#define cublasSscal_v2 cublasSscal
+#define cublasDscal_v2 cublasDscal
+#define cublasSdot_v2 cublasSdot
+#define cublasDdot_v2 cublasDdot
+#define cublasSnrm2_v2 cublasSnrm2
+#define cublasDnrm2_v2 cublasDnrm2
+#define cublasSasum_v2 cublasSasum
+#define cublasDasum_v2 cublasDasum
+#define cublasScopy_v2 cublasScopy
+#define cublasDcopy_v2 cublasDcopy
 #endif

@@ -45,8 +45,8 @@ void setup(cudaStream_t stream, cudaEvent_t ev) {
 // A cuBLAS enumerator hipBLAS has no counterpart for (cuBLAS itself is
 // translated, PK1021).
 void blas(cublasHandle_t h) {
-// DIAG: PK1010.cu:[[@LINE+1]]:24: warning: 'CUBLAS_TF32_TENSOR_OP_MATH' has no HIP counterpart: rocBLAS has no TF32 math mode (HIPBLAS_TF32_TENSOR_OP_MATH applies to hipBLAS's cuBLAS backend only); on AMD GPUs use HIPBLAS_DEFAULT_MATH (full FP32), or HIPBLAS_XF32_XDL_MATH on MI300 [PK1010]
-  cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH);
-// CHECK: hipblasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH);
+// DIAG: PK1010.cu:[[@LINE+1]]:24: warning: 'CUBLAS_TENSOR_OP_MATH' has no HIP counterpart: deprecated in cuBLAS 11; rocBLAS uses matrix cores without a math mode: use HIPBLAS_DEFAULT_MATH [PK1010]
+  cublasSetMathMode(h, CUBLAS_TENSOR_OP_MATH);
+// CHECK: hipblasSetMathMode(h, CUBLAS_TENSOR_OP_MATH);
 }
 // DIAG-NOT: warning

@@ -4,7 +4,8 @@
 //
 // The hipBLAS calls of GEMM-based programs (handles, streams, math and
 // pointer modes, Sgemm/Dgemm, their strided-batched forms, GemmEx and
-// GemmStridedBatchedEx), with hipBLAS 2's types and values, computed by the
+// GemmStridedBatchedEx, and the level-1/2 routines gemv, axpy, scal, dot,
+// nrm2, asum and copy in S and D), with hipBLAS 2's types and values, computed by the
 // CPU BLAS of pkemu/blas.h.  As with ROCm 6's hipBLAS, the *Ex calls take
 // hipDataType and hipblasComputeType_t only with HIPBLAS_V2 defined; without
 // it they take the deprecated hipblasDatatype_t for every type argument, so
@@ -237,6 +238,67 @@ inline const char *hipblasStatusToString(hipblasStatus_t s) {
 PKEMU_HIPBLAS_GEMM(hipblasSgemm, float, pkemu::blas::kR32F)
 PKEMU_HIPBLAS_GEMM(hipblasDgemm, double, pkemu::blas::kR64F)
 #undef PKEMU_HIPBLAS_GEMM
+
+// Level 1 and 2 (float and double): the CPU BLAS's routines.
+#define PKEMU_HIPBLAS_L12(P, T)                                                   \
+  inline hipblasStatus_t hipblas##P##gemv(hipblasHandle_t handle, hipblasOperation_t ta, int m, int n,   \
+                                const T *alpha, const T *A, int lda,           \
+                                const T *x, int incx, const T *beta, T *y,     \
+                                int incy) {                                    \
+    if (!handle)                                                               \
+      return HIPBLAS_STATUS_HANDLE_IS_NULLPTR;                                                   \
+    if (!alpha || !beta)                                                       \
+      return HIPBLAS_STATUS_INVALID_VALUE;                                       \
+    return pkemu::hipblas::status(pkemu::blas::gemv<T>(                           \
+        pkemu::hipblas::op(ta), m, n, *alpha, A, lda, x, incx, *beta, y, incy));  \
+  }                                                                            \
+  inline hipblasStatus_t hipblas##P##axpy(hipblasHandle_t handle, int n, const T *alpha,   \
+                                const T *x, int incx, T *y, int incy) {        \
+    if (!handle)                                                               \
+      return HIPBLAS_STATUS_HANDLE_IS_NULLPTR;                                                   \
+    if (!alpha)                                                                \
+      return HIPBLAS_STATUS_INVALID_VALUE;                                       \
+    return pkemu::hipblas::status(                                                \
+        pkemu::blas::axpy<T>(n, *alpha, x, incx, y, incy));                    \
+  }                                                                            \
+  inline hipblasStatus_t hipblas##P##scal(hipblasHandle_t handle, int n, const T *alpha,   \
+                                T *x, int incx) {                              \
+    if (!handle)                                                               \
+      return HIPBLAS_STATUS_HANDLE_IS_NULLPTR;                                                   \
+    if (!alpha)                                                                \
+      return HIPBLAS_STATUS_INVALID_VALUE;                                       \
+    return pkemu::hipblas::status(pkemu::blas::scal<T>(n, *alpha, x, incx));      \
+  }                                                                            \
+  inline hipblasStatus_t hipblas##P##dot(hipblasHandle_t handle, int n, const T *x,        \
+                               int incx, const T *y, int incy, T *result) {    \
+    if (!handle)                                                               \
+      return HIPBLAS_STATUS_HANDLE_IS_NULLPTR;                                                   \
+    return pkemu::hipblas::status(                                                \
+        pkemu::blas::dot<T>(n, x, incx, y, incy, result));                     \
+  }                                                                            \
+  inline hipblasStatus_t hipblas##P##nrm2(hipblasHandle_t handle, int n, const T *x,       \
+                                int incx, T *result) {                         \
+    if (!handle)                                                               \
+      return HIPBLAS_STATUS_HANDLE_IS_NULLPTR;                                                   \
+    return pkemu::hipblas::status(                                                \
+        pkemu::blas::norm<T>(true, n, x, incx, result));                       \
+  }                                                                            \
+  inline hipblasStatus_t hipblas##P##asum(hipblasHandle_t handle, int n, const T *x,       \
+                                int incx, T *result) {                         \
+    if (!handle)                                                               \
+      return HIPBLAS_STATUS_HANDLE_IS_NULLPTR;                                                   \
+    return pkemu::hipblas::status(                                                \
+        pkemu::blas::norm<T>(false, n, x, incx, result));                      \
+  }                                                                            \
+  inline hipblasStatus_t hipblas##P##copy(hipblasHandle_t handle, int n, const T *x,       \
+                                int incx, T *y, int incy) {                    \
+    if (!handle)                                                               \
+      return HIPBLAS_STATUS_HANDLE_IS_NULLPTR;                                                   \
+    return pkemu::hipblas::status(pkemu::blas::copy<T>(n, x, incx, y, incy));     \
+  }
+PKEMU_HIPBLAS_L12(S, float)
+PKEMU_HIPBLAS_L12(D, double)
+#undef PKEMU_HIPBLAS_L12
 
 #ifdef HIPBLAS_V2
 #define PKEMU_HIPBLAS_DT hipDataType

@@ -1,8 +1,9 @@
 //===- blas.h - BLAS behind the cuBLAS and hipBLAS shims --------*- C++ -*-===//
 // Rules: none (emulator runtime)
 //
-// The GEMM family of cuBLAS and hipBLAS, for the emulator: the calls become
-// CPU BLAS calls (cblas_sgemm / cblas_dgemm of OpenBLAS, Debian's
+// The GEMM family of cuBLAS and hipBLAS and their common level-1 and level-2
+// routines (gemv, axpy, scal, dot, nrm2, asum, copy), for the emulator: the
+// calls become CPU BLAS calls (cblas_sgemm / cblas_dgemm / cblas_sgemv ... of OpenBLAS, Debian's
 // libopenblas0, loaded with dlopen when a program first multiplies, so that
 // programs without BLAS calls need nothing).  Work runs in issue order like
 // the emulator's kernels, so a GEMM on a stream is complete when the call
@@ -46,10 +47,40 @@ typedef void (*SgemmFn)(int, int, int, int, int, int, float, const float *, int,
 typedef void (*DgemmFn)(int, int, int, int, int, int, double, const double *,
                         int, const double *, int, double, double *, int);
 
+/// Level-1 and level-2 routines of the CPU BLAS, per element type (index 0
+/// float, 1 double); optional: a call whose routine is missing fails.
+template <class T> struct Level12 {
+  void (*gemv)(int, int, int, int, T, const T *, int, const T *, int, T, T *,
+               int) = nullptr;
+  void (*axpy)(int, T, const T *, int, T *, int) = nullptr;
+  void (*scal)(int, T, T *, int) = nullptr;
+  T (*dot)(int, const T *, int, const T *, int) = nullptr;
+  T (*nrm2)(int, const T *, int) = nullptr;
+  T (*asum)(int, const T *, int) = nullptr;
+  void (*copy)(int, const T *, int, T *, int) = nullptr;
+};
+
 struct Lib {
   SgemmFn sgemm = nullptr;
   DgemmFn dgemm = nullptr;
+  Level12<float> s;
+  Level12<double> d;
 };
+
+template <class T> inline void bind(void *h, Level12<T> &L, char p) {
+  auto sym = [&](const char *f) {
+    char name[32];
+    std::snprintf(name, sizeof name, "cblas_%c%s", p, f);
+    return dlsym(h, name);
+  };
+  L.gemv = (decltype(L.gemv))sym("gemv");
+  L.axpy = (decltype(L.axpy))sym("axpy");
+  L.scal = (decltype(L.scal))sym("scal");
+  L.dot = (decltype(L.dot))sym("dot");
+  L.nrm2 = (decltype(L.nrm2))sym("nrm2");
+  L.asum = (decltype(L.asum))sym("asum");
+  L.copy = (decltype(L.copy))sym("copy");
+}
 
 inline const Lib &lib() {
   static Lib L = [] {
@@ -63,6 +94,8 @@ inline const Lib &lib() {
       R.sgemm = (SgemmFn)dlsym(h, "cblas_sgemm");
       R.dgemm = (DgemmFn)dlsym(h, "cblas_dgemm");
       if (R.sgemm && R.dgemm) {
+        bind(h, R.s, 's');
+        bind(h, R.d, 'd');
         typedef void (*SetThreads)(int);
         if (auto st = (SetThreads)dlsym(h, "openblas_set_num_threads"))
           st(1);
@@ -268,6 +301,90 @@ gemm(int ta, int tb, int m, int n, int k, double alpha, const void *A, int at,
       for (int i = 0; i < m; ++i)
         store(Cb, ct, (std::size_t)j * ldc + i, c[(std::size_t)j * ldc + i]);
   }
+  return kOk;
+}
+
+template <class T> inline const Level12<T> &level12();
+template <> inline const Level12<float> &level12<float>() { return lib().s; }
+template <> inline const Level12<double> &level12<double>() {
+  return lib().d;
+}
+
+/// y = alpha op(A) x + beta y, A m x n column-major (CBLAS numbering for op).
+template <class T>
+__attribute__((no_sanitize("thread"))) inline int
+gemv(int ta, int m, int n, T alpha, const T *A, int lda, const T *x, int incx,
+     T beta, T *y, int incy) {
+  if ((ta != kN && ta != kT && ta != kC) || m < 0 || n < 0 ||
+      lda < (m > 1 ? m : 1) || incx == 0 || incy == 0)
+    return kInvalidValue;
+  if (m == 0 || n == 0)
+    return kOk;
+  const Level12<T> &L = level12<T>();
+  if (!L.gemv)
+    return kExecutionFailed;
+  L.gemv(102, ta, m, n, alpha, A, lda, x, incx, beta, y, incy);
+  return kOk;
+}
+/// The level-1 routines: y = alpha x + y, x = alpha x, x.y, ||x||, sum |x|,
+/// y = x.  A negative count does nothing, as in BLAS.
+template <class T>
+__attribute__((no_sanitize("thread"))) inline int
+axpy(int n, T alpha, const T *x, int incx, T *y, int incy) {
+  if (n <= 0)
+    return kOk;
+  if (!level12<T>().axpy)
+    return kExecutionFailed;
+  level12<T>().axpy(n, alpha, x, incx, y, incy);
+  return kOk;
+}
+template <class T>
+__attribute__((no_sanitize("thread"))) inline int scal(int n, T alpha, T *x,
+                                                       int incx) {
+  if (n <= 0 || incx <= 0)
+    return kOk;
+  if (!level12<T>().scal)
+    return kExecutionFailed;
+  level12<T>().scal(n, alpha, x, incx);
+  return kOk;
+}
+template <class T>
+__attribute__((no_sanitize("thread"))) inline int
+dot(int n, const T *x, int incx, const T *y, int incy, T *result) {
+  if (!result)
+    return kInvalidValue;
+  if (n <= 0) {
+    *result = 0;
+    return kOk;
+  }
+  if (!level12<T>().dot)
+    return kExecutionFailed;
+  *result = level12<T>().dot(n, x, incx, y, incy);
+  return kOk;
+}
+template <class T>
+__attribute__((no_sanitize("thread"))) inline int
+norm(bool two, int n, const T *x, int incx, T *result) {
+  if (!result)
+    return kInvalidValue;
+  if (n <= 0 || incx <= 0) {
+    *result = 0;
+    return kOk;
+  }
+  auto f = two ? level12<T>().nrm2 : level12<T>().asum;
+  if (!f)
+    return kExecutionFailed;
+  *result = f(n, x, incx);
+  return kOk;
+}
+template <class T>
+__attribute__((no_sanitize("thread"))) inline int
+copy(int n, const T *x, int incx, T *y, int incy) {
+  if (n <= 0)
+    return kOk;
+  if (!level12<T>().copy)
+    return kExecutionFailed;
+  level12<T>().copy(n, x, incx, y, incy);
   return kOk;
 }
 

@@ -66,6 +66,12 @@ struct ValidateOptions {
   std::string ExpectOutput;
   /// --fail-output REGEX: a program run fails when its output matches.
   std::string FailOutput;
+  /// --stop-at REGEX: a program run is stopped once a line of its stdout
+  /// matches (POSIX extended, per line) and judged as if it had exited 0
+  /// there: --expect-output and --fail-output apply to what it printed up
+  /// to and including that line.  Its stdout is line-buffered
+  /// (PKEMU_LINE_BUFFERED=1).  The cell carries a note.
+  std::string StopAt;
   /// What the emulator builds take from --extra-arg and, with -p, from the
   /// program's compile command (pk::buildFlags: include directories, forced
   /// includes, macros, a C++17-or-newer standard; absolute paths).  With
