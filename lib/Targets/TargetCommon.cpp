@@ -516,15 +516,27 @@ void pk::insertHelpers(TargetContext &TC) {
     if (Blocks.empty())
       continue;
     llvm::StringRef Buf = TC.contents(File);
-    // After the last top-level #include (or at the top).
+    // After the last top-level #include (or at the top): one outside every
+    // conditional but the file's include guard (`#ifndef X` then
+    // `#define X` as its first directives), so that the helpers are never
+    // compiled out with an optional dependency (`#ifdef USE_X #include
+    // <x.h> #endif`).
     unsigned At = 0;
-    int Depth = 0;
+    int Depth = 0, GuardDepth = 0, Seen = 0;
+    llvm::StringRef GuardName;
     forEachDirective(Buf, [&](const Directive &D) {
+      ++Seen;
+      if (Seen == 1 && D.Keyword == "ifndef")
+        GuardName = D.Rest.take_while(
+            [](char C) { return llvm::isAlnum(C) || C == '_'; });
+      if (Seen == 2 && !GuardName.empty() && D.Keyword == "define" &&
+          D.Rest.starts_with(GuardName))
+        GuardDepth = 1;
       if (D.Keyword.starts_with("if"))
         ++Depth;
       else if (D.Keyword == "endif")
         --Depth;
-      else if (D.Keyword.starts_with("include") && Depth <= 1)
+      else if (D.Keyword.starts_with("include") && Depth <= GuardDepth)
         At = D.End;
     });
     std::string Text;

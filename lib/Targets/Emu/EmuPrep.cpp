@@ -44,9 +44,16 @@ public:
       else
         S += ", " + TC.text(A->IgnoreImplicit());
     }
-    for (const Expr *A : KC->arguments())
-      if (!isa<CXXDefaultArgExpr>(A))
+    for (const Expr *A : KC->arguments()) {
+      if (isa<CXXDefaultArgExpr>(A))
+        continue;
+      // NULL for a pointer parameter: a launch forwards its arguments as
+      // values, where NULL would arrive as a long.
+      if (isa<GNUNullExpr>(A->IgnoreParenImpCasts()))
+        S += ", pkemu::null_arg{}";
+      else
         S += ", " + TC.text(A);
+    }
     S += ")";
     TC.replace(KC->getSourceRange(), S, RuleId::PK9901,
                "launch on the emulator");
@@ -62,7 +69,8 @@ public:
   // cannot be spelled (a launch in a template, whose resolution depends on
   // its instantiation, or a parameter type without a name), a generic lambda
   // makes the same call and pkemu::launch_call launches it with the
-  // arguments' types.
+  // arguments' types.  It captures by copy: the callee's template arguments
+  // may name a local (`k<c.value>` in a generic lambda over `auto c`).
   std::string launchHead(const CUDAKernelCallExpr *KC) {
     const Expr *Callee = KC->getCallee()->IgnoreImplicit();
     std::string Text = TC.text(Callee);
@@ -72,7 +80,7 @@ public:
       if (ULE->getNumDecls() == 1 && !ULE->hasExplicitTemplateArgs() &&
           isa<FunctionDecl>((*ULE->decls_begin())->getUnderlyingDecl()))
         return "pkemu::launch(" + Text;
-      return "pkemu::launch_call([](auto... pkemu_a) { " + Text +
+      return "pkemu::launch_call([=](auto... pkemu_a) { " + Text +
              "(pkemu_a...); }";
     }
     const auto *DRE = dyn_cast<DeclRefExpr>(Callee->IgnoreParens());
@@ -94,7 +102,7 @@ public:
       Params += (I ? ", " : "") + P;
     }
     if (!Spellable)
-      return "pkemu::launch_call([](auto... pkemu_a) { " + Text +
+      return "pkemu::launch_call([=](auto... pkemu_a) { " + Text +
              "(pkemu_a...); }";
     return "pkemu::launch(static_cast<void (*)(" + Params + ")>(" + Text + ")";
   }

@@ -1,7 +1,12 @@
 // Launches whose kernel is named by an overload set or by a function template
 // whose arguments the launch deduces from its own arguments, in plain host
-// code, in a namespace and from inside a host function template.
+// code, in a namespace and from inside a host function template; and the
+// dispatch of training code (llm.c's dev/cuda): a generic lambda over
+// std::integral_constant picks the instance (`k<c.value><<<..., c.value>>>`),
+// with NULL for an optional pointer argument.
 #include <cstdio>
+#include <cstddef>
+#include <type_traits>
 #include <cuda_runtime.h>
 
 template <class T> __global__ void fill(T *d, T v) {
@@ -30,6 +35,27 @@ __global__ void sumPair(float *d, Pair p) { d[threadIdx.x] += p.a * p.b; }
 template <class T> void fillAndScale(T *d, T v, T s, int n) {
   fill<<<n / 32, 32>>>(d, v);
   scale<<<n / 32, 32>>>(d, s);
+}
+
+template <int N> __global__ void addConst(int *d, const int *bias) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  d[i] += N + (bias ? bias[i] : 0);
+}
+template <class F> void dispatch(F launch, int block) {
+  switch (block) {
+  case 32:
+    launch(std::integral_constant<int, 32>{});
+    break;
+  case 64:
+    launch(std::integral_constant<int, 64>{});
+    break;
+  }
+}
+void addBlock(int *d, int n, int block) {
+  auto launch = [&](auto c) {
+    addConst<c.value><<<n / c.value, c.value>>>(d, NULL);
+  };
+  dispatch(launch, block);
 }
 
 template <class T> bool check(const char *what, T *d, int n, T want) {
@@ -72,6 +98,10 @@ int main() {
   fillAndScale(df, 0.5f, 4.0f, n);
   ok &= check("template int", di, n, 20);
   ok &= check("template float", df, n, 2.0f);
+
+  addBlock(di, n, 32);
+  addBlock(di, n, 64);
+  ok &= check("lambda dispatch", di, n, 20 + 32 + 64);
 
   ok &= cudaGetLastError() == cudaSuccess;
   cudaFree(di);

@@ -18,6 +18,10 @@
 // CHECK: #include <{{hip}}/hip_cooperative_groups.h>
 // CHECK-NOT: {{^}}#include <cooperative_groups/reduce.h>
 #include <cooperative_groups/reduce.h>
+// An optional dependency: the helpers go after its block, never inside it.
+#ifdef USE_CUDNN
+#include <cudnn.h>
+#endif
 // CHECK: #ifndef PK_TILE_HELPERS
 // CHECK: template <unsigned N> struct __pk_tile {
 // CHECK:   __device__ mask_type ballot(int pred) const {
@@ -29,6 +33,9 @@
 // CHECK-NEXT:   for (unsigned o = N / 2; o > 0; o >>= 1)
 // CHECK-NEXT:     v = op(v, t.shfl_xor(v, (int)o));
 // CHECK: #endif // PK_TILE_HELPERS
+// CHECK: #ifdef USE_CUDNN
+// CHECK-NEXT: #include <cudnn.h>
+// CHECK-NEXT: #endif
 
 namespace cg = cooperative_groups;
 

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -290,7 +291,15 @@ template <class... P> struct KernelPack<void (*)(P...)> {
   }
 };
 template <class T, class U> inline T implicit_conv(U &&u) {
-  return std::forward<U>(u);
+  if constexpr (std::is_pointer<T>::value &&
+                std::is_integral<std::decay_t<U>>::value) {
+    // A null pointer constant (`NULL`, `0`) passed for a pointer parameter:
+    // the launch's arguments arrive here as values, no longer constants.
+    return u == 0 ? nullptr
+                  : reinterpret_cast<T>(static_cast<std::intptr_t>(u));
+  } else {
+    return std::forward<U>(u);
+  }
 }
 
 inline void *to_stream(std::nullptr_t) { return nullptr; }
@@ -342,15 +351,36 @@ inline int launch(void (*k)(P...), dim3 grid, dim3 block) {
 
 // The prepared-source launch of an overload set or of a function template
 // whose arguments the launch deduces, where the function cannot be named by
-// its type (a launch in a template): `call` is a captureless generic lambda
-// that calls the kernel with its arguments, `[](auto... a) { k(a...); }`.
-// Each thread runs it with copies of the launch's arguments (decayed), so
-// the kernel is the one the original launch resolves to.
+// its type (a launch in a template): `call` is a generic lambda that calls
+// the kernel with its arguments, `[=](auto... a) { k<N>(a...); }`.  It
+// captures what the callee's template arguments name (`k<c.value>` in a
+// generic lambda over `auto c`).  Each thread runs it with copies of the
+// launch's arguments (decayed), so the kernel is the one the original launch
+// resolves to.  The launch is synchronous: the closure is reached through a
+// pointer that CallThunk holds for the launch's duration, one launch of a
+// closure type at a time.
+/// A launch argument written NULL (the preparation writes this for it):
+/// converts to any pointer, as the null pointer constant did.
+struct null_arg {
+  template <class T> constexpr operator T *() const { return nullptr; }
+};
+namespace detail {
+template <class F, class... P> struct CallThunk {
+  static inline const F *fn = nullptr;
+  static std::mutex &lock() {
+    static std::mutex m;
+    return m;
+  }
+  static void call(P... p) { (*fn)(p...); }
+};
+} // namespace detail
 template <class F, class S, class... A>
 inline int launch_call(F call, dim3 grid, dim3 block, std::size_t shmem,
                        S stream, A &&...args) {
-  void (*k)(std::decay_t<A>...) = call;
-  return launch_ex(detail::LaunchSite{}, k, grid, block, shmem, stream,
+  using T = detail::CallThunk<F, std::decay_t<A>...>;
+  std::lock_guard<std::mutex> hold(T::lock());
+  T::fn = &call;
+  return launch_ex(detail::LaunchSite{}, &T::call, grid, block, shmem, stream,
                    std::forward<A>(args)...);
 }
 
