@@ -8,7 +8,12 @@
 // other branch, which was not translated (or means "not a CUDA compiler").
 // This pass writes the parse's values where the user's files name them:
 //
-//   #ifdef X / #elifdef X      ->  #if 1 / #elif 1
+//   __NVCC__, __CUDACC__       ->  __HIP__ (in #ifdef, #ifndef, defined(),
+//                                  #if and code): what HIP compilers define
+//                                  in their place, so that a .cpp the host
+//                                  compiler builds alone keeps the other
+//                                  branch, as it did with nvcc's sources
+//   #ifdef X / #elifdef X      ->  #if 1 / #elif 1     (the version macros)
 //   #ifndef X / #elifndef X    ->  #if 0 / #elif 0
 //   defined(X), defined X      ->  1
 //   X (in #if or in code)      ->  its value (13 for __CUDACC_VER_MAJOR__)
@@ -72,6 +77,19 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
     auto It = Values.find(Name);
     return It == Values.end() ? nullptr : &It->second;
   };
+  // The compiler-identity macros: defined in every translation unit the
+  // CUDA compiler builds and in none the host compiler builds alone.
+  auto Identity = [](llvm::StringRef Name) {
+    return Name == "__NVCC__" || Name == "__CUDACC__";
+  };
+  auto WhyHip = [](llvm::StringRef Name) {
+    return llvm::formatv("{0} is defined where nvcc compiles a translation "
+                         "unit; __HIP__ is where a HIP compiler does (a .cpp "
+                         "the host compiler builds alone has neither), so "
+                         "the translated branch is kept",
+                         Name)
+        .str();
+  };
   auto Why = [](llvm::StringRef Name, llvm::StringRef V) {
     return llvm::formatv("{0} is {1} in the CUDA parse (nvcc defines it) and "
                          "undefined for HIP compilers: its value keeps the "
@@ -98,6 +116,16 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
       llvm::StringRef Kw = Toks[I + 1].Text;
       bool Neg = Kw == "ifndef" || Kw == "elifndef";
       bool Pos = Kw == "ifdef" || Kw == "elifdef";
+      if ((Neg || Pos) && Value(Toks[I + 2].Text) &&
+          Identity(Toks[I + 2].Text)) {
+        TC.edit(File, Toks[I + 2].Offset, Toks[I + 2].Length, "__HIP__",
+                RuleId::PK1026,
+                llvm::formatv("#{0} {1}: {2}", Kw, Toks[I + 2].Text,
+                              WhyHip(Toks[I + 2].Text))
+                    .str());
+        I += 2;
+        continue;
+      }
       if ((Neg || Pos) && Value(Toks[I + 2].Text)) {
         std::string New = (Kw.starts_with("elif") ? "elif " : "if ") +
                           std::string(Neg ? "0" : "1");
@@ -123,6 +151,13 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
           (!Paren ||
            (J + 1 < Toks.size() && Toks[J + 1].Kind == tok::r_paren))) {
         size_t Last = Paren ? J + 1 : J;
+        if (Identity(Toks[J].Text)) {
+          TC.edit(File, Toks[J].Offset, Toks[J].Length, "__HIP__",
+                  RuleId::PK1026,
+                  "defined(" + Toks[J].Text.str() + "): " + WhyHip(Toks[J].Text));
+          I = Last;
+          continue;
+        }
         unsigned B = T.Offset, E = Toks[Last].Offset + Toks[Last].Length;
         TC.edit(File, B, E - B, "1", RuleId::PK1026,
                 "defined(" + Toks[J].Text.str() +
@@ -133,7 +168,11 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
     }
     if (const std::string *V = Value(T.Text)) {
       // Not the name of a #define or #undef (those files keep it anyway).
-      TC.edit(File, T.Offset, T.Length, *V, RuleId::PK1026, Why(T.Text, *V));
+      if (Identity(T.Text))
+        TC.edit(File, T.Offset, T.Length, "__HIP__", RuleId::PK1026,
+                WhyHip(T.Text));
+      else
+        TC.edit(File, T.Offset, T.Length, *V, RuleId::PK1026, Why(T.Text, *V));
     }
   }
 }

@@ -1,5 +1,5 @@
 // HIP host API spellings: hipMalloc/hipMemcpy/hipLaunchKernelGGL/hipLaunchKernel/HIP_SYMBOL,
-// properties and errors.
+// properties and errors; ROCm 6's typed hipMallocPitch and hipFuncGetAttributes.
 #include <hip/hip_runtime.h>
 
 #include <cstdio>
@@ -51,6 +51,16 @@ int main() {
   hipEventRecord(b, 0);
   float ms = -1;
   check("events", hipEventElapsedTime(&ms, a, b) == hipSuccess && ms >= 0);
+  float* pitched = nullptr;
+  size_t pitch = 0;
+  check("hipMallocPitch typed", hipMallocPitch(&pitched, &pitch, 100 * sizeof(float), 7) == hipSuccess &&
+                                    pitched && pitch >= 100 * sizeof(float));
+  check("pitched free", hipFree(pitched) == hipSuccess);
+  hipFuncAttributes fa;
+  check("hipFuncSetAttribute", hipFuncSetAttribute(add<float>, hipFuncAttributeMaxDynamicSharedMemorySize,
+                                                   8192) == hipSuccess);
+  check("hipFuncGetAttributes", hipFuncGetAttributes(&fa, add<float>) == hipSuccess &&
+                                    fa.maxThreadsPerBlock >= 256 && fa.maxDynamicSharedSizeBytes == 8192);
   check("free", hipFree(x) == hipSuccess && hipFree(y) == hipSuccess);
   printf(g_bad ? "FAIL\n" : "PASS\n");
   return g_bad ? 1 : 0;

@@ -309,6 +309,13 @@ public:
         items[i] = itr[idx];
     }
   }
+  /// The guarded load that fills the items past \p valid with \p oob.
+  template <typename It, typename D>
+  __device__ void Load(It itr, T (&items)[ITEMS_PER_THREAD], int valid, D oob) {
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      items[i] = (T)oob;
+    Load(itr, items, valid);
+  }
 };
 
 template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD,

@@ -246,6 +246,12 @@ inline hipError_t hipMallocPitch(void **p, std::size_t *pitch, std::size_t w,
                                  std::size_t h) {
   return PKEMU_HE(pkemu::api::malloc_pitch(p, pitch, w, h));
 }
+// ROCm 6's typed form (hip_runtime_api.h), as CUDA's runtime has one.
+template <class T>
+inline hipError_t hipMallocPitch(T **p, std::size_t *pitch, std::size_t w,
+                                 std::size_t h) {
+  return hipMallocPitch((void **)p, pitch, w, h);
+}
 inline hipError_t hipFree(void *p) { return PKEMU_HE(pkemu::api::dev_free(p)); }
 inline hipError_t hipHostFree(void *p) {
   return PKEMU_HE(pkemu::api::host_free(p));
@@ -444,6 +450,29 @@ inline hipError_t hipFuncSetAttribute(const void *f, hipFuncAttribute attr,
 template <class F>
 inline hipError_t hipFuncSetCacheConfig(F *, hipFuncCache_t) {
   return hipSuccess;
+}
+typedef struct hipFuncAttributes {
+  int binaryVersion;
+  int cacheModeCA;
+  std::size_t constSizeBytes;
+  std::size_t localSizeBytes;
+  int maxDynamicSharedSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int preferredShmemCarveout;
+  int ptxVersion;
+  std::size_t sharedSizeBytes;
+} hipFuncAttributes;
+inline hipError_t hipFuncGetAttributes(hipFuncAttributes *a, const void *f) {
+  std::memset(a, 0, sizeof(*a));
+  a->maxThreadsPerBlock = 1024;
+  a->maxDynamicSharedSizeBytes = pkemu::api::func_max_dynamic_shared(f);
+  a->binaryVersion = a->ptxVersion = 90;
+  return hipSuccess;
+}
+template <class F>
+inline hipError_t hipFuncGetAttributes(hipFuncAttributes *a, F *f) {
+  return hipFuncGetAttributes(a, (const void *)f);
 }
 template <class F>
 inline hipError_t
