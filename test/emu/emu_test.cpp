@@ -583,6 +583,17 @@ TEST(GpuMeaning, LocalAssignedByOneLaneIsBroadcast) {
   }
 }
 
+// __activemask() after `if (i >= n) return;` holds only the surviving lanes
+// (a warp-aggregated atomic over them), and per branch only that branch's.
+TEST(GpuMeaning, ActiveMaskHoldsTheLanesThatReachIt) {
+  for (const char* env : {"", "PKEMU_WORKERS=1"}) {
+    Result r = run(build("gpu_meaning", "cuda", 32), "activemask", env);
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    EXPECT_HAS(r.out, "activemask: counter=70 after_exit=1 branches=116/16 PASS");
+    EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+  }
+}
+
 // The pattern, not zero: a sum over an uninitialised accumulator stays wrong.
 TEST(GpuMeaning, UninitialisedLocalIsAPatternNotZero) {
   Result r = run(build("gpu_meaning", "cuda", 32), "uninit_sum");

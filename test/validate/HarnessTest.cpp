@@ -6,6 +6,7 @@
 // parsing and reporting without the real emulator.
 
 #include "FakePortService.h"
+#include "Process.h"
 #include "pk/Validate.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -461,3 +462,29 @@ TEST(HarnessBounds, ScratchIsRemovedOnFailure) {
 }
 
 } // namespace
+
+// validate --stop-at: runBounded stops a program at the first stdout line
+// the predicate accepts (a benchmark after its self-check), reading lines
+// as they come; a program that never prints it runs to its end.
+TEST(Harness, StopAtLineEndsTheRunAtTheMatchingLine) {
+  using pk::validate::runBounded;
+  std::vector<std::string> Args = {
+      "-c", "echo checking; echo 'All results match'; sleep 60; echo late"};
+  auto Start = std::chrono::steady_clock::now();
+  auto R = runBounded("/bin/sh", Args, std::nullopt, 120, 1 << 20, false, "",
+                      [](llvm::StringRef L) { return L == "All results match"; });
+  double S = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+                 .count();
+  EXPECT_TRUE(R.StoppedAtOutput);
+  EXPECT_FALSE(R.TimedOut);
+  EXPECT_LT(S, 50.0) << "the run was not stopped at the line";
+  EXPECT_NE(R.Out.Text.find("All results match"), std::string::npos);
+  EXPECT_EQ(R.Out.Text.find("late"), std::string::npos);
+
+  std::vector<std::string> Other = {"-c", "echo one; echo two"};
+  auto R2 = runBounded("/bin/sh", Other, std::nullopt, 120, 1 << 20, false, "",
+                       [](llvm::StringRef L) { return L == "three"; });
+  EXPECT_FALSE(R2.StoppedAtOutput);
+  EXPECT_EQ(R2.Code, 0);
+  EXPECT_EQ(R2.Out.Text, "one\ntwo\n");
+}

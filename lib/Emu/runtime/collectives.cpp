@@ -264,14 +264,6 @@ static void remove_slot(Warp &wp, Pending *s) {
   --wp.nslots;
 }
 
-std::uint64_t live_mask() {
-  Worker *w = t_worker;
-  if (!w || !w->cur)
-    return 1;
-  Warp &wp = w->warps[w->cur->warp];
-  return wp.exists & ~wp.exited;
-}
-
 // Where a collective is called, for reports.
 struct CollLoc {
   const char *name;

@@ -12,6 +12,17 @@
 #define PK_NVCC_COMPAT_H
 #if defined(__cplusplus) && defined(__CUDA__)
 
+/* nvcc's crt/common_functions.h, which every CUDA translation unit includes,
+ * includes <string.h>, <time.h>, <stdio.h>, <stdlib.h> and <assert.h>:
+ * programs call clock(), memcpy(), printf() and assert() in host code without
+ * including them (llm.c's dev/cuda/permute.cu times its CPU reference with
+ * clock()). */
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include <cmath>
 #include <type_traits>
 

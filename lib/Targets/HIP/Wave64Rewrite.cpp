@@ -101,6 +101,8 @@ void Wave64Rewriter::site(const W64Site &S) {
       unrolled(S);
     return;
   case W64Site::Unsupported:
+    if (Logical && matchReduce(S))
+      return;
     return unsupported(S);
   }
 }

@@ -39,6 +39,8 @@ public:
 
   // Helper blocks (TargetContext::Helpers), keyed by the rule that owns them.
   static const char *const Logical32Helpers; ///< PK2002 (Wave64Votes.cpp)
+  /// PK2002: match and reduce collectives of 32-lane logical warps.
+  static const char *const Logical32Collectives;
   static const char *const SyncwarpHelper;   ///< PK2003 (Wave64SyncWarp.cpp)
   static const char *const NativeHelpers;    ///< PK2020 (Wave64WarpSize.cpp)
   static const char *const TileHelpers;      ///< PK2005 (Wave64CoopGroups.cpp)
@@ -72,6 +74,9 @@ private:
 
   // ---- PK2002, PK2023 (Wave64Votes.cpp) ----
   void vote(const W64Site &S, bool Logical);
+  /// __match_*_sync and __reduce_*_sync in a logical warp: helpers over
+  /// shuffles of the caller's 32-lane half; false when not one of them.
+  bool matchReduce(const W64Site &S);
 
   // ---- PK2003 (Wave64SyncWarp.cpp) ----
   void syncwarp(const W64Site &S);

@@ -6,7 +6,9 @@
 // with -ftrivial-auto-var-init=pattern: such locals start with a fixed
 // pattern (0xAA bytes; floats read as NaN), the broadcast is exact, and a
 // result that does depend on an uninitialised local stays visibly wrong
-// instead of reading as zero. Usage: gpu_meaning [aggregate|uninit_sum]
+// instead of reading as zero. __activemask() holds the lanes that reach it
+// together: not those that exited, nor those at another call site.
+// Usage: gpu_meaning [aggregate|uninit_sum|activemask]
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -29,6 +31,27 @@ __global__ void aggregate_ballot(int* counter, int* out, int n) {
   if (lane == leader) base = atomicAdd(counter, __popc(b));
   base = __shfl_sync(0xffffffffu, base, leader);
   if (active) out[base + __popc(b & ((1u << lane) - 1))] = threadIdx.x;
+}
+
+// After a bounds check, the surviving lanes of a ragged warp aggregate.
+__global__ void aggregate_active(int n, int* counter, int* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  unsigned mask = __activemask();
+  int lane = threadIdx.x % 32;
+  int leader = __ffs(mask) - 1;
+  int base;
+  if (lane == leader) base = atomicAdd(counter, __popc(mask));
+  base = __shfl_sync(mask, base, leader);
+  out[i] = base + __popc(mask & ((1u << lane) - 1));
+}
+// Divergent branches: each call site sees its own lanes.
+__global__ void active_branches(int* out) {
+  int t = threadIdx.x;
+  if (t & 1)
+    out[t] = __popc(__activemask());
+  else
+    out[t] = 100 + __popc(__activemask());
 }
 
 // A bug: the accumulator is never initialised.
@@ -55,6 +78,19 @@ int main(int argc, char** argv) {
     pkemu::launch(aggregate_ballot, 1, 64, 0, 0, counter, out, 40);
     cudaDeviceSynchronize();
     printf("aggregate_ballot: counter=%d\n", *counter);
+  } else if (!strcmp(what, "activemask")) {
+    *counter = 0;
+    pkemu::launch(aggregate_active, 1, 96, 0, 0, 70, counter, out);
+    cudaDeviceSynchronize();
+    int slots[70] = {0}, ok = *counter == 70;
+    for (int i = 0; i < 70; ++i)
+      if (out[i] >= 0 && out[i] < 70) ++slots[out[i]];
+    for (int i = 0; i < 70; ++i) ok &= slots[i] == 1;
+    pkemu::launch(active_branches, 1, 64, 0, 0, out);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < 64; ++i) ok &= out[i] == ((i & 1) ? 16 : 116);
+    printf("activemask: counter=%d after_exit=%d branches=%d/%d %s\n", *counter, out[1] == 16,
+           out[0], out[1], ok ? "PASS" : "FAIL");
   } else if (!strcmp(what, "uninit_sum")) {
     float *in, *res;
     cudaMallocManaged((void**)&in, 4 * sizeof(float));

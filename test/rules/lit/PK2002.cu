@@ -7,7 +7,7 @@
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK2002.hip
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/r.json
 // REPORT:      "counts": {
-// REPORT:        "PK2002": 9
+// REPORT:        "PK2002": 13
 // REPORT:      "replacement": "\n#ifndef PK_LOGICAL_WARP32_HELPERS\n
 // REPORT-NEXT: "rule": "PK2002",
 // REPORT-NEXT: "why": "helpers used by the rewrites in this file"
@@ -27,6 +27,9 @@
 // CHECK-NEXT:   return __pk_ballot32(pred) == __pk_ballot32(1);
 // CHECK-NEXT: }
 // CHECK-NEXT: #endif // PK_LOGICAL_WARP32_HELPERS
+// CHECK: #ifndef PK_LOGICAL_WARP32_COLLECTIVES
+// CHECK: template <class T> __device__ static inline unsigned __pk_match_any32(unsigned mask, T v) {
+// CHECK: #endif // PK_LOGICAL_WARP32_COLLECTIVES
 // CHECK-NOT: {{^}}#ifndef PK_LOGICAL_WARP32_HELPERS
 
 #define FULL_MASK 0xffffffff
@@ -72,5 +75,23 @@ __global__ void flags(const float *x, int *any_neg, int *all_pos, unsigned *acti
     all_pos[threadIdx.x / 32] = pos && legacy == 0;
     active[threadIdx.x / 32] = act;
   }
+}
+
+// Match and reduce collectives: helpers over shuffles of the 32-lane half
+// that honour the mask (HIP has none before ROCm 6.2, a 64-bit form after).
+__global__ void peers(const int *keys, int n, unsigned *bins, unsigned *sums) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int key = keys[i];
+  unsigned active = __activemask();
+  unsigned same = __match_any_sync(active, key);
+// CHECK:  unsigned same = __pk_match_any32(active, key);
+  int all;
+  unsigned uniform = __match_all_sync(active, key, &all);
+// CHECK:  unsigned uniform = __pk_match_all32(active, key, &all);
+  unsigned total = __reduce_add_sync(active, (unsigned)key);
+// CHECK:  unsigned total = __pk_reduce_add32(active, (unsigned)key);
+  if ((threadIdx.x & 31) == __ffs(same) - 1) atomicAdd(&bins[key], __popc(same));
+  if ((threadIdx.x & 31) == 0) sums[i / 32] = total + (all ? uniform : 0u);
 }
 // DIAG-NOT: warning

@@ -1,13 +1,15 @@
 // PK2011: the device property warpSize is 64 on CDNA GPUs; host code that
 // sizes grids or buffers from prop.warpSize computes with 64 while kernels
-// ported with logical 32-lane warps work with 32.  The access is left as
-// written and flagged; the message says whether the kernels of the
-// translation unit keep logical warps, go native (64 is right), or both.
+// ported with logical 32-lane warps work with 32.  Where every kernel of the
+// translation unit keeps logical warps, the access becomes their width
+// (PK2004: pk_warpSize); otherwise it is left as written and flagged, the
+// message saying whether the kernels go native (64 is right) or both.
 // RUN: rm -rf %t && %pk port -q --to hip -o %t/auto %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BOTH
 // RUN: FileCheck %s --match-full-lines --input-file=%t/auto/hip/PK2011.hip
 // RUN: %pk port -q --to hip --wave64=logical32 -o %t/log %s 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=LOG
+// RUN:   | FileCheck %s --check-prefix=LOG --allow-empty
+// RUN: FileCheck %s --match-full-lines --check-prefix=LOGOUT --input-file=%t/log/hip/PK2011.hip
 // RUN: %pk port -q --to hip --wave64=native -o %t/nat %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NAT
 #include <cuda_runtime.h>
@@ -40,12 +42,12 @@ __global__ void total(const float *x, float *out, int n) {
 void launch_rows(const float *x, float *out, int rows, int cols) {
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
-// BOTH: PK2011.cu:[[@LINE+3]]:40: warning: the device property warpSize is 64 on CDNA GPUs; some kernels of this port keep 32-lane logical warps: host code that sizes their work by it must use 32 [PK2011]
-// LOG: PK2011.cu:[[@LINE+2]]:40: warning: the device property warpSize is 64 on CDNA GPUs, while the kernels of this port keep 32-lane logical warps; host code that sizes work by it must use 32 [PK2011]
+// BOTH: PK2011.cu:[[@LINE+2]]:40: warning: the device property warpSize is 64 on CDNA GPUs; some kernels of this port keep 32-lane logical warps: host code that sizes their work by it must use 32 [PK2011]
 // NAT: PK2011.cu:[[@LINE+1]]:40: warning: the device property warpSize is 64 on CDNA GPUs, the width of the native warps of this port [PK2011]
   const int warpsPerBlock = 256 / prop.warpSize;
 // CHECK: // port-kernel: warning: the device property warpSize is 64 on CDNA GPUs; some kernels of this port keep 32-lane logical warps: host code that sizes their work by it must use 32 [PK2011]
 // CHECK-NEXT: const int warpsPerBlock = 256 / prop.warpSize;
+// LOGOUT: const int warpsPerBlock = 256 / pk_warpSize;
   const int blocks = (rows + warpsPerBlock - 1) / warpsPerBlock;
   row_max<<<blocks, 256>>>(x, out, rows, cols);
 }

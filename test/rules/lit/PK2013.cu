@@ -1,9 +1,10 @@
 // PK2013: warp-level CUDA with no HIP form on ROCm 5.x-6.1 and no rewrite that
-// keeps its meaning on 64-lane waves (__match_any_sync, __match_all_sync, the
-// __reduce_*_sync intrinsics, cg::reduce with another operator than plus,
-// less, greater or the bit operators, inline PTX reading warp state other
-// than the PK2006 lane registers) is left as written and flagged; the kernel
-// keeps logical warps.
+// keeps its meaning on 64-lane waves (cg::reduce with another operator than
+// plus, less, greater or the bit operators, inline PTX reading warp state
+// other than the PK2006 lane registers; __match_*_sync and __reduce_*_sync
+// under native warps) is left as written and flagged; the kernel keeps
+// logical warps, where the match and reduce collectives become PK2002's
+// helpers.
 // RUN: rm -rf %t && %pk port -q --to hip -o %t %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIAG
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK2013.hip
@@ -31,15 +32,12 @@ struct MaxAbs {
 // DIAG: PK2013.cu:[[@LINE+1]]:1: note: kernel key_counts: logical 32-lane warps inside 64-lane waves because inline PTX warp instruction (line [[#@LINE-11]]) [PK2000]
 __global__ void key_counts(const int *keys, int *counts, unsigned *sums) {
   const int k = keys[blockIdx.x * blockDim.x + threadIdx.x];
-// DIAG-NEXT: PK2013.cu:[[@LINE+1]]:26: warning: __match_any_sync: no HIP form on ROCm 5.x through 6.1 and no rewrite for 64-lane waves; left as is [PK2013]
   const unsigned peers = __match_any_sync(0xffffffff, k);
-// CHECK: // port-kernel: warning: __match_any_sync: no HIP form on ROCm 5.x through 6.1 and no rewrite for 64-lane waves; left as is [PK2013]
-// CHECK-NEXT: const unsigned peers = __match_any_sync(0xffffffff, k);
+// CHECK: const unsigned peers = __pk_match_any32(0xffffffff, k);
   if ((threadIdx.x & 31) == __ffs(peers) - 1)
     atomicAdd(&counts[k], __popc(peers));
-// DIAG-NEXT: PK2013.cu:[[@LINE+1]]:26: warning: __reduce_add_sync: no HIP form on ROCm 5.x through 6.1 and no rewrite for 64-lane waves; left as is [PK2013]
   const unsigned total = __reduce_add_sync(0xffffffff, (unsigned)k);
-// CHECK: const unsigned total = __reduce_add_sync(0xffffffff, (unsigned)k);
+// CHECK: const unsigned total = __pk_reduce_add32(0xffffffff, (unsigned)k);
   if ((threadIdx.x & 31) == 0)
     sums[blockIdx.x * 8 + warp_id()] = total;
 }

@@ -3,8 +3,9 @@
 // what nvcc accepts and clang does not is declared for the parse
 // (lib/Frontend/cuda13-shim/__pk_nvcc_compat.h): __ldcs/__stcs on vector
 // types, host min/max on mixed integer types, unqualified isfinite on the
-// host, a __device__ max reached from a __host__ __device__ function, and
-// CUDA 12's __nv_atomic_* builtins.  -v says so.  This file is ported with
+// host, a __device__ max reached from a __host__ __device__ function,
+// CUDA 12's __nv_atomic_* builtins, and the C headers nvcc's
+// common_functions.h includes (clock() without <time.h>).  -v says so.  This file is ported with
 // the toolkit when one is installed and with the bundled declarations.
 //
 // RUN: rm -rf %t && mkdir -p %t
@@ -35,6 +36,7 @@ int main() {
   size_t r = min(n, m);
   long long q = max(n, 4);
   bool f = isfinite(1.0f);
-  printf("%zu %lld %d %d\n", r, q, (int)f, clampi(1, 2));
+  clock_t start = clock();
+  printf("%zu %lld %d %d %ld\n", r, q, (int)f, clampi(1, 2), (long)(clock() - start));
   return 0;
 }

@@ -1,4 +1,6 @@
-// Warp constructs neither strategy can express: flagged (PK2013), left as is.
+// Warp constructs neither strategy can express: flagged (PK2013), left as is
+// (PTX's %warpid).  __match_any_sync keeps logical warps and becomes PK2002's
+// helper.
 #include <cuda_runtime.h>
 
 __global__ void groups(const int *in, unsigned *same, int *sum) {

@@ -140,8 +140,6 @@ PKEMU_HD inline std::uint64_t coll_fast(std::uint32_t kind, std::uint64_t mask,
 }
 // __syncthreads family. kind: 0 plain, 1 count, 2 and, 3 or.
 int barrier(int kind, int pred, const char *file, int line);
-// Mask of existing, non-exited lanes of the caller's warp.
-std::uint64_t live_mask();
 // Give other threads of the block a chance to run (spin loops on
 // atomics/volatile).
 void yield();

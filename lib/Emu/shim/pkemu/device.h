@@ -251,8 +251,14 @@ __attribute__((unavailable(PKEMU_LEGACY(__any)))) int __any(int);
 __attribute__((unavailable(PKEMU_LEGACY(__all)))) int __all(int);
 #undef PKEMU_LEGACY
 #endif
-PKEMU_HD inline PKEMU_BALLOT_T __activemask() {
-  return (PKEMU_BALLOT_T)::pkemu::detail::live_mask();
+// The lanes that reach this call together, as on a GPU: lanes that exited
+// (`if (i >= n) return;`) are not among them, nor lanes at another call site.
+// A site-form ballot, like cooperative_groups::coalesced_threads().
+PKEMU_HD inline PKEMU_BALLOT_T __activemask(PKEMU_LOC_PARAMS) {
+  return (PKEMU_BALLOT_T)::pkemu::detail::coll(
+      ::pkemu::detail::coll_kind(::pkemu::detail::kBallot, 4,
+                                 ::pkemu::detail::kSiteForm),
+      0, 1, 0, ::warpSize, nullptr, nullptr, "__activemask", PKEMU_LOC);
 }
 
 // Lane queries.
