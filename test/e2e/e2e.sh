@@ -213,6 +213,10 @@ validate-program)
   grep -q "inconsistent participation" "$TMP/out64" || fail "no emulator report: $(cat "$TMP/out64")"
   "$BIN" validate --json --program "$P" --to hip -- 32 > "$TMP/json" 2>/dev/null || fail "hip at 64 (json)"
   python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d)" "$TMP/json" >/dev/null || fail "--json output is not JSON"
+  # Device printf, __trap and 16-bit pair atomics, in every variant.
+  "$BIN" validate --program "$SRC/test/e2e/programs/device_calls.cu" --to hip,cuda --expect-output PASS > "$TMP/dc" 2>&1 \
+    || { cat "$TMP/dc"; fail "device_calls"; }
+  grep -q "3 passed, 0 failed" "$TMP/dc" || fail "device_calls summary: $(cat "$TMP/dc")"
   # Several case paths in one call.
   "$BIN" validate --to hip "$SRC/corpus/saxpy" "$SRC/corpus/transpose" > "$TMP/two" 2>&1 || fail "two cases: $(cat "$TMP/two")"
   grep -q "4 passed, 0 failed" "$TMP/two" || fail "two cases: $(tail -2 "$TMP/two")" ;;

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "Wave64Rewrite.h"
 
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -143,20 +144,34 @@ void Wave64Rewriter::reduce(const W64Site &S) {
   llvm::StringRef Fn =
       Colon == llvm::StringRef::npos ? Head : Head.drop_front(Colon + 2);
   Fn = Fn.trim();
-  if (Lt == llvm::StringRef::npos ||
-      !(Fn == "plus" || Fn == "less" || Fn == "greater" || Fn == "bit_and" ||
-        Fn == "bit_or" || Fn == "bit_xor")) {
+  // The operator: one of cooperative_groups' function objects (HIP has
+  // none: __pk_<op>), or the program's own (a function, a lambda, a function
+  // object), which the butterfly calls as cg::reduce does.  Like cg::reduce,
+  // the butterfly assumes the operator is associative and commutative.
+  bool CgOp = false;
+  QualType OT = CE->getArg(2)->getType();
+  if (const CXXRecordDecl *RD = OT.isNull() ? nullptr : OT->getAsCXXRecordDecl())
+    for (const DeclContext *DC = RD->getDeclContext(); DC; DC = DC->getParent())
+      if (const auto *NS = dyn_cast<NamespaceDecl>(DC))
+        CgOp |= NS->getName() == "cooperative_groups";
+  if (!CgOp && Lt != llvm::StringRef::npos && O.starts_with("cg::"))
+    CgOp = true; // dependent: spelled through the namespace alias
+  bool Known = Lt != llvm::StringRef::npos &&
+               (Fn == "plus" || Fn == "less" || Fn == "greater" ||
+                Fn == "bit_and" || Fn == "bit_or" || Fn == "bit_xor");
+  if (CgOp && !Known) {
     TC.finding(CE->getBeginLoc(), RuleId::PK2013, Severity::Warning,
-               "cg::reduce with this operator has no HIP lowering; left as "
-               "is");
+               "cg::reduce with this cooperative-groups operator has no HIP "
+               "lowering; left as is");
     return;
   }
   std::string Why = "cg::reduce -> __pk_reduce: a butterfly over the tile "
                     "(HIP before ROCm 6 has no cg::reduce)";
   if (!TC.replace(calleeRange(CE), "__pk_reduce", RuleId::PK2005, Why))
     return;
-  TC.replace(CE->getArg(2)->getSourceRange(),
-             ("__pk_" + Fn + O.drop_front(Lt)).str(), RuleId::PK2005, Why);
+  if (CgOp)
+    TC.replace(CE->getArg(2)->getSourceRange(),
+               ("__pk_" + Fn + O.drop_front(Lt)).str(), RuleId::PK2005, Why);
   std::string F = fileAt(CE->getBeginLoc());
   if (TC.isUserFile(F)) {
     TC.Helpers[F][HelperKey{RuleId::PK2005, "tile"}] = TileHelpers;

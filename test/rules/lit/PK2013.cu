@@ -1,23 +1,21 @@
 // PK2013: warp-level CUDA with no HIP form on ROCm 5.x-6.1 and no rewrite that
-// keeps its meaning on 64-lane waves (cg::reduce with another operator than
-// plus, less, greater or the bit operators, inline PTX reading warp state
-// other than the PK2006 lane registers; __match_*_sync and __reduce_*_sync
-// under native warps) is left as written and flagged; the kernel keeps
-// logical warps, where the match and reduce collectives become PK2002's
-// helpers.
+// keeps its meaning on 64-lane waves (inline PTX reading warp state other
+// than the PK2006 lane registers; __match_*_sync and __reduce_*_sync under
+// native warps) is left as written and flagged; the kernel keeps logical
+// warps, where the match and reduce collectives become PK2002's helpers and
+// cg::reduce with the program's own operator PK2005's butterfly.
 // RUN: rm -rf %t && %pk port -q --to hip -o %t %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIAG
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK2013.hip
 #include <cuda_runtime.h>
 #include <cooperative_groups.h>
-// DIAG: PK2013.cu:[[@LINE+1]]:1: warning: header <cooperative_groups/reduce.h> has no HIP counterpart: {{.*}} [PK1010]
 #include <cooperative_groups/reduce.h>
 
 namespace cg = cooperative_groups;
 
 __device__ __forceinline__ unsigned warp_id() {
   unsigned w;
-// DIAG-NEXT: PK2013.cu:[[@LINE+1]]:3: warning: inline PTX warp instruction: no HIP form on ROCm 5.x through 6.1 and no rewrite for 64-lane waves; left as is [PK2013]
+// DIAG: PK2013.cu:[[@LINE+1]]:3: warning: inline PTX warp instruction: no HIP form on ROCm 5.x through 6.1 and no rewrite for 64-lane waves; left as is [PK2013]
   asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
 // CHECK: // port-kernel: warning: inline PTX warp instruction: no HIP form on ROCm 5.x through 6.1 and no rewrite for 64-lane waves; left as is [PK2013]
 // CHECK: asm volatile("mov.u32 %0, %%warpid;" : "=r"(w));
@@ -45,10 +43,8 @@ __global__ void key_counts(const int *keys, int *counts, unsigned *sums) {
 // DIAG-NEXT: PK2013.cu:[[@LINE+1]]:1: note: kernel tile_absmax: logical 32-lane warps inside 64-lane waves because {{.*}} [PK2000]
 __global__ void tile_absmax(const float *in, float *out) {
   auto tile = cg::tiled_partition<32>(cg::this_thread_block());
-// DIAG-NEXT: PK2013.cu:[[@LINE+1]]:19: warning: cg::reduce with this operator has no HIP lowering; left as is [PK2013]
   const float m = cg::reduce(tile, in[threadIdx.x], MaxAbs());
-// CHECK: // port-kernel: warning: cg::reduce with this operator has no HIP lowering; left as is [PK2013]
-// CHECK-NEXT: const float m = cg::reduce(tile, in[threadIdx.x], MaxAbs());
+// CHECK: const float m = __pk_reduce(tile, in[threadIdx.x], MaxAbs());
   if (tile.thread_rank() == 0)
     out[threadIdx.x / 32] = m;
 }

@@ -535,3 +535,21 @@ PKEMU_HD inline bool operator<(hip_bfloat16 a, hip_bfloat16 b) {
 PKEMU_HD inline bool operator>(hip_bfloat16 a, hip_bfloat16 b) {
   return (float)a > (float)b;
 }
+
+// atomicAdd on 16-bit floats and their pairs (CUDA: __half2 from sm_60,
+// __half from sm_70, __nv_bfloat16 and __nv_bfloat162 from sm_80; HIP has
+// the half forms): a compare-and-swap loop over the element's bits, relaxed
+// like the other atomics.  A pair adds both halves in one atomic step.
+#ifdef PKEMU_AT
+#define PKEMU_ATOMIC_ADD16(T, U)                                               \
+  PKEMU_HD inline __attribute__((always_inline)) T atomicAdd(T *p, T v) {      \
+    PKEMU_AT(p);                                                               \
+    return ::pkemu::detail::atomic_cas_loop<T, U>(p,                           \
+                                                  [v](T o) { return o + v; }); \
+  }
+PKEMU_ATOMIC_ADD16(__half, std::uint16_t)
+PKEMU_ATOMIC_ADD16(__half2, std::uint32_t)
+PKEMU_ATOMIC_ADD16(__nv_bfloat16, std::uint16_t)
+PKEMU_ATOMIC_ADD16(__nv_bfloat162, std::uint32_t)
+#undef PKEMU_ATOMIC_ADD16
+#endif

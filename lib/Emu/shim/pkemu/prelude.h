@@ -195,6 +195,12 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 g, dim3 b,
 
 #ifdef PKEMU_PARSE
 #pragma clang force_cuda_host_device end
+// Device printf: <cstdio> comes before the host-device region above, so its
+// printf is host-only for the parse; kernels call this overload (as with
+// nvcc's common_functions.h and clang's CUDA wrapper).
+extern "C" __device__ int printf(const char *, ...);
+// HIP's device abort() (what __trap() ports to).
+extern "C" __device__ __attribute__((noreturn)) void abort(void);
 // Device-side memcpy/memset (CUDA and HIP declare them __device__ too; the
 // C library's declarations are host-only). Outside the host-device region:
 // overloads of the host declarations.
