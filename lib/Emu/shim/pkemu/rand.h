@@ -17,6 +17,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "vector_types.h" // PKEMU_HD: the device API (rand_device.h) mixes too
+
 namespace pkemu {
 namespace rand {
 
@@ -28,7 +30,7 @@ struct Generator {
   void *stream = nullptr;
 };
 
-inline std::uint64_t mix(std::uint64_t z) {
+PKEMU_HD inline std::uint64_t mix(std::uint64_t z) {
   z += 0x9e3779b97f4a7c15ull;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -37,10 +39,10 @@ inline std::uint64_t mix(std::uint64_t z) {
 inline std::uint64_t bits(const Generator &g, std::uint64_t i) {
   return mix(mix(g.seed) ^ i);
 }
-inline float uniform(std::uint64_t b) {
+PKEMU_HD inline float uniform(std::uint64_t b) {
   return ((b >> 40) + 1) * (1.0f / 16777216.0f);
 }
-inline double uniform_double(std::uint64_t b) {
+PKEMU_HD inline double uniform_double(std::uint64_t b) {
   return ((b >> 11) + 1) * (1.0 / 9007199254740992.0);
 }
 
