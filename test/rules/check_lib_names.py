@@ -11,6 +11,7 @@ check_hip_names.py checks the runtime tables against HIP:
             (the hipDataType / hipblasComputeType_t form the tables target)
   hipblaslt <hipblaslt/hipblaslt.h> of ROCm 6.3 (hipBLASLt 0.11)
   hipcub    <hipcub/hipcub.hpp> of ROCm 6.3
+  thrust    rocThrust's headers of ROCm 6.3 (lib-headers.yaml's thrust/system/hip/*)
   hiprand   <hiprand/hiprand.h> and <hiprand/hiprand_kernel.h> of Debian
             (libhiprand-dev, --hip-include) with the HIP runtime there
   hipsparse <hipsparse/hipsparse.h> of Debian (libhipsparse-dev)
@@ -48,6 +49,7 @@ PRELUDES = {
     'hipblas': '#define HIPBLAS_V2\n#include <hip/hip_runtime.h>\n#include <hipblas/hipblas.h>\n',
     'hipblaslt': '#include <hip/hip_runtime.h>\n#include <hipblaslt/hipblaslt.h>\n',
     'hipcub': '#include <hip/hip_runtime.h>\n#include <hipcub/hipcub.hpp>\n',
+    'thrust': '#include <hip/hip_runtime.h>\n#include <thrust/device_vector.h>\n',
     'hiprand': ('#include <hip/hip_runtime.h>\n#include <hiprand/hiprand.h>\n'
                 '#include <hiprand/hiprand_kernel.h>\n'),
     'hipsparse': '#include <hip/hip_runtime.h>\n#include <hipsparse/hipsparse.h>\n',
@@ -87,7 +89,7 @@ def main():
     rocm6 = common + ['-nogpuinc', '-isystem', a.rocm6_include,
                       '-include', '__clang_hip_runtime_wrapper.h']
     debian = common + ['--rocm-path=/usr', f'-I{a.hip_include}']
-    cmds = {'hipblas': rocm6, 'hipblaslt': rocm6, 'hipcub': rocm6, 'hiprand': debian, 'hipsparse': debian}
+    cmds = {'hipblas': rocm6, 'hipblaslt': rocm6, 'hipcub': rocm6, 'thrust': rocm6, 'hiprand': debian, 'hipsparse': debian}
 
     errors = []
     per_lib = {}  # lib -> [(file, cuda, hip, kind)]

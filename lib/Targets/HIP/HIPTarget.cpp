@@ -70,6 +70,7 @@ public:
         pass("nvcc-macros", hip::writeNvccMacroValues),
         pass("toolkit-headers", hip::portToolkitHeaders),
         pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
+        pass("thrust-system", hip::portThrustSystem),
         pass("launch-casts", hip::runLaunchCasts),
         pass("mem-location", hip::rewriteMemLocationCalls),
         pass("cub-warp-width", hip::keepCubWarpWidth),

@@ -44,6 +44,9 @@ void rewriteAtomicsAndCacheHints(TargetContext &TC);
 /// __CUDACC_VER_*__) become their values in the CUDA parse where the user's
 /// files test them; HIP compilers do not define them (NvccMacros.cpp).
 void writeNvccMacroValues(TargetContext &TC);
+/// PK1030: Thrust's CUDA system names -> rocThrust's HIP system
+/// (ThrustSystem.cpp).
+void portThrustSystem(TargetContext &TC);
 
 /// PK1028: cudaMemPrefetchAsync / cudaMemAdvise forms that take a
 /// cudaMemLocation (CUDA 12.2's _v2, CUDA 13's) become hipMemPrefetchAsync /

@@ -9,7 +9,8 @@
 //
 // Any other header of the CUDA toolkit that a user file includes and the
 // header table does not map (PK1010): the include stays, flagged, since the
-// output cannot find it on a ROCm system.
+// output cannot find it on a ROCm system.  Thrust's headers are rocThrust's
+// too and are not flagged (but for the CUDA system's own).
 //
 //===----------------------------------------------------------------------===//
 #include "HipPasses.h"
@@ -201,8 +202,14 @@ void pk::hip::portToolkitHeaders(TargetContext &TC) {
       continue;
     // CUDA 13 keeps CUB and Thrust under include/cccl: <cub/cub.cuh> is
     // cccl/cub/cub.cuh there.
-    if (llvm::StringRef(Rel).starts_with("cccl/") &&
-        TC.DB.lookupHeader(llvm::StringRef(Rel).drop_front(5), true))
+    llvm::StringRef Lib = llvm::StringRef(Rel);
+    Lib.consume_front("cccl/");
+    if (Lib != llvm::StringRef(Rel) && TC.DB.lookupHeader(Lib, true))
+      continue;
+    // rocThrust keeps Thrust's headers under the same names; only the CUDA
+    // system's (thrust/system/cuda/...) are not part of a ROCm build, and
+    // the header table maps those it has a HIP twin for (PK1020, PK1030).
+    if (Lib.starts_with("thrust/") && !Lib.starts_with("thrust/system/cuda/"))
       continue;
     TC.finding(File, Begin, RuleId::PK1010, Severity::Warning,
                llvm::formatv("header <{0}> of the CUDA toolkit has no HIP "
