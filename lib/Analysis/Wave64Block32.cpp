@@ -91,8 +91,8 @@ public:
             .str();
     I.hazard(W64Class::Block32, Cfg->getArg(1)->getBeginLoc(), Msg);
     I.blocker(F.Entity, Cfg->getArg(1)->getBeginLoc(),
-              llvm::formatv("it is launched with {0}-thread blocks (not whole "
-                            "64-lane waves)",
+              llvm::formatv("it is launched with blocks {0} threads wide in x "
+                            "(a row of the block is not whole 64-lane waves)",
                             X)
                   .str(),
               /*Launch=*/true);

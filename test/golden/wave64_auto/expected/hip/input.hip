@@ -58,7 +58,7 @@ __global__ void block_sums(const float *in, float *out) {
 }
 
 // Logical: the last lane of a 32-thread block writes the tile's total.
-// port-kernel: note: kernel tile_totals: logical 32-lane warps inside 64-lane waves because it is launched with 32-thread blocks (not whole 64-lane waves) (line 71) [PK2000]
+// port-kernel: note: kernel tile_totals: logical 32-lane warps inside 64-lane waves because it is launched with blocks 32 threads wide in x (a row of the block is not whole 64-lane waves) (line 71) [PK2000]
 __global__ void tile_totals(const int *in, int *totals) {
   const int lane = threadIdx.x & 31;
   int v = in[blockIdx.x * 32 + lane];
