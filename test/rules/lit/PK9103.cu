@@ -5,7 +5,8 @@
 // types, host min/max on mixed integer types, unqualified isfinite on the
 // host, a __device__ max reached from a __host__ __device__ function,
 // CUDA 12's __nv_atomic_* builtins, and the C headers nvcc's
-// common_functions.h includes (clock() without <time.h>).  -v says so.  This file is ported with
+// common_functions.h includes (clock() without <time.h>); OpenMP host code
+// (<omp.h>, from libomp-19-dev, as llm.c's CPU references use).  -v says so.  This file is ported with
 // the toolkit when one is installed and with the bundled declarations.
 //
 // RUN: rm -rf %t && mkdir -p %t
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <omp.h>
 
 __device__ float4 load_stream(const float4 *p) { return __ldcs(p); }
 __device__ void store_stream(float4 *p, float4 v) { __stcs(p, v); }
@@ -37,6 +39,9 @@ int main() {
   long long q = max(n, 4);
   bool f = isfinite(1.0f);
   clock_t start = clock();
+#pragma omp parallel for
+  for (int i = 0; i < omp_get_max_threads(); ++i)
+    q += 0;
   printf("%zu %lld %d %d %ld\n", r, q, (int)f, clampi(1, 2), (long)(clock() - start));
   return 0;
 }
