@@ -77,6 +77,7 @@ public:
         pass("host-math", hip::rewriteHostMath),
         pass("atomics-cache-hints", hip::rewriteAtomicsAndCacheHints),
         pass("bfloat16", hip::rocm5Bfloat16),
+        pass("rocm5-pitch", hip::rocm5PitchCasts),
         pass("wave64",
              [](TargetContext &TC) {
                if (cudaInput(TC))

@@ -47,6 +47,9 @@ void writeNvccMacroValues(TargetContext &TC);
 /// PK1030: Thrust's CUDA system names -> rocThrust's HIP system
 /// (ThrustSystem.cpp).
 void portThrustSystem(TargetContext &TC);
+/// PK1031: (void **) casts for typed cudaMallocPitch under --rocm-version=5
+/// (Rocm5Pitch.cpp).
+void rocm5PitchCasts(TargetContext &TC);
 
 /// PK1028: cudaMemPrefetchAsync / cudaMemAdvise forms that take a
 /// cudaMemLocation (CUDA 12.2's _v2, CUDA 13's) become hipMemPrefetchAsync /

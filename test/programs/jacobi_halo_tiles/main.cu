@@ -45,9 +45,9 @@ int main(int argc, char **argv) {
   // Pitched device rows; every array gets the same pitch.
   float *d_u[2], *d_f, *d_max, *d_r, *d_globalMax;
   size_t pitchBytes = 0, p2 = 0;
-  checkCudaErrors(cudaMallocPitch((void **)&d_u[0], &pitchBytes, rowBytes, g.ny + 2));
+  checkCudaErrors(cudaMallocPitch(&d_u[0], &pitchBytes, rowBytes, g.ny + 2));
   for (float **p : {&d_u[1], &d_f, &d_r}) {
-    checkCudaErrors(cudaMallocPitch((void **)p, &p2, rowBytes, g.ny + 2));
+    checkCudaErrors(cudaMallocPitch(p, &p2, rowBytes, g.ny + 2));
     if (p2 != pitchBytes) {
       fprintf(stderr, "pitches differ\n");
       return EXIT_FAILURE;
