@@ -31,7 +31,7 @@ NOT_BUNDLED = {'nvrtc.h', 'cuda_pipeline.h', 'cuda_awbarrier.h', 'cublas.h',
                'cufft.h', 'cublas_api.h'}
 # Header directories of the toolkit that the bundled declarations do not
 # provide either; with a toolkit, its headers are checked to exist there.
-NOT_BUNDLED_DIRS = ()
+NOT_BUNDLED_DIRS = ('thrust/',)  # Thrust (PK1030): the toolkit's, under include/cccl in CUDA 13
 # Host APIs of those libraries: the tables diagnose each use (their HIP
 # counterparts are separate libraries); a source using them parses only
 # against an installed toolkit.
