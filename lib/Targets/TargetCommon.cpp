@@ -382,6 +382,26 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
   }
 }
 
+// ---- raw tokens ---------------------------------------------------------------
+
+std::vector<RawToken> pk::rawTokens(const TargetContext &TC,
+                                    llvm::StringRef Buf) {
+  std::vector<RawToken> Out;
+  Lexer L(SourceLocation::getFromRawEncoding(1), TC.Ctx().getLangOpts(),
+          Buf.begin(), Buf.begin(), Buf.end());
+  Token T;
+  for (;;) {
+    L.LexFromRawLexer(T);
+    if (T.is(tok::eof))
+      break;
+    Out.push_back(
+        {T.getLocation().getRawEncoding() - 1, T.getLength(),
+         T.isAtStartOfLine(), T.getKind(),
+         T.is(tok::raw_identifier) ? T.getRawIdentifier() : llvm::StringRef()});
+  }
+  return Out;
+}
+
 // ---- include pass -----------------------------------------------------------
 
 void pk::forEachDirective(llvm::StringRef Text,

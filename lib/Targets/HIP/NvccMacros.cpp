@@ -25,7 +25,6 @@
 #include "HipPasses.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -36,34 +35,10 @@ using namespace clang;
 
 namespace pk_nvcc_macros {
 
-struct Tok {
-  unsigned Offset, Length;
-  bool StartOfLine;
-  tok::TokenKind Kind;
-  llvm::StringRef Text; ///< identifier spelling (raw identifiers only)
-};
-
-std::vector<Tok> lexAll(const TargetContext &TC, llvm::StringRef Buf) {
-  std::vector<Tok> Out;
-  Lexer L(SourceLocation::getFromRawEncoding(1), TC.Ctx().getLangOpts(),
-          Buf.begin(), Buf.begin(), Buf.end());
-  Token T;
-  for (;;) {
-    L.LexFromRawLexer(T);
-    if (T.is(tok::eof))
-      break;
-    unsigned Off = T.getLocation().getRawEncoding() - 1;
-    Out.push_back(
-        {Off, T.getLength(), T.isAtStartOfLine(), T.getKind(),
-         T.is(tok::raw_identifier) ? T.getRawIdentifier() : llvm::StringRef()});
-  }
-  return Out;
-}
-
 void rewriteFile(TargetContext &TC, llvm::StringRef File,
                  const llvm::StringMap<std::string> &Values) {
   llvm::StringRef Buf = TC.contents(File);
-  std::vector<Tok> Toks = lexAll(TC, Buf);
+  std::vector<RawToken> Toks = rawTokens(TC, Buf);
   // Names the file defines or undefines itself are left as written.
   llvm::StringSet<> Own;
   for (size_t I = 0; I + 2 < Toks.size(); ++I)
@@ -99,7 +74,7 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
   };
   bool InDirective = false, Skip = false;
   for (size_t I = 0; I < Toks.size(); ++I) {
-    const Tok &T = Toks[I];
+    const RawToken &T = Toks[I];
     if (T.StartOfLine) {
       InDirective = T.Kind == tok::hash;
       // Message and pragma text is not evaluated: left as written.

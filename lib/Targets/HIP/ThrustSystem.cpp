@@ -20,44 +20,18 @@
 #include "HipPasses.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <vector>
 
 using namespace pk;
 using namespace clang;
 
-namespace {
-
-struct ThrustTok {
-  unsigned Offset, Length;
-  bool StartOfLine;
-  tok::TokenKind Kind;
-  llvm::StringRef Text;
-};
-
-std::vector<ThrustTok> lexThrust(const TargetContext &TC, llvm::StringRef Buf) {
-  std::vector<ThrustTok> Out;
-  Lexer L(SourceLocation::getFromRawEncoding(1), TC.Ctx().getLangOpts(),
-          Buf.begin(), Buf.begin(), Buf.end());
-  Token T;
-  while (!L.LexFromRawLexer(T)) {
-    Out.push_back({T.getLocation().getRawEncoding() - 1, T.getLength(),
-                   T.isAtStartOfLine(), T.getKind(),
-                   T.is(tok::raw_identifier) ? T.getRawIdentifier()
-                                             : llvm::StringRef()});
-  }
-  return Out;
-}
-
-} // namespace
-
 void pk::hip::portThrustSystem(TargetContext &TC) {
   for (const std::string &File : TC.PF.UserFiles) {
     llvm::StringRef Buf = TC.contents(File);
     if (!Buf.contains("thrust") && !Buf.contains("THRUST_DEVICE_SYSTEM_CUDA"))
       continue;
-    std::vector<ThrustTok> T = lexThrust(TC, Buf);
+    std::vector<RawToken> T = rawTokens(TC, Buf);
     bool InInclude = false;
     auto Scope = [&](size_t I) { // `::` after token I
       return I + 1 < T.size() && T[I + 1].Kind == tok::coloncolon;

@@ -11,6 +11,7 @@
 #include "pk/UserSource.h"
 #include "pk/Wave64Strategy.h"
 #include "clang/Basic/SourceLocation.h"
+#include "clang/Basic/TokenKinds.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -182,6 +183,17 @@ struct Directive {
   unsigned HeaderOffset = 0;
   bool Angled = false;
 };
+/// A token of a user file's text as the raw lexer sees it (no macro
+/// expansion, no preprocessing): passes that rewrite spellings wherever they
+/// are written, directives and macro bodies included.
+struct RawToken {
+  unsigned Offset, Length;
+  bool StartOfLine;
+  clang::tok::TokenKind Kind;
+  llvm::StringRef Text; ///< identifier spelling (raw identifiers only)
+};
+/// Every raw token of \p Buf (comments skipped), in order.
+std::vector<RawToken> rawTokens(const TargetContext &TC, llvm::StringRef Buf);
 /// Calls \p F for every line of \p Text that starts (after blanks) with '#'.
 void forEachDirective(llvm::StringRef Text,
                       llvm::function_ref<void(const Directive &)> F);
