@@ -291,10 +291,11 @@ template <class... P> struct KernelPack<void (*)(P...)> {
 template <class T, class U> inline T implicit_conv(U &&u) {
   if constexpr (std::is_pointer<T>::value &&
                 std::is_integral<std::decay_t<U>>::value) {
-    // A null pointer constant (`NULL`, `0`) passed for a pointer parameter:
-    // the launch's arguments arrive here as values, no longer constants.
-    return u == 0 ? nullptr
-                  : reinterpret_cast<T>(static_cast<std::intptr_t>(u));
+    // `0` passed for a pointer parameter: a null pointer constant (the only
+    // integer nvcc accepts there), which arrives here as a value.  `NULL`
+    // arrives as pkemu::null_arg (the preparation writes it).
+    (void)u;
+    return nullptr;
   } else {
     return std::forward<U>(u);
   }

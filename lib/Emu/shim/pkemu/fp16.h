@@ -540,7 +540,7 @@ PKEMU_HD inline bool operator>(hip_bfloat16 a, hip_bfloat16 b) {
 // __half from sm_70, __nv_bfloat16 and __nv_bfloat162 from sm_80; HIP has
 // the half forms): a compare-and-swap loop over the element's bits, relaxed
 // like the other atomics.  A pair adds both halves in one atomic step.
-#ifdef PKEMU_AT
+// (device.h, which the prelude includes first, defines PKEMU_AT.)
 #define PKEMU_ATOMIC_ADD16(T, U)                                               \
   PKEMU_HD inline __attribute__((always_inline)) T atomicAdd(T *p, T v) {      \
     PKEMU_AT(p);                                                               \
@@ -552,4 +552,3 @@ PKEMU_ATOMIC_ADD16(__half2, std::uint32_t)
 PKEMU_ATOMIC_ADD16(__nv_bfloat16, std::uint16_t)
 PKEMU_ATOMIC_ADD16(__nv_bfloat162, std::uint32_t)
 #undef PKEMU_ATOMIC_ADD16
-#endif

@@ -63,27 +63,22 @@ PKEMU_HD inline void dev_pair(DeviceState *s, double &z0, double &z1) {
   z0 = r * std::cos(t);
   z1 = r * std::sin(t);
 }
-PKEMU_HD inline float dev_normal(DeviceState *s) {
-  if (s->has_normal) {
-    s->has_normal = 0;
-    return s->normal;
+/// The next normal value of type T: the kept second value of a pair, or a
+/// new pair whose second value is kept.  float and double keep apart.
+template <class T> PKEMU_HD inline T dev_normal(DeviceState *s) {
+  int &has = sizeof(T) == 4 ? s->has_normal : s->has_normal_double;
+  if (has) {
+    has = 0;
+    return sizeof(T) == 4 ? (T)s->normal : (T)s->normal_double;
   }
   double z0, z1;
   dev_pair(s, z0, z1);
-  s->has_normal = 1;
-  s->normal = (float)z1;
-  return (float)z0;
-}
-PKEMU_HD inline double dev_normal_double(DeviceState *s) {
-  if (s->has_normal_double) {
-    s->has_normal_double = 0;
-    return s->normal_double;
-  }
-  double z0, z1;
-  dev_pair(s, z0, z1);
-  s->has_normal_double = 1;
-  s->normal_double = z1;
-  return z0;
+  has = 1;
+  if (sizeof(T) == 4)
+    s->normal = (float)z1;
+  else
+    s->normal_double = z1;
+  return (T)z0;
 }
 PKEMU_HD inline unsigned dev_poisson(DeviceState *s, double lambda) {
   if (lambda <= 0)
@@ -97,7 +92,7 @@ PKEMU_HD inline unsigned dev_poisson(DeviceState *s, double lambda) {
     } while (p > l);
     return k - 1;
   }
-  double v = std::floor(lambda + std::sqrt(lambda) * dev_normal_double(s) + 0.5);
+  double v = std::floor(lambda + std::sqrt(lambda) * dev_normal<double>(s) + 0.5);
   return v < 0 ? 0u : (unsigned)v;
 }
 PKEMU_HD inline void dev_skipahead(unsigned long long n, DeviceState *s) {
@@ -106,3 +101,60 @@ PKEMU_HD inline void dev_skipahead(unsigned long long n, DeviceState *s) {
 
 } // namespace rand
 } // namespace pkemu
+
+/// The device API of one library: PKEMU_RAND_DEVICE_API(curand, curandState_t)
+/// defines curand_init, curand, curand_uniform, ..., skipahead over State.
+/// cuRAND and hipRAND spell the same calls with their own prefix.
+#define PKEMU_RAND_DEVICE_API(P, State)                                        \
+  PKEMU_HD inline void P##_init(unsigned long long seed,                       \
+                                unsigned long long subsequence,                \
+                                unsigned long long offset, State *s) {         \
+    ::pkemu::rand::dev_init(seed, subsequence, offset, s);                     \
+  }                                                                            \
+  PKEMU_HD inline unsigned int P(State *s) {                                   \
+    return ::pkemu::rand::dev_bits(s);                                         \
+  }                                                                            \
+  PKEMU_HD inline float P##_uniform(State *s) {                                \
+    return ::pkemu::rand::dev_uniform(s);                                      \
+  }                                                                            \
+  PKEMU_HD inline double P##_uniform_double(State *s) {                        \
+    return ::pkemu::rand::dev_uniform_double(s);                               \
+  }                                                                            \
+  PKEMU_HD inline float4 P##_uniform4(State *s) {                              \
+    float a = P##_uniform(s), b = P##_uniform(s), c = P##_uniform(s),          \
+          d = P##_uniform(s);                                                  \
+    return make_float4(a, b, c, d);                                            \
+  }                                                                            \
+  PKEMU_HD inline float P##_normal(State *s) {                                 \
+    return ::pkemu::rand::dev_normal<float>(s);                                \
+  }                                                                            \
+  PKEMU_HD inline double P##_normal_double(State *s) {                         \
+    return ::pkemu::rand::dev_normal<double>(s);                               \
+  }                                                                            \
+  PKEMU_HD inline float2 P##_normal2(State *s) {                               \
+    double z0, z1;                                                             \
+    ::pkemu::rand::dev_pair(s, z0, z1);                                        \
+    return make_float2((float)z0, (float)z1);                                  \
+  }                                                                            \
+  PKEMU_HD inline double2 P##_normal2_double(State *s) {                       \
+    double z0, z1;                                                             \
+    ::pkemu::rand::dev_pair(s, z0, z1);                                        \
+    return make_double2(z0, z1);                                               \
+  }                                                                            \
+  PKEMU_HD inline float4 P##_normal4(State *s) {                               \
+    float2 a = P##_normal2(s), b = P##_normal2(s);                             \
+    return make_float4(a.x, a.y, b.x, b.y);                                    \
+  }                                                                            \
+  PKEMU_HD inline float P##_log_normal(State *s, float mean, float stddev) {   \
+    return std::exp(mean + stddev * P##_normal(s));                            \
+  }                                                                            \
+  PKEMU_HD inline double P##_log_normal_double(State *s, double mean,          \
+                                               double stddev) {                \
+    return std::exp(mean + stddev * P##_normal_double(s));                     \
+  }                                                                            \
+  PKEMU_HD inline unsigned int P##_poisson(State *s, double lambda) {          \
+    return ::pkemu::rand::dev_poisson(s, lambda);                              \
+  }                                                                            \
+  PKEMU_HD inline void skipahead(unsigned long long n, State *s) {             \
+    ::pkemu::rand::dev_skipahead(n, s);                                        \
+  }
