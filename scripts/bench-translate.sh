@@ -2,10 +2,13 @@
 # Translation speed of `port-kernel port --to hip,cuda`: files per second and
 # peak memory (/usr/bin/time -v) on corpus/ and on a generated large tree
 # (corpus kernels copied under new names, their headers kept next to them),
-# at -j 1 and -j 2; and the ratio of the port to a bare
-# `clang++-19 -fsyntax-only` of the same files with the flags port-kernel
-# parses CUDA with (one clang process per file, one after the other, like
-# `port -j 1`).  Prints a short table and the figures last recorded in
+# at -j 1 and -j 2; the tree also to all three targets (hip,cuda,nki) and
+# without the parse cache (PORT_KERNEL_PARSE_CACHE=off); and the ratio of
+# each -j 1 port of the tree to a bare `clang++-19 -fsyntax-only` of the same
+# files with the flags port-kernel parses CUDA with (one clang process per
+# file, one after the other, like `port -j 1`).  The parse cache starts
+# empty (a directory of the work directory): the runs include building its
+# PCH.  Prints a short table and the figures last recorded in
 # docs/performance.md ("Translation speed") next to today's.
 #
 # Usage: scripts/bench-translate.sh [-b BIN] [-n FILES] [-w WORKDIR] [-k] [--quick]
@@ -104,9 +107,15 @@ row() { # tree files jobs secs peak
   ROWS+=("$1|$2|$3|$4|$fps|$5")
 }
 
-port_run() { # name dir files jobs
+# The parse cache of these runs: empty at the start, its own.
+export PORT_KERNEL_CACHE_DIR="$WORK/cache"
+rm -rf "$PORT_KERNEL_CACHE_DIR"
+unset PORT_KERNEL_PARSE_CACHE
+
+port_run() { # name dir files jobs [targets] [env...]
+  local targets="${5:-hip,cuda}"
   rm -rf "$WORK/out"
-  measure "port-$1-j$4" "$BIN" port --to hip,cuda -q -j "$4" -o "$WORK/out" "$2"
+  measure "port-$1-j$4" env "${@:6}" "$BIN" port --to "$targets" -q -j "$4" -o "$WORK/out" "$2"
   row "$1" "$3" "$4" "$SECS" "$PEAK"
 }
 
@@ -119,13 +128,21 @@ fi
 TREE_FILES="$(find "$TREE" -name '*.cu' -o -name '*.cuh' | wc -l)"
 for j in "${JOBS[@]}"; do port_run "tree-$NFILES" "$TREE" "$TREE_FILES" "$j"; done
 PORT_J1_SECS="$(IFS='|' read -r _ _ _ s _ _ <<<"${ROWS[-${#JOBS[@]}]}"; echo "$s")"
+secs_of_last() { IFS='|' read -r _ _ _ s _ _ <<<"${ROWS[-1]}"; echo "$s"; }
+port_run "tree-$NFILES-nki" "$TREE" "$TREE_FILES" 1 hip,cuda,nki
+PORT3_J1_SECS="$(secs_of_last)"
+port_run "tree-$NFILES-nocache" "$TREE" "$TREE_FILES" 1 hip,cuda PORT_KERNEL_PARSE_CACHE=off
+NOCACHE_J1_SECS="$(secs_of_last)"
 
 # Bare clang on the same translation units (the .cu files of the tree).
 find "$TREE" -name '*.cu' | sort >"$WORK/tus.txt"
 measure clang xargs -a "$WORK/tus.txt" -n 1 "$CLANGXX" -fsyntax-only "${FLAGS[@]}"
 CLANG_SECS="$SECS"; CLANG_PEAK="$PEAK"
 row "clang-syntax-$NFILES" "$(wc -l <"$WORK/tus.txt")" 1 "$CLANG_SECS" "$CLANG_PEAK"
-RATIO="$(awk -v p="$PORT_J1_SECS" -v c="$CLANG_SECS" 'BEGIN { printf "%.2f", (c > 0 ? p / c : 0) }')"
+ratio() { awk -v p="$1" -v c="$CLANG_SECS" 'BEGIN { printf "%.2f", (c > 0 ? p / c : 0) }'; }
+RATIO="$(ratio "$PORT_J1_SECS")"
+RATIO3="$(ratio "$PORT3_J1_SECS")"
+RATIO_NOCACHE="$(ratio "$NOCACHE_J1_SECS")"
 
 # The figures recorded in docs/performance.md, by tree and -j.
 declare -A RECORDED
@@ -146,5 +163,7 @@ for r in "${ROWS[@]}"; do
   printf '%-18s %6s %3s %9s %9s %8s   %s\n' "$tree" "$files" "$jobs" "$secs" "$fps" "$peak" "${RECORDED[$tree|$jobs]:--}"
 done
 echo "port / clang ratio: $RATIO (port -j 1 of tree-$NFILES over clang++ -fsyntax-only of its $(wc -l <"$WORK/tus.txt") translation units; recorded: ${RECORDED_RATIO:--})"
+echo "port / clang ratio, --to hip,cuda,nki: $RATIO3"
+echo "port / clang ratio, without the parse cache: $RATIO_NOCACHE"
 ((KEEP)) && echo "work: $WORK"
 exit 0

@@ -37,7 +37,9 @@ std::string UserSource::fileOf(SourceLocation Loc) const {
 const std::vector<clang::Decl *> &UserSource::userTopLevelDecls() const {
   if (!UserDecls) {
     UserDecls.emplace();
-    for (clang::Decl *D : Ctx().getTranslationUnitDecl()->decls())
+    // What is in memory: the user's declarations are never loaded from a
+    // precompiled prelude (ParseCache.h).
+    for (clang::Decl *D : Ctx().getTranslationUnitDecl()->noload_decls())
       if (isUserLoc(D->getLocation()))
         UserDecls->push_back(D);
   }

@@ -9,6 +9,7 @@
 #include "pk/Frontend.h"
 #include "pk/MacroDepth.h"
 #include "pk/SafeIO.h"
+#include "ParseCache.h"
 
 #include "pk/DataDir.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -17,6 +18,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Driver/Options.h"
 #include "clang/Frontend/ASTUnit.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/HeaderSearchOptions.h"
+#include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Frontend/TextDiagnostic.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -316,6 +320,44 @@ public:
 
 private:
   SourceManager &SM;
+};
+
+/// Builds the AST of the one command as clang's tooling does, with the
+/// prelude precompiled when the parse cache has (or now builds) its PCH.
+class ASTBuilder : public tooling::ToolAction {
+public:
+  ASTBuilder(std::vector<std::unique_ptr<ASTUnit>> &ASTs, PreludePch *Pch)
+      : ASTs(ASTs), Pch(Pch) {}
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Inv,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> Ops,
+                     DiagnosticConsumer *Diags) override {
+    if (Pch) {
+      *Pch = preludePchFor(*Inv, *Files, Ops);
+      if (!Pch->Path.empty()) {
+        Inv->getPreprocessorOpts().ImplicitPCHInclude = Pch->Path;
+        // The prelude's headers are system headers, which clang does not
+        // check for changes by default: a PCH of an edited header is stale.
+        Inv->getHeaderSearchOpts().ModulesValidateSystemHeaders = true;
+        Inv->getHeaderSearchOpts().ValidateASTInputFilesContent = true;
+      }
+    }
+    std::unique_ptr<ASTUnit> AST = ASTUnit::LoadFromCompilerInvocation(
+        Inv, std::move(Ops),
+        CompilerInstance::createDiagnostics(&Inv->getDiagnosticOpts(), Diags,
+                                            /*ShouldOwnClient=*/false),
+        Files);
+    // A PCH that clang refuses (damaged, stale) is not the file's failure:
+    // the plain parse that follows says whether there is one.
+    if (!AST)
+      return Pch && !Pch->Path.empty();
+    ASTs.push_back(std::move(AST));
+    return true;
+  }
+
+private:
+  std::vector<std::unique_ptr<ASTUnit>> &ASTs;
+  PreludePch *Pch;
 };
 
 /// Where --stub-missing-includes puts its empty headers (a directory of an
@@ -955,6 +997,9 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
   std::unique_ptr<CollectingConsumer> DiagsP;
   std::vector<std::unique_ptr<ASTUnit>> ASTs;
   int RC = 0;
+  // The prelude precompiled (ParseCache.h) unless a parse with it failed.
+  bool AllowPch = true;
+  PreludePch FailedPch;
   for (;;) {
     tooling::ClangTool Tool(Fixed, {Result->Path},
                             std::make_shared<PCHContainerOperations>(), FS);
@@ -964,10 +1009,27 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
     Tool.setDiagnosticConsumer(&Diags);
     Tool.appendArgumentsAdjuster(tooling::getClangStripOutputAdjuster());
     Tool.appendArgumentsAdjuster(tooling::getClangSyntaxOnlyAdjuster());
+    PreludePch Pch;
     {
       llvm::TimeTraceScope Scope("clang parse");
-      RC = Tool.buildASTs(ASTs);
+      ASTBuilder Builder(ASTs, AllowPch ? &Pch : nullptr);
+      RC = Tool.run(&Builder);
     }
+    bool Failed = RC != 0 || ASTs.size() != 1 || !Diags.Errors.empty() ||
+                  !Diags.Missing.empty();
+    if (!Pch.Path.empty() && Failed) {
+      // Whatever failed is said by the plain parse; if that one succeeds,
+      // the PCH was at fault (stale or damaged) and goes.
+      AllowPch = false;
+      FailedPch = Pch;
+      if (std::getenv("PK_PARSE_CACHE_DEBUG"))
+        for (const auto &E : Diags.Errors)
+          llvm::errs() << "parse cache: " << Pch.Path << ": " << E << "\n";
+      continue;
+    }
+    if (!FailedPch.Path.empty() && !Failed)
+      discardPreludePch(FailedPch);
+    FailedPch = {};
     if (!O.StubMissingIncludes || Diags.Missing.empty())
       break;
     // Each header not found becomes an empty one, and the file is parsed
@@ -1086,5 +1148,27 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
     if (Seen.insert(P).second)
       Result->UserFiles.push_back(P.str().str());
   }
+  // Every traversal of the AST (RecursiveASTVisitor, AST matchers) walks the
+  // user's top-level declarations, not the toolkit's headers: no rule edits
+  // a header, and with a precompiled prelude (ParseCache.h) a walk over the
+  // headers would load all of them from the PCH.  The user's declarations
+  // are never loaded ones, so the walk over what is in memory finds them.
+  ASTContext &Ctx = Result->AST->getASTContext();
+  std::vector<Decl *> Top;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->noload_decls()) {
+    SourceLocation L = D->getLocation();
+    if (L.isInvalid())
+      continue;
+    L = SM.getFileLoc(L);
+    OptionalFileEntryRef FE = SM.getFileEntryRefForID(SM.getFileID(L));
+    if (!FE)
+      continue;
+    llvm::SmallString<256> P(FE->getName());
+    llvm::sys::fs::make_absolute(Dir, P);
+    llvm::sys::path::remove_dots(P, true);
+    if (Seen.contains(P))
+      Top.push_back(D);
+  }
+  Ctx.setTraversalScope(Top);
   return Result;
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "MfmaPlan.h"
+#include "pk/ASTUtil.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -357,6 +358,8 @@ FragmentPlan mfma::scanFragments(TargetContext &TC) {
     if (const auto *NS = dyn_cast<NamespaceDecl>(N))
       HasWmma |= !NS->lookup(&TC.Ctx().Idents.get("wmma")).empty();
   if (HasWmma) {
+    // The fragment types the header itself declares count (noteType).
+    WholeTranslationUnit Whole(TC.Ctx());
     Scan.TraverseDecl(TU);
     return P;
   }

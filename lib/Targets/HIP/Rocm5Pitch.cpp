@@ -59,7 +59,6 @@ void pk::hip::rocm5PitchCasts(TargetContext &TC) {
   if (TC.Opts.RocmMajor >= 6)
     return;
   PitchCasts V(TC);
-  for (Decl *D : TC.Ctx().getTranslationUnitDecl()->decls())
-    if (TC.isUserLoc(D->getLocation()))
-      V.TraverseDecl(D);
+  for (Decl *D : TC.userTopLevelDecls())
+    V.TraverseDecl(D);
 }

@@ -172,6 +172,18 @@ void pk::hip::portToolkitHeaders(TargetContext &TC) {
     if (FI.getIncludeLoc().isValid())
       Included.push_back({FI.getIncludeLoc(), Path.str()});
   }
+  // With a precompiled prelude (ParseCache.h) the toolkit's runtime header
+  // is a file of the PCH: a loaded entry.
+  for (unsigned I = 0, N = SM.loaded_sloc_entry_size();
+       I < N && ToolkitDir.empty(); ++I) {
+    bool Invalid = false;
+    const SrcMgr::SLocEntry &E = SM.getLoadedSLocEntry(I, &Invalid);
+    if (Invalid || !E.isFile())
+      continue;
+    OptionalFileEntryRef FE = E.getFile().getContentCache().OrigEntry;
+    if (FE && llvm::sys::path::filename(FE->getName()) == "cuda_runtime_api.h")
+      ToolkitDir = llvm::sys::path::parent_path(FE->getName()).str();
+  }
   std::set<std::pair<std::string, unsigned>> Done;
   for (const auto &[IncLoc, Path] : Included) {
     SourceLocation L = SM.getFileLoc(IncLoc);

@@ -38,9 +38,8 @@ public:
   DevicePropWarpSize(TargetContext &TC) : TC(TC) {}
   std::map<std::pair<std::string, unsigned>, const MemberExpr *> Found;
   void run() {
-    for (Decl *D : TC.Ctx().getTranslationUnitDecl()->decls())
-      if (TC.isUserLoc(D->getLocation()))
-        TraverseDecl(D);
+    for (Decl *D : TC.userTopLevelDecls())
+      TraverseDecl(D);
   }
   bool VisitMemberExpr(MemberExpr *ME) {
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());

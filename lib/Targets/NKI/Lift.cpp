@@ -4320,26 +4320,32 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
     Out[F];
   std::vector<const FunctionDecl *> Kernels;
   std::vector<const FunctionTemplateDecl *> Templates;
+  std::function<void(const Decl *)> Visit;
   std::function<void(const DeclContext *)> Walk = [&](const DeclContext *DC) {
-    for (const Decl *D : DC->decls()) {
-      if (auto *NS = dyn_cast<NamespaceDecl>(D))
-        Walk(NS);
-      else if (auto *LS = dyn_cast<LinkageSpecDecl>(D))
-        Walk(LS);
-      else if (auto *FT = dyn_cast<FunctionTemplateDecl>(D)) {
-        if (FT->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>() &&
-            FT->getTemplatedDecl()->doesThisDeclarationHaveABody() &&
-            TC.isUserLoc(FT->getLocation()))
-          Templates.push_back(FT);
-      } else if (auto *FD = dyn_cast<FunctionDecl>(D)) {
-        if (FD->hasAttr<CUDAGlobalAttr>() &&
-            FD->doesThisDeclarationHaveABody() &&
-            TC.isUserLoc(FD->getLocation()))
-          Kernels.push_back(FD);
-      }
+    for (const Decl *D : DC->decls())
+      Visit(D);
+  };
+  Visit = [&](const Decl *D) {
+    if (auto *NS = dyn_cast<NamespaceDecl>(D))
+      Walk(NS);
+    else if (auto *LS = dyn_cast<LinkageSpecDecl>(D))
+      Walk(LS);
+    else if (auto *FT = dyn_cast<FunctionTemplateDecl>(D)) {
+      if (FT->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>() &&
+          FT->getTemplatedDecl()->doesThisDeclarationHaveABody() &&
+          TC.isUserLoc(FT->getLocation()))
+        Templates.push_back(FT);
+    } else if (auto *FD = dyn_cast<FunctionDecl>(D)) {
+      if (FD->hasAttr<CUDAGlobalAttr>() &&
+          FD->doesThisDeclarationHaveABody() &&
+          TC.isUserLoc(FD->getLocation()))
+        Kernels.push_back(FD);
     }
   };
-  Walk(TC.Ctx().getTranslationUnitDecl());
+  // The user's declarations only: kernels in the toolkit's headers are not
+  // the user's to lift.
+  for (const Decl *D : TC.userTopLevelDecls())
+    Visit(D);
 
   // The finding goes where the construct is; the header line of the
   // kernel's own .py names the file and line.
@@ -4352,10 +4358,12 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
     std::string File = TC.fileOf(KernelLoc);
     if (File.empty() || !Out.count(File))
       return;
-    SourceLocation L = TC.SM().getSpellingLoc(Fl.Loc);
+    // Where the construct is in the user's file: a token made by ## in a
+    // macro is spelled in no file, its expansion is in one.
+    SourceLocation L = TC.SM().getFileLoc(Fl.Loc);
     Out[File].Header.push_back(
         llvm::formatv("port-kernel: warning: {0}:{1}: {2} [{3}]",
-                      llvm::sys::path::filename(TC.fileOf(Fl.Loc)),
+                      llvm::sys::path::filename(TC.fileOf(L)),
                       TC.SM().getSpellingLineNumber(L), Msg, ruleName(Fl.Rule))
             .str());
   };

@@ -7,6 +7,11 @@
 // RUN: rm -rf %t
 // RUN: %pk port -q --to hip -o %t %s 2>&1 | FileCheck %s --check-prefix=DIAG
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/macro-refused-edits.hip
+// The NKI output's header names the line of the macro's use, as the
+// diagnostic does (the token made by ## is spelled in no file).
+// RUN: rm -rf %t-nki && %pk port -q --to nki -o %t-nki %s 2>/dev/null
+// RUN: FileCheck %s --check-prefix=NKI --input-file=%t-nki/nki/macro-refused-edits.py
+// NKI: # port-kernel: warning: macro-refused-edits.cu:[[#@LINE+16]]: kernel 'votes' is not lifted to NKI: __all_sync: threads exchange values here{{.*}}[PK5004]
 #include <cuda_runtime.h>
 
 #define SAME(p) __uni_sync(0xffffffffu, (p))

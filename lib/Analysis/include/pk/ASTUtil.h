@@ -3,6 +3,7 @@
 #ifndef PK_ANALYSIS_ASTUTIL_H
 #define PK_ANALYSIS_ASTUTIL_H
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Type.h"
 #include "llvm/ADT/StringRef.h"
 #include <cstdint>
@@ -31,6 +32,26 @@ std::vector<uint64_t> constantArrayDims(clang::QualType T,
 /// number of subscripts.
 const clang::VarDecl *subscriptBase(const clang::Expr *E,
                                     unsigned *Depth = nullptr);
+
+/// While alive, traversals of \p Ctx (RecursiveASTVisitor, AST matchers)
+/// walk the whole translation unit, headers included, instead of the user's
+/// top-level declarations that parseFile() restricts them to.  For the few
+/// analyses that read declarations of the toolkit's headers; with a
+/// precompiled prelude the walk loads all of them.
+class WholeTranslationUnit {
+public:
+  explicit WholeTranslationUnit(clang::ASTContext &Ctx)
+      : Ctx(Ctx), Saved(Ctx.getTraversalScope()) {
+    Ctx.setTraversalScope({Ctx.getTranslationUnitDecl()});
+  }
+  ~WholeTranslationUnit() { Ctx.setTraversalScope(Saved); }
+  WholeTranslationUnit(const WholeTranslationUnit &) = delete;
+  WholeTranslationUnit &operator=(const WholeTranslationUnit &) = delete;
+
+private:
+  clang::ASTContext &Ctx;
+  std::vector<clang::Decl *> Saved;
+};
 
 } // namespace pk
 #endif
