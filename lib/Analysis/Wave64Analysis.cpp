@@ -83,4 +83,5 @@ void Wave64Analysis::run(Wave64Strategy Requested) {
   I.warpSizeUses();
   I.decide();
   I.chooseStrategies();
+  I.summarize();
 }

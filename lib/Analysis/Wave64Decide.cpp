@@ -147,11 +147,45 @@ void Wave64Analysis::Impl::explainBlockers(W64Kernel &K,
 
 // ---- queries of the rewrites ------------------------------------------------
 
+void Wave64Analysis::Impl::summarize() {
+  size_t N = Ents.size();
+  RootOf.assign(N, 0);
+  GroupKernel.assign(N, 0);
+  GroupBlockers.assign(N, {});
+  for (size_t X = 0; X < N; ++X) {
+    int R = find((int)X);
+    RootOf[X] = R;
+    GroupKernel[R] |= Ents[X].IsKernel;
+    for (const W64Blocker &B : Ents[X].Blockers)
+      GroupBlockers[R].push_back(B);
+  }
+  FnRanges.clear();
+  FnMaxEnd.clear();
+  for (const auto &[FD, F] : Fns)
+    FnRanges[F.File].push_back({F.Begin, F.End, FD, F.Entity});
+  for (auto &[File, V] : FnRanges) {
+    llvm::stable_sort(V, [](const FnRange &A, const FnRange &B) {
+      return A.Begin < B.Begin;
+    });
+    std::vector<unsigned> &M = FnMaxEnd[File];
+    unsigned Max = 0;
+    for (const FnRange &R : V)
+      M.push_back(Max = std::max(Max, R.End));
+  }
+  Summarized = true;
+}
+
 Wave64Strategy Wave64Analysis::strategyOfEntity(int E) const {
   if (E < 0 || E >= (int)P->Ents.size())
     return Wave64Strategy::Logical32;
   if (P->Requested != Wave64Strategy::Auto)
     return P->Requested;
+  if (P->Summarized) {
+    int R = P->RootOf[E];
+    return P->GroupKernel[R] && P->GroupBlockers[R].empty()
+               ? Wave64Strategy::Native
+               : Wave64Strategy::Logical32;
+  }
   int R = P->find(E);
   bool Kernel = false, Blocked = false;
   for (size_t X = 0; X < P->Ents.size(); ++X)
@@ -172,9 +206,12 @@ Wave64Strategy Wave64Analysis::strategyAtOffset(llvm::StringRef File,
   auto It = P->WarpSizeEnt.find({File.str(), Offset});
   if (It != P->WarpSizeEnt.end())
     return strategyOfEntity(It->second);
-  // A macro body or a function body by position.
-  for (const auto &[K, E] : P->MacroEnts)
-    if (K.first == File && K.second <= Offset) {
+  // A macro body or a function body by position.  #defines do not overlap:
+  // only the last one that starts at or before the offset can hold it.
+  auto MIt = P->MacroEnts.upper_bound({File.str(), Offset});
+  auto MBegin = MIt == P->MacroEnts.begin() ? MIt : std::prev(MIt);
+  for (auto It = MBegin; It != MIt; ++It)
+    if (const auto &[K, E] = *It; K.first == File && K.second <= Offset) {
       llvm::StringRef Buf = P->Src.contents(File);
       llvm::StringRef Line = Buf.drop_front(K.second);
       // The end of the #define (continued lines included).
@@ -195,9 +232,29 @@ Wave64Strategy Wave64Analysis::strategyAtOffset(llvm::StringRef File,
       if (Offset < K.second + End)
         return strategyOfEntity(E);
     }
-  for (const auto &[FD, F] : P->Fns)
-    if (F.File == File && F.Begin <= Offset && Offset < F.End)
-      return strategyOfEntity(F.Entity);
+  if (P->Summarized) {
+    // The bodies that start at or before the offset, walked back while one
+    // of them can still reach it; of those holding it, the first in the
+    // order of Fns (as the scan below).
+    auto RIt = P->FnRanges.find(File.str());
+    if (RIt != P->FnRanges.end()) {
+      const auto &V = RIt->second;
+      const auto &M = P->FnMaxEnd.find(File.str())->second;
+      size_t I = llvm::partition_point(V, [&](const Impl::FnRange &R) {
+                   return R.Begin <= Offset;
+                 }) - V.begin();
+      const Impl::FnRange *Best = nullptr;
+      for (size_t J = I; J-- > 0 && M[J] > Offset;)
+        if (V[J].End > Offset &&
+            (!Best || std::less<const FunctionDecl *>()(V[J].FD, Best->FD)))
+          Best = &V[J];
+      if (Best)
+        return strategyOfEntity(Best->Entity);
+    }
+  } else
+    for (const auto &[FD, F] : P->Fns)
+      if (F.File == File && F.Begin <= Offset && Offset < F.End)
+        return strategyOfEntity(F.Entity);
   return P->Requested == Wave64Strategy::Native ? Wave64Strategy::Native
                                                 : Wave64Strategy::Logical32;
 }
@@ -206,6 +263,8 @@ std::vector<W64Blocker> Wave64Analysis::blockersOf(int E) const {
   std::vector<W64Blocker> R;
   if (E < 0)
     return R;
+  if (P->Summarized)
+    return P->GroupBlockers[P->RootOf[E]];
   int G = P->find(E);
   for (size_t X = 0; X < P->Ents.size(); ++X)
     if (P->find((int)X) == G)

@@ -232,6 +232,24 @@ struct Wave64Analysis::Impl {
   std::string exprText(clang::SourceRange R);
   int newEntity(std::string Name);
   int find(int E);
+
+  // ---- after run(): each group's facts, for the queries ---------------------
+  /// Built once the analysis is complete (summarize()); the queries read
+  /// these instead of scanning every entity per query (quadratic in a large
+  /// file: docs/performance.md, "Scaling").
+  bool Summarized = false;
+  std::vector<int> RootOf;
+  std::vector<char> GroupKernel;
+  std::vector<std::vector<W64Blocker>> GroupBlockers;
+  struct FnRange {
+    unsigned Begin, End;
+    const clang::FunctionDecl *FD;
+    int Entity;
+  };
+  /// Per file: function bodies by their start, and the largest end so far.
+  std::map<std::string, std::vector<FnRange>> FnRanges;
+  std::map<std::string, std::vector<unsigned>> FnMaxEnd;
+  void summarize();
   void unite(int A1, int B1);
   /// The #define containing the spelling location \p L, if any:
   /// (file, offset of the '#').
