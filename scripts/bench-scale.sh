@@ -5,15 +5,17 @@
 # runtime calls, each copy with its own names), ports each one with
 # /usr/bin/time -v and prints wall time, time per MB and peak RSS.  The last
 # line is the time-per-MB ratio of the largest input to the smallest: close
-# to 1 when the port is linear in the input size.
+# to 1 when the port is linear in the input size.  -c measures
+# `check --to hip` (its report: findings, fingerprints) instead.
 #
-# Usage: scripts/bench-scale.sh [-b BIN] [-s "1 4 20"] [-w WORKDIR] [-k]
+# Usage: scripts/bench-scale.sh [-b BIN] [-s "1 4 20"] [-w WORKDIR] [-k] [-c]
 #        scripts/bench-scale.sh --generate MB FILE   (only write one input)
 #   -b  the port-kernel binary (default: $BUILD_DIR/bin/port-kernel, BUILD_DIR
 #       defaulting to build)
 #   -s  input sizes in MB (decimals allowed), smallest first
 #   -w  where inputs and outputs go (default: a temporary directory)
 #   -k  keep the work directory
+#   -c  measure `check --to hip` (JSON report) instead of `port --to hip`
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -92,13 +94,15 @@ BIN="${BUILD_DIR:-$ROOT/build}/bin/port-kernel"
 SIZES="1 4 20"
 WORK=""
 KEEP=0
-while getopts "b:s:w:k" opt; do
+CHECK=0
+while getopts "b:s:w:kc" opt; do
   case "$opt" in
   b) BIN="$OPTARG" ;;
   s) SIZES="$OPTARG" ;;
   w) WORK="$OPTARG" ;;
   k) KEEP=1 ;;
-  *) sed -n '2,18p' "$0" >&2; exit 2 ;;
+  c) CHECK=1 ;;
+  *) sed -n '2,20p' "$0" >&2; exit 2 ;;
   esac
 done
 [[ -x "$BIN" ]] || { echo "bench-scale: no port-kernel binary at $BIN (use -b)" >&2; exit 1; }
@@ -109,7 +113,9 @@ if [[ -z "$WORK" ]]; then
 fi
 mkdir -p "$WORK"
 
-echo "port-kernel scaling: port --to hip of one generated file per size"
+CMD=port
+[[ "$CHECK" == 1 ]] && CMD=check
+echo "port-kernel scaling: $CMD --to hip of one generated file per size"
 echo "cores: $(nproc)  cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
 printf '%8s %8s %8s %8s %10s %8s %10s %12s\n' "MB" "copies" "lines" "wall s" "wall s/MB" \
   "CPU s" "CPU s/MB" "peak RSS MB"
@@ -119,7 +125,14 @@ for MB in $SIZES; do
   mkdir -p "$WORK/in-$MB"
   generate "$MB" "$IN"
   rm -rf "$WORK/out-$MB"
-  if ! /usr/bin/time -v -o "$WORK/time-$MB.txt" \
+  if [[ "$CHECK" == 1 ]]; then
+    # check exits 1 when it finds something: only a crash or usage error fails.
+    RC=0
+    /usr/bin/time -v -o "$WORK/time-$MB.txt" \
+      "$BIN" check -q --to hip --format=json --output="$WORK/out-$MB.json" "$IN" >"$WORK/log-$MB.txt" 2>&1 || RC=$?
+    [[ "$RC" -le 1 && -s "$WORK/out-$MB.json" ]] || {
+      echo "bench-scale: check of $MB MB failed (exit $RC):" >&2; tail -5 "$WORK/log-$MB.txt" >&2; exit 1; }
+  elif ! /usr/bin/time -v -o "$WORK/time-$MB.txt" \
       "$BIN" port -q --to hip -o "$WORK/out-$MB" "$IN" >"$WORK/log-$MB.txt" 2>&1; then
     echo "bench-scale: port of $MB MB failed:" >&2
     tail -5 "$WORK/log-$MB.txt" >&2

@@ -28,13 +28,22 @@ static constexpr const char *CheckReportFormat = "check-report/1";
 static constexpr const char *SarifSchema =
     "https://json.schemastore.org/sarif-2.1.0.json";
 
-std::string pk::normalizedLine(llvm::StringRef Contents, unsigned Line) {
-  if (Line == 0)
+namespace {
+/// Line \p Line (1-based) of \p Contents whose line starts are \p Starts.
+llvm::StringRef lineAt(llvm::StringRef Contents,
+                       const std::vector<size_t> &Starts, unsigned Line) {
+  if (Line == 0 || Line > Starts.size())
     return "";
-  llvm::StringRef Rest = Contents;
-  for (unsigned I = 1; I < Line && !Rest.empty(); ++I)
-    Rest = Rest.split('\n').second;
-  llvm::StringRef L = Rest.split('\n').first;
+  return Contents.drop_front(Starts[Line - 1]).split('\n').first;
+}
+std::vector<size_t> lineStarts(llvm::StringRef Contents) {
+  std::vector<size_t> Starts = {0};
+  for (size_t I = Contents.find('\n'); I != llvm::StringRef::npos;
+       I = Contents.find('\n', I + 1))
+    Starts.push_back(I + 1);
+  return Starts;
+}
+std::string normalize(llvm::StringRef L) {
   std::string Out;
   bool Space = false;
   for (char C : L) {
@@ -49,6 +58,11 @@ std::string pk::normalizedLine(llvm::StringRef Contents, unsigned Line) {
   }
   return Out;
 }
+} // namespace
+
+std::string pk::normalizedLine(llvm::StringRef Contents, unsigned Line) {
+  return normalize(lineAt(Contents, lineStarts(Contents), Line));
+}
 
 void pk::assignFingerprints(
     std::vector<GateFinding> &Fs,
@@ -60,15 +74,23 @@ void pk::assignFingerprints(
     return std::tie(Fs[A].File, Fs[A].Line, Fs[A].Col) <
            std::tie(Fs[B].File, Fs[B].Line, Fs[B].Col);
   });
-  std::map<std::string, std::string> Texts;
+  // Each file's text and line starts once: a line is then found by index,
+  // not by scanning from the top for every finding (quadratic in a large
+  // file with many findings).
+  std::map<std::string, std::pair<std::string, std::vector<size_t>>> Texts;
   std::map<std::string, unsigned> Seen;
   for (size_t I : Order) {
     GateFinding &F = Fs[I];
     auto T = Texts.find(F.File);
-    if (T == Texts.end())
-      T = Texts.emplace(F.File, ContentsOf(F)).first;
-    std::string Key = F.Target + '\0' + F.Rule + '\0' + F.File + '\0' +
-                      normalizedLine(T->second, F.Line);
+    if (T == Texts.end()) {
+      std::string Text = ContentsOf(F);
+      std::vector<size_t> Starts = lineStarts(Text);
+      T = Texts.emplace(F.File, std::make_pair(std::move(Text), std::move(Starts)))
+              .first;
+    }
+    std::string Key =
+        F.Target + '\0' + F.Rule + '\0' + F.File + '\0' +
+        normalize(lineAt(T->second.first, T->second.second, F.Line));
     unsigned Index = Seen[Key]++;
     llvm::MD5 H;
     H.update(Key);
