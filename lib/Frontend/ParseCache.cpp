@@ -47,7 +47,14 @@ enum class State { Seen, Building, Ready, Bad };
 struct Registry {
   std::mutex M;
   std::map<std::string, State> Keys;
+  unsigned Builds = 0; ///< PCHs this process built (or began)
 };
+
+/// PCHs one process builds at most: a tree whose files each have flags of
+/// their own (a compilation database with per-file defines) would otherwise
+/// build one per file on its second run, each costing more than the parse
+/// it saves once, and push the useful ones out of the cache.
+constexpr unsigned MaxBuildsPerProcess = 8;
 Registry &registry() {
   static Registry R;
   return R;
@@ -246,6 +253,9 @@ PreludePch preludePchFor(const CompilerInvocation &Inv, FileManager &Files,
         touchNew(Dir + "/" + Key + ".seen");
       return {"", Key};
     }
+    if (R.Builds >= MaxBuildsPerProcess)
+      return {"", Key};
+    ++R.Builds;
     R.Keys[Key] = State::Building;
   }
   bool OK = false;

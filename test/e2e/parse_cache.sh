@@ -109,6 +109,26 @@ PORT_KERNEL_CACHE_DIR="$TMP/afile/c" ; : > "$TMP/afile"
 for i in 1 2 3; do PORT_KERNEL_CACHE_DIR="$TMP/afile/c" port file$i; done
 same off file3
 
+# A compilation database with flags of its own per file: the second run
+# builds at most 8 PCHs (one process), the other configurations stay marked.
+mkdir -p "$TMP/db"
+entries=""
+for i in 1 2 3 4 5 6 7 8 9; do
+  printf '__global__ void k%d(float *x) { x[threadIdx.x] = ID; }\n' "$i" > "$TMP/db/f$i.cu"
+  entries="$entries{\"directory\": \"$TMP/db\", \"file\": \"f$i.cu\", \"arguments\": [\"clang++\", \"-DID=$i\", \"-c\", \"f$i.cu\"]},"
+done
+printf '[%s]\n' "${entries%,}" > "$TMP/db/compile_commands.json"
+export PORT_KERNEL_CACHE_DIR="$TMP/dbcache"
+for run in 1 2; do
+  "$BIN" port -q -j 1 --to hip -p "$TMP/db" -o "$TMP/dbout$run" "$TMP/db" 2>"$TMP/db$run.err" \
+    || { cat "$TMP/db$run.err"; fail "port of the compilation database ($run)"; }
+done
+n="$(find "$TMP/dbcache/parse" -name '*.pch' | wc -l)"
+[ "$n" = 8 ] || fail "per-file configurations: $n PCHs after the second run, expected 8 (the cap)"
+[ "$(find "$TMP/dbcache/parse" -name '*.seen' | wc -l)" = 9 ] || fail "not every configuration marked"
+diff -r "$TMP/dbout1" "$TMP/dbout2" >/dev/null || fail "compilation database: outputs differ with the PCHs"
+export PORT_KERNEL_CACHE_DIR="$TMP/cache"
+
 # Several workers in one run: one PCH, outputs as with one worker.
 rm -rf "$TMP/cache"
 "$BIN" port -q -j 2 --to hip,cuda -o "$TMP/j2" "$SRC/corpus/saxpy/saxpy.cu" "$SRC/corpus/layernorm/layernorm.cu" \
