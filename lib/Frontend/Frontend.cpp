@@ -1017,7 +1017,10 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
     }
     bool Failed = RC != 0 || ASTs.size() != 1 || !Diags.Errors.empty() ||
                   !Diags.Missing.empty();
-    if (!Pch.Path.empty() && Failed) {
+    // A header that is not found is the file's failure, not the PCH's: with
+    // --stub-missing-includes the stubbed parse comes next, with the PCH.
+    bool StubsNext = O.StubMissingIncludes && !Diags.Missing.empty();
+    if (!Pch.Path.empty() && Failed && !StubsNext) {
       // Whatever failed is said by the plain parse; if that one succeeds,
       // the PCH was at fault (stale or damaged) and goes.
       AllowPch = false;

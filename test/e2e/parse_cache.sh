@@ -66,6 +66,18 @@ diff <(sed "s|bad-on|OUT|g" "$TMP/bad-on.err") <(sed "s|bad-off|OUT|g" "$TMP/bad
 grep -q "bad.cu:1:.*undeclared" "$TMP/bad-on.err" || { cat "$TMP/bad-on.err"; fail "no file:line in the error"; }
 [ -f "$PCH" ] || fail "a user error discarded the PCH"
 
+# --stub-missing-includes: a header that is not installed is the file's
+# failure, not the PCH's; the stubbed parse uses the PCH and gives the plain
+# parse's outputs and notes.
+printf '#include "not_installed.h"\n__global__ void k(float *x) { x[threadIdx.x] = 2.0f; }\n' > "$TMP/stub.cu"
+for mode in on on on off; do
+  PORT_KERNEL_PARSE_CACHE=$mode "$BIN" port --to hip --stub-missing-includes -o "$TMP/stub-$mode" "$TMP/stub.cu" \
+    2>"$TMP/stub-$mode.err" || { cat "$TMP/stub-$mode.err"; fail "stubbed port ($mode)"; }
+done
+diff -r "$TMP/stub-on" "$TMP/stub-off" >/dev/null || fail "stubbed outputs differ with the cache"
+diff <(sed "s|stub-on|OUT|g" "$TMP/stub-on.err") <(sed "s|stub-off|OUT|g" "$TMP/stub-off.err") || fail "stub notes differ with the cache"
+grep -q "not_installed.h" "$TMP/stub-on.err" || { cat "$TMP/stub-on.err"; fail "no stub note"; }
+
 # A damaged PCH: same outputs, the PCH is discarded, then rebuilt.
 head -c 100000 "$PCH" > "$TMP/trunc" && cat "$TMP/trunc" > "$PCH"
 port damaged
