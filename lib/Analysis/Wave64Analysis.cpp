@@ -82,6 +82,6 @@ void Wave64Analysis::run(Wave64Strategy Requested) {
   I.launchChecks();
   I.warpSizeUses();
   I.decide();
-  I.chooseStrategies();
   I.summarize();
+  I.chooseStrategies();
 }

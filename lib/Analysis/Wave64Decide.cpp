@@ -15,6 +15,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
+#include <cassert>
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace pk;
@@ -73,15 +74,10 @@ void Wave64Analysis::Impl::decide() {
 }
 
 void Wave64Analysis::Impl::chooseStrategies() {
-  // Group facts.
-  std::map<int, bool> GroupSites;
-  std::map<int, std::vector<W64Blocker>> GroupBlockers;
-  for (size_t E = 0; E < Ents.size(); ++E) {
-    int R = find((int)E);
-    GroupSites[R] |= Ents[E].HasSites;
-    for (const W64Blocker &B : Ents[E].Blockers)
-      GroupBlockers[R].push_back(B);
-  }
+  // Group facts (the groups' blockers are summarize()'s).
+  std::vector<char> GroupSites(Ents.size(), 0);
+  for (size_t E = 0; E < Ents.size(); ++E)
+    GroupSites[RootOf[E]] |= Ents[E].HasSites;
   for (const FunctionDecl *FD : FnOrder) {
     FnInfo &F = Fns[FD];
     if (!FD->hasAttr<CUDAGlobalAttr>())
@@ -89,7 +85,7 @@ void Wave64Analysis::Impl::chooseStrategies() {
     W64Kernel K;
     K.FD = FD;
     K.Name = FD->getNameAsString();
-    int R = find(F.Entity);
+    int R = RootOf[F.Entity];
     K.HasWarpCode = F.Relevant && GroupSites[R];
     const std::vector<W64Blocker> &Bs = GroupBlockers[R];
     if (!Bs.empty())
@@ -180,21 +176,11 @@ Wave64Strategy Wave64Analysis::strategyOfEntity(int E) const {
     return Wave64Strategy::Logical32;
   if (P->Requested != Wave64Strategy::Auto)
     return P->Requested;
-  if (P->Summarized) {
-    int R = P->RootOf[E];
-    return P->GroupKernel[R] && P->GroupBlockers[R].empty()
-               ? Wave64Strategy::Native
-               : Wave64Strategy::Logical32;
-  }
-  int R = P->find(E);
-  bool Kernel = false, Blocked = false;
-  for (size_t X = 0; X < P->Ents.size(); ++X)
-    if (P->find((int)X) == R) {
-      Kernel |= P->Ents[X].IsKernel;
-      Blocked |= !P->Ents[X].Blockers.empty();
-    }
-  return Kernel && !Blocked ? Wave64Strategy::Native
-                            : Wave64Strategy::Logical32;
+  assert(P->Summarized && "a query before run()");
+  int R = P->RootOf[E];
+  return P->GroupKernel[R] && P->GroupBlockers[R].empty()
+             ? Wave64Strategy::Native
+             : Wave64Strategy::Logical32;
 }
 
 Wave64Strategy Wave64Analysis::strategyOf(const W64Site &S) const {
@@ -232,45 +218,33 @@ Wave64Strategy Wave64Analysis::strategyAtOffset(llvm::StringRef File,
       if (Offset < K.second + End)
         return strategyOfEntity(E);
     }
-  if (P->Summarized) {
-    // The bodies that start at or before the offset, walked back while one
-    // of them can still reach it; of those holding it, the first in the
-    // order of Fns (as the scan below).
-    auto RIt = P->FnRanges.find(File.str());
-    if (RIt != P->FnRanges.end()) {
-      const auto &V = RIt->second;
-      const auto &M = P->FnMaxEnd.find(File.str())->second;
-      size_t I = llvm::partition_point(V, [&](const Impl::FnRange &R) {
-                   return R.Begin <= Offset;
-                 }) - V.begin();
-      const Impl::FnRange *Best = nullptr;
-      for (size_t J = I; J-- > 0 && M[J] > Offset;)
-        if (V[J].End > Offset &&
-            (!Best || std::less<const FunctionDecl *>()(V[J].FD, Best->FD)))
-          Best = &V[J];
-      if (Best)
-        return strategyOfEntity(Best->Entity);
-    }
-  } else
-    for (const auto &[FD, F] : P->Fns)
-      if (F.File == File && F.Begin <= Offset && Offset < F.End)
-        return strategyOfEntity(F.Entity);
+  // The bodies that start at or before the offset, walked back while one of
+  // them can still reach it; of those holding it, the first in the order of
+  // Fns.
+  auto RIt = P->FnRanges.find(File.str());
+  if (RIt != P->FnRanges.end()) {
+    const auto &V = RIt->second;
+    const auto &M = P->FnMaxEnd.find(File.str())->second;
+    size_t I = llvm::partition_point(V, [&](const Impl::FnRange &R) {
+                 return R.Begin <= Offset;
+               }) - V.begin();
+    const Impl::FnRange *Best = nullptr;
+    for (size_t J = I; J-- > 0 && M[J] > Offset;)
+      if (V[J].End > Offset &&
+          (!Best || std::less<const FunctionDecl *>()(V[J].FD, Best->FD)))
+        Best = &V[J];
+    if (Best)
+      return strategyOfEntity(Best->Entity);
+  }
   return P->Requested == Wave64Strategy::Native ? Wave64Strategy::Native
                                                 : Wave64Strategy::Logical32;
 }
 
 std::vector<W64Blocker> Wave64Analysis::blockersOf(int E) const {
-  std::vector<W64Blocker> R;
   if (E < 0)
-    return R;
-  if (P->Summarized)
-    return P->GroupBlockers[P->RootOf[E]];
-  int G = P->find(E);
-  for (size_t X = 0; X < P->Ents.size(); ++X)
-    if (P->find((int)X) == G)
-      for (const W64Blocker &B : P->Ents[X].Blockers)
-        R.push_back(B);
-  return R;
+    return {};
+  assert(P->Summarized && "a query before run()");
+  return P->GroupBlockers[P->RootOf[E]];
 }
 
 bool Wave64Analysis::anyLogical() const {

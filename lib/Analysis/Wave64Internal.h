@@ -234,7 +234,8 @@ struct Wave64Analysis::Impl {
   int find(int E);
 
   // ---- after run(): each group's facts, for the queries ---------------------
-  /// Built once the analysis is complete (summarize()); the queries read
+  /// Built once the entities are final (summarize(), before the strategies
+  /// are chosen); chooseStrategies() and the queries read
   /// these instead of scanning every entity per query (quadratic in a large
   /// file: docs/performance.md, "Scaling").
   bool Summarized = false;

@@ -12,7 +12,6 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Chrono.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
@@ -80,23 +79,19 @@ bool touchNew(const std::string &P) {
 /// for changes when it loads the PCH.
 std::string emptyMainFile(const std::string &Dir, InputKind Kind) {
   const char *Ext = Kind.getLanguage() == Language::HIP ? "hip" : "cu";
-  std::string P = (Dir + "/prelude-main-" + Ext + ".in");
+  std::string P = Dir + "/prelude-main-" + Ext + ".in";
   if (fs::exists(P))
     return P;
-  std::string Tmp = P + llvm::formatv(".tmp{0}", llvm::sys::Process::getProcessId()).str();
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Tmp, EC);
-    if (EC)
-      return "";
+  // Written under a temporary name and renamed (LLVM's writeToOutput); two
+  // processes racing write the same text, and the PCHs check content.
+  llvm::Error E = llvm::writeToOutput(P, [](llvm::raw_ostream &OS) {
     OS << "/* The main file of port-kernel's precompiled preludes (parse "
           "cache): empty. */\n";
-  }
-  // Another process may have created it meanwhile: keep theirs (same text,
-  // and PCHs may already name it).
-  if (fs::exists(P) || fs::rename(Tmp, P)) {
-    fs::remove(Tmp);
-    return fs::exists(P) ? P : "";
+    return llvm::Error::success();
+  });
+  if (E) {
+    llvm::consumeError(std::move(E));
+    return "";
   }
   return P;
 }
