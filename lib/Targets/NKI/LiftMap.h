@@ -5,8 +5,9 @@
 // element of its inputs, from row or column vectors broadcast over it and
 // from scalars.  Two readers produce a MapSpec: the kernel model
 // (liftMap, LiftMap.cpp), which reads what the executed block stores
-// whatever the spelling, and the older spelling matcher of Lift.cpp.  One
-// emitter (emitMap, LiftMapEmit.cpp) turns a spec into the tile program.
+// whatever the spelling, and the older spelling matcher of
+// LiftElementwise.cpp.  One emitter (emitMap, LiftMapEmit.cpp) turns a spec
+// into the tile program.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PK_NKI_LIFTMAP_H

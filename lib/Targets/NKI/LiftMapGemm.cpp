@@ -6,7 +6,7 @@
 // in the global coordinates (LiftMap.cpp), with A read as A[row * K + k]
 // or A[k * M + row] and B as B[k * N + col] or B[col * K + k], is the
 // GEMM C = alpha * A * B (+ beta * C), emitted as the GEMM lifter's tile
-// program (LiftMatmul.cpp: nc_matmul into PSUM, K in tiles of 128): however
+// program (LiftMatmulEmit.cpp: nc_matmul into PSUM, K in tiles of 128): however
 // the kernel's loop over k, its locals and its thread mapping are written.
 //
 //===----------------------------------------------------------------------===//

@@ -2,7 +2,7 @@
 // Rules: PK5001
 //
 // The NKI target: the output of a file is not an edit of the source but a
-// Python module generated from its lifted kernels (Lift.cpp) by the tile
+// Python module generated from its lifted kernels (LiftDriver.cpp) by the tile
 // program emitter (TileProgram.cpp): foo.cu -> foo.py, one @nki.jit function
 // per lifted __global__ function and the PK_KERNELS calling convention.
 // Kernels that are not lifted get a finding (PK5002-PK5008) and are listed
