@@ -11,13 +11,17 @@
 # PCH.  Prints a short table and the figures last recorded in
 # docs/performance.md ("Translation speed") next to today's.
 #
-# Usage: scripts/bench-translate.sh [-b BIN] [-n FILES] [-w WORKDIR] [-k] [--quick]
+# Usage: scripts/bench-translate.sh [-b BIN] [-n FILES] [-w WORKDIR] [-k] [--quick|--scaling]
 #   -b       the port-kernel binary (default: $BUILD_DIR/bin/port-kernel,
 #            BUILD_DIR defaulting to build)
-#   -n       files in the generated tree (default 500)
+#   -n       files in the generated tree (default 500; 2000 with --scaling)
 #   -w       where the tree and the outputs go (default: a temporary directory)
 #   -k       keep the work directory
 #   --quick  a smoke run: a 3-file tree at -j 1 only, no corpus/ runs
+#   --scaling  parallel scaling only: the tree also holds the programs of
+#            test/programs/ (those that parse without extra flags), ported
+#            at -j 1 and -j 2; prints the -j 2 / -j 1 throughput (goal
+#            >= 1.8) and the peak memory of each
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BIN="${BUILD_DIR:-$ROOT/build}/bin/port-kernel"
@@ -25,6 +29,7 @@ NFILES=500
 WORK=""
 KEEP=0
 QUICK=0
+SCALING=0
 while (($#)); do
   case "$1" in
     -b) BIN="$2"; shift 2 ;;
@@ -32,7 +37,8 @@ while (($#)); do
     -w) WORK="$2"; shift 2 ;;
     -k) KEEP=1; shift ;;
     --quick) QUICK=1; NFILES=3; shift ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --scaling) SCALING=1; [[ "$NFILES" == 500 ]] && NFILES=2000; shift ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-translate: error: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -65,6 +71,19 @@ while ((made < NFILES)); do
     cp "$ROOT/corpus/$k" "$TREE/$s/$d/${b}_$set_no.cu"
     made=$((made + 1))
   done
+  # --scaling: the multi-file programs too (a program's directory whole,
+  # its .cu files counted), those whose port needs no extra flags.
+  if ((SCALING)); then
+    for p in "$ROOT"/test/programs/*/; do
+      ((made < NFILES)) || break
+      [ -e "$p/main.cu" ] || continue
+      if [ -f "$p/program.conf" ] && grep -q '^PORT_ARGS=' "$p/program.conf"; then continue; fi
+      name="$(basename "$p")"
+      mkdir -p "$TREE/$s/programs"
+      cp -r "$p" "$TREE/$s/programs/$name"
+      made=$((made + $(find "$p" -maxdepth 1 -name '*.cu' | wc -l)))
+    done
+  fi
   set_no=$((set_no + 1))
 done
 
@@ -120,6 +139,27 @@ port_run() { # name dir files jobs [targets] [env...]
 }
 
 CORPUS_FILES="$(cd "$ROOT/corpus" && find . -name '*.cu' -o -name '*.hip' -o -name '*.cuh' | wc -l)"
+if ((SCALING)); then
+  # The parse cache warmed first, so that neither run pays for its PCH.
+  port_run warm "$ROOT/corpus/saxpy" 1 1
+  port_run warm "$ROOT/corpus/saxpy" 1 1
+  ROWS=()
+  TREE_FILES="$(find "$TREE" -name '*.cu' -o -name '*.cuh' | wc -l)"
+  for j in 1 2; do port_run "tree-$NFILES" "$TREE" "$TREE_FILES" "$j"; done
+  echo "port-kernel port --to hip,cuda, parallel scaling; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  printf '%-18s %6s %3s %9s %9s %8s\n' tree files -j seconds files/s "peak MB"
+  for r in "${ROWS[@]}"; do
+    IFS='|' read -r tree files jobs secs fps peak <<<"$r"
+    printf '%-18s %6s %3s %9s %9s %8s\n' "$tree" "$files" "$jobs" "$secs" "$fps" "$peak"
+  done
+  IFS='|' read -r _ _ _ s1 _ p1 <<<"${ROWS[0]}"
+  IFS='|' read -r _ _ _ s2 _ p2 <<<"${ROWS[1]}"
+  awk -v a="$s1" -v b="$s2" -v p="$p1" -v q="$p2" 'BEGIN {
+    printf "throughput -j 2 / -j 1: %.2f (goal >= 1.8); peak memory -j 1 %d MB, -j 2 %d MB (%.2fx)\n",
+           (b > 0 ? a / b : 0), p, q, (p > 0 ? q / p : 0) }'
+  ((KEEP)) && echo "work: $WORK"
+  exit 0
+fi
 JOBS=(1 2)
 ((QUICK)) && JOBS=(1)
 if ((!QUICK)); then
