@@ -111,9 +111,14 @@ awk -v nfiles="$NFILES" '
     printf "%6s %6s %8s %8s %12s %12s\n", "shard", "files", "wall s", "CPU s", "wall share", "CPU share"
     lo = 1e9; hi = 0; clo = 1e9; chi = 0
     for (i = 1; i <= NR; ++i) {
-      r = (w[i] / W) / (f[i] / F); q = (c[i] / C) / (f[i] / F)
-      if (r < lo) lo = r; if (r > hi) hi = r; if (q < clo) clo = q; if (q > chi) chi = q
-      if (i <= 4 || i > NR - 2) printf "%6d %6d %8.2f %8.2f %12.3f %12.3f\n", k[i], f[i], w[i], c[i], r, q
+      # A shard without files (a small tree) has no share to compare.
+      if (f[i] == 0) { r = "-"; q = "-" }
+      else {
+        r = (w[i] / W) / (f[i] / F); q = (c[i] / C) / (f[i] / F)
+        if (r < lo) lo = r; if (r > hi) hi = r; if (q < clo) clo = q; if (q > chi) chi = q
+        r = sprintf("%.3f", r); q = sprintf("%.3f", q)
+      }
+      if (i <= 4 || i > NR - 2) printf "%6d %6d %8.2f %8.2f %12s %12s\n", k[i], f[i], w[i], c[i], r, q
       else if (i == 5) printf "%6s\n", "..."
     }
     printf "all %d shards: %d files, wall %.1f s, CPU %.1f s; files per shard %d to %d\n", NR, F, W, C, fmin(f), fmax(f)
