@@ -1,0 +1,97 @@
+//===- LiftRowsRead.h - the row reader of the kernel model's traces -------===//
+// Rules: none (declarations)
+//
+// The reader of LiftRows.cpp (its run in LiftRowsRun.cpp): what a trace
+// of the kernel model computes, as a row program.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PK_NKI_LIFTROWSREAD_H
+#define PK_NKI_LIFTROWSREAD_H
+
+#include "LiftRowsImpl.h"
+#include "LiftSym.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
+#include <functional>
+#include <set>
+#include <unordered_map>
+
+namespace rowsread {
+
+using namespace pk;
+using namespace pk::nki;
+using namespace pk::nki::rows;
+using namespace pk::km;
+using namespace clang;
+
+struct RowOf {
+  int64_t A = 0, O = 0;
+};
+
+/// Idx = Pitch * (A * blockIdx.x + O) + Col.
+struct Decomp {
+  bool HasRow = false;
+  RowOf R;
+  km::Mono Pitch;
+  SymP Col = nullptr;
+};
+
+class Reader {
+public:
+  Reader(ASTContext &Ctx, const FunctionDecl *FD, const Trace &Tr, SymPool &P)
+      : Ctx(Ctx), FD(FD), Tr(Tr), P(P), Row(P.atom(RowAtom)) {}
+
+  rows::Verdict run();
+
+private:
+  ASTContext &Ctx;
+  const FunctionDecl *FD;
+  const Trace &Tr;
+  SymPool &P;
+  SymP Row;
+  rows::Verdict V;
+  rows::Program Pr;
+  SourceLocation Here;
+  std::map<unsigned, RowOf> ThreadRow;
+  int64_t LoadA = 0;
+  std::set<SymP> Complete;
+  /// Normalised values do not depend on the thread: a load's row offset
+  /// is in its row atom (RowAtom + 1 + offset) until the store's row
+  /// replaces it (atRow).
+  std::unordered_map<SymP, SymP> NormMemo;
+  std::unordered_map<SymP, uint64_t> RowsMemo;
+  std::map<std::pair<SymP, int64_t>, SymP> AtRowMemo;
+  /// The row offsets of the loads in \p S (bit o).
+  uint64_t rowsIn(SymP S);
+  /// \p S (normalised) for the store of row offset \p O: every row atom
+  /// must be O's, which becomes the row.
+  std::optional<SymP> atRow(SymP S, int64_t O);
+  SymP rowAtom(int64_t O) { return P.atom(RowAtom + 1 + unsigned(O)); }
+
+  bool fail(RuleId R, SourceLocation L, std::string M) {
+    if (!V.Why)
+      V.Why = Refusal{R, L.isValid() ? L : FD->getLocation(), std::move(M)};
+    return false;
+  }
+  bool notMine() {
+    V.NotMine = true;
+    return false;
+  }
+
+  std::optional<Decomp> decompose(SymP Idx);
+  bool rowOf(unsigned T, const RowOf &R);
+  SymP norm(SymP S, unsigned T);
+  SymP normNew(SymP S, unsigned T);
+  SymP merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T);
+  SymP fullIter(SymP End) { return P.iter(nullptr, P.intc(0), End, P.intc(1)); }
+  bool complete(SymP S);
+  std::optional<SymP> rowBound(SymP Guard, const RowOf &R);
+};
+
+} // namespace rowsread
+
+#endif
