@@ -46,6 +46,12 @@ const std::vector<clang::Decl *> &UserSource::userTopLevelDecls() const {
   return *UserDecls;
 }
 
+const ParentIndex &UserSource::parentIndex() const {
+  if (!PF.Parents)
+    PF.Parents = std::make_unique<ParentIndex>(Ctx(), PF.UserScope);
+  return *PF.Parents;
+}
+
 bool UserSource::isUserLoc(SourceLocation Loc) const {
   if (Loc.isInvalid())
     return false;
@@ -56,11 +62,12 @@ llvm::StringRef UserSource::contents(llvm::StringRef File) const {
   auto It = Cache.find(File);
   if (It != Cache.end())
     return It->second;
+  // The buffer lives as long as the parsed file: no copy of the text.
+  llvm::StringRef Text;
   auto FE = SM().getFileManager().getFileRef(File);
-  std::string Text;
   if (FE) {
     if (auto Buf = SM().getMemoryBufferForFileOrNone(*FE))
-      Text = Buf->getBuffer().str();
+      Text = Buf->getBuffer();
   }
   return Cache[File] = Text;
 }

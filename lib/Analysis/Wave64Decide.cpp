@@ -46,7 +46,7 @@ void Wave64Analysis::Impl::decide() {
     std::string Ctx2 = Name;
     DynTypedNode N = DynTypedNode::create(*X);
     for (int G = 0; G < 3; ++G) {
-      auto Ps = Ctx.getParents(N);
+      auto Ps = Src.parents(N);
       if (Ps.empty() || !Ps[0].get<Expr>())
         break;
       N = Ps[0];

@@ -69,7 +69,7 @@ private:
                  bool &Constant) {
     DynTypedNode N = DynTypedNode::create(*DRE);
     for (int Guard = 0; Guard < 64; ++Guard) {
-      auto Ps = I.Ctx.getParents(N);
+      auto Ps = I.Src.parents(N);
       if (Ps.empty())
         break;
       N = Ps[0];

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "pk/Frontend.h"
 #include "pk/MacroDepth.h"
+#include "pk/ParentIndex.h"
 #include "pk/SafeIO.h"
 #include "ParseCache.h"
 
@@ -1173,5 +1174,6 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
       Top.push_back(D);
   }
   Ctx.setTraversalScope(Top);
+  Result->UserScope = std::move(Top);
   return Result;
 }

@@ -148,7 +148,7 @@ private:
     DynTypedNode Cur = DynTypedNode::create(*CE);
     const FunctionDecl *Fn = nullptr;
     while (true) {
-      auto Ps = Ctx.getParents(Cur);
+      auto Ps = TC.parents(Cur);
       if (Ps.empty())
         break;
       DynTypedNode P = Ps[0];

@@ -118,7 +118,7 @@ int64_t truncTo(int64_t V, QualType T, ASTContext &Ctx) {
 const FunctionDecl *Convergence::functionOf(const Stmt *S) {
   DynTypedNode N = DynTypedNode::create(*S);
   for (unsigned I = 0; I < 10000; ++I) {
-    auto Ps = TC.Ctx().getParents(N);
+    auto Ps = TC.parents(N);
     if (Ps.empty())
       return nullptr;
     N = Ps[0];
@@ -132,11 +132,12 @@ const FunctionDecl *Convergence::functionOf(const Stmt *S) {
 
 /// Calls \p Visit(parent, child) for each statement enclosing \p S, innermost
 /// first, up to the function body; stops early when Visit returns false.
-template <class F> static void walkUp(ASTContext &Ctx, const Stmt *S, F Visit) {
+template <class F>
+static void walkUp(const UserSource &Src, const Stmt *S, F Visit) {
   DynTypedNode N = DynTypedNode::create(*S);
   const Stmt *Child = S;
   for (unsigned I = 0; I < 10000; ++I) {
-    auto Ps = Ctx.getParents(N);
+    auto Ps = Src.parents(N);
     if (Ps.empty())
       return;
     N = Ps[0];
@@ -288,7 +289,7 @@ bool Convergence::uniformIn(const Expr *E, FnInfo &I, bool Kernel, unsigned D) {
 /// function body) is uniform.
 bool Convergence::controlUniform(const Stmt *S, const FunctionDecl *FD) {
   bool OK = true;
-  walkUp(TC.Ctx(), S, [&](const Stmt *P, const Stmt *C) {
+  walkUp(TC, S, [&](const Stmt *P, const Stmt *C) {
     if (const auto *If = dyn_cast<IfStmt>(P)) {
       if ((C == If->getThen() || C == If->getElse()) && !uniform(If->getCond()))
         OK = false;
@@ -328,7 +329,7 @@ bool Convergence::loopDivergent(const Stmt *Loop, const FunctionDecl *FD) {
             (isa<ContinueStmt>(S) && OwnContinue) ||
             (isa<ReturnStmt>(S) && !Kernel) || isa<GotoStmt>(S)) {
           // Under a non-uniform condition inside the loop?
-          walkUp(TC.Ctx(), S, [&](const Stmt *P, const Stmt *C) {
+          walkUp(TC, S, [&](const Stmt *P, const Stmt *C) {
             if (P == Loop)
               return false;
             if (const auto *If = dyn_cast<IfStmt>(P))
@@ -611,7 +612,7 @@ Lanes Convergence::lanesAt(const Stmt *S) {
   };
   std::vector<Level> Levels;
   std::string Fail;
-  walkUp(TC.Ctx(), S, [&](const Stmt *P, const Stmt *C) {
+  walkUp(TC, S, [&](const Stmt *P, const Stmt *C) {
     if (const auto *If = dyn_cast<IfStmt>(P)) {
       if (C == If->getThen())
         Levels.push_back({If->getCond(), false, If});
@@ -721,7 +722,7 @@ Lanes Convergence::lanesAt(const Stmt *S) {
         L.Cond->HasSideEffects(TC.Ctx()) || !L.If->getBeginLoc().isFileID() ||
         !L.Cond->getBeginLoc().isFileID() || !L.Cond->getEndLoc().isFileID())
       continue;
-    auto Ps = TC.Ctx().getParents(*L.If);
+    auto Ps = TC.parents(*L.If);
     if (Ps.empty() || !Ps[0].get<CompoundStmt>())
       continue;
     auto Outer = Combine(0, J);

@@ -204,7 +204,7 @@ private:
     DynTypedNode N = DynTypedNode::create(*S);
     const Stmt *Child = S;
     while (OK && Child != Top) {
-      auto Ps = TC.Ctx().getParents(N);
+      auto Ps = TC.parents(N);
       if (Ps.empty())
         return std::nullopt;
       N = Ps[0];

@@ -138,7 +138,7 @@ const Expr *divergentGuard(TargetContext &TC, const Stmt *S, const Taint &T) {
   const Stmt *Child = S;
   DynTypedNode N = DynTypedNode::create(*S);
   for (int Guard = 0; Guard < 256; ++Guard) {
-    auto Ps = TC.Ctx().getParents(N);
+    auto Ps = TC.parents(N);
     if (Ps.empty())
       return nullptr;
     N = Ps[0];

@@ -260,7 +260,7 @@ private:
   }
 
   const Expr *parentExpr(const Expr *E) {
-    auto Ps = Ctx.getParents(*E);
+    auto Ps = TC.parents(*E);
     return Ps.size() == 1 ? Ps[0].get<Expr>() : nullptr;
   }
 

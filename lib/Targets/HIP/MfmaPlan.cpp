@@ -273,12 +273,12 @@ public:
   }
 
   bool inHostOnlyFunction(const Stmt *S) {
-    DynTypedNodeList Ps = TC.Ctx().getParents(*S);
+    DynTypedNodeList Ps = TC.parents(*S);
     while (!Ps.empty()) {
       if (const auto *FD = Ps[0].get<FunctionDecl>())
         return !FD->hasAttr<CUDADeviceAttr>() &&
                !FD->hasAttr<CUDAGlobalAttr>();
-      Ps = TC.Ctx().getParents(Ps[0]);
+      Ps = TC.parents(Ps[0]);
     }
     return false;
   }
@@ -383,14 +383,14 @@ InstantiatedFragments mfma::scanInstantiations(TargetContext &TC) {
 // ---- small AST queries ------------------------------------------------------
 
 const Stmt *mfma::parentStmt(TargetContext &TC, const Stmt *S) {
-  auto Ps = TC.Ctx().getParents(*S);
+  auto Ps = TC.parents(*S);
   return Ps.empty() ? nullptr : Ps[0].get<Stmt>();
 }
 
 const FunctionDecl *mfma::enclosingFunction(TargetContext &TC, const Stmt *S) {
   DynTypedNode N = DynTypedNode::create(*S);
   for (int Guard = 0; Guard < 256; ++Guard) {
-    auto Ps = TC.Ctx().getParents(N);
+    auto Ps = TC.parents(N);
     if (Ps.empty())
       return nullptr;
     N = Ps[0];

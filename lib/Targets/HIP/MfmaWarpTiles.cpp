@@ -61,7 +61,7 @@ private:
                       const std::set<const CallExpr *> &NestCalls,
                       std::string &Why);
   const Stmt *declStmtOf(const VarDecl *V) {
-    auto Ps = TC.Ctx().getParents(*V);
+    auto Ps = TC.parents(*V);
     return Ps.empty() ? nullptr : Ps[0].get<Stmt>();
   }
 };

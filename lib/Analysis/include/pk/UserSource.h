@@ -11,6 +11,7 @@
 #define PK_USERSOURCE_H
 
 #include "pk/Frontend.h"
+#include "pk/ParentIndex.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -53,6 +54,15 @@ public:
   /// docs/performance.md, "Where the time goes").
   const std::vector<clang::Decl *> &userTopLevelDecls() const;
 
+  /// The parents of \p Node, as ASTContext::getParents gives them, for the
+  /// statements and declarations of the user's code (pk/ParentIndex.h);
+  /// clang's own parent map, which records every TypeLoc too, is never
+  /// built.
+  template <typename T> clang::DynTypedNodeList parents(const T &Node) const {
+    return parentIndex().parents(Node);
+  }
+  const ParentIndex &parentIndex() const;
+
   /// Source text of a range or an expression as the user wrote it.
   std::string text(clang::SourceRange R) const;
   std::string text(const clang::Expr *E) const;
@@ -60,7 +70,8 @@ public:
 private:
   const ParsedFile &PF;
   llvm::StringSet<> UserFiles;
-  mutable llvm::StringMap<std::string> Cache;
+  /// The source manager's buffer of each file asked for (no copy).
+  mutable llvm::StringMap<llvm::StringRef> Cache;
   mutable std::optional<std::vector<clang::Decl *>> UserDecls;
 };
 

@@ -13,9 +13,12 @@
 
 namespace clang {
 class ASTUnit;
+class Decl;
 }
 
 namespace pk {
+
+class ParentIndex;
 
 enum class Lang { CUDA, HIP };
 
@@ -139,6 +142,12 @@ struct ParsedFile {
   /// of them, so the HIP target writes their values where the user's files
   /// test them (PK1026).
   std::vector<std::pair<std::string, std::string>> NvccMacros;
+  /// The top-level declarations in the user's files: the AST's traversal
+  /// scope (every RecursiveASTVisitor and matcher walks these).
+  std::vector<clang::Decl *> UserScope;
+  /// The parents of the nodes under UserScope, built on first use
+  /// (UserSource::parents) and shared by every target's passes.
+  mutable std::unique_ptr<ParentIndex> Parents;
   ~ParsedFile();
 };
 
