@@ -500,7 +500,22 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
         break;
       continue;
     }
-    rows::Verdict V = rows::analyse(TC.Ctx(), FD, Tr, P);
+    // Atomics into an address no block owns: their sum over the grid.
+    rows::GridSum GS = rows::sumOverGrid(Tr, P);
+    if (GS.Why) {
+      Say(S, "refused: " + GS.Why->Msg);
+      if (!FirstWhy)
+        FirstWhy = GS.Why;
+      continue;
+    }
+    rows::Verdict V = rows::analyse(TC.Ctx(), FD, GS.Tr ? *GS.Tr : Tr, P);
+    if (V.Prog && GS.Applies) {
+      V.Prog->RowGrid = GS.RowGrid;
+      V.Prog->Reach = GS.Reach;
+      V.Prog->Key += ";" + GS.RowGrid;
+      for (auto &[Lhs, E] : GS.Reach)
+        V.Prog->Key += ";" + Lhs + ">=" + std::to_string(E->Id);
+    }
     Say(S, V.NotMine ? "not a row program"
            : V.Prog  ? "row program " + V.Prog->Key
                      : "refused: " + V.Why->Msg);

@@ -390,6 +390,8 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
     K.Launch.push_back("grid_y");
     K.Launch.push_back("block_y");
   }
+  if (Pr.RowGrid == "grid_y" && !DimY)
+    K.Launch.push_back("grid_y");
   if (SharedBytes)
     K.Launch.push_back("shared_bytes");
   // The launch: a proven block shape, a grid that reaches every row.
@@ -400,8 +402,16 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
   B.check((DimY ? "(block_x, block_y) in (" : "block_x in (") +
               llvm::join(Ss, ", ") + (Ss.size() == 1 ? ",)" : ")"),
           "the block shapes at which the kernel was proven a row program");
-  if (Pr.Rows)
-    B.check("grid_x * " + AE + " >= " + RowsE, "the grid reaches every row");
+  if (Pr.Rows && !Pr.RowGrid.empty())
+    B.check(Pr.RowGrid + " * " + AE + " >= " + RowsE,
+            "the grid reaches every row");
+  for (auto &[Lhs, E] : Pr.Reach) {
+    auto Bound = py(E);
+    if (!Bound)
+      return fail(RuleId::PK5008, "the column count is not an expression of "
+                                  "the scalar parameters");
+    B.check(Lhs + " >= " + *Bound, "the grid reaches every column summed");
+  }
   for (size_t I = 0; I < K.Params.size(); ++I) {
     Param &Pa = K.Params[I];
     if (!Pa.IsTensor || Pa.R == Param::In)

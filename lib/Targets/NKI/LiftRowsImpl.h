@@ -45,6 +45,11 @@ struct Program {
   std::map<const clang::ParmVarDecl *, TensorUse> Uses;
   std::vector<RowStore> Stores;
   unsigned Reductions = 0;
+  /// The grid dimension that reaches every row ("grid_x"); empty: a single
+  /// row that every launch reaches.
+  std::string RowGrid = "grid_x";
+  /// Sums over the grid: each launch expression must reach its bound.
+  std::vector<std::pair<std::string, km::SymP>> Reach;
   /// A rendering that is equal for equal programs (block-shape checks).
   std::string Key;
 };
@@ -56,6 +61,16 @@ struct Verdict {
   std::optional<Refusal> Why;
   bool NotMine = false;
 };
+
+/// Atomic accumulations summed over the blocks along x (LiftRowsGrid.cpp).
+struct GridSum {
+  bool Applies = false;         ///< some atomicAdd's address has no blockIdx.x
+  std::optional<km::Trace> Tr;  ///< the trace with the sums as its stores
+  std::string RowGrid;          ///< as Program::RowGrid
+  std::vector<std::pair<std::string, km::SymP>> Reach;
+  std::optional<Refusal> Why;   ///< what is not such a sum
+};
+GridSum sumOverGrid(const km::Trace &Tr, km::SymPool &P);
 
 /// Reads the trace of one block shape as a row program.
 Verdict analyse(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,

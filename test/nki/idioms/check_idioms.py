@@ -349,6 +349,28 @@ def cases_row_sum_atomic(rng):
                dict(rtol=1e-4, atol=1e-4))
 
 
+def cases_row_sum_atomic_each(rng):
+    for rows, cols in ROWS_COLS:
+        x = f32(rng, (rows, cols))
+        init = f32(rng, rows)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=init, x=x, rows=rows, cols=cols),
+               L(cdiv(cols, 128), 128, rows, 1),
+               dict(out=init + 0.5 * x.astype(np.float64).sum(axis=1)),
+               dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_sumsq_atomic_2d(rng):
+    for (rows, cols), grid in zip(ROWS_COLS, (3, 40, 7)):
+        x = f32(rng, (rows, cols))
+        init = np.array([-1.5], dtype=np.float32)
+        ref = -1.5 + (x.astype(np.float64) ** 2).sum()
+        yield ("%dx%d grid=%d" % (rows, cols, grid),
+               dict(out=init, x=x, rows=rows, cols=cols),
+               L(grid, 256), dict(out=np.array([ref])),
+               dict(rtol=1e-4, atol=1e-3))
+
+
 def cases_gemm_tiled_txty(rng):
     for M, N, K in ((37, 100, 70), (300, 520, 130), (16, 16, 16)):
         A = f32(rng, (M, K))

@@ -3,7 +3,6 @@
 // Idiom: grid-stride products into a per-thread sum, a shared-memory tree of
 // 256, then one atomicAdd per block into out[0].
 // EXPECT: lift
-// GAP: a reduction of the whole input into one element (atomics across blocks) is not a row program
 #include <cuda_runtime.h>
 
 __global__ void dot_atomic(float *out, const float *a, const float *b, int n) {

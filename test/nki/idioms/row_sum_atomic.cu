@@ -2,7 +2,6 @@
 // Idiom: a 2-D grid (blockIdx.y = row, blockIdx.x = chunk of columns), a
 // warp shuffle reduction, then one atomicAdd per warp into out[row].
 // EXPECT: lift
-// GAP: rows split over the blocks of a 2-D grid, accumulated with atomics
 #include <cuda_runtime.h>
 
 __global__ void row_sum_atomic(float *out, const float *in, int rows,
