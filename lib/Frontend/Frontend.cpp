@@ -181,17 +181,43 @@ std::string blankComments(llvm::StringRef Content, bool Strings) {
   return S;
 }
 
-/// Number of matches of \p Re in \p S.
+/// Number of non-overlapping matches in \p S of a pattern that starts with
+/// the literal \p Lit, as an unanchored search of \p S would count them.
+/// \p Anchored is the pattern anchored with `^`; it is tried only where
+/// \p Lit occurs (at the start of a word when \p WordStart), on the text from
+/// there over the blanks and word characters that follow and to the end of
+/// that line, which holds any match starting there (an include directive,
+/// a call's name and parenthesis). Searching every position of every file
+/// with the unanchored pattern was most of the time of a sharded run over a
+/// large repository, which classifies every file. \p Accept sees the first
+/// group (or the match).
 unsigned
-countMatches(const llvm::Regex &Re, llvm::StringRef S,
+countMatches(const llvm::Regex &Anchored, llvm::StringRef S,
+             llvm::StringRef Lit, bool WordStart,
              llvm::function_ref<bool(llvm::StringRef)> Accept = nullptr) {
+  auto IsWord = [](char C) { return llvm::isAlnum(C) || C == '_'; };
   unsigned N = 0;
   llvm::SmallVector<llvm::StringRef, 3> M;
-  while (Re.match(S, &M)) {
+  for (size_t Pos = S.find(Lit); Pos != llvm::StringRef::npos;
+       Pos = S.find(Lit, Pos)) {
+    if (WordStart && Pos > 0 && IsWord(S[Pos - 1])) {
+      ++Pos;
+      continue;
+    }
+    size_t End = Pos + Lit.size();
+    while (End < S.size() && (llvm::isSpace(S[End]) || IsWord(S[End])))
+      ++End;
+    End = S.find('\n', End);
+    llvm::StringRef Window = S.slice(Pos, End);
+    // With Regex::Newline, `^` also matches after a line break inside the
+    // window: only a match that starts here counts here.
+    if (!Anchored.match(Window, &M) || M[0].data() != Window.data()) {
+      ++Pos;
+      continue;
+    }
     if (!Accept || Accept(M.size() > 1 ? M[1] : M[0]))
       ++N;
-    size_t Next = M[0].data() - S.data() + std::max<size_t>(M[0].size(), 1);
-    S = S.substr(Next);
+    Pos += std::max<size_t>(M[0].size(), 1);
   }
   return N;
 }
@@ -209,22 +235,23 @@ FileKind pk::classifyFile(llvm::StringRef Path, llvm::StringRef Content) {
     return FileKind::Other;
   std::string NoComments = blankComments(Content, /*Strings=*/false);
   std::string CodeOnly = blankComments(Content, /*Strings=*/true);
-  // Includes (comments blanked, header names kept).
-  static const llvm::Regex HipSysInc("#[[:space:]]*include[[:space:]]*<hip/",
+  // Includes (comments blanked, header names kept), each tried where a '#'
+  // is.
+  static const llvm::Regex HipSysInc("^#[[:space:]]*include[[:space:]]*<hip/",
                                      llvm::Regex::Newline);
   static const llvm::Regex HipLocalInc(
-      "#[[:space:]]*include[[:space:]]*\"(hip/hip_[^\"]*)\"",
+      "^#[[:space:]]*include[[:space:]]*\"(hip/hip_[^\"]*)\"",
       llvm::Regex::Newline);
   static const llvm::Regex CudaInc(
-      "#[[:space:]]*include[[:space:]]*[<\"](cuda|cooperative_groups|mma\\.h|"
+      "^#[[:space:]]*include[[:space:]]*[<\"](cuda|cooperative_groups|mma\\.h|"
       "device_launch)",
       llvm::Regex::Newline);
-  // API uses (comments and literals blanked).
-  static const llvm::Regex HipCall("[[:<:]](hipLaunchKernelGGL[[:>:]]|"
+  // API uses (comments and literals blanked), each tried where a word
+  // starts with hip or cuda.
+  static const llvm::Regex HipCall("^(hipLaunchKernelGGL[[:>:]]|"
                                    "hip[A-Z][A-Za-z0-9_]*[[:space:]]*\\()");
   static const llvm::Regex CudaCall(
-      "[[:<:]]cuda[A-Z][A-Za-z0-9_]*[[:space:]]*\\(");
-  static const llvm::Regex GpuCode("(__global__|__device__|__shared__|<<<)");
+      "^cuda[A-Z][A-Za-z0-9_]*[[:space:]]*\\(");
 
   // HIP's own headers are hip/hip_*.h; a quoted one counts unless the file
   // next to the source exists (then it is the project's own header, as is
@@ -233,14 +260,18 @@ FileKind pk::classifyFile(llvm::StringRef Path, llvm::StringRef Content) {
   auto NotLocal = [&](llvm::StringRef Header) {
     return Dir.empty() || !llvm::sys::fs::exists(Dir + "/" + Header);
   };
-  unsigned Hip = countMatches(HipSysInc, NoComments) +
-                 countMatches(HipLocalInc, NoComments, NotLocal) +
-                 countMatches(HipCall, CodeOnly);
-  unsigned Cuda =
-      countMatches(CudaInc, NoComments) + countMatches(CudaCall, CodeOnly);
+  unsigned Hip = countMatches(HipSysInc, NoComments, "#", false) +
+                 countMatches(HipLocalInc, NoComments, "#", false, NotLocal) +
+                 countMatches(HipCall, CodeOnly, "hip", true);
+  unsigned Cuda = countMatches(CudaInc, NoComments, "#", false) +
+                  countMatches(CudaCall, CodeOnly, "cuda", true);
   if (Hip > Cuda || (Hip && Hip == Cuda && !CudaExt))
     return FileKind::HIP;
-  if (CudaExt || Cuda || GpuCode.match(CodeOnly))
+  llvm::StringRef Code = CodeOnly;
+  if (CudaExt || Cuda ||
+      llvm::any_of(std::initializer_list<llvm::StringRef>{
+                       "__global__", "__device__", "__shared__", "<<<"},
+                   [&](llvm::StringRef K) { return Code.contains(K); }))
     return FileKind::CUDA;
   return FileKind::PlainCXX;
 }

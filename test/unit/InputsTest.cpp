@@ -4,9 +4,11 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
 #include <grp.h>
+#include <random>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -337,4 +339,69 @@ TEST(Jobs, EffectiveJobs) {
   EXPECT_LE(effectiveJobs(0, 5), 5u);
   EXPECT_LE(effectiveJobs(10000, 72), 72u);
   EXPECT_EQ(effectiveJobs(10000, 1), 1u);
+}
+
+// classifyFile tries its anchored patterns only where their first literal
+// occurs; the counts must be those of the unanchored search every position
+// of the file used to run. Random files of include lines, API calls, words,
+// blanks and line breaks (no comments or string literals, so that blanking
+// them changes nothing) are classified both ways.
+TEST(Inputs, ClassifyMatchesUnanchoredSearch) {
+  auto Count = [](const llvm::Regex &Re, llvm::StringRef S) {
+    unsigned N = 0;
+    llvm::SmallVector<llvm::StringRef, 3> M;
+    while (Re.match(S, &M)) {
+      ++N;
+      size_t Next = M[0].data() - S.data() + std::max<size_t>(M[0].size(), 1);
+      S = S.substr(Next);
+    }
+    return N;
+  };
+  const llvm::Regex HipSysInc("#[[:space:]]*include[[:space:]]*<hip/",
+                              llvm::Regex::Newline);
+  const llvm::Regex HipLocalInc(
+      "#[[:space:]]*include[[:space:]]*\"(hip/hip_[^\"]*)\"",
+      llvm::Regex::Newline);
+  const llvm::Regex CudaInc("#[[:space:]]*include[[:space:]]*[<\"](cuda|"
+                            "cooperative_groups|mma\\.h|device_launch)",
+                            llvm::Regex::Newline);
+  const llvm::Regex HipCall("[[:<:]](hipLaunchKernelGGL[[:>:]]|"
+                            "hip[A-Z][A-Za-z0-9_]*[[:space:]]*\\()");
+  const llvm::Regex CudaCall("[[:<:]]cuda[A-Z][A-Za-z0-9_]*[[:space:]]*\\(");
+  const char *Pieces[] = {"#",        "include",         " ",      "\n",
+                          "\t",       "<hip/",           "<cuda",  "<mma.h>",
+                          "\"hip/hip_runtime.h\"",       "\"cuda_runtime.h\"",
+                          "cuda",     "Malloc",          "(",      "hip",
+                          "Memcpy",   "LaunchKernelGGL", "x",      "_",
+                          "my",       "__global__",      "<<<",    ";",
+                          "hipLaunchKernelGGL",          "cudaFree (", "2"};
+  std::mt19937 Rng(20261206);
+  int Hips = 0, Cudas = 0;
+  for (int Iter = 0; Iter < 4000; ++Iter) {
+    std::string Text;
+    int Len = 1 + Rng() % 40;
+    for (int I = 0; I < Len; ++I)
+      Text += Pieces[Rng() % (sizeof(Pieces) / sizeof(*Pieces))];
+    for (const char *Name : {"/nonexistent-dir/a.cpp", "/nonexistent-dir/a.cu"}) {
+      bool CudaExt = llvm::StringRef(Name).ends_with(".cu");
+      unsigned Hip = Count(HipSysInc, Text) + Count(HipLocalInc, Text) +
+                     Count(HipCall, Text);
+      unsigned Cuda = Count(CudaInc, Text) + Count(CudaCall, Text);
+      FileKind Want;
+      if (Hip > Cuda || (Hip && Hip == Cuda && !CudaExt))
+        Want = FileKind::HIP;
+      else if (CudaExt || Cuda ||
+               llvm::Regex("(__global__|__device__|__shared__|<<<)")
+                   .match(Text))
+        Want = FileKind::CUDA;
+      else
+        Want = FileKind::PlainCXX;
+      Hips += Want == FileKind::HIP;
+      Cudas += Want == FileKind::CUDA;
+      ASSERT_EQ(classifyFile(Name, Text), Want) << Name << ":\n" << Text;
+    }
+  }
+  // The inputs reach every outcome.
+  EXPECT_GT(Hips, 100);
+  EXPECT_GT(Cudas, 100);
 }
