@@ -127,7 +127,7 @@ TEST(Parse, PreparedSources) {
                      " -include pkemu/prelude.h " + kSrc + "/programs/" + p + ".cpp");
     EXPECT_EQ(r.rc, 0) << p << ": " << r.err;
   }
-  for (const char* p : {"hazards", "mfma", "hip_host"}) {
+  for (const char* p : {"hazards", "mfma", "hip_host", "hip_votes"}) {
     Result r = shell(std::string(PKEMU_TEST_CXX) + " -fsyntax-only -D PKEMU_PARSE -x hip -nogpuinc -nogpulib " +
                      "--cuda-host-only -I" + PKEMU_TEST_SHIM + " -include pkemu/prelude.h " + kSrc + "/programs/" +
                      p + ".cpp");
@@ -590,6 +590,20 @@ TEST(GpuMeaning, ActiveMaskHoldsTheLanesThatReachIt) {
     Result r = run(build("gpu_meaning", "cuda", 32), "activemask", env);
     EXPECT_EQ(r.rc, 0) << r.out << r.err;
     EXPECT_HAS(r.out, "activemask: counter=70 after_exit=1 branches=116/16 PASS");
+    EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+  }
+}
+
+// HIP's __ballot/__any/__all in the two branches of an if: each sees only its
+// branch's lanes (AMD's EXEC mask), and after an early return only the lanes
+// that stayed.
+TEST(GpuMeaning, HipVotesHoldTheirBranchOnly) {
+  for (const char* env : {"", "PKEMU_WORKERS=1"}) {
+    Result r = run(build("hip_votes", "hip", 64), "", env);
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    EXPECT_HAS(r.out, "branch_votes: ballot=16/148 all=1 any=0");
+    EXPECT_HAS(r.out, "ragged_ballot: 40");
+    EXPECT_HAS(r.out, "hip_votes: PASS");
     EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
   }
 }

@@ -558,7 +558,10 @@ std::uint64_t coll_packed(std::uint64_t kind_width, std::uint64_t mask,
     return coll_open(w, wp, self, kind, m, key);
   Pending *s = &wp.slots[0];
   if (__builtin_expect(
-          ns > 1 || s->key != key || s->kind != kind || s->fn != nullptr, 0))
+          ns > 1 || s->key != key || s->kind != kind || s->fn != nullptr ||
+              ((kind & kSiteForm) &&
+               (s->line != self->wline || s->file != file)),
+          0))
     return coll_packed_redo(self, wp, kind_width, mask);
   if ((s->arrived |= bit) == s->mask)
     return coll_finish(w, wp, s, self);

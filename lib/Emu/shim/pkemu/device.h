@@ -230,20 +230,26 @@ PKEMU_HD inline PKEMU_BALLOT_T __match_all_sync(PKEMU_SYNC_MASK mask, T value,
   return (PKEMU_BALLOT_T)r;
 }
 #if defined(PKEMU_LANG_HIP)
+// HIP's votes without a mask run on the lanes the EXEC mask holds: those that
+// reach this call together.  Lanes in the other branch of an if, at a vote of
+// their own, take part in that one (site form), not in this one.
 PKEMU_HD inline PKEMU_BALLOT_T __ballot(int pred, PKEMU_LOC_PARAMS) {
-  return (PKEMU_BALLOT_T)::pkemu::detail::vote(::pkemu::detail::kBallot,
-                                               ::pkemu::detail::kLangFlag, 0,
-                                               pred, "__ballot", PKEMU_LOC);
+  return (PKEMU_BALLOT_T)::pkemu::detail::vote(
+      ::pkemu::detail::kBallot,
+      ::pkemu::detail::kLangFlag | ::pkemu::detail::kSiteForm, 0, pred,
+      "__ballot", PKEMU_LOC);
 }
 PKEMU_HD inline int __any(int pred, PKEMU_LOC_PARAMS) {
-  return (int)::pkemu::detail::vote(::pkemu::detail::kAny,
-                                    ::pkemu::detail::kLangFlag, 0, pred,
-                                    "__any", PKEMU_LOC);
+  return (int)::pkemu::detail::vote(
+      ::pkemu::detail::kAny,
+      ::pkemu::detail::kLangFlag | ::pkemu::detail::kSiteForm, 0, pred,
+      "__any", PKEMU_LOC);
 }
 PKEMU_HD inline int __all(int pred, PKEMU_LOC_PARAMS) {
-  return (int)::pkemu::detail::vote(::pkemu::detail::kAll,
-                                    ::pkemu::detail::kLangFlag, 0, pred,
-                                    "__all", PKEMU_LOC);
+  return (int)::pkemu::detail::vote(
+      ::pkemu::detail::kAll,
+      ::pkemu::detail::kLangFlag | ::pkemu::detail::kSiteForm, 0, pred,
+      "__all", PKEMU_LOC);
 }
 #elif defined(__clang__)
 __attribute__((unavailable(PKEMU_LEGACY(__ballot)))) unsigned __ballot(int);
