@@ -628,6 +628,20 @@ TEST(Features, HelperHeaderStyleHostCode) {
   EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
 }
 
+// cuSPARSE and hipSPARSE (pkemu/sparse.h): CSR and COO, 32/64-bit indices,
+// both bases, SpMV N/T, SpMM over both dense orders, bad calls' statuses.
+TEST(Features, SparseLibraries) {
+  for (auto lw : {std::pair<const char*, int>{"cuda", 32}, {"hip", 64}}) {
+    Result r = run(build("sparse", lw.first, lw.second));
+    EXPECT_EQ(r.rc, 0) << lw.first << "\n" << r.out << r.err;
+    EXPECT_HAS(r.out, "coo spmv T, beta 0 over NaN: ok");
+    EXPECT_HAS(r.out, "spmm T T, coo: ok");
+    EXPECT_HAS(r.out, "column index out of range: invalid value: ok");
+    EXPECT_HAS(r.out, "PASS");
+    EXPECT_EQ(r.out.find("WRONG"), std::string::npos) << r.out;
+  }
+}
+
 // PKEMU_ALLOW relaxes a check: its reports are still printed, with where they
 // fire, as "allowed", and leave the exit status alone; other checks stay.
 TEST(Errors, AllowRelaxesNamedChecksOnly) {

@@ -32,8 +32,16 @@ typedef enum {
 } cusparseOperation_t;
 typedef enum { CUSPARSE_ORDER_COL = 1, CUSPARSE_ORDER_ROW = 2 } cusparseOrder_t;
 typedef enum { CUSPARSE_INDEX_16U = 1, CUSPARSE_INDEX_32I = 2, CUSPARSE_INDEX_64I = 3 } cusparseIndexType_t;
-typedef enum { CUSPARSE_SPMV_ALG_DEFAULT = 0 } cusparseSpMVAlg_t;
-typedef enum { CUSPARSE_SPMM_ALG_DEFAULT = 0 } cusparseSpMMAlg_t;
+typedef enum { CUSPARSE_POINTER_MODE_HOST = 0, CUSPARSE_POINTER_MODE_DEVICE = 1 } cusparsePointerMode_t;
+typedef enum {
+  CUSPARSE_SPMV_ALG_DEFAULT = 0, CUSPARSE_SPMV_CSR_ALG1 = 2, CUSPARSE_SPMV_CSR_ALG2 = 3,
+  CUSPARSE_SPMV_COO_ALG1 = 1, CUSPARSE_SPMV_COO_ALG2 = 4
+} cusparseSpMVAlg_t;
+typedef enum {
+  CUSPARSE_SPMM_ALG_DEFAULT = 0, CUSPARSE_SPMM_COO_ALG1 = 1, CUSPARSE_SPMM_COO_ALG2 = 2,
+  CUSPARSE_SPMM_COO_ALG3 = 3, CUSPARSE_SPMM_COO_ALG4 = 5, CUSPARSE_SPMM_CSR_ALG1 = 4,
+  CUSPARSE_SPMM_CSR_ALG2 = 6, CUSPARSE_SPMM_CSR_ALG3 = 12
+} cusparseSpMMAlg_t;
 
 typedef struct cusparseContext *cusparseHandle_t;
 typedef struct cusparseMatDescr *cusparseMatDescr_t;
@@ -53,6 +61,10 @@ cusparseStatus_t cusparseSetStream(cusparseHandle_t handle, cudaStream_t streamI
 cusparseStatus_t cusparseGetStream(cusparseHandle_t handle, cudaStream_t *streamId);
 const char *cusparseGetErrorName(cusparseStatus_t status);
 const char *cusparseGetErrorString(cusparseStatus_t status);
+cusparseStatus_t cusparseSetPointerMode(cusparseHandle_t handle, cusparsePointerMode_t mode);
+cusparseStatus_t cusparseGetPointerMode(cusparseHandle_t handle, cusparsePointerMode_t *mode);
+cusparseMatrixType_t cusparseGetMatType(const cusparseMatDescr_t descrA);
+cusparseIndexBase_t cusparseGetMatIndexBase(const cusparseMatDescr_t descrA);
 cusparseStatus_t cusparseCreateMatDescr(cusparseMatDescr_t *descrA);
 cusparseStatus_t cusparseDestroyMatDescr(cusparseMatDescr_t descrA);
 cusparseStatus_t cusparseSetMatType(cusparseMatDescr_t descrA, cusparseMatrixType_t type);

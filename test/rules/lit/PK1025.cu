@@ -16,6 +16,8 @@ int spmv(int m, int n, int nnz, int *rowptr, int *cols, float *vals, float *x, f
 // CHECK:  hipsparseHandle_t handle;
   cusparseCreate(&handle);
 // CHECK:  hipsparseCreate(&handle);
+  cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST);
+// CHECK:  hipsparseSetPointerMode(handle, HIPSPARSE_POINTER_MODE_HOST);
   cusparseSpMatDescr_t A;
   cusparseDnVecDescr_t vx, vy;
 // CHECK:  hipsparseSpMatDescr_t A;
@@ -32,6 +34,8 @@ int spmv(int m, int n, int nnz, int *rowptr, int *cols, float *vals, float *x, f
                           CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes);
 // CHECK:  hipsparseSpMV_bufferSize(handle, HIPSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx, &zero, vy,
 // CHECK:                          HIP_R_32F, HIPSPARSE_SPMV_ALG_DEFAULT, &bytes);
+  cusparseSpMVAlg_t alg = CUSPARSE_SPMV_CSR_ALG1;
+// CHECK:  hipsparseSpMVAlg_t alg = HIPSPARSE_SPMV_CSR_ALG1;
   void *buf = nullptr;
   cudaMalloc(&buf, bytes);
   cusparseStatus_t st = cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, A, vx,

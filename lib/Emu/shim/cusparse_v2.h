@@ -1,0 +1,2 @@
+// cusparse_v2.h: the toolkit's name for cusparse.h (emulator).
+#include "cusparse.h"
