@@ -9,7 +9,7 @@ PKGS=(cmake ninja-build g++ ccache libclang-19-dev llvm-19-dev clang-19 lld-19
       llvm-19-tools clang-tools-19 clang-format-19 libclang-rt-19-dev libzstd-dev libgtest-dev libgmock-dev libboost-context-dev
       hipcc libamdhip64-dev rocm-device-libs python3-numpy python3-yaml time
       chromium git cmark-gfm make zsh groff-base strace
-      libopenblas-dev libhiprand-dev librocrand-dev libhipsparse-dev libomp-19-dev)
+      libopenblas-dev libhiprand-dev librocrand-dev libhipsparse-dev libomp-19-dev valgrind)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
