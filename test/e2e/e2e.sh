@@ -116,7 +116,19 @@ emu-prep)
   "$BIN" validate --to hip --keep-work --work-dir "$TMP/w" "$SRC/corpus/transpose" >/dev/null 2>&1 || fail "validate transpose"
   grep -q "PKEMU_SHARED(tile, float\[32\]\[33\])" "$TMP/w/transpose/original/prep/transpose.cu" || fail "shared array not prepared"
   grep -q "PKEMU_SHARED(tile" "$TMP/w/transpose/hip/prep/transpose.hip" || fail "HIP shared array not prepared"
-  grep -q '^#line 1 ' "$TMP/w/transpose/original/prep/transpose.cu" || fail "no #line to the original file" ;;
+  grep -q '^#line 1 ' "$TMP/w/transpose/original/prep/transpose.cu" || fail "no #line to the original file"
+  # Host-only functions run without memory hooks (PKEMU_HOST_FN); the others keep them.
+  "$BIN" validate --program "$SRC/test/e2e/programs/host_functions.cu" --to hip --keep-work \
+    --work-dir "$TMP/h" --expect-output PASS >"$TMP/h.out" 2>&1 || { cat "$TMP/h.out"; fail "host_functions"; }
+  for variant in original/prep/host_functions.cu hip/prep/host_functions.hip; do
+    f="$TMP/h/host_functions/$variant"
+    for fn in '\[\[nodiscard\]\] PKEMU_HOST_FN static inline int expected' 'template <class T> PKEMU_HOST_FN T sumOf' \
+              'PKEMU_HOST_FN explicit Checker' 'PKEMU_HOST_FN void check' 'PKEMU_HOST_FN virtual ~Checker' \
+              'PKEMU_HOST_FN int run' 'PKEMU_HOST_FN int main'; do
+      grep -q "$fn" "$f" || fail "$variant: no PKEMU_HOST_FN: $fn"
+    done
+    [ "$(grep -v "^//" "$f" | grep -c PKEMU_HOST_FN)" = 7 ] || fail "$variant: PKEMU_HOST_FN on a function that can run on the device"
+  done ;;
 rule-tests)
   # Moved to test/rules/check_rule_tests.py (ctest rules.every_rule_has_a_test):
   # every ID of RuleTable.def has exactly one focused test test/rules/lit/<ID>.*

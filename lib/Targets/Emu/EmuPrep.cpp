@@ -164,6 +164,32 @@ public:
     return true;
   }
 
+  // The program's host-only functions (main, its host references, input
+  // generators, checkers) are plain host code: PKEMU_HOST_FN
+  // (pkemu/prelude.h) compiles them without the memory hooks, which only
+  // check device code's accesses.  Kernels, __device__ and __host__
+  // __device__ functions, constexpr functions (callable from device code),
+  // lambdas and friends keep them.
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit() ||
+        FD->isDefaulted() || FD->isDeleted() || FD->isConstexpr() ||
+        FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAGlobalAttr>() ||
+        FD->getFriendObjectKind() != Decl::FOK_None ||
+        FD->isTemplateInstantiation())
+      return true;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+      if (MD->getParent()->isLambda())
+        return true;
+    if (FD->getDeclContext()->isFunctionOrMethod())
+      return true; // a local class's member
+    SourceLocation L = FD->getInnerLocStart();
+    if (L.isInvalid() || !L.isFileID() || !TC.isUserLoc(L))
+      return true;
+    TC.insert(L, "PKEMU_HOST_FN ", RuleId::PK9901,
+              "host-only code runs without the emulator's memory hooks");
+    return true;
+  }
+
   bool VisitDeclStmt(DeclStmt *DS) {
     if (!TC.isUserLoc(DS->getBeginLoc()))
       return true;

@@ -83,6 +83,7 @@ __shared__ float factor;
 // PORT: __shared__ float factor;
 
 __global__ void scale(float *x, float a) {
+// PREP: __global__ void scale(float *x, float a) {
   if (threadIdx.x == 0)
     factor = a;
   __syncthreads();
@@ -90,7 +91,10 @@ __global__ void scale(float *x, float a) {
     x[blockIdx.x] *= factor;
 }
 
+// Host-only functions are compiled without the memory hooks.
 int main() {
+// PREP: PKEMU_HOST_FN int main() {
+// PORT: int main() {
   const int n = 1000, block = 128, blocks = (n + block - 1) / block;
   std::vector<float> h(n), r(blocks);
   for (int i = 0; i < n; ++i)

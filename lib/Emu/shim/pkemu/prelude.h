@@ -115,6 +115,14 @@
   _Pragma("GCC error \"__shared__ must be rewritten to "                       \
           "PKEMU_SHARED/PKEMU_DYNAMIC_SHARED before emulation\"")
 #endif
+// emu-prep writes PKEMU_HOST_FN before every host-only function of a program
+// (lib/Targets/Emu/EmuPrep.cpp): host code is compiled without the memory
+// hooks, which check device code.  -DPKEMU_CHECK_HOST keeps them.
+#if defined(PKEMU_CHECK_HOST)
+#define PKEMU_HOST_FN
+#else
+#define PKEMU_HOST_FN __attribute__((no_sanitize("thread")))
+#endif
 #ifndef __forceinline__
 #define __forceinline__ inline __attribute__((always_inline))
 #endif
