@@ -560,6 +560,8 @@ public:
     llvm::append_range(Args, C.BuildFlags ? *C.BuildFlags : Opts.BuildFlags);
     Args.push_back(Hip ? "-DPKEMU_DEFAULT_WARP=64" : "-DPKEMU_DEFAULT_WARP=32");
     Args.push_back(Hip ? "-DPKEMU_LANG_HIP" : "-DPKEMU_LANG_CUDA");
+    if (Opts.InlineHooks)
+      Args.push_back("-DPKEMU_INLINE_HOOKS");
     // The precompiled prelude (--cache-dir): planned from the flags before
     // the path maps, which name this run's scratch directory.
     std::optional<validate::PreludePlan> Pch;
@@ -584,10 +586,30 @@ public:
     std::vector<std::string> CompileArgs = Args;
     if (Pch && !usePrelude(*Pch, Dir, CompileArgs))
       Pch.reset();
+    // --inline-hooks: clang stops at instrumented bitcode, opt inlines the
+    // hooks' fast path and cleans up, llc generates the object.
+    const std::string Bc = Obj + ".bc", InlinedBc = Obj + ".inl.bc";
+    std::vector<std::vector<std::string>> Post;
+    if (Opts.InlineHooks) {
+      CompileArgs.push_back("-emit-llvm");
+      Post.push_back({"-passes=always-inline,function(early-cse<memssa>,"
+                      "instcombine,simplifycfg,loop-mssa(licm))",
+                      Bc, "-o", InlinedBc});
+      Post.push_back({"-O2", "-filetype=obj", "-relocation-model=pic",
+                      InlinedBc, "-o", Obj});
+    }
     CompileArgs.push_back("-c");
     CompileArgs.push_back("-o");
-    CompileArgs.push_back(Obj);
+    CompileArgs.push_back(Opts.InlineHooks ? Bc : Obj);
     CompileArgs.push_back(Main.str());
+    // opt and llc of the same LLVM: next to clang++ once symlinks
+    // (/usr/bin/clang++-19) are resolved.
+    SmallString<256> RealClang;
+    if (sys::fs::real_path(TC.ClangXX, RealClang))
+      RealClang = TC.ClangXX;
+    const std::string LlvmBin = sys::path::parent_path(RealClang).str();
+    const std::string OptTool = joinPath(LlvmBin, "opt"),
+                      LlcTool = joinPath(LlvmBin, "llc");
 
     std::vector<std::string> LinkArgs{"-o", Exe.str(), Obj};
     llvm::append_range(LinkArgs, TC.LinkFlags);
@@ -598,8 +620,16 @@ public:
         Cmd += " " + X;
       return Cmd + "\n";
     };
-    (void)writeFile(joinPath(Dir, "compile.cmd"),
-                    CmdLine(CompileArgs) + CmdLine(LinkArgs));
+    auto ToolLine = [&](const std::string &Tool, ArrayRef<std::string> A) {
+      std::string Cmd = Tool;
+      for (const std::string &X : A)
+        Cmd += " " + X;
+      return Cmd + "\n";
+    };
+    std::string Cmds = CmdLine(CompileArgs);
+    for (std::size_t I = 0; I < Post.size(); ++I)
+      Cmds += ToolLine(I == 0 ? OptTool : LlcTool, Post[I]);
+    (void)writeFile(joinPath(Dir, "compile.cmd"), Cmds + CmdLine(LinkArgs));
 
     // The linked program of this object and these link flags.
     std::string PKey;
@@ -657,13 +687,29 @@ public:
         // A precompiled prelude clang refuses (it validates the files it
         // was built from too): compile as written instead.
         CompileArgs = Args;
+        if (Opts.InlineHooks)
+          CompileArgs.push_back("-emit-llvm");
         llvm::append_range(CompileArgs,
-                           std::vector<std::string>{"-c", "-o", Obj, Main.str()});
+                           std::vector<std::string>{
+                               "-c", "-o", Opts.InlineHooks ? Bc : Obj,
+                               Main.str()});
         Pch.reset();
         if (!timeLeft(C, Step, Limit))
           return false;
         R = validate::runBounded(TC.ClangXX, CompileArgs, std::nullopt, Limit,
                                  Opts.OutputLimit, /*MergeStderr=*/true);
+      }
+      // --inline-hooks: the inlining and code generation steps.
+      for (std::size_t I = 0; !Link && I < Post.size(); ++I) {
+        if (R.Code != 0 || R.ExecFailed || R.TimedOut || R.Interrupted)
+          break;
+        std::string Text = std::move(R.Out.Text);
+        if (!timeLeft(C, Step, Limit))
+          return false;
+        R = validate::runBounded(I == 0 ? OptTool : LlcTool, Post[I],
+                                 std::nullopt, Limit, Opts.OutputLimit,
+                                 /*MergeStderr=*/true);
+        R.Out.Text = Text + R.Out.Text;
       }
       (void)writeFile(Log, (Link ? std::string() : CacheNote) + R.Out.Text);
       if (R.Code == 0 && !R.ExecFailed && !R.TimedOut && !R.Interrupted) {

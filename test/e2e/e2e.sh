@@ -232,6 +232,29 @@ validate-program)
   # Several case paths in one call.
   "$BIN" validate --to hip "$SRC/corpus/saxpy" "$SRC/corpus/transpose" > "$TMP/two" 2>&1 || fail "two cases: $(cat "$TMP/two")"
   grep -q "4 passed, 0 failed" "$TMP/two" || fail "two cases: $(tail -2 "$TMP/two")" ;;
+validate-inline-hooks)
+  # --inline-hooks: the memory checks' fast path inlined into kernels (clang
+  # to bitcode, opt, llc); the slow path still reports races and
+  # out-of-bounds accesses at the access's file:line.
+  P="$SRC/test/e2e/programs/flag_race.cu"
+  L=$(grep -n RACE_LINE "$P" | cut -d: -f1)
+  if "$BIN" validate --inline-hooks --program "$P" --to none > "$TMP/race" 2>&1; then
+    fail "the race passed with --inline-hooks: $(cat "$TMP/race")"; fi
+  grep -q "emulator: data race: kernel 'anyNegative(int const\*, int, int\*)' at $P:$L: " "$TMP/race" \
+    || fail "race without the access's location: $(cat "$TMP/race")"
+  P="$SRC/test/e2e/programs/oob_read.cu"
+  L=$(grep -n OOB_LINE "$P" | cut -d: -f1)
+  if "$BIN" validate --inline-hooks --program "$P" --to none > "$TMP/oob" 2>&1; then
+    fail "the out-of-bounds read passed with --inline-hooks: $(cat "$TMP/oob")"; fi
+  grep -q "emulator: out-of-bounds device memory access: kernel 'shiftLeft(float const\*, float\*, int)' at $P:$L: .*reads 4 bytes at 0 bytes past the end of device buffer #1 (1024 bytes, allocated at $P:15)" "$TMP/oob" \
+    || fail "out-of-bounds read without its location: $(cat "$TMP/oob")"
+  "$BIN" validate --inline-hooks --program "$SRC/test/bench-programs/layernorm_rows.cu" --to hip --keep-work \
+    --work-dir "$TMP/w" --expect-output PASS -- 512 > "$TMP/ln" 2>&1 || fail "layernorm_rows: $(cat "$TMP/ln")"
+  for v in original hip; do
+    grep -q "/opt -passes=always-inline" "$TMP/w/layernorm_rows/$v/compile.cmd" || fail "$v: no opt step"
+    grep -q "/llc -O2 -filetype=obj" "$TMP/w/layernorm_rows/$v/compile.cmd" || fail "$v: no llc step"
+    grep -q -- "-DPKEMU_INLINE_HOOKS" "$TMP/w/layernorm_rows/$v/compile.cmd" || fail "$v: hooks not inlined"
+  done ;;
 validate-allow)
   # A program with a benign shared-memory race: strict, the race fails it
   # with the access's file:line; --allow=race-shared passes it, marked.

@@ -450,6 +450,14 @@ void *__tsan_memset(void *d, int c, unsigned long n) {
   return std::memset(d, c, n);
 }
 
+// The slow path of the hooks a program inlines (pkemu/inline_hooks.h): the
+// full check, with this call's return address (in the kernel) as the
+// access's location.
+__attribute__((noinline)) void pkemu_hook_slow(const void *a, std::size_t n,
+                                               bool write) {
+  PKEMU_CHECK(a, n, write, PKEMU_RA)
+}
+
 void __tsan_init() {}
 void __tsan_func_entry(void *) {}
 void __tsan_func_exit() {}

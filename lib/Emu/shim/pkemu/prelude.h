@@ -161,6 +161,9 @@
 
 #include "../../include/pkemu/runtime.h"
 #include "device.h"
+#if defined(PKEMU_INLINE_HOOKS) && !defined(PKEMU_PARSE)
+#include "inline_hooks.h"
+#endif
 
 #ifdef PKEMU_PARSE
 // Lets clang parse `k<<<g, b, shmem, stream>>>(args)` in original sources.
