@@ -817,14 +817,15 @@ public:
   /// PKEMU_TIMEOUT_S=S for a run that has \p Limit seconds of --timeout left
   /// (0: no limit): the emulator's hang and deadlock report then comes
   /// before the run is killed.  A smaller value in the environment is kept
-  /// (0 there turns the emulator's limit off); empty: the emulator's
-  /// default.
+  /// (0 there turns the emulator's limit off).  --timeout 0 turns it off
+  /// too, unless the environment sets one: no launch is cut short at the
+  /// emulator's default of 20 s when the user asked for no limit.
   std::string emuTimeoutVar(unsigned Limit) const {
     std::optional<double> S = UserEmuTimeout;
     if (Limit && !(S && *S <= 0))
       S = std::min(emulatorTimeout(Limit), S.value_or(Limit));
     if (!S)
-      return "";
+      S = 0.0;
     return formatv("PKEMU_TIMEOUT_S={0}", format("%g", *S)).str();
   }
 

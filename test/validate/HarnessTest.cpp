@@ -293,6 +293,25 @@ TEST(Harness, LanesSetsTheWarpSizeEnvironment) {
   EXPECT_EQ(R.Code, 1) << "PKEMU_WARP_SIZE must be unset when Lanes is 0";
 }
 
+// --timeout 0 (no limit) turns the emulator's per-launch limit off too
+// (PKEMU_TIMEOUT_S=0), instead of leaving its default of 20 s; a limit
+// gives the emulator a little less than the run has.
+TEST(Harness, NoTimeoutTurnsTheEmulatorsLimitOff) {
+  test::FakePortService PS;
+  ValidateOptions O;
+  O.Program = true;
+  O.ProgramFile = PKV_TEST_DIR "/programs/prog_ok.cu";
+  O.TimeoutSec = 0;
+  O.ProgramArgs = {"5", "-", "0"};
+  O.Json = true;
+  RunResult R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+  O.TimeoutSec = 100;
+  O.ProgramArgs = {"5", "-", "0"};
+  R = runIt(O, PS);
+  EXPECT_NE(R.Code, 0) << "with --timeout 100 the emulator's limit must be set, not 0";
+}
+
 // --- Bounds: --timeout, bounded output, scratch removal ---
 
 /// A private TMPDIR for one test, so that the scratch directory of a run can
