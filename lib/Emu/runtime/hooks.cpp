@@ -86,7 +86,8 @@ static void report_mem(Worker &w, const char *kind, std::string text, void *pc0,
   add_report(std::move(r));
 }
 
-static void race(Worker &w, Fiber *f, bool write, std::size_t off,
+__attribute__((noinline, cold)) static void
+race(Worker &w, Fiber *f, bool write, std::size_t off,
                  std::size_t n, void *pc, std::uint32_t other, bool other_write,
                  std::int32_t other_pc) {
   std::string text = "data race on shared memory in block " +
@@ -99,6 +100,101 @@ static void race(Worker &w, Fiber *f, bool write, std::size_t off,
   report_mem(w, "data race", std::move(text), pc, i32_to_pc(other_pc));
 }
 
+// The reports of shared_access, out of line: building their text needs
+// strings whose frames would otherwise keep the per-byte loop's variables in
+// memory.
+__attribute__((noinline, cold)) static void
+shared_oob(Worker &w, Fiber *f, bool write, std::size_t off, std::size_t n,
+           void *pc) {
+  std::string text = "out-of-bounds shared memory access in block " +
+                     block_str(w.bidx) + ": " + thread_str(w, f->lin) +
+                     (write ? " writes " : " reads ") + where(w, off, n) +
+                     " (outside every declared __shared__ object)";
+  report_mem(w, "out-of-bounds shared memory access", std::move(text), pc,
+             nullptr);
+}
+__attribute__((noinline, cold)) static void
+shared_uninit(Worker &w, Fiber *f, std::size_t off, std::size_t n, void *pc) {
+  std::string text = "read of uninitialised shared memory in block " +
+                     block_str(w.bidx) + ": " + thread_str(w, f->lin) +
+                     " reads " + where(w, off, n) +
+                     " that no thread has written since the block started";
+  report_mem(w, "uninitialised shared memory read", std::move(text), pc,
+             nullptr);
+}
+
+// What the cold report paths of one shared-memory access need.
+struct SharedAccess {
+  Worker &w;
+  Fiber *f;
+  std::size_t off, n;
+  void *pc;
+};
+
+// The per-byte check and shadow update of a read or a write (template: the
+// loop has one shape per kind, with its hot values in registers).
+template <bool Write>
+__attribute__((always_inline)) static inline void
+shared_bytes(const SharedAccess &A, std::uint32_t E, std::uint16_t t,
+             std::uint32_t stamp, std::int32_t ipc) {
+  Worker &w = A.w;
+  std::uint8_t *const ss = w.sstate;
+  Cell *const cells = w.cells;
+  // Each kind of report fires once per access.
+  bool oob = false, uninit = false, raced = false;
+  for (std::size_t i = A.off, e = A.off + A.n; i < e; ++i) {
+    const std::uint8_t st = ss[i];
+    if (__builtin_expect(st == 0, 0)) {
+      if (!oob) {
+        oob = true;
+        shared_oob(w, A.f, Write, A.off, A.n, A.pc);
+      }
+      continue;
+    }
+    if (!Write && __builtin_expect(st == 1, 0) && !uninit) {
+      uninit = true;
+      shared_uninit(w, A.f, A.off, A.n, A.pc);
+    }
+    Cell &c = cells[i];
+    if (c.w_epoch == E && c.w_tid != t && !raced &&
+        !synced(w, c.w_tid, t, c.w_stamp)) {
+      raced = true;
+      race(w, A.f, Write, A.off, A.n, A.pc, c.w_tid, true, c.w_pc);
+    }
+    if (Write) {
+      ss[i] = 2;
+      if (c.r_epoch == E && !raced) {
+        if (c.r1_tid != t && !synced(w, c.r1_tid, t, c.r1_stamp)) {
+          raced = true;
+          race(w, A.f, Write, A.off, A.n, A.pc, c.r1_tid, false, c.r1_pc);
+        } else if (c.r2_tid != kNoTid && c.r2_tid != t &&
+                   !synced(w, c.r2_tid, t, c.r2_stamp)) {
+          raced = true;
+          race(w, A.f, Write, A.off, A.n, A.pc, c.r2_tid, false, c.r2_pc);
+        }
+      }
+      c.w_epoch = E;
+      c.w_tid = t;
+      c.w_stamp = stamp;
+      c.w_pc = ipc;
+      c.r_epoch = 0;
+    } else if (c.r_epoch != E) {
+      c.r_epoch = E;
+      c.r1_tid = t;
+      c.r1_stamp = stamp;
+      c.r1_pc = ipc;
+      c.r2_tid = kNoTid;
+    } else if (c.r1_tid == t) {
+      c.r1_stamp = stamp;
+      c.r1_pc = ipc;
+    } else {
+      c.r2_tid = t;
+      c.r2_stamp = stamp;
+      c.r2_pc = ipc;
+    }
+  }
+}
+
 __attribute__((noinline)) static void
 shared_access(std::uintptr_t a, std::size_t n, bool write, void *pc) {
   Worker *wp = t_worker;
@@ -109,74 +205,15 @@ shared_access(std::uintptr_t a, std::size_t n, bool write, void *pc) {
   std::size_t off = a - (std::uintptr_t)w.arena;
   if (off + n > w.arena_cap)
     n = w.arena_cap - off;
-  bool oob = false, uninit = false, raced = false;
+  const SharedAccess A{w, f, off, n, pc};
   const std::uint32_t E = w.epoch;
   const std::uint16_t t = (std::uint16_t)f->lin;
   const std::uint32_t stamp = w.warps[f->warp].coll_count;
   const std::int32_t ipc = pc_to_i32(pc);
-  for (std::size_t i = off; i < off + n; ++i) {
-    std::uint8_t st = w.sstate[i];
-    if (st == 0) {
-      if (!oob) {
-        oob = true;
-        std::string text = "out-of-bounds shared memory access in block " +
-                           block_str(w.bidx) + ": " + thread_str(w, f->lin) +
-                           (write ? " writes " : " reads ") + where(w, off, n) +
-                           " (outside every declared __shared__ object)";
-        report_mem(w, "out-of-bounds shared memory access", std::move(text), pc,
-                   nullptr);
-      }
-      continue;
-    }
-    if (!write && st == 1 && !uninit) {
-      uninit = true;
-      std::string text = "read of uninitialised shared memory in block " +
-                         block_str(w.bidx) + ": " + thread_str(w, f->lin) +
-                         " reads " + where(w, off, n) +
-                         " that no thread has written since the block started";
-      report_mem(w, "uninitialised shared memory read", std::move(text), pc,
-                 nullptr);
-    }
-    Cell &c = w.cells[i];
-    if (!raced && c.w_epoch == E && c.w_tid != t &&
-        !synced(w, c.w_tid, t, c.w_stamp)) {
-      raced = true;
-      race(w, f, write, off, n, pc, c.w_tid, true, c.w_pc);
-    }
-    if (write) {
-      w.sstate[i] = 2;
-      if (!raced && c.r_epoch == E) {
-        if (c.r1_tid != t && !synced(w, c.r1_tid, t, c.r1_stamp)) {
-          raced = true;
-          race(w, f, write, off, n, pc, c.r1_tid, false, c.r1_pc);
-        } else if (c.r2_tid != kNoTid && c.r2_tid != t &&
-                   !synced(w, c.r2_tid, t, c.r2_stamp)) {
-          raced = true;
-          race(w, f, write, off, n, pc, c.r2_tid, false, c.r2_pc);
-        }
-      }
-      c.w_epoch = E;
-      c.w_tid = t;
-      c.w_stamp = stamp;
-      c.w_pc = ipc;
-      c.r_epoch = 0;
-    } else {
-      if (c.r_epoch != E) {
-        c.r_epoch = E;
-        c.r1_tid = t;
-        c.r1_stamp = stamp;
-        c.r1_pc = ipc;
-        c.r2_tid = kNoTid;
-      } else if (c.r1_tid == t) {
-        c.r1_stamp = stamp;
-        c.r1_pc = ipc;
-      } else {
-        c.r2_tid = t;
-        c.r2_stamp = stamp;
-        c.r2_pc = ipc;
-      }
-    }
-  }
+  if (write)
+    shared_bytes<true>(A, E, t, stamp, ipc);
+  else
+    shared_bytes<false>(A, E, t, stamp, ipc);
 }
 
 // An access outside every live device buffer (device_out_of_bounds said so).
