@@ -332,9 +332,7 @@ std::vector<std::string> pk::clangCompileFlags(llvm::ArrayRef<std::string> Cmd,
 
 namespace pk::compdb {
 
-/// The clang flags of one compilation-database command (nvcc or clang/gcc,
-/// behind a compiler launcher or not) for the file \p AbsFile; relative
-/// paths stay relative to the command's directory.
+// Declared in CompDb.h.
 llvm::Expected<std::vector<std::string>>
 commandFlags(const tooling::CompileCommand &Cmd, llvm::StringRef AbsFile) {
   std::vector<std::string> C = Cmd.CommandLine;
@@ -426,8 +424,7 @@ std::vector<std::string> pk::buildFlags(llvm::ArrayRef<std::string> Flags,
 
 namespace pk::compdb {
 
-/// \p Flags with the paths of include directories and forced includes made
-/// absolute against \p Dir (the others as they are).
+// Declared in CompDb.h.
 std::vector<std::string> absolutePathFlags(llvm::ArrayRef<std::string> Flags,
                                            llvm::StringRef Dir) {
   std::vector<std::string> Out;
@@ -446,7 +443,7 @@ std::vector<std::string> absolutePathFlags(llvm::ArrayRef<std::string> Flags,
   return Out;
 }
 
-/// The compilation database of \p Dir, or `DIR: error: cannot load ...`.
+// Declared in CompDb.h.
 llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>>
 loadCompDb(llvm::StringRef Dir) {
   // clang's reader parses JSON with LLVM's YAML parser, which recurses per

@@ -60,9 +60,6 @@ public:
     return parents(clang::DynTypedNode::create(Node));
   }
 
-  /// Nodes with a parent recorded (for the statistics of a test).
-  size_t size() const { return Pointers.size() + Others.size(); }
-
 private:
   class Builder;
   using ParentVector = llvm::SmallVector<clang::DynTypedNode, 2>;
