@@ -276,6 +276,17 @@ void Exec::declare(const DeclStmt *DS, const Mask &M) {
            llvm::formatv("reference '{0}' to memory", V->getName()).str());
       return;
     }
+    std::string FragWhy;
+    if (auto FI = fragInfo(Q, FragWhy)) {
+      if (!FI->Ok) {
+        fail(Failure::Unsupported, V->getLocation(),
+             llvm::formatv("WMMA fragment '{0}': {1}", V->getName(), FragWhy)
+                 .str());
+        return;
+      }
+      declareFrag(V, *FI, M);
+      continue;
+    }
     if (groupSize(Q)) {
       Vals X = eval(V->getInit(), M);
       for (unsigned T : M)
@@ -316,6 +327,8 @@ bool Exec::hasCollective(const Stmt *S) {
           (N.starts_with("shfl") || N == "sync" || N == "reduce"))
         return true;
     if (N == "__syncthreads" || N.starts_with("__shfl") ||
+        N == "load_matrix_sync" || N == "store_matrix_sync" ||
+        N == "mma_sync" ||
         N.starts_with("__ballot") || N.starts_with("__any") ||
         N.starts_with("__all") || N.starts_with("__reduce"))
       return true;
@@ -416,6 +429,14 @@ void Exec::execIf(const IfStmt *I, const Mask &M) {
     for (auto &[V, XA] : A.Arrays) {
       auto It = E.Arrays.find(V);
       if (It == E.Arrays.end() || !Before[K].Arrays.count(V))
+        continue;
+      for (size_t J = 0; J < XA.size() && J < It->second.size(); ++J)
+        if (It->second[J] != XA[J])
+          It->second[J] = P.select(C[T], XA[J], It->second[J]);
+    }
+    for (auto &[V, XA] : A.Frags) {
+      auto It = E.Frags.find(V);
+      if (It == E.Frags.end() || !Before[K].Frags.count(V))
         continue;
       for (size_t J = 0; J < XA.size() && J < It->second.size(); ++J)
         if (It->second[J] != XA[J])
@@ -646,5 +667,6 @@ Trace km::executeBlock(ASTContext &Ctx, const FunctionDecl *FD,
   Trace Tr;
   Exec E(Ctx, FD, Shape, Pool, Tr, Wave);
   E.run();
+  checkFragLayout(Ctx, FD, Shape, Pool, Wave, Tr);
   return Tr;
 }

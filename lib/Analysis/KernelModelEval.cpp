@@ -240,6 +240,14 @@ Vals Exec::eval(const Expr *E, const Mask &M) {
     return R;
   }
   if (isa<ArraySubscriptExpr>(E)) {
+    Vals FI;
+    if (const VarDecl *FV = fragElem(E, M, FI)) {
+      for (unsigned T : M)
+        R[T] = Th[T].Frags[FV][size_t(FI[T]->I)];
+      return R;
+    }
+    if (failed())
+      return All(P.undef());
     Vals A = evalAddr(E, M);
     for (unsigned T : M)
       if (!failed())
@@ -262,6 +270,10 @@ Vals Exec::eval(const Expr *E, const Mask &M) {
   }
   if (auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
     return eval(DA->getExpr(), M);
+  // A member enumerator through an object (frag.num_elements).
+  if (auto *ME = dyn_cast<MemberExpr>(E))
+    if (auto *EC = dyn_cast<EnumConstantDecl>(ME->getMemberDecl()))
+      return All(P.intc(EC->getInitVal().getSExtValue()));
   fail(Failure::Unsupported, E->getExprLoc(),
        llvm::formatv("expression ({0}) is not modelled",
                      E->getStmtClassName())
@@ -326,6 +338,14 @@ void Exec::assign(const Expr *L, const Vals &V, const Mask &M,
       Th[T].Env[Var] = convert(V[T], Var->getType());
     return;
   }
+  Vals FI;
+  if (const VarDecl *FV = fragElem(L, M, FI)) {
+    for (unsigned T : M)
+      Th[T].Frags[FV][size_t(FI[T]->I)] = P.cast(FragTy[FV].Elem, V[T]);
+    return;
+  }
+  if (failed())
+    return;
   Vals A = evalAddr(L, M);
   for (unsigned T : M) {
     if (failed())
@@ -562,7 +582,7 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
       R[T] = V;
     return R;
   };
-  if (groupCall(C, M, R))
+  if (groupCall(C, M, R) || wmmaCall(C, M, R))
     return R;
   // Operators of class types (__half arithmetic).
   if (auto *OC = dyn_cast<CXXOperatorCallExpr>(C)) {

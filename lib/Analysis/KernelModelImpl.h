@@ -27,6 +27,8 @@ using Vals = std::vector<SymP>; ///< one per thread of the block
 struct ThreadState {
   llvm::DenseMap<const clang::VarDecl *, SymP> Env;
   llvm::DenseMap<const clang::VarDecl *, std::vector<SymP>> Arrays;
+  /// WMMA fragments: this lane's elements (KernelModelWmma.cpp).
+  llvm::DenseMap<const clang::VarDecl *, std::vector<SymP>> Frags;
   SymP Guard = nullptr; ///< null: true
   bool Live = true;
 };
@@ -49,6 +51,27 @@ struct SharedArr {
   std::map<int64_t, Slot> Slots;
 };
 
+/// A WMMA fragment type: the matrix it holds (R x C), its element type,
+/// its operand layout (0 row-major, 1 col-major, -1 none) and its elements
+/// per lane (num_elements).
+struct FragInfo {
+  enum UseK { A, B, Acc } Use = Acc;
+  int64_t R = 0, C = 0;
+  Ty Elem = Ty::F32;
+  int Layout = -1;
+  unsigned E = 0;
+  bool Ok = false; ///< false: Why says what is not modelled
+};
+/// The fragment type \p Q (none: not a fragment); Ok false with \p Why
+/// for a fragment the model does not follow.
+std::optional<FragInfo> fragInfo(clang::QualType Q, std::string &Why);
+
+/// Runs \p FD again with the other fragment layout when \p Tr indexed
+/// fragment elements, and fails \p Tr when the stores differ.
+void checkFragLayout(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
+                     BlockShape Shape, SymPool &Pool, unsigned Wave,
+                     Trace &Tr);
+
 /// A device function being executed: what each thread returned.
 struct Frame {
   Vals Ret;
@@ -60,6 +83,8 @@ public:
   Exec(clang::ASTContext &Ctx, const clang::FunctionDecl *FD, BlockShape Shape,
        SymPool &P, Trace &Tr, unsigned Wave);
   void run();
+  /// Which lane holds which fragment element (KernelModelWmma.cpp).
+  unsigned FragLayout = 0;
 
 private:
   clang::ASTContext &Ctx;
@@ -108,6 +133,19 @@ private:
   Vals evalCall(const clang::CallExpr *C, const Mask &M);
   Vals evalShuffle(const clang::CallExpr *C, llvm::StringRef Kind,
                    unsigned First, const Mask &M, int64_t Width = 0);
+  // WMMA fragments (KernelModelWmma.cpp).
+  std::map<const clang::VarDecl *, FragInfo> FragTy;
+  std::pair<int64_t, int64_t> fragRC(const FragInfo &F, unsigned Lane,
+                                     unsigned El) const;
+  std::pair<unsigned, unsigned> fragHolder(const FragInfo &F, int64_t R,
+                                           int64_t C) const;
+  const clang::VarDecl *fragVar(const clang::Expr *E);
+  const clang::VarDecl *fragElem(const clang::Expr *E, const Mask &M,
+                                 Vals &Idx);
+  void declareFrag(const clang::VarDecl *V, const FragInfo &F, const Mask &M);
+  bool wholeWarps(const Mask &M, clang::SourceLocation L,
+                  std::vector<unsigned> &Warps);
+  bool wmmaCall(const clang::CallExpr *C, const Mask &M, Vals &R);
   // Cooperative groups (KernelModelGroups.cpp).
   SymP groupValue(int64_t Size);
   bool groupCall(const clang::CallExpr *C, const Mask &M, Vals &R);

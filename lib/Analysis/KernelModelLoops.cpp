@@ -234,6 +234,9 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
   for (auto &[SV, A] : Shared)
     Before[SV] = A.Slots;
   int PhaseBefore = Phase;
+  std::vector<llvm::DenseMap<const VarDecl *, std::vector<SymP>>> FragsBefore;
+  for (unsigned T : M)
+    FragsBefore.push_back(Th[T].Frags);
   Summarised.push_back(Loop);
   ++LoopDepth;
   exec(Body, M);
@@ -241,6 +244,19 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
   Summarised.pop_back();
   if (failed())
     return;
+  for (size_t K = 0; K < M.size(); ++K)
+    for (auto &[FV, Es] : Th[M[K]].Frags) {
+      auto B = FragsBefore[K].find(FV);
+      if (B == FragsBefore[K].end() || B->second != Es) {
+        fail(Failure::Unsupported, Loop->getBeginLoc(),
+             llvm::formatv("WMMA fragment '{0}' is updated in a loop whose "
+                           "trip count the sizes decide (fragments are "
+                           "modelled in loops the block shape unrolls)",
+                           FV->getName())
+                 .str());
+        return;
+      }
+    }
   if (Phase != PhaseBefore && !Uniform) {
     fail(Failure::Divergent, Loop->getBeginLoc(),
          "a barrier inside a loop whose iterations differ between threads");

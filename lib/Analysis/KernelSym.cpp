@@ -117,11 +117,13 @@ SymP SymPool::gridDim(unsigned Dim) {
   return make(std::move(S));
 }
 
-SymP SymPool::iter(const clang::Stmt *Site, SymP Start, SymP End, SymP Step) {
+SymP SymPool::iter(const clang::Stmt *Site, SymP Start, SymP End, SymP Step,
+                   unsigned Tag) {
   Sym S;
   S.K = SK::Iter;
   S.T = Ty::I32;
   S.Site = Site;
+  S.I = Tag;
   S.Ops = {Start, End, Step};
   return make(std::move(S));
 }
@@ -588,7 +590,7 @@ SymP SymPool::rebuild(SymP X, const std::vector<SymP> &Ops) {
   if (Ops == X->Ops)
     return X;
   switch (X->K) {
-  case SK::Iter: return iter(X->Site, Ops[0], Ops[1], Ops[2]);
+  case SK::Iter: return iter(X->Site, Ops[0], Ops[1], Ops[2], unsigned(X->I));
   case SK::Ptr: return ptr(X->D, Ops[0], X->T);
   case SK::Load: return load(X->D, Ops[0], X->T);
   case SK::Bin: return bin(X->Op, Ops[0], Ops[1]);

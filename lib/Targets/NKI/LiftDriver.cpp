@@ -97,7 +97,8 @@ struct Given {
 struct Verdict {
   enum Then { All, Only, Stop } Next = All;
   std::optional<Refusal> Reported;
-  const Lifter *OnlyLifter = nullptr; ///< Only: the one lifter still tried
+  /// Only: the lifters still tried (in the registry's order).
+  std::vector<const Lifter *> OnlyLifters = {};
 };
 
 bool isSpelling(const Lifter *L) {
@@ -110,13 +111,19 @@ bool isSpelling(const Lifter *L) {
 ///  1. A GEMM or a block scan recognised by its shape lifter: the reason
 ///     its proof failed is reported, unless the map, tried alone after it,
 ///     lifts the kernel (a contraction however its tiles and locals are
-///     written); what the map says otherwise is not reported.
+///     written), or, after a GEMM, the row model does (a contraction with a
+///     row epilogue: scores and their softmax); what they say otherwise is
+///     not reported, but for the row model's Definite finding on tensor-core
+///     fragments (PK5005: code whose meaning depends on the fragment
+///     layout), which is more precise than the shape lifter's.
 ///  2. The map's Definite refusal (the model understood the kernel and
 ///     found it without a tile program) is reported; any other of its
 ///     refusals is kept for 4.
 ///  3. A prescan finding is reported, unless it is atomics (PK5002) or
 ///     threads that communicate (PK5004), which lifters after it read: it
-///     is then the reason until one of those refuses.
+///     is then the reason until one of those refuses; or tensor-core
+///     fragments (PK5005), which the row model reads (the reason unless it
+///     lifts the kernel or finds a PK5005 of its own, as in 1).
 ///  4. A spelling matcher's refusal is the reason, or, when the prescan
 ///     found nothing, the map's refusal that is Preferred (more precise than
 ///     the matchers' reasons); only the row model is still tried.
@@ -132,19 +139,36 @@ Verdict refusalPolicy(const std::vector<Given> &Rs) {
     return nullptr;
   };
   const Lifter *Prescan = &prescanLifter();
-  for (const Lifter *S : {&Gemm, &BlockScan})
-    if (const Refusal *R = From(S))
-      return Last.By == S ? Verdict{Verdict::Only, *R, &Map}
-                          : Verdict{Verdict::Stop, *R};
+  auto FragFinding = [&](const Refusal &Old) {
+    return Last.By == &Rows && Last.R.Definite &&
+                   Last.R.Rule == RuleId::PK5005
+               ? Last.R
+               : Old;
+  };
+  if (const Refusal *R = From(&Gemm)) {
+    if (Last.By == &Gemm)
+      return Verdict{Verdict::Only, *R, {&Map, &Rows}};
+    if (Last.By == &Map)
+      return Verdict{Verdict::Only, *R, {&Rows}};
+    return Verdict{Verdict::Stop, FragFinding(*R)};
+  }
+  if (const Refusal *R = From(&BlockScan))
+    return Last.By == &BlockScan ? Verdict{Verdict::Only, *R, {&Map}}
+                                 : Verdict{Verdict::Stop, *R};
   if (Last.By == &Map)
     return Last.R.Definite ? Verdict{Verdict::Stop, Last.R} : Verdict{};
   const Refusal *Found = From(Prescan);
-  if (Last.By == Prescan)
+  if (Last.By == Prescan) {
+    if (Found->Rule == RuleId::PK5005)
+      return Verdict{Verdict::Only, *Found, {&Rows}};
     return Verdict{Found->Rule == RuleId::PK5002 ||
                            Found->Rule == RuleId::PK5004
                        ? Verdict::All
                        : Verdict::Stop,
                    *Found};
+  }
+  if (Found && Found->Rule == RuleId::PK5005)
+    return Verdict{Verdict::Stop, FragFinding(*Found)};
   // The reason of 4: a spelling matcher's (or the map's), else the
   // prescan's.
   auto Standing = [&]() -> Refusal {
@@ -156,7 +180,7 @@ Verdict refusalPolicy(const std::vector<Given> &Rs) {
     return *Found;
   };
   if (isSpelling(Last.By))
-    return Verdict{Verdict::Only, Standing(), &Rows};
+    return Verdict{Verdict::Only, Standing(), {&Rows}};
   assert(Last.By == &Rows && "the row model is the last lifter");
   Refusal Old = Standing();
   if (Last.R.Definite && Old.Rule != RuleId::PK5003 &&
@@ -352,7 +376,9 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
       if (V.Next == lift::Verdict::Stop)
         break;
       bool Only = V.Next == lift::Verdict::Only;
-      if (Only && llvm::find(Group, V.OnlyLifter) == Group.end())
+      if (Only && llvm::none_of(Group, [&](const Lifter *L) {
+            return llvm::is_contained(V.OnlyLifters, L);
+          }))
         continue;
       const Lifter *By = nullptr;
       std::vector<std::string> Renamed;
@@ -376,8 +402,6 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
         Refused.push_back({By, *A.Why});
         V = lift::refusalPolicy(Refused);
       }
-      if (Only)
-        break;
     }
     assert(V.Reported && "every kernel is refused by some lifter");
     Report(Name, FD->getLocation(), *V.Reported);

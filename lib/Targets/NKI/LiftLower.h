@@ -24,8 +24,9 @@ struct Node {
   /// Ref: a per-row value already in a (P, 1) column tile named Text.
   /// Row: a row of values in the SBUF tile Text ([128, cols]), the chunk
   /// [0:np_, f0:f1] in a column loop.  Dot: the staged row times the
-  /// matrix Text, sum over d < Depth of row[d] * Text[c, d], with the
-  /// staged row transposed in the tile Stat ([Depth, np_]).
+  /// matrix Text, sum over d < Depth of row[d] * Text[c, d] (Layout 'k':
+  /// Text[d, c]), with the staged row transposed in the tile Stat ([Depth,
+  /// np_]).
   /// ColSum: the sum over the rows r < Depth of A, whose loads ('R') read
   /// down the columns of the tile (nc_matmul with a column of ones).
   /// RowRed: Fn (nl.add, nl.maximum, nl.minimum) over the columns c <
@@ -185,9 +186,21 @@ public:
   /// at most 128 (a transpose's free size); D <= 128 is asserted.
   Operand dotTile(const NodeP &N) {
     const std::string &D = N->Depth;
-    std::string Kt = loadTransposed(
-        B, Access{HbmName.at(N->Text), {{"f0", "f1"}, {"0", D}}, {}}, FHi, D,
-        N->Ty, "k");
+    std::string Kt;
+    if (N->Layout == 'k') {
+      // The matrix given as [Depth, cols]: its columns f0:f1 as they are.
+      Kt = B.alloc("mv", Mem::SBUF, N->Ty, {"128", FSize});
+      Op L;
+      L.Kind = OpKind::DmaCopy;
+      L.Dst = Access{Kt, {{"0", D}, {"0", FHi}}, {}};
+      L.Srcs = {Operand::tile(
+          Access{HbmName.at(N->Text), {{"0", D}, {"f0", "f1"}}, {}})};
+      B.op(L);
+    } else {
+      Kt = loadTransposed(
+          B, Access{HbmName.at(N->Text), {{"f0", "f1"}, {"0", D}}, {}}, FHi, D,
+          N->Ty, "k");
+    }
     std::string Ps = B.alloc("ps", Mem::PSUM, DType::F32, tileShape());
     Op M;
     M.Kind = OpKind::Matmul;

@@ -1,5 +1,5 @@
 //===- LiftRows.cpp - row programs read from the kernel model -------------===//
-// Rules: PK5001, PK5003, PK5004, PK5007
+// Rules: PK5001, PK5003, PK5004, PK5005, PK5007
 //
 // The kernel is executed for one block at each candidate block shape
 // (pk/KernelModel.h); its global stores are then read as a row program:
@@ -74,6 +74,39 @@ std::optional<Decomp> Reader::decompose(SymP Idx) {
   D.HasRow = true;
   D.Pitch = Q.begin()->first;
   D.R.A = Q.begin()->second;
+  if (!D.Pitch.empty())
+    D.PitchS = P.fromPoly(km::Poly{{D.Pitch, 1}});
+  else {
+    // A constant row length: a full column variable k < E (E | A) in the
+    // rest; the rest's constant is O * E plus a column offset.
+    SymP Var = nullptr;
+    for (auto &[M, C] : Rest)
+      if (M.size() == 1 && C == 1 && M[0]->K == SK::Iter &&
+          M[0]->Ops[0] == P.intc(0) && M[0]->Ops[2] == P.intc(1) &&
+          M[0]->Ops[1]->K == SK::Int && M[0]->Ops[1]->I > 0 &&
+          D.R.A % M[0]->Ops[1]->I == 0) {
+        if (Var && Var->Ops[1] != M[0]->Ops[1])
+          return notMine(), std::nullopt;
+        Var = M[0];
+      }
+    if (Var) {
+      int64_t E = Var->Ops[1]->I;
+      int64_t C0 = Rest.count(km::Mono{}) ? Rest[km::Mono{}] : 0;
+      if (C0 < 0)
+        return notMine(), std::nullopt;
+      D.PitchS = P.intc(E);
+      D.R.A /= E;
+      D.R.O = C0 / E;
+      if (D.R.O >= D.R.A)
+        return notMine(), std::nullopt;
+      km::Poly Col = Rest;
+      Col.erase(km::Mono{});
+      if (C0 % E)
+        Col[km::Mono{}] = C0 % E;
+      D.Col = P.fromPoly(Col);
+      return D;
+    }
+  }
   km::Poly RowRest, Col;
   for (auto &[M, C] : Rest) {
     // M divisible by the pitch monomial: the row offset; else the column.
@@ -118,19 +151,6 @@ std::optional<Decomp> Reader::decompose(SymP Idx) {
   }
   D.Col = P.fromPoly(Col);
   return D;
-}
-
-bool Reader::rowOf(unsigned T, const RowOf &R) {
-  auto It = ThreadRow.find(T);
-  if (It == ThreadRow.end()) {
-    ThreadRow[T] = R;
-    return true;
-  }
-  if (It->second.A != R.A || It->second.O != R.O)
-    return fail(RuleId::PK5007, Here,
-                "one thread accesses several rows (a row program has one "
-                "row per thread)");
-  return true;
 }
 
 /// Whether every reduction in \p S runs over a whole row.
@@ -272,7 +292,7 @@ SymP Reader::normNew(SymP S, unsigned T) {
     // are different variables (only merging partial reductions and the
     // column of a row map make the canonical full-row variable).
     return P.iter(S->Site, norm(S->Ops[0], T), norm(S->Ops[1], T),
-                  norm(S->Ops[2], T));
+                  norm(S->Ops[2], T), unsigned(S->I));
   case SK::Load: {
     auto D = decompose(S->Ops[0]);
     if (!D)
@@ -295,12 +315,12 @@ SymP Reader::normNew(SymP S, unsigned T) {
       }
       LoadA = D->R.A;
       SymP Row = rowAtom(D->R.O);
-      if (D->Pitch.empty() && Col == P.intc(0)) {
+      if (!D->PitchS && Col == P.intc(0)) {
         K = rows::TensorUse::RowCol;
         Idx = Row;
-      } else if (!D->Pitch.empty() && ColVar) {
+      } else if (D->PitchS && ColVar) {
         K = rows::TensorUse::Matrix;
-        SymP Pitch = P.fromPoly(km::Poly{{D->Pitch, 1}});
+        SymP Pitch = D->PitchS;
         if (U.Pitch && U.Pitch != Pitch) {
           fail(
               RuleId::PK5007, Here,
@@ -341,6 +361,10 @@ SymP Reader::normNew(SymP S, unsigned T) {
     return P.load(PV, Idx, S->T);
   }
   case SK::Reduce: {
+    if (auto Dt = dot(S, T))
+      return *Dt;
+    if (V.Why || V.NotMine)
+      return S;
     SymP It = norm(S->Ops[0], T);
     SymP Body = P.subst(S->Ops[1], {{S->Ops[0], It}});
     // The body's loads and the iteration variable, normalised.
@@ -416,9 +440,18 @@ std::optional<SymP> Reader::rowBound(SymP Guard, const RowOf &R) {
     }
     if (Op == "<=")
       B = P.bin("+", B, P.intc(1));
+    // row < B and row < B + c (c >= 0, a bound on an earlier row of the
+    // block: an early return for the whole block) is row < B.
     if (Bound && Bound != B) {
-      fail(RuleId::PK5007, Here, "stores under different row bounds");
-      return std::nullopt;
+      auto Dif = P.poly(P.bin("-", B, Bound));
+      if (!Dif || Dif->size() > 1 ||
+          (Dif->size() == 1 && !Dif->begin()->first.empty())) {
+        fail(RuleId::PK5007, Here, "stores under different row bounds");
+        return std::nullopt;
+      }
+      if (Dif->size() == 1 && Dif->begin()->second < 0)
+        Bound = B;
+      continue;
     }
     Bound = B;
   }
@@ -443,6 +476,8 @@ RuleId ruleOf(const Failure &F) {
   case Failure::Race:
   case Failure::Undefined:
     return RuleId::PK5004;
+  case Failure::Layout:
+    return RuleId::PK5005;
   default:
     return RuleId::PK5007;
   }
@@ -496,7 +531,7 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
         return false;
       }
       if (Tr.F->K == Failure::Unsupported || Tr.F->K == Failure::Carried ||
-          Tr.F->K == Failure::DataDependent)
+          Tr.F->K == Failure::DataDependent || Tr.F->K == Failure::Layout)
         break;
       continue;
     }

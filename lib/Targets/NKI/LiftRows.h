@@ -1,5 +1,5 @@
 //===- LiftRows.h - row programs lifted from the kernel model -------------===//
-// Rules: PK5001, PK5003, PK5004, PK5007
+// Rules: PK5001, PK5003, PK5004, PK5005, PK5007
 #ifndef PK_NKI_LIFTROWS_H
 #define PK_NKI_LIFTROWS_H
 

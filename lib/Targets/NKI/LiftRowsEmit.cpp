@@ -52,7 +52,10 @@ private:
   std::map<const ParmVarDecl *, DType> PTy;
   std::map<SymP, std::string> ColTile; ///< closed values in (P, 1) tiles
   std::map<const ParmVarDecl *, std::string> RowColTile; ///< s[row] inputs
+  /// Contractions' A operands: the tile's rows transposed, [Depth, np_].
+  std::map<const ParmVarDecl *, std::string> StatTile;
   std::string RowsE, ColsE;
+  std::string Chunk = "512"; ///< columns per tile (128 under a MovT dot)
   SourceLocation Here;
 
   bool fail(RuleId R, std::string M) {
@@ -64,6 +67,7 @@ private:
   std::optional<std::string> py(SymP S);
   NodeP node(SymP S);
   NodeP nodeNew(SymP S);
+  NodeP dotNode(SymP S);
   std::map<SymP, NodeP> Memo; ///< one tree per value: loads once per chunk
   bool closed(SymP S);
   bool closedNew(SymP S);
@@ -89,7 +93,7 @@ bool Emitter::closed(SymP S) {
 
 bool Emitter::closedNew(SymP S) {
   if (S->K == SK::Reduce)
-    return true;
+    return S->Op != "dot";
   if (S == Pr.Col)
     return false;
   if (S->K == SK::Load) {
@@ -109,7 +113,7 @@ void Emitter::reductions(SymP S, std::vector<SymP> &Out,
   Visited.insert(S);
   for (SymP O : S->Ops)
     reductions(O, Out, Seen);
-  if (S->K == SK::Reduce && Seen.insert(S).second)
+  if (S->K == SK::Reduce && S->Op != "dot" && Seen.insert(S).second)
     Out.push_back(S);
 }
 
@@ -231,6 +235,10 @@ NodeP Emitter::nodeNew(SymP S) {
     N->A = node(S->Ops[0]);
     return N->A ? N : nullptr;
   }
+  case SK::Reduce:
+    if (S->Op == "dot")
+      return dotNode(S);
+    break;
   case SK::Select:
   case SK::Cmp:
     fail(RuleId::PK5007,
@@ -241,6 +249,33 @@ NodeP Emitter::nodeNew(SymP S) {
     fail(RuleId::PK5007, "a value with no tile equivalent: " + P.str(S));
     return nullptr;
   }
+}
+
+/// A contraction reduce("dot", k, A[row, k] * B(col, k)) (LiftRowsDot.cpp):
+/// nc_matmul of the tile's transposed rows of A by B's columns f0:f1.
+NodeP Emitter::dotNode(SymP S) {
+  SymP Body = S->Ops[1];
+  auto LoadOf = [](SymP X) {
+    return X->K == SK::Cast ? X->Ops[0] : X;
+  };
+  SymP LA = LoadOf(Body->Ops[0]), LB = LoadOf(Body->Ops[1]);
+  auto *PA = cast<ParmVarDecl>(LA->D), *PB = cast<ParmVarDecl>(LB->D);
+  if (Pr.Uses.at(PA).K != rows::TensorUse::Stat)
+    std::swap(PA, PB);
+  const rows::TensorUse &UB = Pr.Uses.at(PB);
+  if (PTy.at(PA) != PTy.at(PB)) {
+    fail(RuleId::PK5007, "a contraction of operands of different types "
+                         "(nc_matmul multiplies one type)");
+    return nullptr;
+  }
+  auto N = std::make_shared<Node>();
+  N->K = Node::Dot;
+  N->Ty = PTy.at(PB);
+  N->Text = pyName(PB->getName());
+  N->Stat = StatTile.at(PA);
+  N->Depth = *py(UB.Depth);
+  N->Layout = UB.K == rows::TensorUse::Mov ? 'k' : 'e';
+  return N;
 }
 
 /// Computes the reduction \p R over the row into a (P, 1) column.
@@ -260,10 +295,11 @@ bool Emitter::reduce(SymP R) {
                             : ROp == "max" ? "-3.4028234663852886e38"
                                           : "3.4028234663852886e38")};
   B.op(M);
-  B.open("f0", "0", ColsE, "512");
-  B.assign("f1", "min(" + ColsE + ", f0 + 512)");
+  B.open("f0", "0", ColsE, Chunk);
+  B.assign("f1", "min(" + ColsE + ", f0 + " + Chunk + ")");
   B.assign("nf_", "f1 - f0");
   TileLowering TL(B, HbmName, true);
+  TL.FSize = Chunk;
   NodeP Body = node(R->Ops[1]);
   if (!Body)
     return false;
@@ -333,10 +369,23 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
       Best = &F;
     }
   }
-  if (!Best)
+  // Else a constant number of rows per block, the same at every shape.
+  std::string ConstA;
+  if (!Best && !Shapes0.empty()) {
+    int64_t A0 = Shapes0.front().second;
+    bool Same = true;
+    for (auto &[S, A] : Shapes0)
+      Same &= A == A0;
+    if (Same) {
+      ConstA = std::to_string(A0);
+      for (auto &[S, A] : Shapes0)
+        Shapes.push_back(S);
+    }
+  }
+  if (!Best && ConstA.empty())
     return fail(RuleId::PK5007, "the rows each block handles do not follow "
                                 "the block shape");
-  std::string AE = Best->Py;
+  std::string AE = Best ? Best->Py : ConstA;
   auto Rows = Pr.Rows ? py(Pr.Rows) : std::optional<std::string>(
                                           AE == "1" ? "grid_x"
                                                     : "grid_x * " + AE);
@@ -375,6 +424,18 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
       Pa.Shape = U.K == rows::TensorUse::Matrix   ? std::vector<std::string>{RowsE, ColsE}
                  : U.K == rows::TensorUse::RowVec ? std::vector<std::string>{"1", ColsE}
                                             : std::vector<std::string>{RowsE, "1"};
+      if (U.Depth) {
+        auto DE = py(U.Depth);
+        if (!DE)
+          return fail(RuleId::PK5008, "the length of a contraction is not an "
+                                      "expression of the scalar parameters");
+        Pa.Shape = U.K == rows::TensorUse::Stat ? std::vector<std::string>{RowsE, *DE}
+                   : U.K == rows::TensorUse::MovT
+                       ? std::vector<std::string>{ColsE, *DE}
+                       : std::vector<std::string>{*DE, ColsE};
+        if (U.K == rows::TensorUse::MovT)
+          Chunk = "128";
+      }
       Pa.R = U.Written ? (U.Read || U.Accum ? Param::InOut : Param::Out)
                        : Param::In;
       HbmName[Pa.PyName] = Pa.PyName;
@@ -441,6 +502,21 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
     B.op(O);
     RowColTile[PV] = T;
   }
+  // Contractions' A operands: the tile's rows, transposed once per tile.
+  for (auto &[PV, U] : Pr.Uses) {
+    if (U.K != rows::TensorUse::Stat)
+      continue;
+    std::string DE = *py(U.Depth);
+    if (U.Depth->K == SK::Int && U.Depth->I > 128)
+      return fail(RuleId::PK5007, "a contraction over more than 128 terms "
+                                  "(one nc_matmul's partitions)");
+    if (U.Depth->K != SK::Int)
+      B.check(DE + " <= 128", "a contraction's length fits the partitions "
+                              "of one nc_matmul");
+    StatTile[PV] = loadTransposed(
+        B, Access{pyName(PV->getName()), {{"p0", "p1"}, {"0", DE}}, {}}, "np_",
+        DE, PTy.at(PV), "st");
+  }
   std::vector<SymP> Reds;
   std::set<SymP> Seen;
   for (const rows::RowStore &RS : Pr.Stores)
@@ -500,10 +576,11 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
   for (const rows::RowStore &RS : Pr.Stores)
     AnyMap |= RS.Map;
   if (AnyMap) {
-    B.open("f0", "0", ColsE, "512");
-    B.assign("f1", "min(" + ColsE + ", f0 + 512)");
+    B.open("f0", "0", ColsE, Chunk);
+    B.assign("f1", "min(" + ColsE + ", f0 + " + Chunk + ")");
     B.assign("nf_", "f1 - f0");
     TileLowering TL(B, HbmName, true);
+    TL.FSize = Chunk;
     for (const rows::RowStore &RS : Pr.Stores) {
       if (!RS.Map)
         continue;
@@ -549,10 +626,14 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
   B.close();
   K.Family = llvm::formatv("row program from the kernel model ({0} "
                            "reduction{1} over each row, rows on partitions, "
-                           "columns in chunks of 512; proven at block "
+                           "columns in chunks of {4}{5}; proven at block "
                            "shape{2} {3})",
                            Reds.size(), Reds.size() == 1 ? "" : "s",
-                           Ss.size() == 1 ? "" : "s", llvm::join(Ss, ", "))
+                           Ss.size() == 1 ? "" : "s", llvm::join(Ss, ", "),
+                           Chunk,
+                           StatTile.empty() ? ""
+                                            : ", contractions by nc_matmul "
+                                              "into PSUM")
                  .str();
   return true;
 }

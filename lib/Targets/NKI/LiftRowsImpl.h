@@ -22,8 +22,11 @@ enum : unsigned { RowAtom = 1 };
 
 /// How a pointer parameter is accessed, relative to the thread's row.
 struct TensorUse {
-  enum Kind { None, Matrix, RowVec, RowCol } K = None;
-  km::SymP Pitch = nullptr; ///< Matrix: elements per row
+  /// Stat: the rows of A in a contraction sum_k A[row, k] * B(col, k)
+  /// ([rows, Depth]); MovT: B as [cols, Depth]; Mov: B as [Depth, cols].
+  enum Kind { None, Matrix, RowVec, RowCol, Stat, MovT, Mov } K = None;
+  km::SymP Pitch = nullptr; ///< Matrix, Mov: elements per row
+  km::SymP Depth = nullptr; ///< Stat, MovT, Mov: the contraction's length
   bool Read = false, Written = false, Accum = false;
 };
 

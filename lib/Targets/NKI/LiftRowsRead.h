@@ -37,6 +37,10 @@ struct Decomp {
   bool HasRow = false;
   RowOf R;
   km::Mono Pitch;
+  /// The pitch as a value: the monomial, or a constant row length (a
+  /// column variable over [0, E) with E dividing blockIdx.x's
+  /// coefficient); null: no pitch (one value per row).
+  SymP PitchS = nullptr;
   SymP Col = nullptr;
 };
 
@@ -56,7 +60,6 @@ private:
   rows::Verdict V;
   rows::Program Pr;
   SourceLocation Here;
-  std::map<unsigned, RowOf> ThreadRow;
   int64_t LoadA = 0;
   std::set<SymP> Complete;
   /// Normalised values do not depend on the thread: a load's row offset
@@ -83,7 +86,13 @@ private:
   }
 
   std::optional<Decomp> decompose(SymP Idx);
-  bool rowOf(unsigned T, const RowOf &R);
+  /// A contraction sum_k A[row, k] * B[col, k] (or B[k, col]) over the
+  /// row's column variable col: reduce("dot", k, product) with its
+  /// operands' uses recorded (LiftRowsDot.cpp); none when \p S is not one.
+  std::optional<SymP> dot(SymP S, unsigned T);
+  /// Folds the stores' values and the stores of a lane's fixed columns
+  /// into column variables (LiftRowsDot.cpp): the trace the reader reads.
+  std::vector<km::Store> folded();
   SymP norm(SymP S, unsigned T);
   SymP normNew(SymP S, unsigned T);
   SymP merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T);

@@ -33,7 +33,10 @@ rows::Verdict Reader::run() {
   bool HaveBound = false;
   SymP Bound = nullptr;
   int64_t A = 0;
-  for (const km::Store &St : Tr.Stores) {
+  std::vector<km::Store> Stores = folded();
+  if (V.Why || V.NotMine)
+    return V;
+  for (const km::Store &St : Stores) {
     Here = St.Loc;
     auto *PV = dyn_cast<ParmVarDecl>(St.P);
     auto D = decompose(St.Idx);
@@ -41,8 +44,6 @@ rows::Verdict Reader::run() {
       return V;
     if (!D->HasRow)
       return notMine(), V;
-    if (!rowOf(St.Thread, D->R))
-      return V;
     if (A && A != D->R.A)
       return fail(RuleId::PK5007, Here,
                   "rows per block differ between "
@@ -95,7 +96,7 @@ rows::Verdict Reader::run() {
              V;
     rows::TensorUse::Kind K;
     if (O.Map) {
-      if (Col->K != SK::Iter || D->Pitch.empty())
+      if (Col->K != SK::Iter || !D->PitchS)
         return fail(RuleId::PK5007, Here,
                     llvm::formatv("'{0}' is stored both at whole rows and at "
                                   "single elements",
@@ -127,12 +128,12 @@ rows::Verdict Reader::run() {
                V;
       Val = P.subst(Val, {{Col, fullIter(Col->Ops[1])}});
       K = rows::TensorUse::Matrix;
-      SymP Pitch = P.fromPoly(km::Poly{{D->Pitch, 1}});
+      SymP Pitch = D->PitchS;
       if (U.Pitch && U.Pitch != Pitch)
         return fail(RuleId::PK5007, Here, "two row pitches"), V;
       U.Pitch = Pitch;
     } else {
-      if (!D->Pitch.empty() || Col != P.intc(0))
+      if (D->PitchS || Col != P.intc(0))
         return fail(RuleId::PK5007, Here,
                     llvm::formatv("'{0}' is stored at a fixed column of a row "
                                   "(only whole rows or one value per row "
@@ -257,7 +258,7 @@ rows::Verdict Reader::run() {
   std::function<bool(SymP)> Bodies = [&](SymP S) {
     if (!P.containsKind(S, SK::Reduce) || !Checked.insert(S).second)
       return true;
-    if (S->K == SK::Reduce) {
+    if (S->K == SK::Reduce && S->Op != "dot") {
       for (SymP X : Free(S->Ops[1]))
         if (X != S->Ops[0])
           return fail(RuleId::PK5009, Here,
@@ -291,7 +292,7 @@ rows::Verdict Reader::run() {
   std::function<bool(SymP)> Cols = [&](SymP S) {
     if (!P.containsKind(S, SK::Reduce) || !ColsSeen.insert(S).second)
       return true;
-    if (S->K == SK::Reduce) {
+    if (S->K == SK::Reduce && S->Op != "dot") {
       SymP E = S->Ops[0]->Ops[1];
       if (Pr.Cols && Pr.Cols != E)
         return fail(RuleId::PK5007, Here,
@@ -312,7 +313,8 @@ rows::Verdict Reader::run() {
     ; // a plain row map: still a row program
   Pr.Col = fullIter(Pr.Cols);
   for (auto &[PV, U] : Pr.Uses)
-    if (U.K == rows::TensorUse::Matrix && U.Pitch != Pr.Cols)
+    if ((U.K == rows::TensorUse::Matrix || U.K == rows::TensorUse::Mov) &&
+        U.Pitch != Pr.Cols)
       return fail(RuleId::PK5007, PV->getLocation(),
                   llvm::formatv("the rows of '{0}' are {1} apart but {2} "
                                 "columns are used (padded rows are not lifted)",

@@ -543,6 +543,29 @@ def cases_gemm_half_nn(rng):
                dict(rtol=1e-4, atol=1e-4))
 
 
+def cases_wmma_qk_softmax(rng):
+    # 32 keys of head size 64; query counts that are not multiples of the
+    # 16-row tile, one over 128 (two tiles of rows).
+    for seqQ in (37, 130):
+        Q = rng.uniform(-1, 1, (seqQ, 64)).astype(np.float16)
+        K = rng.uniform(-1, 1, (32, 64)).astype(np.float16)
+        s = Q.astype(np.float64) @ K.astype(np.float64).T * 0.125
+        yield ("seqQ=%d" % seqQ,
+               dict(P=None, Q=Q, K=K, scale=0.125, seqQ=seqQ),
+               L(cdiv(seqQ, 16), 64), dict(P=softmax_ref(s)),
+               dict(rtol=1e-4, atol=1e-6))
+
+
+def cases_wmma_strip_scaled(rng):
+    for M in (48, 160):
+        A = rng.uniform(-1, 1, (M, 32)).astype(np.float16)
+        B = rng.uniform(-1, 1, (32, 64)).astype(np.float16)
+        yield ("M=%d" % M, dict(C=None, A=A, B=B, alpha=1.5),
+               L(M // 16, 128),
+               dict(C=1.5 * (A.astype(np.float64) @ B.astype(np.float64))),
+               dict(rtol=1e-4, atol=1e-4))
+
+
 def cases_gemm_bias_relu(rng):
     M, N, K = 37, 100, 70
     A = f32(rng, (M, K))

@@ -77,7 +77,7 @@ struct Sym {
   Ty T = Ty::F32;
   unsigned Id = 0;  ///< creation order: deterministic canonical ordering
   uint32_t Kinds = 0; ///< bit K set: a value of kind K occurs in this one
-  int64_t I = 0;    ///< Int value; BlockIdx/GridDim dimension
+  int64_t I = 0;    ///< Int value; BlockIdx/GridDim dimension; Iter tag
   double F = 0;     ///< Flt value
   const clang::ValueDecl *D = nullptr;
   const clang::Stmt *Site = nullptr; ///< Iter/Carried: the loop
@@ -109,7 +109,10 @@ public:
   SymP param(const clang::ValueDecl *D, Ty T);
   SymP blockIdx(unsigned Dim);
   SymP gridDim(unsigned Dim);
-  SymP iter(const clang::Stmt *Site, SymP Start, SymP End, SymP Step);
+  /// \p Tag tells apart iteration variables made by analyses on the model
+  /// (a sum read from unrolled terms) over the same range; 0 for loops.
+  SymP iter(const clang::Stmt *Site, SymP Start, SymP End, SymP Step,
+            unsigned Tag = 0);
   SymP carried(const clang::ValueDecl *D, const clang::Stmt *Site, Ty T);
   SymP ptr(const clang::ValueDecl *D, SymP Off, Ty Elem);
   SymP load(const clang::ValueDecl *D, SymP Idx, Ty T);
@@ -177,6 +180,7 @@ struct Failure {
     Carried,       ///< a loop-carried value that is not an accumulation
     Undefined,     ///< a value no thread wrote reaches a store
     Shape,         ///< only at this block shape (an array it overruns)
+    Layout,        ///< stores that depend on the WMMA fragment layout
   } K = Unsupported;
   clang::SourceLocation Loc;
   std::string Msg;
@@ -198,6 +202,11 @@ struct Trace {
   /// The thread coordinates (x, y, z) of each thread.
   std::vector<std::array<unsigned, 3>> Tid;
   unsigned Barriers = 0, Shuffles = 0;
+  /// WMMA: mma_sync calls executed; whether fragment elements (x[i]) were
+  /// indexed, and where first.
+  unsigned Mmas = 0;
+  bool FragElems = false;
+  clang::SourceLocation FragElemLoc;
   bool UsesDimY = false, UsesDimZ = false, UsesSharedBytes = false;
 };
 
