@@ -238,7 +238,9 @@ NodeP Emitter::nodeNew(SymP S) {
   case SK::Reduce:
     if (S->Op == "dot")
       return dotNode(S);
-    break;
+    fail(RuleId::PK5007, "a reduction other than a contraction in a row "
+                         "value: " + P.str(S));
+    return nullptr;
   case SK::Select:
   case SK::Cmp:
     fail(RuleId::PK5007,
