@@ -104,78 +104,81 @@ inline cusparseStatus_t st(int s) { return (cusparseStatus_t)s; }
 } // namespace pkemu
 
 inline cusparseStatus_t cusparseCreate(cusparseHandle_t *handle) {
-  if (!handle)
-    return CUSPARSE_STATUS_INVALID_VALUE;
-  *handle = (cusparseHandle_t) new pkemu::sparse::Handle();
-  return CUSPARSE_STATUS_SUCCESS;
+  return pkemu::cusparse::st(
+      pkemu::sparse::create_handle((pkemu::sparse::Handle **)handle));
 }
 inline cusparseStatus_t cusparseDestroy(cusparseHandle_t handle) {
-  if (!handle)
-    return CUSPARSE_STATUS_NOT_INITIALIZED;
-  delete pkemu::cusparse::h(handle);
-  return CUSPARSE_STATUS_SUCCESS;
+  return pkemu::cusparse::st(
+      pkemu::sparse::destroy_handle(pkemu::cusparse::h(handle)));
 }
 inline cusparseStatus_t cusparseSetStream(cusparseHandle_t handle,
                                           cudaStream_t s) {
-  if (!handle)
-    return CUSPARSE_STATUS_NOT_INITIALIZED;
-  pkemu::cusparse::h(handle)->stream = (void *)s;
-  return CUSPARSE_STATUS_SUCCESS;
+  return pkemu::cusparse::st(
+      pkemu::sparse::set_stream(pkemu::cusparse::h(handle), (void *)s));
 }
 inline cusparseStatus_t cusparseGetStream(cusparseHandle_t handle,
                                           cudaStream_t *s) {
-  if (!handle)
-    return CUSPARSE_STATUS_NOT_INITIALIZED;
-  *s = (cudaStream_t)pkemu::cusparse::h(handle)->stream;
-  return CUSPARSE_STATUS_SUCCESS;
+  return pkemu::cusparse::st(
+      pkemu::sparse::get_stream(pkemu::cusparse::h(handle), (void **)s));
 }
 inline cusparseStatus_t cusparseSetPointerMode(cusparseHandle_t handle,
                                                cusparsePointerMode_t m) {
-  if (!handle)
-    return CUSPARSE_STATUS_NOT_INITIALIZED;
-  pkemu::cusparse::h(handle)->pointer_mode = (int)m;
-  return CUSPARSE_STATUS_SUCCESS;
+  return pkemu::cusparse::st(
+      pkemu::sparse::set_pointer_mode(pkemu::cusparse::h(handle), (int)m));
 }
 inline cusparseStatus_t cusparseGetPointerMode(cusparseHandle_t handle,
                                                cusparsePointerMode_t *m) {
-  if (!handle)
-    return CUSPARSE_STATUS_NOT_INITIALIZED;
-  *m = (cusparsePointerMode_t)pkemu::cusparse::h(handle)->pointer_mode;
-  return CUSPARSE_STATUS_SUCCESS;
+  return pkemu::cusparse::st(
+      pkemu::sparse::get_pointer_mode(pkemu::cusparse::h(handle), (int *)m));
 }
 inline const char *cusparseGetErrorName(cusparseStatus_t s) {
   switch (s) {
-  case CUSPARSE_STATUS_SUCCESS: return "CUSPARSE_STATUS_SUCCESS";
-  case CUSPARSE_STATUS_NOT_INITIALIZED: return "CUSPARSE_STATUS_NOT_INITIALIZED";
-  case CUSPARSE_STATUS_ALLOC_FAILED: return "CUSPARSE_STATUS_ALLOC_FAILED";
-  case CUSPARSE_STATUS_INVALID_VALUE: return "CUSPARSE_STATUS_INVALID_VALUE";
-  case CUSPARSE_STATUS_ARCH_MISMATCH: return "CUSPARSE_STATUS_ARCH_MISMATCH";
-  case CUSPARSE_STATUS_MAPPING_ERROR: return "CUSPARSE_STATUS_MAPPING_ERROR";
-  case CUSPARSE_STATUS_EXECUTION_FAILED: return "CUSPARSE_STATUS_EXECUTION_FAILED";
-  case CUSPARSE_STATUS_INTERNAL_ERROR: return "CUSPARSE_STATUS_INTERNAL_ERROR";
-  case CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED: return "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED";
-  case CUSPARSE_STATUS_ZERO_PIVOT: return "CUSPARSE_STATUS_ZERO_PIVOT";
-  case CUSPARSE_STATUS_NOT_SUPPORTED: return "CUSPARSE_STATUS_NOT_SUPPORTED";
-  case CUSPARSE_STATUS_INSUFFICIENT_RESOURCES: return "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES";
+  case CUSPARSE_STATUS_SUCCESS:
+    return "CUSPARSE_STATUS_SUCCESS";
+  case CUSPARSE_STATUS_NOT_INITIALIZED:
+    return "CUSPARSE_STATUS_NOT_INITIALIZED";
+  case CUSPARSE_STATUS_ALLOC_FAILED:
+    return "CUSPARSE_STATUS_ALLOC_FAILED";
+  case CUSPARSE_STATUS_INVALID_VALUE:
+    return "CUSPARSE_STATUS_INVALID_VALUE";
+  case CUSPARSE_STATUS_ARCH_MISMATCH:
+    return "CUSPARSE_STATUS_ARCH_MISMATCH";
+  case CUSPARSE_STATUS_MAPPING_ERROR:
+    return "CUSPARSE_STATUS_MAPPING_ERROR";
+  case CUSPARSE_STATUS_EXECUTION_FAILED:
+    return "CUSPARSE_STATUS_EXECUTION_FAILED";
+  case CUSPARSE_STATUS_INTERNAL_ERROR:
+    return "CUSPARSE_STATUS_INTERNAL_ERROR";
+  case CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED:
+    return "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED";
+  case CUSPARSE_STATUS_ZERO_PIVOT:
+    return "CUSPARSE_STATUS_ZERO_PIVOT";
+  case CUSPARSE_STATUS_NOT_SUPPORTED:
+    return "CUSPARSE_STATUS_NOT_SUPPORTED";
+  case CUSPARSE_STATUS_INSUFFICIENT_RESOURCES:
+    return "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES";
   }
   return "CUSPARSE_STATUS_UNKNOWN";
 }
 inline const char *cusparseGetErrorString(cusparseStatus_t s) {
   switch (s) {
-  case CUSPARSE_STATUS_SUCCESS: return "success";
-  case CUSPARSE_STATUS_NOT_INITIALIZED: return "initialization error";
-  case CUSPARSE_STATUS_INVALID_VALUE: return "invalid value";
-  case CUSPARSE_STATUS_NOT_SUPPORTED: return "operation not supported";
-  default: return "cuSPARSE error";
+  case CUSPARSE_STATUS_SUCCESS:
+    return "success";
+  case CUSPARSE_STATUS_NOT_INITIALIZED:
+    return "initialization error";
+  case CUSPARSE_STATUS_INVALID_VALUE:
+    return "invalid value";
+  case CUSPARSE_STATUS_NOT_SUPPORTED:
+    return "operation not supported";
+  default:
+    return "cuSPARSE error";
   }
 }
 
 // The legacy matrix descriptor.
 inline cusparseStatus_t cusparseCreateMatDescr(cusparseMatDescr_t *d) {
-  if (!d)
-    return CUSPARSE_STATUS_INVALID_VALUE;
-  *d = (cusparseMatDescr_t) new pkemu::sparse::MatDescr();
-  return CUSPARSE_STATUS_SUCCESS;
+  return pkemu::cusparse::st(
+      pkemu::sparse::create_mat_descr((pkemu::sparse::MatDescr **)d));
 }
 inline cusparseStatus_t cusparseDestroyMatDescr(cusparseMatDescr_t d) {
   delete (pkemu::sparse::MatDescr *)d;
@@ -229,14 +232,8 @@ inline cusparseStatus_t cusparseDestroySpMat(cusparseConstSpMatDescr_t m) {
 inline cusparseStatus_t cusparseCreateDnVec(cusparseDnVecDescr_t *v,
                                             int64_t size, void *values,
                                             cudaDataType value_type) {
-  if (!v || size < 0 || (size > 0 && !values))
-    return CUSPARSE_STATUS_INVALID_VALUE;
-  pkemu::sparse::DnVec *d = new pkemu::sparse::DnVec();
-  d->size = size;
-  d->values = values;
-  d->value_type = (int)value_type;
-  *v = (cusparseDnVecDescr_t)d;
-  return CUSPARSE_STATUS_SUCCESS;
+  return pkemu::cusparse::st(pkemu::sparse::create_dnvec(
+      (pkemu::sparse::DnVec **)v, size, values, (int)value_type));
 }
 inline cusparseStatus_t cusparseDestroyDnVec(cusparseConstDnVecDescr_t v) {
   delete pkemu::cusparse::vec(v);
@@ -247,35 +244,21 @@ inline cusparseStatus_t cusparseCreateDnMat(cusparseDnMatDescr_t *m,
                                             int64_t ld, void *values,
                                             cudaDataType value_type,
                                             cusparseOrder_t order) {
-  if (!m || rows < 0 || cols < 0 || (rows * cols > 0 && !values) ||
-      (order != CUSPARSE_ORDER_COL && order != CUSPARSE_ORDER_ROW) ||
-      ld < (order == CUSPARSE_ORDER_ROW ? cols : rows))
-    return CUSPARSE_STATUS_INVALID_VALUE;
-  pkemu::sparse::DnMat *d = new pkemu::sparse::DnMat();
-  d->rows = rows;
-  d->cols = cols;
-  d->ld = ld;
-  d->values = values;
-  d->value_type = (int)value_type;
-  d->row_major = order == CUSPARSE_ORDER_ROW;
-  *m = (cusparseDnMatDescr_t)d;
-  return CUSPARSE_STATUS_SUCCESS;
+  return pkemu::cusparse::st(pkemu::sparse::create_dnmat(
+      (pkemu::sparse::DnMat **)m, rows, cols, ld, values, (int)value_type,
+      order == CUSPARSE_ORDER_COL || order == CUSPARSE_ORDER_ROW,
+      order == CUSPARSE_ORDER_ROW));
 }
 inline cusparseStatus_t cusparseDestroyDnMat(cusparseConstDnMatDescr_t m) {
   delete pkemu::cusparse::mat(m);
   return CUSPARSE_STATUS_SUCCESS;
 }
-inline cusparseStatus_t
-cusparseSpMV_bufferSize(cusparseHandle_t handle, cusparseOperation_t, const void *,
-                        cusparseConstSpMatDescr_t, cusparseConstDnVecDescr_t,
-                        const void *, cusparseDnVecDescr_t, cudaDataType,
-                        cusparseSpMVAlg_t, size_t *size) {
-  if (!handle)
-    return CUSPARSE_STATUS_NOT_INITIALIZED;
-  if (!size)
-    return CUSPARSE_STATUS_INVALID_VALUE;
-  *size = 0;
-  return CUSPARSE_STATUS_SUCCESS;
+inline cusparseStatus_t cusparseSpMV_bufferSize(
+    cusparseHandle_t handle, cusparseOperation_t, const void *,
+    cusparseConstSpMatDescr_t, cusparseConstDnVecDescr_t, const void *,
+    cusparseDnVecDescr_t, cudaDataType, cusparseSpMVAlg_t, size_t *size) {
+  return pkemu::cusparse::st(
+      pkemu::sparse::buffer_size(pkemu::cusparse::h(handle), size));
 }
 inline cusparseStatus_t
 cusparseSpMV(cusparseHandle_t handle, cusparseOperation_t op, const void *alpha,
@@ -292,12 +275,8 @@ cusparseSpMM_bufferSize(cusparseHandle_t handle, cusparseOperation_t,
                         cusparseConstSpMatDescr_t, cusparseConstDnMatDescr_t,
                         const void *, cusparseDnMatDescr_t, cudaDataType,
                         cusparseSpMMAlg_t, size_t *size) {
-  if (!handle)
-    return CUSPARSE_STATUS_NOT_INITIALIZED;
-  if (!size)
-    return CUSPARSE_STATUS_INVALID_VALUE;
-  *size = 0;
-  return CUSPARSE_STATUS_SUCCESS;
+  return pkemu::cusparse::st(
+      pkemu::sparse::buffer_size(pkemu::cusparse::h(handle), size));
 }
 inline cusparseStatus_t
 cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opa,
@@ -305,9 +284,9 @@ cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opa,
              cusparseConstSpMatDescr_t A, cusparseConstDnMatDescr_t B,
              const void *beta, cusparseDnMatDescr_t C, cudaDataType compute,
              cusparseSpMMAlg_t, void *) {
-  return pkemu::cusparse::st(pkemu::sparse::spmm(
-      pkemu::cusparse::h(handle), (int)opa, (int)opb, alpha,
-      pkemu::cusparse::sp(A), pkemu::cusparse::mat(B), beta,
-      (pkemu::sparse::DnMat *)C, (int)compute));
+  return pkemu::cusparse::st(
+      pkemu::sparse::spmm(pkemu::cusparse::h(handle), (int)opa, (int)opb, alpha,
+                          pkemu::cusparse::sp(A), pkemu::cusparse::mat(B), beta,
+                          (pkemu::sparse::DnMat *)C, (int)compute));
 }
 #endif

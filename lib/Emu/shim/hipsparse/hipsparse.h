@@ -99,51 +99,37 @@ inline hipsparseStatus_t st(int s) { return (hipsparseStatus_t)s; }
 } // namespace pkemu
 
 inline hipsparseStatus_t hipsparseCreate(hipsparseHandle_t *handle) {
-  if (!handle)
-    return HIPSPARSE_STATUS_INVALID_VALUE;
-  *handle = (hipsparseHandle_t) new pkemu::sparse::Handle();
-  return HIPSPARSE_STATUS_SUCCESS;
+  return pkemu::hipsparse::st(
+      pkemu::sparse::create_handle((pkemu::sparse::Handle **)handle));
 }
 inline hipsparseStatus_t hipsparseDestroy(hipsparseHandle_t handle) {
-  if (!handle)
-    return HIPSPARSE_STATUS_NOT_INITIALIZED;
-  delete pkemu::hipsparse::h(handle);
-  return HIPSPARSE_STATUS_SUCCESS;
+  return pkemu::hipsparse::st(
+      pkemu::sparse::destroy_handle(pkemu::hipsparse::h(handle)));
 }
 inline hipsparseStatus_t hipsparseSetStream(hipsparseHandle_t handle,
                                             hipStream_t s) {
-  if (!handle)
-    return HIPSPARSE_STATUS_NOT_INITIALIZED;
-  pkemu::hipsparse::h(handle)->stream = (void *)s;
-  return HIPSPARSE_STATUS_SUCCESS;
+  return pkemu::hipsparse::st(
+      pkemu::sparse::set_stream(pkemu::hipsparse::h(handle), (void *)s));
 }
 inline hipsparseStatus_t hipsparseGetStream(hipsparseHandle_t handle,
                                             hipStream_t *s) {
-  if (!handle)
-    return HIPSPARSE_STATUS_NOT_INITIALIZED;
-  *s = (hipStream_t)pkemu::hipsparse::h(handle)->stream;
-  return HIPSPARSE_STATUS_SUCCESS;
+  return pkemu::hipsparse::st(
+      pkemu::sparse::get_stream(pkemu::hipsparse::h(handle), (void **)s));
 }
 inline hipsparseStatus_t hipsparseSetPointerMode(hipsparseHandle_t handle,
                                                  hipsparsePointerMode_t m) {
-  if (!handle)
-    return HIPSPARSE_STATUS_NOT_INITIALIZED;
-  pkemu::hipsparse::h(handle)->pointer_mode = (int)m;
-  return HIPSPARSE_STATUS_SUCCESS;
+  return pkemu::hipsparse::st(
+      pkemu::sparse::set_pointer_mode(pkemu::hipsparse::h(handle), (int)m));
 }
 inline hipsparseStatus_t hipsparseGetPointerMode(hipsparseHandle_t handle,
                                                  hipsparsePointerMode_t *m) {
-  if (!handle)
-    return HIPSPARSE_STATUS_NOT_INITIALIZED;
-  *m = (hipsparsePointerMode_t)pkemu::hipsparse::h(handle)->pointer_mode;
-  return HIPSPARSE_STATUS_SUCCESS;
+  return pkemu::hipsparse::st(
+      pkemu::sparse::get_pointer_mode(pkemu::hipsparse::h(handle), (int *)m));
 }
 
 inline hipsparseStatus_t hipsparseCreateMatDescr(hipsparseMatDescr_t *d) {
-  if (!d)
-    return HIPSPARSE_STATUS_INVALID_VALUE;
-  *d = (hipsparseMatDescr_t) new pkemu::sparse::MatDescr();
-  return HIPSPARSE_STATUS_SUCCESS;
+  return pkemu::hipsparse::st(
+      pkemu::sparse::create_mat_descr((pkemu::sparse::MatDescr **)d));
 }
 inline hipsparseStatus_t hipsparseDestroyMatDescr(hipsparseMatDescr_t d) {
   delete (pkemu::sparse::MatDescr *)d;
@@ -197,14 +183,8 @@ inline hipsparseStatus_t hipsparseDestroySpMat(hipsparseSpMatDescr_t m) {
 inline hipsparseStatus_t hipsparseCreateDnVec(hipsparseDnVecDescr_t *v,
                                               int64_t size, void *values,
                                               hipDataType value_type) {
-  if (!v || size < 0 || (size > 0 && !values))
-    return HIPSPARSE_STATUS_INVALID_VALUE;
-  pkemu::sparse::DnVec *d = new pkemu::sparse::DnVec();
-  d->size = size;
-  d->values = values;
-  d->value_type = (int)value_type;
-  *v = (hipsparseDnVecDescr_t)d;
-  return HIPSPARSE_STATUS_SUCCESS;
+  return pkemu::hipsparse::st(pkemu::sparse::create_dnvec(
+      (pkemu::sparse::DnVec **)v, size, values, (int)value_type));
 }
 inline hipsparseStatus_t hipsparseDestroyDnVec(hipsparseDnVecDescr_t v) {
   delete (pkemu::sparse::DnVec *)v;
@@ -215,19 +195,10 @@ inline hipsparseStatus_t hipsparseCreateDnMat(hipsparseDnMatDescr_t *m,
                                               int64_t ld, void *values,
                                               hipDataType value_type,
                                               hipsparseOrder_t order) {
-  if (!m || rows < 0 || cols < 0 || (rows * cols > 0 && !values) ||
-      (order != HIPSPARSE_ORDER_ROW && order != HIPSPARSE_ORDER_COLUMN) ||
-      ld < (order == HIPSPARSE_ORDER_ROW ? cols : rows))
-    return HIPSPARSE_STATUS_INVALID_VALUE;
-  pkemu::sparse::DnMat *d = new pkemu::sparse::DnMat();
-  d->rows = rows;
-  d->cols = cols;
-  d->ld = ld;
-  d->values = values;
-  d->value_type = (int)value_type;
-  d->row_major = order == HIPSPARSE_ORDER_ROW;
-  *m = (hipsparseDnMatDescr_t)d;
-  return HIPSPARSE_STATUS_SUCCESS;
+  return pkemu::hipsparse::st(pkemu::sparse::create_dnmat(
+      (pkemu::sparse::DnMat **)m, rows, cols, ld, values, (int)value_type,
+      order == HIPSPARSE_ORDER_ROW || order == HIPSPARSE_ORDER_COLUMN,
+      order == HIPSPARSE_ORDER_ROW));
 }
 inline hipsparseStatus_t hipsparseDestroyDnMat(hipsparseDnMatDescr_t m) {
   delete (pkemu::sparse::DnMat *)m;
@@ -239,12 +210,8 @@ hipsparseSpMV_bufferSize(hipsparseHandle_t handle, hipsparseOperation_t,
                          const hipsparseDnVecDescr_t, const void *,
                          const hipsparseDnVecDescr_t, hipDataType,
                          hipsparseSpMVAlg_t, size_t *size) {
-  if (!handle)
-    return HIPSPARSE_STATUS_NOT_INITIALIZED;
-  if (!size)
-    return HIPSPARSE_STATUS_INVALID_VALUE;
-  *size = 0;
-  return HIPSPARSE_STATUS_SUCCESS;
+  return pkemu::hipsparse::st(
+      pkemu::sparse::buffer_size(pkemu::hipsparse::h(handle), size));
 }
 inline hipsparseStatus_t
 hipsparseSpMV(hipsparseHandle_t handle, hipsparseOperation_t op,
@@ -257,19 +224,13 @@ hipsparseSpMV(hipsparseHandle_t handle, hipsparseOperation_t op,
       (const pkemu::sparse::SpMat *)A, (const pkemu::sparse::DnVec *)x, beta,
       (pkemu::sparse::DnVec *)y, (int)compute));
 }
-inline hipsparseStatus_t
-hipsparseSpMM_bufferSize(hipsparseHandle_t handle, hipsparseOperation_t,
-                         hipsparseOperation_t, const void *,
-                         const hipsparseSpMatDescr_t,
-                         const hipsparseDnMatDescr_t, const void *,
-                         const hipsparseDnMatDescr_t, hipDataType,
-                         hipsparseSpMMAlg_t, size_t *size) {
-  if (!handle)
-    return HIPSPARSE_STATUS_NOT_INITIALIZED;
-  if (!size)
-    return HIPSPARSE_STATUS_INVALID_VALUE;
-  *size = 0;
-  return HIPSPARSE_STATUS_SUCCESS;
+inline hipsparseStatus_t hipsparseSpMM_bufferSize(
+    hipsparseHandle_t handle, hipsparseOperation_t, hipsparseOperation_t,
+    const void *, const hipsparseSpMatDescr_t, const hipsparseDnMatDescr_t,
+    const void *, const hipsparseDnMatDescr_t, hipDataType, hipsparseSpMMAlg_t,
+    size_t *size) {
+  return pkemu::hipsparse::st(
+      pkemu::sparse::buffer_size(pkemu::hipsparse::h(handle), size));
 }
 inline hipsparseStatus_t
 hipsparseSpMM(hipsparseHandle_t handle, hipsparseOperation_t opa,

@@ -1,4 +1,5 @@
-//===- sparse.h - sparse BLAS behind the cuSPARSE and hipSPARSE shims -*- C++ -*-===//
+//===- sparse.h - sparse BLAS behind the cuSPARSE and hipSPARSE shims -*- C++
+//-*-===//
 // Rules: none (emulator runtime)
 //
 // What cuSPARSE and hipSPARSE programs call most: handles and streams, the
@@ -15,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 #pragma once
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 namespace pkemu {
 namespace sparse {
@@ -63,6 +64,81 @@ struct DnMat {
   int value_type = kR32F;
   bool row_major = false;
 };
+
+// What both shims' handle, descriptor and buffer-size calls do, in the
+// numbering above; the shims only convert types and statuses.
+inline int create_handle(Handle **h) {
+  if (!h)
+    return kInvalidValue;
+  *h = new Handle();
+  return kOk;
+}
+inline int destroy_handle(Handle *h) {
+  if (!h)
+    return kNotInitialized;
+  delete h;
+  return kOk;
+}
+inline int set_stream(Handle *h, void *s) {
+  if (!h)
+    return kNotInitialized;
+  h->stream = s;
+  return kOk;
+}
+inline int get_stream(const Handle *h, void **s) {
+  if (!h)
+    return kNotInitialized;
+  if (!s)
+    return kInvalidValue;
+  *s = h->stream;
+  return kOk;
+}
+inline int set_pointer_mode(Handle *h, int m) {
+  if (!h)
+    return kNotInitialized;
+  h->pointer_mode = m;
+  return kOk;
+}
+inline int get_pointer_mode(const Handle *h, int *m) {
+  if (!h)
+    return kNotInitialized;
+  if (!m)
+    return kInvalidValue;
+  *m = h->pointer_mode;
+  return kOk;
+}
+inline int create_mat_descr(MatDescr **d) {
+  if (!d)
+    return kInvalidValue;
+  *d = new MatDescr();
+  return kOk;
+}
+inline int create_dnvec(DnVec **out, std::int64_t size, void *values,
+                        int value_type) {
+  if (!out || size < 0 || (size > 0 && !values))
+    return kInvalidValue;
+  *out = new DnVec{size, values, value_type};
+  return kOk;
+}
+/// \p order_ok: the order is one the library defines.
+inline int create_dnmat(DnMat **out, std::int64_t rows, std::int64_t cols,
+                        std::int64_t ld, void *values, int value_type,
+                        bool order_ok, bool row_major) {
+  if (!out || rows < 0 || cols < 0 || (rows * cols > 0 && !values) ||
+      !order_ok || ld < (row_major ? cols : rows))
+    return kInvalidValue;
+  *out = new DnMat{rows, cols, ld, values, value_type, row_major};
+  return kOk;
+}
+/// SpMV and SpMM need no external buffer here.
+inline int buffer_size(const Handle *h, std::size_t *size) {
+  if (!h)
+    return kNotInitialized;
+  if (!size)
+    return kInvalidValue;
+  *size = 0;
+  return kOk;
+}
 
 inline bool index_type_ok(int t) { return t == kIdx32I || t == kIdx64I; }
 inline std::int64_t index_at(const void *p, int type, std::int64_t i) {
