@@ -25,16 +25,8 @@ hook_fast(const void *p, std::size_t n) {
   const std::uintptr_t a = (std::uintptr_t)p;
   if (__builtin_expect(a - pkemu_t_arena_lo < pkemu_t_arena_size, 0))
     return false;
-  // Plain loads (not the runtime's relaxed atomics): the heap's range and
-  // slot sizes do not change while a kernel runs, so the optimiser may keep
-  // them in registers across the accesses of a loop.
-  const std::uintptr_t off = a - pkemu_device_heap.lo;
-  if (off < pkemu_device_heap.span) {
-    const std::uint64_t rel =
-        (off & ((std::uint64_t(1) << kDeviceSlotShift) - 1)) - kDeviceSlotHalf;
-    const std::uint64_t size = pkemu_device_heap.size[off >> kDeviceSlotShift];
-    return rel < size && size - rel >= n;
-  }
+  if (a - rt_load(pkemu_device_heap.lo) < rt_load(pkemu_device_heap.span))
+    return !device_out_of_bounds(a, n);
   return pkemu_t_arena_size == 0 || known_memory(a);
 }
 } // namespace detail
