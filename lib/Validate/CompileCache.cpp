@@ -56,12 +56,10 @@ std::string sha256Hex(StringRef Bytes) {
   return toHex(SHA256::hash(arrayRefFromStringRef(Bytes)), /*LowerCase=*/true);
 }
 
-/// The SHA-256 of \p Content with the scratch directory \p Work counted as
-/// /@pk-work@ (a driver and the prepared sources name it).
-std::string contentHash(StringRef Content, StringRef Work) {
-  return sha256Hex(Work.empty() || !Content.contains(Work)
-                       ? Content.str()
-                       : replaceAll(Content, Work, MappedWork));
+/// The SHA-256 of \p Content with \p Map's directories counted as their
+/// names (a driver and the prepared sources name them).
+std::string contentHash(StringRef Content, const PathMap &Map) {
+  return sha256Hex(Map.mentions(Content) ? Map.map(Content) : Content.str());
 }
 
 /// Every key of the cache: NUL-separated fields hashed with SHA-256, the
@@ -238,35 +236,82 @@ std::string literalText(StringRef Text) {
 
 } // namespace
 
-std::vector<std::string> pathMapFlags(StringRef Work) {
-  return {("-ffile-prefix-map=" + Work + "=" + MappedWork).str(),
-          ("-fdebug-compilation-dir=" + MappedCwd).str()};
+PathMap::PathMap(StringRef W) : Work(W.str()) { add(W, MappedWork); }
+
+PathMap &PathMap::add(StringRef Real, StringRef Mapped) {
+  while (Real.size() > 1 && Real.ends_with("/"))
+    Real = Real.drop_back();
+  if (Real.empty() || Real == "/")
+    return *this;
+  for (const auto &[D, N] : Dirs)
+    if (D == Real)
+      return *this; // the first name of a directory stays
+  auto At = llvm::find_if(
+      Dirs, [&](const auto &E) { return E.first.size() < Real.size(); });
+  Dirs.insert(At, {Real.str(), Mapped.str()});
+  return *this;
 }
 
-std::string unmapBuildPaths(StringRef Text, StringRef Work, StringRef Cwd) {
+std::string PathMap::map(StringRef Text) const {
+  std::string R = Text.str();
+  for (const auto &[D, N] : Dirs)
+    if (StringRef(R).contains(D))
+      R = replaceAll(R, D, N);
+  return R;
+}
+
+std::string PathMap::unmap(StringRef Text, StringRef Cwd) const {
   if (!Text.contains("/@pk-"))
     return Text.str();
-  return replaceAll(replaceAll(Text, MappedWork, Work), MappedCwd, Cwd);
+  std::string R = Text.str();
+  for (const auto &[D, N] : Dirs)
+    R = replaceAll(R, N, D);
+  return replaceAll(R, MappedCwd, Cwd);
+}
+
+bool PathMap::mentions(StringRef Text) const {
+  return llvm::any_of(Dirs, [&](const auto &E) { return Text.contains(E.first); });
+}
+
+bool PathMap::inWork(StringRef Path) const {
+  return !Work.empty() && Path.starts_with(Work);
+}
+
+std::vector<std::string> PathMap::flags() const {
+  std::vector<std::string> F;
+  for (const auto &[D, N] : llvm::reverse(Dirs))
+    F.push_back(("-ffile-prefix-map=" + D + "=" + N));
+  F.push_back(("-fdebug-compilation-dir=" + MappedCwd).str());
+  return F;
+}
+
+std::vector<std::string> pathMapFlags(const PathMap &Map) {
+  return Map.flags();
+}
+
+std::string unmapBuildPaths(StringRef Text, const PathMap &Map,
+                            StringRef Cwd) {
+  return Map.unmap(Text, Cwd);
 }
 
 std::string objectKey(StringRef Compiler, ArrayRef<std::string> Flags,
-                      StringRef Preprocessed, StringRef Work,
+                      StringRef Preprocessed, const PathMap &Map,
                       ArrayRef<std::pair<std::string, std::string>> Inputs) {
   KeyHasher K("port-kernel emulator object 2");
   K.compiler(Compiler);
   for (const std::string &F : Flags)
-    K.field(replaceAll(F, Work, MappedWork));
+    K.field(Map.map(F));
   K.field("inputs");
   for (const auto &[Path, Hash] : Inputs) {
-    K.field(replaceAll(Path, Work, MappedWork));
+    K.field(Map.map(Path));
     K.field(Hash);
   }
   K.field("-E");
   SHA256 &H = K.raw();
   while (!Preprocessed.empty()) {
     auto [L, Rest] = Preprocessed.split('\n');
-    if (isLineMarker(L) && L.contains(Work))
-      H.update(replaceAll(L, Work, MappedWork));
+    if (isLineMarker(L) && Map.mentions(L))
+      H.update(Map.map(L));
     else
       H.update(L);
     H.update("\n");
@@ -276,7 +321,7 @@ std::string objectKey(StringRef Compiler, ArrayRef<std::string> Flags,
 }
 
 bool readInputs(StringRef DepFile, ArrayRef<std::string> Flags,
-                StringRef Work,
+                const PathMap &Map,
                 std::vector<std::pair<std::string, std::string>> &Inputs) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> D = MemoryBuffer::getFile(DepFile);
   if (!D)
@@ -303,8 +348,10 @@ bool readInputs(StringRef DepFile, ArrayRef<std::string> Flags,
     if (!B)
       return false;
     // The files of the scratch directory (the driver, the prepared sources)
-    // name it; as in the preprocessed text, it counts as /@pk-work@.
-    Inputs.push_back({P, contentHash((*B)->getBuffer(), Work)});
+    // name the mapped directories; as in the preprocessed text, they count
+    // as their names (as FileHashes::hash does).
+    Inputs.push_back({P, Map.inWork(P) ? contentHash((*B)->getBuffer(), Map)
+                                       : sha256Hex((*B)->getBuffer())});
   }
   return true;
 }
@@ -393,7 +440,7 @@ void storeObject(StringRef CacheDir, StringRef Key, StringRef Obj,
     (void)putAtomically(P, Bytes);
 }
 
-std::string FileHashes::hash(StringRef Path) {
+std::string FileHashes::hash(StringRef Path, const PathMap *Map) {
   bool InWork = !Work.empty() && Path.starts_with(Work);
   sys::fs::file_status St;
   if (sys::fs::status(Path, St))
@@ -411,7 +458,9 @@ std::string FileHashes::hash(StringRef Path) {
       Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!B)
     return "";
-  std::string H = contentHash((*B)->getBuffer(), Work);
+  std::string H = !InWork ? sha256Hex((*B)->getBuffer())
+                 : Map    ? contentHash((*B)->getBuffer(), *Map)
+                          : contentHash((*B)->getBuffer(), PathMap(Work));
   if (!InWork) {
     std::lock_guard<std::mutex> L(M);
     Memo[Path.str()] = {Size, Time, H};
@@ -478,17 +527,16 @@ std::optional<std::vector<ManifestEntry>> parseManifest(StringRef Body) {
 }
 
 /// Whether every `<hash> <path>` line of \p Lines names a file whose
-/// content has that hash now (/@pk-work@ standing for \p Work).
-bool filesMatch(ArrayRef<StringRef> Lines, StringRef Work,
+/// content has that hash now (the names of \p Map standing for its
+/// directories).
+bool filesMatch(ArrayRef<StringRef> Lines, const PathMap &Map,
                 FileHashes &Hashes) {
   for (StringRef L : Lines) {
     auto [H, P] = L.split(' ');
     if (H.size() != 64 || P.empty())
       return false;
-    std::string Path = P.starts_with(MappedWork)
-                           ? (Work + P.drop_front(MappedWork.size())).str()
-                           : P.str();
-    if (Hashes.hash(Path) != H)
+    std::string Path = P.starts_with("/@pk-") ? Map.unmap(P, "") : P.str();
+    if (Hashes.hash(Path, &Map) != H)
       return false;
   }
   return true;
@@ -497,13 +545,13 @@ bool filesMatch(ArrayRef<StringRef> Lines, StringRef Work,
 } // namespace
 
 std::string programKey(StringRef ObjKey, ArrayRef<std::string> LinkArgs,
-                       StringRef Work, FileHashes &Hashes) {
+                       const PathMap &Map, FileHashes &Hashes) {
   KeyHasher K("port-kernel emulator program 1");
   K.field(ObjKey);
   for (const std::string &A : LinkArgs) {
-    K.field(replaceAll(A, Work, MappedWork));
+    K.field(Map.map(A));
     sys::fs::file_status St;
-    if (!StringRef(A).starts_with(Work) && sys::path::is_absolute(A) &&
+    if (!Map.inWork(A) && sys::path::is_absolute(A) &&
         !sys::fs::status(A, St) &&
         St.type() == sys::fs::file_type::regular_file) {
       std::string FH = Hashes.hash(A);
@@ -516,21 +564,22 @@ std::string programKey(StringRef ObjKey, ArrayRef<std::string> LinkArgs,
 }
 
 std::string manifestKey(StringRef Compiler, ArrayRef<std::string> Flags,
-                        StringRef Main, StringRef Work, FileHashes &Hashes) {
-  std::string MainHash = Hashes.hash(Main);
+                        StringRef Main, const PathMap &Map,
+                        FileHashes &Hashes) {
+  std::string MainHash = Hashes.hash(Main, &Map);
   if (MainHash.empty())
     return "";
   KeyHasher K("port-kernel emulator manifest 1");
   K.compiler(Compiler);
   for (const std::string &F : Flags)
-    K.field(replaceAll(F, Work, MappedWork));
-  K.field(replaceAll(Main, Work, MappedWork));
+    K.field(Map.map(F));
+  K.field(Map.map(Main));
   K.field(MainHash);
   return K.hex();
 }
 
-std::string lookupManifest(StringRef CacheDir, StringRef MKey, StringRef Work,
-                           FileHashes &Hashes) {
+std::string lookupManifest(StringRef CacheDir, StringRef MKey,
+                           const PathMap &Map, FileHashes &Hashes) {
   if (MKey.empty())
     return "";
   ErrorOr<std::unique_ptr<MemoryBuffer>> B =
@@ -546,12 +595,12 @@ std::string lookupManifest(StringRef CacheDir, StringRef MKey, StringRef Work,
   // The newest entry whose files all match.
   std::string Found;
   for (const ManifestEntry &E : *Entries)
-    if (filesMatch(E.Files, Work, Hashes))
+    if (filesMatch(E.Files, Map, Hashes))
       Found = E.Key.str();
   return Found;
 }
 
-void recordManifest(StringRef CacheDir, StringRef MKey, StringRef Work,
+void recordManifest(StringRef CacheDir, StringRef MKey, const PathMap &Map,
                     ArrayRef<std::pair<std::string, std::string>> Inputs,
                     StringRef ObjKey) {
   if (MKey.empty() || Inputs.empty())
@@ -560,7 +609,7 @@ void recordManifest(StringRef CacheDir, StringRef MKey, StringRef Work,
   for (const auto &[Path, Hash] : Inputs) {
     if (StringRef(Path).contains('\n') || StringRef(Path).contains('\r'))
       return;
-    Entry += Hash + " " + replaceAll(Path, Work, MappedWork) + "\n";
+    Entry += Hash + " " + Map.map(Path) + "\n";
   }
   std::string P = keyedPath(CacheDir, "manifest", MKey, ".txt");
   // The entries already there (a damaged manifest is replaced), the oldest

@@ -27,15 +27,60 @@
 
 namespace pk::validate {
 
+/// What builds record instead of the scratch directory, one variant's
+/// directory in it, the case's (or program's) source directory and the
+/// working directory.
+inline constexpr llvm::StringLiteral MappedWork = "/@pk-work@";
+inline constexpr llvm::StringLiteral MappedCell = "/@pk-cell@";
+inline constexpr llvm::StringLiteral MappedSrc = "/@pk-src@";
+inline constexpr llvm::StringLiteral MappedCwd = "/@pk-cwd@";
+
+/// The directories a build names and the fixed names it records instead,
+/// so that the same sources compiled for another case directory, another
+/// variant (the original and a byte-identical port) or another scratch
+/// directory have the same key and the same object. Always maps the scratch
+/// directory; a map made from a path alone maps only that (the converting
+/// constructors). A directory inside another is replaced first, and "/" is
+/// never mapped.
+class PathMap {
+public:
+  PathMap(llvm::StringRef Work);
+  PathMap(const char *Work) : PathMap(llvm::StringRef(Work)) {}
+  PathMap(const std::string &Work) : PathMap(llvm::StringRef(Work)) {}
+  /// Adds \p Real (absolute, no trailing '/') recorded as \p Mapped.
+  PathMap &add(llvm::StringRef Real, llvm::StringRef Mapped);
+  const std::string &work() const { return Work; }
+  /// \p Text with every mapped directory replaced by its name.
+  std::string map(llvm::StringRef Text) const;
+  /// \p Text with every name replaced by its directory, and /@pk-cwd@ by
+  /// \p Cwd.
+  std::string unmap(llvm::StringRef Text, llvm::StringRef Cwd) const;
+  /// Whether \p Text names a mapped directory.
+  bool mentions(llvm::StringRef Text) const;
+  /// Whether \p Path lies in the scratch directory.
+  bool inWork(llvm::StringRef Path) const;
+  /// -ffile-prefix-map for each directory (the outermost first: clang's
+  /// debug-info map tries the last one first) and -fdebug-compilation-dir.
+  std::vector<std::string> flags() const;
+
+private:
+  std::string Work;
+  /// (directory, name), the longest directory first.
+  std::vector<std::pair<std::string, std::string>> Dirs;
+};
+
 /// SHA-256 (hex) of files' contents, remembered by path, size and
 /// modification time, so that one run hashes each system header once.
-/// Thread-safe. Files under the scratch directory are hashed with it
-/// counted as /@pk-work@ (as readInputs does) and never remembered.
+/// Thread-safe. Files under the scratch directory are hashed with the
+/// directories of the map counted as their names (as readInputs does) and
+/// never remembered.
 class FileHashes {
 public:
   explicit FileHashes(std::string Work) : Work(std::move(Work)) {}
-  /// The hash of \p Path's content, or "" when it cannot be read.
-  std::string hash(llvm::StringRef Path);
+  /// The hash of \p Path's content, or "" when it cannot be read. \p Map:
+  /// the directories of the build that reads it (else the scratch
+  /// directory alone).
+  std::string hash(llvm::StringRef Path, const PathMap *Map = nullptr);
 
 private:
   std::string Work;
@@ -43,38 +88,35 @@ private:
   std::map<std::string, std::tuple<uint64_t, int64_t, std::string>> Memo;
 };
 
-/// What builds record instead of the scratch directory and the working
-/// directory.
-inline constexpr llvm::StringLiteral MappedWork = "/@pk-work@";
-inline constexpr llvm::StringLiteral MappedCwd = "/@pk-cwd@";
-
 /// The flags that make a build record /@pk-work@ and /@pk-cwd@ for the
-/// scratch directory \p Work and the working directory.
-std::vector<std::string> pathMapFlags(llvm::StringRef Work);
+/// scratch directory \p Work and the working directory (PathMap::flags).
+std::vector<std::string> pathMapFlags(const PathMap &Map);
 
-/// \p Text with /@pk-work@ and /@pk-cwd@ replaced by \p Work and \p Cwd.
-std::string unmapBuildPaths(llvm::StringRef Text, llvm::StringRef Work,
+/// \p Text with /@pk-work@ and /@pk-cwd@ (and the map's other names)
+/// replaced by their directories (PathMap::unmap).
+std::string unmapBuildPaths(llvm::StringRef Text, const PathMap &Map,
                             llvm::StringRef Cwd);
 
 /// The key of an object: SHA-256 (hex) over the compiler (its path, size and
 /// modification time), \p Flags, \p Preprocessed (the output of -E) and
 /// \p Inputs: every file the build reads, as (path, SHA-256 of its content)
-/// (readInputs). \p Work is replaced by /@pk-work@ in the flags, the paths
-/// and the line markers of the preprocessed text; anything else that names
+/// (readInputs). The directories of \p Map are replaced by their names in
+/// the flags, the paths and the line markers of the preprocessed text; anything else that names
 /// it (a string literal) stays and makes the key differ.
 std::string
 objectKey(llvm::StringRef Compiler, llvm::ArrayRef<std::string> Flags,
-          llvm::StringRef Preprocessed, llvm::StringRef Work,
+          llvm::StringRef Preprocessed, const PathMap &Map,
           llvm::ArrayRef<std::pair<std::string, std::string>> Inputs = {});
 
 /// The files a build with \p Flags reads, each with the SHA-256 (hex) of its
 /// content: those of the dependency file \p DepFile that preprocessing
 /// wrote (-MD -MF: the source, every header, sanitizer ignore lists) and
 /// every absolute path of a regular file that a flag names (-include FILE,
-/// -fprofile-use=FILE, ...). \p Work counts as /@pk-work@ in their content.
+/// -fprofile-use=FILE, ...). The directories of \p Map count as their
+/// names in their content.
 /// False when one of them cannot be read: such a build is not cached.
 bool readInputs(llvm::StringRef DepFile, llvm::ArrayRef<std::string> Flags,
-                llvm::StringRef Work,
+                const PathMap &Map,
                 std::vector<std::pair<std::string, std::string>> &Inputs);
 
 /// Why the preprocessed source \p Preprocessed cannot be cached, or "" when
@@ -109,35 +151,36 @@ void storeObject(llvm::StringRef CacheDir, llvm::StringRef Key,
                  llvm::StringRef Obj, llvm::StringRef Ext = ".o");
 
 /// The key of the program linked from the object \p ObjKey with
-/// \p LinkArgs: the arguments (\p Work counting as /@pk-work@) and the
+/// \p LinkArgs: the arguments (\p Map's directories counting as their names) and the
 /// content of every regular file they name outside it (the emulator's
 /// runtime library). "" when one cannot be read. Programs are stored and
 /// fetched like objects, with the extension ".exe".
 std::string programKey(llvm::StringRef ObjKey,
                        llvm::ArrayRef<std::string> LinkArgs,
-                       llvm::StringRef Work, FileHashes &Hashes);
+                       const PathMap &Map, FileHashes &Hashes);
 
 
 /// Direct lookup (no preprocessing): the key of the manifest of compiling
 /// \p Main with \p Flags by \p Compiler. A manifest lists, for each object
 /// stored from that command, the files the build read with the hash of
-/// their content; \p Work counts as /@pk-work@ in flags, paths and contents.
+/// their content; \p Map's directories count as their names in flags, paths
+/// and contents.
 std::string manifestKey(llvm::StringRef Compiler,
                         llvm::ArrayRef<std::string> Flags,
-                        llvm::StringRef Main, llvm::StringRef Work,
+                        llvm::StringRef Main, const PathMap &Map,
                         FileHashes &Hashes);
 
 /// The object key of an entry of manifest \p MKey in \p CacheDir whose
 /// files all have their recorded content now, or "" (no manifest, no such
 /// entry, an unreadable or damaged manifest: the caller preprocesses).
 std::string lookupManifest(llvm::StringRef CacheDir, llvm::StringRef MKey,
-                           llvm::StringRef Work, FileHashes &Hashes);
+                           const PathMap &Map, FileHashes &Hashes);
 
 /// Adds to manifest \p MKey the entry: the build read \p Inputs (as
 /// readInputs gives them) and its object is \p ObjKey. The newest entries
 /// are kept (at most 16); written to a temporary file and renamed.
 void recordManifest(
-    llvm::StringRef CacheDir, llvm::StringRef MKey, llvm::StringRef Work,
+    llvm::StringRef CacheDir, llvm::StringRef MKey, const PathMap &Map,
     llvm::ArrayRef<std::pair<std::string, std::string>> Inputs,
     llvm::StringRef ObjKey);
 

@@ -67,6 +67,10 @@ struct Cell {
   std::vector<OutputResult> Outputs;
   std::optional<uint64_t> NkiOps; ///< traced NKI operations (simulator)
   std::string Dir;
+  /// The case's directory, or the program's: builds record it (and Dir)
+  /// under fixed names (validate::PathMap), so that one object serves the
+  /// same sources in another directory or variant.
+  std::string SrcDir;
   double Seconds = 0;
   int ExitCode = 0;
   std::string Name;               ///< the case or program
@@ -541,6 +545,15 @@ public:
     return std::string(Abs);
   }
 
+  /// The directories builds of \p C record under fixed names: the scratch
+  /// directory, the cell's directory and the sources' directory.
+  validate::PathMap pathMap(const Cell &C) const {
+    validate::PathMap M(Work);
+    M.add(C.Dir, validate::MappedCell);
+    M.add(C.SrcDir, validate::MappedSrc);
+    return M;
+  }
+
   /// Compiles \p Main into \p Exe; on failure fills \p C.  Compiling and
   /// linking are separate steps: the compile flags carry sanitizer
   /// instrumentation whose callbacks the emulator runtime implements, so the
@@ -567,10 +580,12 @@ public:
     std::optional<validate::PreludePlan> Pch;
     if (!Opts.CacheDir.empty())
       Pch = validate::planPrelude(TC.ClangXX, Args, Work);
-    // The object records fixed names for the scratch and the working
-    // directory (what the run prints gets them back), so that it does not
-    // depend on where this run's scratch directory is: --cache-dir.
-    llvm::append_range(Args, validate::pathMapFlags(Work));
+    // The object records fixed names for the scratch directory, the cell's
+    // and the sources' directories and the working directory (what the run
+    // prints gets them back), so that it does not depend on where they are:
+    // --cache-dir.
+    const validate::PathMap Map = pathMap(C);
+    llvm::append_range(Args, validate::pathMapFlags(Map));
     std::string Obj = (Exe + ".o").str();
     std::string Key, CacheNote, MKey;
     std::vector<std::pair<std::string, std::string>> Inputs;
@@ -578,9 +593,10 @@ public:
       // Direct lookup first: the manifest of this command lists the files
       // earlier builds read; when all are unchanged, their object is used
       // without preprocessing.
-      MKey = validate::manifestKey(TC.ClangXX, Args, Main, Work, Hashes);
-      Key = validate::lookupManifest(Opts.CacheDir, MKey, Work, Hashes);
-      if (Key.empty() && !cacheKey(Main, Exe, Args, C, Key, CacheNote, Inputs))
+      MKey = validate::manifestKey(TC.ClangXX, Args, Main, Map, Hashes);
+      Key = validate::lookupManifest(Opts.CacheDir, MKey, Map, Hashes);
+      if (Key.empty() &&
+          !cacheKey(Main, Exe, Args, Map, C, Key, CacheNote, Inputs))
         return false;
     }
     std::vector<std::string> CompileArgs = Args;
@@ -634,7 +650,7 @@ public:
     // The linked program of this object and these link flags.
     std::string PKey;
     if (!Key.empty())
-      PKey = validate::programKey(Key, LinkArgs, Work, Hashes);
+      PKey = validate::programKey(Key, LinkArgs, Map, Hashes);
     if (!PKey.empty()) {
       validate::CacheFetch F =
           validate::fetchObject(Opts.CacheDir, PKey, Exe, ".exe");
@@ -643,7 +659,7 @@ public:
                         "program " + PKey + " reused from " + Opts.CacheDir +
                             " (object " + Key + ")\n");
         if (!Inputs.empty())
-          validate::recordManifest(Opts.CacheDir, MKey, Work, Inputs, Key);
+          validate::recordManifest(Opts.CacheDir, MKey, Map, Inputs, Key);
         return true;
       }
       if (F.K == validate::CacheFetch::Damaged)
@@ -661,7 +677,7 @@ public:
         // Found through the manifest but gone or damaged: the inputs for
         // recording it again come from preprocessing.
         std::string Ignored;
-        if (!cacheKey(Main, Exe, Args, C, Ignored, CacheNote, Inputs))
+        if (!cacheKey(Main, Exe, Args, Map, C, Ignored, CacheNote, Inputs))
           return false;
       }
     }
@@ -669,7 +685,7 @@ public:
       (void)writeFile(joinPath(Dir, "compile.log"),
                       "object " + Key + " reused from " + Opts.CacheDir + "\n");
       if (!Inputs.empty())
-        validate::recordManifest(Opts.CacheDir, MKey, Work, Inputs, Key);
+        validate::recordManifest(Opts.CacheDir, MKey, Map, Inputs, Key);
     }
     for (bool Link : {false, true}) {
       if (!Link && Cached)
@@ -715,7 +731,7 @@ public:
       if (R.Code == 0 && !R.ExecFailed && !R.TimedOut && !R.Interrupted) {
         if (!Link && !Key.empty()) {
           validate::storeObject(Opts.CacheDir, Key, Obj);
-          validate::recordManifest(Opts.CacheDir, MKey, Work, Inputs, Key);
+          validate::recordManifest(Opts.CacheDir, MKey, Map, Inputs, Key);
         }
         if (Link && !PKey.empty())
           validate::storeObject(Opts.CacheDir, PKey, Exe, ".exe");
@@ -779,7 +795,8 @@ public:
   /// the build reads what the key cannot cover (the assembler's .incbin).
   /// False (and \p C filled) when preprocessing fails.
   bool cacheKey(StringRef Main, StringRef Exe, ArrayRef<std::string> Flags,
-                Cell &C, std::string &Key, std::string &Note,
+                const validate::PathMap &Map, Cell &C, std::string &Key,
+                std::string &Note,
                 std::vector<std::pair<std::string, std::string>> &Inputs) {
     std::vector<std::string> Args(Flags.begin(), Flags.end());
     std::string Pre = (Exe + ".ii").str(), Dep = (Exe + ".ii.d").str();
@@ -802,14 +819,14 @@ public:
       return true;
     std::string Why = validate::uncacheableReason((*B)->getBuffer());
     Inputs.clear();
-    if (Why.empty() && !validate::readInputs(Dep, Flags, Work, Inputs))
+    if (Why.empty() && !validate::readInputs(Dep, Flags, Map, Inputs))
       Why = "a file the build reads could not be read for the cache key";
     if (!Why.empty()) {
       Inputs.clear();
       Note = "not cached: " + Why + "\n";
       return true;
     }
-    Key = validate::objectKey(TC.ClangXX, Flags, (*B)->getBuffer(), Work,
+    Key = validate::objectKey(TC.ClangXX, Flags, (*B)->getBuffer(), Map,
                               Inputs);
     return true;
   }
@@ -983,8 +1000,9 @@ public:
                   "child it did not wait for); killed when it ended",
                   R.Strays, R.Strays == 1 ? "" : "es")
               .str());
-    R.Out.Text = validate::unmapBuildPaths(R.Out.Text, Work, Cwd);
-    R.Err.Text = validate::unmapBuildPaths(R.Err.Text, Work, Cwd);
+    const validate::PathMap Map = pathMap(C);
+    R.Out.Text = validate::unmapBuildPaths(R.Out.Text, Map, Cwd);
+    R.Err.Text = validate::unmapBuildPaths(R.Err.Text, Map, Cwd);
     (void)writeFile(OutP, R.Out.Text);
     (void)writeFile(ErrP, R.Err.Text);
     noteDropped(C, "stdout", R.Out);
@@ -1058,6 +1076,7 @@ public:
     Cell C;
     C.Variant = variantName(T).str();
     C.Dir = joinPath(Work, Spec.Name, C.Variant);
+    C.SrcDir = Spec.Dir;
     C.Name = Spec.Name;
     auto Start = C.Start = Clock::now();
     auto Done = [&]() -> Cell {
@@ -1222,6 +1241,7 @@ public:
     Cell C;
     C.Variant = variantName(T).str();
     C.Dir = joinPath(Work, sys::path::stem(File), C.Variant);
+    C.SrcDir = std::string(sys::path::parent_path(cleanPath(File)));
     C.Name = sys::path::filename(File).str();
     auto Start = C.Start = Clock::now();
     auto Done = [&]() -> Cell {

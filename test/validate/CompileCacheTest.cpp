@@ -84,6 +84,70 @@ TEST(CompileCache, UnmapPutsTheDirectoriesBack) {
             "no mapped path\n");
 }
 
+/// The map of one cell: scratch \p W, the cell W/c/<variant>, sources \p S.
+PathMap cellMap(llvm::StringRef W, llvm::StringRef S) {
+  PathMap M(W);
+  M.add((W + "/c/original").str(), MappedCell);
+  M.add(S, MappedSrc);
+  return M;
+}
+
+TEST(CompileCache, PathMapReplacesTheInnermostDirectoryFirst) {
+  PathMap M = cellMap("/tmp/w", "/home/u/case");
+  EXPECT_EQ(M.map("/tmp/w/c/original/prep/k.cu /tmp/w/pkv_rt.h "
+                  "/home/u/case/ref.cpp /home/u/other.h"),
+            "/@pk-cell@/prep/k.cu /@pk-work@/pkv_rt.h /@pk-src@/ref.cpp "
+            "/home/u/other.h");
+  EXPECT_EQ(M.unmap("at /@pk-cell@/prep/k.cu:3 and /@pk-src@/ref.cpp:9 in "
+                    "/@pk-cwd@/x",
+                    "/cwd"),
+            "at /tmp/w/c/original/prep/k.cu:3 and /home/u/case/ref.cpp:9 in "
+            "/cwd/x");
+  // clang's debug-info map tries the last -ffile-prefix-map first: the
+  // cell's directory must come after the scratch directory holding it.
+  std::vector<std::string> F = M.flags();
+  auto At = [&](llvm::StringRef S) {
+    return std::find(F.begin(), F.end(), S.str()) - F.begin();
+  };
+  EXPECT_LT(At("-ffile-prefix-map=/tmp/w=/@pk-work@"),
+            At("-ffile-prefix-map=/tmp/w/c/original=/@pk-cell@"));
+  EXPECT_EQ(F.back(), "-fdebug-compilation-dir=/@pk-cwd@");
+  // Sources inside the scratch directory, and the root, which would map
+  // every path.
+  PathMap In = cellMap("/tmp/w", "/tmp/w/src");
+  EXPECT_EQ(In.map("/tmp/w/src/k.cu /tmp/w/x"), "/@pk-src@/k.cu /@pk-work@/x");
+  PathMap Root = cellMap("/tmp/w", "/");
+  EXPECT_EQ(Root.map("/usr/include/x.h"), "/usr/include/x.h");
+}
+
+TEST(CompileCache, KeyIgnoresTheSourceAndCellDirectories) {
+  // The same case from two directories, in two variants' directories: one
+  // key. A string literal naming the source directory still separates them.
+  auto Pre = [](llvm::StringRef W, llvm::StringRef S, llvm::StringRef Lit) {
+    return ("# 1 \"" + W + "/c/original/driver.cpp\"\n# 1 \"" + W +
+            "/c/original/prep/k.cu\" 1\nint x;\n# 1 \"" + S +
+            "/ref.cpp\" 1\nconst char *p = \"" + Lit + "\";\n")
+        .str();
+  };
+  PathMap A = cellMap("/wa", "/home/a/case"), B = cellMap("/wb", "/srv/case");
+  std::vector<std::string> FA = A.flags(), FB = B.flags();
+  FA.push_back("-I/home/a/case/include");
+  FB.push_back("-I/srv/case/include");
+  std::vector<std::pair<std::string, std::string>> IA{
+      {"/home/a/case/ref.cpp", std::string(64, 'a')}},
+      IB{{"/srv/case/ref.cpp", std::string(64, 'a')}};
+  EXPECT_EQ(objectKey("/c", FA, Pre("/wa", "/home/a/case", "x"), A, IA),
+            objectKey("/c", FB, Pre("/wb", "/srv/case", "x"), B, IB));
+  EXPECT_NE(objectKey("/c", FA, Pre("/wa", "/home/a/case", "/home/a/case/d"),
+                      A, IA),
+            objectKey("/c", FB, Pre("/wb", "/srv/case", "/srv/case/d"), B,
+                      IB));
+  // Another content of the reference source: another key.
+  IB[0].second = std::string(64, 'b');
+  EXPECT_NE(objectKey("/c", FA, Pre("/wa", "/home/a/case", "x"), A, IA),
+            objectKey("/c", FB, Pre("/wb", "/srv/case", "x"), B, IB));
+}
+
 TEST(CompileCache, StoreThenFetch) {
   llvm::SmallString<128> Dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pk-cache-test", Dir));

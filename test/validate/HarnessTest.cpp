@@ -179,6 +179,56 @@ TEST(Harness, CacheDirReusesObjectsAcrossScratchDirectories) {
   llvm::sys::fs::remove_directories(Base);
 }
 
+TEST(Harness, CacheDirReusesObjectsAcrossSourceDirectories) {
+  // The same program in two directories: the second build takes the first
+  // one's object (the source and cell directories are recorded as /@pk-src@
+  // and /@pk-cell@), and what the reused program prints about its source
+  // names the second run's directories.
+  test::FakePortService PS;
+  llvm::SmallString<256> Base;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pkv-cache-src", Base));
+  std::string Cache = std::string(Base) + "/cache";
+  auto readFile = [](const std::string &P) {
+    auto B = llvm::MemoryBuffer::getFile(P);
+    return B ? (*B)->getBuffer().str() : std::string("<missing>");
+  };
+  for (const char *Dir : {"/one", "/two"}) {
+    std::string Src = std::string(Base) + Dir;
+    ASSERT_FALSE(llvm::sys::fs::create_directories(Src));
+    std::ofstream P(Src + "/where.cu");
+    P << "#include <cuda_runtime.h>\n#include <cstdio>\n"
+         "__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
+         "int main() {\n  int *d = nullptr;\n"
+         "  cudaMalloc((void **)&d, 32 * sizeof(int));\n"
+         "  k<<<1, 32>>>(d);\n  cudaDeviceSynchronize();\n"
+         "  std::printf(\"built from %s\\n\", __FILE__);\n  return 0;\n}\n";
+  }
+  for (const char *Dir : {"/one", "/two"}) {
+    std::string Src = std::string(Base) + Dir;
+    ValidateOptions O;
+    O.Program = true;
+    O.ProgramFile = Src + "/where.cu";
+    O.Targets = {Target::CUDA};
+    O.WorkDir = std::string(Base) + "/work" + Dir;
+    O.CacheDir = Cache;
+    RunResult R = runIt(O, PS);
+    EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+    std::string Log = readFile(O.WorkDir + "/where/original/compile.log");
+    EXPECT_EQ(Log.find("reused from " + Cache) != std::string::npos,
+              std::string(Dir) == "/two")
+        << Dir << ": " << Log;
+    // (The stand-in translator writes no #line: __FILE__ is the prepared
+    // copy in this run's cell directory.)
+    std::string Printed = readFile(O.WorkDir + "/where/original/run.out");
+    EXPECT_NE(Printed.find("built from " + O.WorkDir +
+                           "/where/original/prep/where.cu"),
+              std::string::npos)
+        << Dir << ": " << Printed;
+    EXPECT_EQ(Printed.find("/@pk-"), std::string::npos) << Printed;
+  }
+  llvm::sys::fs::remove_directories(Base);
+}
+
 TEST(Harness, ProgramRunsInAFreshDirectoryWithACopyOfItsOwn) {
   // The program reads ./data.txt from its own directory and writes
   // ./out.txt and ./data.txt: each variant reads the file, and neither the
