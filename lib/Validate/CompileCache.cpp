@@ -12,6 +12,8 @@
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 #include <chrono>
+#include <optional>
+#include <set>
 
 using namespace llvm;
 
@@ -60,6 +62,31 @@ std::string sha256Hex(StringRef Bytes) {
 /// names (a driver and the prepared sources name them).
 std::string contentHash(StringRef Content, const PathMap &Map) {
   return sha256Hex(Map.mentions(Content) ? Map.map(Content) : Content.str());
+}
+
+/// \p Flags as keys read them: \p Map's directories as their names, and the
+/// -ffile-prefix-map flags as a sorted set where the first of them was.
+/// Mapped, they only say which names exist (the innermost directory always
+/// wins, whatever their order), and a byte-identical copy of the sources
+/// mapped to the sources' name records what the sources themselves record.
+std::vector<std::string> keyFlags(ArrayRef<std::string> Flags,
+                                  const PathMap &Map) {
+  std::vector<std::string> R;
+  std::set<std::string> PrefixMaps;
+  std::optional<size_t> At;
+  for (const std::string &F : Flags) {
+    std::string M = Map.map(F);
+    if (StringRef(M).starts_with("-ffile-prefix-map=")) {
+      if (!At)
+        At = R.size();
+      PrefixMaps.insert(std::move(M));
+      continue;
+    }
+    R.push_back(std::move(M));
+  }
+  if (At)
+    R.insert(R.begin() + *At, PrefixMaps.begin(), PrefixMaps.end());
+  return R;
 }
 
 /// Every key of the cache: NUL-separated fields hashed with SHA-256, the
@@ -249,6 +276,8 @@ PathMap &PathMap::add(StringRef Real, StringRef Mapped) {
   auto At = llvm::find_if(
       Dirs, [&](const auto &E) { return E.first.size() < Real.size(); });
   Dirs.insert(At, {Real.str(), Mapped.str()});
+  if (llvm::none_of(Names, [&](const auto &E) { return E.first == Mapped; }))
+    Names.push_back({Mapped.str(), Real.str()});
   return *this;
 }
 
@@ -264,7 +293,7 @@ std::string PathMap::unmap(StringRef Text, StringRef Cwd) const {
   if (!Text.contains("/@pk-"))
     return Text.str();
   std::string R = Text.str();
-  for (const auto &[D, N] : Dirs)
+  for (const auto &[N, D] : Names)
     R = replaceAll(R, N, D);
   return replaceAll(R, MappedCwd, Cwd);
 }
@@ -299,8 +328,8 @@ std::string objectKey(StringRef Compiler, ArrayRef<std::string> Flags,
                       ArrayRef<std::pair<std::string, std::string>> Inputs) {
   KeyHasher K("port-kernel emulator object 2");
   K.compiler(Compiler);
-  for (const std::string &F : Flags)
-    K.field(Map.map(F));
+  for (const std::string &F : keyFlags(Flags, Map))
+    K.field(F);
   K.field("inputs");
   for (const auto &[Path, Hash] : Inputs) {
     K.field(Map.map(Path));
@@ -571,8 +600,8 @@ std::string manifestKey(StringRef Compiler, ArrayRef<std::string> Flags,
     return "";
   KeyHasher K("port-kernel emulator manifest 1");
   K.compiler(Compiler);
-  for (const std::string &F : Flags)
-    K.field(Map.map(F));
+  for (const std::string &F : keyFlags(Flags, Map))
+    K.field(F);
   K.field(Map.map(Main));
   K.field(MainHash);
   return K.hex();
@@ -628,6 +657,25 @@ void recordManifest(StringRef CacheDir, StringRef MKey, const PathMap &Map,
     Body += E;
   Body += Entry;
   (void)putAtomically(P, sealed(Body));
+}
+
+KeysInFlight::Hold KeysInFlight::acquire(StringRef Key) {
+  if (Key.empty())
+    return Hold(nullptr, "");
+  std::unique_lock<std::mutex> L(M);
+  CV.wait(L, [&] { return !Held.count(Key.str()); });
+  Held.insert(Key.str());
+  return Hold(this, Key.str());
+}
+
+KeysInFlight::Hold::~Hold() {
+  if (!Owner)
+    return;
+  {
+    std::lock_guard<std::mutex> L(Owner->M);
+    Owner->Held.erase(Key);
+  }
+  Owner->CV.notify_all();
 }
 
 std::optional<PreludePlan> planPrelude(StringRef Compiler,

@@ -16,10 +16,12 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -47,7 +49,9 @@ public:
   PathMap(llvm::StringRef Work);
   PathMap(const char *Work) : PathMap(llvm::StringRef(Work)) {}
   PathMap(const std::string &Work) : PathMap(llvm::StringRef(Work)) {}
-  /// Adds \p Real (absolute, no trailing '/') recorded as \p Mapped.
+  /// Adds \p Real (absolute, no trailing '/') recorded as \p Mapped. Two
+  /// directories may share a name (a byte-identical copy of the sources):
+  /// the name is read back as the first of them.
   PathMap &add(llvm::StringRef Real, llvm::StringRef Mapped);
   const std::string &work() const { return Work; }
   /// \p Text with every mapped directory replaced by its name.
@@ -67,6 +71,8 @@ private:
   std::string Work;
   /// (directory, name), the longest directory first.
   std::vector<std::pair<std::string, std::string>> Dirs;
+  /// (name, directory it reads back as), each name once.
+  std::vector<std::pair<std::string, std::string>> Names;
 };
 
 /// SHA-256 (hex) of files' contents, remembered by path, size and
@@ -183,6 +189,36 @@ void recordManifest(
     llvm::StringRef CacheDir, llvm::StringRef MKey, const PathMap &Map,
     llvm::ArrayRef<std::pair<std::string, std::string>> Inputs,
     llvm::StringRef ObjKey);
+
+/// Builds of one run that would compile the same object (the original and a
+/// byte-identical port, validated in parallel): the first holds its key
+/// while it compiles and stores; the others wait, then find it stored.
+class KeysInFlight {
+public:
+  /// Holds a key until destroyed (an empty key holds nothing).
+  class Hold {
+  public:
+    Hold(Hold &&O) : Owner(O.Owner), Key(std::move(O.Key)) { O.Owner = nullptr; }
+    Hold(const Hold &) = delete;
+    Hold &operator=(const Hold &) = delete;
+    Hold &operator=(Hold &&) = delete;
+    ~Hold();
+
+  private:
+    friend class KeysInFlight;
+    Hold(KeysInFlight *Owner, std::string Key)
+        : Owner(Owner), Key(std::move(Key)) {}
+    KeysInFlight *Owner;
+    std::string Key;
+  };
+  /// Waits while another holds \p Key, then holds it.
+  Hold acquire(llvm::StringRef Key);
+
+private:
+  std::mutex M;
+  std::condition_variable CV;
+  std::set<std::string> Held;
+};
 
 /// A precompiled prelude: compiles that force-include `pkemu/prelude.h`
 /// (-include) use a precompiled header of it built with the same flags.

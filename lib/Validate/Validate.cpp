@@ -71,6 +71,10 @@ struct Cell {
   /// under fixed names (validate::PathMap), so that one object serves the
   /// same sources in another directory or variant.
   std::string SrcDir;
+  /// The port's tree in Dir when every file of it is byte-identical to its
+  /// source in SrcDir (the CUDA port of modern code): recorded as SrcDir
+  /// is, so that the original's object serves this cell.
+  std::string SrcCopy;
   double Seconds = 0;
   int ExitCode = 0;
   std::string Name;               ///< the case or program
@@ -509,6 +513,10 @@ public:
       if (Flags)
         if (std::optional<std::string> R = mirroredRoot(Source, Input, Src))
           Flags->Source = remapTree(Flags->Source, *R, Src);
+      if (std::optional<std::string> R = mirroredRoot(Source, Input, Src))
+        if (!C.SrcDir.empty() && *R == cleanPath(C.SrcDir) &&
+            sameAsSources(Outs, Src, *R))
+          C.SrcCopy = Src;
       if (runsOnNkiSimulator(*T))
         return Input; // the NKI runner's input, not the emulator's
       if (targetEmuLanguage(*T) == EmuLanguage::None) {
@@ -545,12 +553,33 @@ public:
     return std::string(Abs);
   }
 
+  /// Whether every file of \p Outs (under \p Copy) has the same name and
+  /// bytes as its counterpart under \p Root.
+  static bool sameAsSources(ArrayRef<std::string> Outs, StringRef Copy,
+                            StringRef Root) {
+    const std::string Base = cleanPath(Copy);
+    for (const std::string &O : Outs) {
+      std::optional<std::string> Orig = underOther(cleanPath(O), Base, Root);
+      if (!Orig)
+        return false;
+      ErrorOr<std::unique_ptr<MemoryBuffer>> A = MemoryBuffer::getFile(
+          O, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+      ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(
+          *Orig, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+      if (!A || !B || (*A)->getBuffer() != (*B)->getBuffer())
+        return false;
+    }
+    return !Outs.empty();
+  }
+
   /// The directories builds of \p C record under fixed names: the scratch
-  /// directory, the cell's directory and the sources' directory.
+  /// directory, the cell's directory and the sources' directory (and the
+  /// port's copy of them, when it is byte-identical).
   validate::PathMap pathMap(const Cell &C) const {
     validate::PathMap M(Work);
     M.add(C.Dir, validate::MappedCell);
     M.add(C.SrcDir, validate::MappedSrc);
+    M.add(C.SrcCopy, validate::MappedSrc);
     return M;
   }
 
@@ -647,6 +676,9 @@ public:
       Cmds += ToolLine(I == 0 ? OptTool : LlcTool, Post[I]);
     (void)writeFile(joinPath(Dir, "compile.cmd"), Cmds + CmdLine(LinkArgs));
 
+    // Another cell of this run compiling the same object: wait for it, then
+    // take what it stored.
+    validate::KeysInFlight::Hold Flight = InFlight.acquire(Key);
     // The linked program of this object and these link flags.
     std::string PKey;
     if (!Key.empty())
@@ -983,6 +1015,8 @@ public:
     if (!timeLeft(C, "running", Limit))
       return false;
     std::vector<StringRef> Env = EnvRefs;
+    const std::string VariantVar = "PKV_VARIANT=" + C.Variant;
+    Env.push_back(VariantVar);
     std::string EmuTimeout = emuTimeoutVar(Limit);
     if (!EmuTimeout.empty())
       Env.push_back(EmuTimeout);
@@ -1113,7 +1147,9 @@ public:
     DC.PreparedSource = *Prepared;
     DC.ReferenceSource = Spec.referencePath();
     DC.RuntimeHeader = runtimeHeaderPath();
-    DC.Variant = C.Variant;
+    // The variant comes from PKV_VARIANT (run): the driver's text, and so
+    // its object, is then the same for the original and an identical port.
+    DC.Variant.clear();
     std::string Driver = joinPath(C.Dir, "driver.cpp");
     if (Error E = writeFile(Driver, generateDriver(Spec, DC))) {
       C.Kind = "run";
@@ -1350,6 +1386,7 @@ private:
   std::string Work;
   std::string Cwd; ///< what /@pk-cwd@ in a build stands for
   std::mutex ServiceMutex;
+  validate::KeysInFlight InFlight;
   /// Hashes of the files builds read (the cache's direct lookups).
   validate::FileHashes Hashes{Work};
   /// Serialises building precompiled preludes.

@@ -10,7 +10,10 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/ADT/STLExtras.h"
 #include "gtest/gtest.h"
+#include <atomic>
 #include <functional>
+#include <optional>
+#include <thread>
 
 using namespace pk::validate;
 
@@ -146,6 +149,26 @@ TEST(CompileCache, KeyIgnoresTheSourceAndCellDirectories) {
   IB[0].second = std::string(64, 'b');
   EXPECT_NE(objectKey("/c", FA, Pre("/wa", "/home/a/case", "x"), A, IA),
             objectKey("/c", FB, Pre("/wb", "/srv/case", "x"), B, IB));
+}
+
+TEST(CompileCache, KeysInFlightHoldOneBuilderPerKey) {
+  // The second acquirer of a key returns only after the first released it;
+  // another key is never held up.
+  KeysInFlight F;
+  std::atomic<bool> Released{false}, SawRelease{false};
+  std::optional<KeysInFlight::Hold> First(F.acquire("k"));
+  std::thread T([&] {
+    KeysInFlight::Hold H = F.acquire("k");
+    SawRelease = Released.load();
+  });
+  { KeysInFlight::Hold Other = F.acquire("other"); }
+  { KeysInFlight::Hold None = F.acquire(""); }
+  Released = true;
+  First.reset();
+  T.join();
+  EXPECT_TRUE(SawRelease);
+  // Released by the thread: free again.
+  { KeysInFlight::Hold Again = F.acquire("k"); }
 }
 
 TEST(CompileCache, StoreThenFetch) {

@@ -118,6 +118,8 @@ class FakePortService : public PortService {
 public:
   /// When set, ported HIP output is the CUDA source unchanged (tests only).
   bool AllowHip = false;
+  /// Appended to each CUDA output (a port that differs from its source).
+  std::string CudaPortSuffix;
 
   llvm::Error portFiles(llvm::ArrayRef<std::string> Inputs, Target T,
                         llvm::StringRef OutDir,
@@ -129,6 +131,11 @@ public:
       auto Out = copyTree(In, OutDir, T == Target::HIP ? ".hip" : ".cu", false);
       if (!Out)
         return Out.takeError();
+      if (T == Target::CUDA && !CudaPortSuffix.empty()) {
+        std::error_code EC;
+        llvm::raw_fd_ostream OS(*Out, EC, llvm::sys::fs::OF_Append);
+        OS << CudaPortSuffix;
+      }
       OutPaths.push_back(*Out);
     }
     return llvm::Error::success();

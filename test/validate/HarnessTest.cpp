@@ -229,6 +229,39 @@ TEST(Harness, CacheDirReusesObjectsAcrossSourceDirectories) {
   llvm::sys::fs::remove_directories(Base);
 }
 
+TEST(Harness, IdenticalPortSharesTheOriginalsObject) {
+  // A CUDA port byte-identical to its source builds what the original
+  // builds: validated in parallel, one of the two compiles and the other
+  // takes its program (the other waits while the first compiles). A port
+  // that differs by one line compiles on its own.
+  auto readFile = [](const std::string &P) {
+    auto B = llvm::MemoryBuffer::getFile(P);
+    return B ? (*B)->getBuffer().str() : std::string("<missing>");
+  };
+  for (bool Differs : {false, true}) {
+    llvm::SmallString<256> Base;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pkv-same-port", Base));
+    test::FakePortService PS;
+    if (Differs)
+      PS.CudaPortSuffix = "\n// the port differs\n";
+    ValidateOptions O;
+    O.Program = true;
+    O.ProgramFile = PKV_TEST_DIR "/programs/prog_ok.cu";
+    O.Targets = {Target::CUDA};
+    O.Jobs = 2;
+    O.WorkDir = std::string(Base) + "/work";
+    O.CacheDir = std::string(Base) + "/cache";
+    RunResult R = runIt(O, PS);
+    EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+    unsigned Reused = 0;
+    for (const char *V : {"original", "cuda"})
+      Reused += readFile(O.WorkDir + "/prog_ok/" + V + "/compile.log")
+                    .find("reused from " + O.CacheDir) != std::string::npos;
+    EXPECT_EQ(Reused, Differs ? 0u : 1u) << "differs=" << Differs;
+    llvm::sys::fs::remove_directories(Base);
+  }
+}
+
 TEST(Harness, ProgramRunsInAFreshDirectoryWithACopyOfItsOwn) {
   // The program reads ./data.txt from its own directory and writes
   // ./out.txt and ./data.txt: each variant reads the file, and neither the

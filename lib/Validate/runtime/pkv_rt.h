@@ -307,6 +307,14 @@ inline std::string jsonString(const std::string &S) {
   return R + "\"";
 }
 
+/// The variant a driver runs as, from PKV_VARIANT (the harness sets it): a
+/// driver that does not name its variant compiles to the same object for
+/// the original and a byte-identical port.
+inline const char *variantFromEnv() {
+  const char *V = std::getenv("PKV_VARIANT");
+  return V && *V ? V : "unnamed";
+}
+
 /// Collects per-output results and prints the single result line.
 class Report {
 public:

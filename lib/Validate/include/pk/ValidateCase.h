@@ -94,6 +94,8 @@ struct DriverConfig {
       PreparedSource; ///< #include'd kernel source (prepared for the emulator)
   std::string ReferenceSource;
   std::string RuntimeHeader; ///< pkv_rt.h
+  /// Named in the result line; empty: read from PKV_VARIANT when the
+  /// driver runs (so that the driver's text is the same for every variant).
   std::string Variant = "original";
   /// Defines pkemu::launch with a triple-chevron launch so the driver builds
   /// with nvcc against the unprepared source (checks on real GPUs).
