@@ -257,32 +257,51 @@ static char *get_stack(Worker &w, std::size_t i) {
   return w.stacks[i];
 }
 
+// The body of every fiber. A thread that ends hands the stack it ran on to
+// the next runnable thread if that one has not started yet: it runs here
+// without a context switch and without touching a stack of its own (a block
+// of threads that never wait runs them one after the other on one stack).
+// Only a thread that has started (it waits in a barrier or a collective) is
+// switched to.
 static void fiber_main() {
   Worker &w = *t_worker;
-  Fiber *self = w.cur;
-  try {
-    w.L->a.thunk(w.L->a.pack);
-  } catch (...) {
-    fatal_here(w, "exception",
-               "a C++ exception escaped the kernel in thread " +
-                   std::to_string(self->lin) + " of block " + block_str(w.bidx),
-               nullptr, 0);
-  }
-  self->state = kExited;
-  ++w.nexited;
-  on_lane_exit(w, self);
-  if (w.nexited == w.nthreads) {
-    ctx_switch(&w.sink.ctx, w.sched.ctx);
+  for (;;) {
+    Fiber *self = w.cur;
+    try {
+      w.L->a.thunk(w.L->a.pack);
+    } catch (...) {
+      fatal_here(w, "exception",
+                 "a C++ exception escaped the kernel in thread " +
+                     std::to_string(self->lin) + " of block " +
+                     block_str(w.bidx),
+                 nullptr, 0);
+    }
+    self->state = kExited;
+    ++w.nexited;
+    on_lane_exit(w, self);
+    if (w.nexited == w.nthreads) {
+      ctx_switch(&w.sink.ctx, w.sched.ctx);
+      __builtin_unreachable();
+    }
+    Fiber *next = rq_pop(w);
+    if (!next && complete_divergent(w))
+      next = rq_pop(w);
+    if (!next)
+      stuck(w);
+    set_cur(w, next);
+    if (!next->ctx)
+      continue; // adopted: it starts on this stack
+    ctx_switch(&w.sink.ctx, next->ctx);
     __builtin_unreachable();
   }
-  Fiber *next = rq_pop(w);
-  if (!next && complete_divergent(w))
-    next = rq_pop(w);
-  if (!next)
-    stuck(w);
-  set_cur(w, next);
-  ctx_switch(&w.sink.ctx, next->ctx);
-  __builtin_unreachable();
+}
+
+void *start_ctx(Worker &w, Fiber *f) {
+  // Stagger stack tops so that the hot frames of different fibers use
+  // different cache sets.
+  char *top = f->stack + w.stack_bytes - ((f->lin & 63) * 64);
+  f->ctx = ctx_make(top);
+  return f->ctx;
 }
 
 void prepare_launch(Worker &w, const LaunchCtx &L) {
@@ -348,7 +367,7 @@ static bool enter_block(Worker &w) {
   w.os_thread.store((unsigned long)pthread_self(), std::memory_order_relaxed);
   Fiber *f = w.cur;
   set_cur(w, f);
-  ctx_switch(&w.sched.ctx, f->ctx);
+  ctx_switch(&w.sched.ctx, ctx_of(w, f));
   pkemu_t_arena_size = 0;
   t_worker = host;
   if (w.aborting)
@@ -380,14 +399,10 @@ bool start_block(Worker &w, const LaunchCtx &L, std::uint64_t b) {
     w.warps[k].exited = 0;
     w.warps[k].nslots = 0;
   }
-  const std::size_t sb = w.stack_bytes;
   for (std::uint32_t i = 0; i < L.nthreads; ++i) {
     Fiber &f = w.fibers[i];
     f.state = kReady;
-    // Stagger stack tops so that the hot frames of different fibers use
-    // different cache sets.
-    char *top = f.stack + sb - ((i & 63) * 64);
-    f.ctx = ctx_make(top);
+    f.ctx = nullptr; // not started (start_ctx, or adopted in fiber_main)
     if (i)
       rq_push(w, &f);
   }

@@ -300,6 +300,13 @@ fatal_here(Worker &w, const char *kind, std::string text, const char *file,
 // Every fiber of the block is blocked or exited: explain why and abort the
 // block.
 [[noreturn]] __attribute__((noinline, cold)) void stuck(Worker &w);
+// The initial context of a fiber that has not started (its ctx is null): made
+// when something first switches to it, on its own stack. A fiber that a
+// finished one adopts (fiber_main) never needs one.
+__attribute__((noinline)) void *start_ctx(Worker &w, Fiber *f);
+static inline void *ctx_of(Worker &w, Fiber *f) {
+  return __builtin_expect(f->ctx != nullptr, 1) ? f->ctx : start_ctx(w, f);
+}
 // barriers.cpp
 const char *barrier_name(int kind);
 // collectives.cpp
@@ -396,7 +403,7 @@ static inline void switch_from(Worker &w, Fiber *self) {
       __builtin_prefetch(rq[(h + 1) & w.rq_mask]);
   }
   set_cur(w, next);
-  ctx_switch(&self->ctx, next->ctx);
+  ctx_switch(&self->ctx, ctx_of(w, next));
 }
 
 } // namespace detail
