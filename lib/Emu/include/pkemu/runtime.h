@@ -279,21 +279,32 @@ __attribute__((always_inline)) inline void note_atomic(const void *addr,
 #endif
 }
 
+// The arguments of a launch: one base per parameter, so that the thunk reads
+// them as plain members (std::get would be a call per argument and thread:
+// functions compiled with the memory hooks are not inlined into the thunk).
+template <std::size_t I, class T> struct ArgSlot {
+  T v;
+};
+template <class Seq, class... T> struct ArgStore;
+template <std::size_t... I, class... T>
+struct ArgStore<std::index_sequence<I...>, T...> : ArgSlot<I, T>... {};
+
 template <class T> struct KernelPack;
 template <class... P> struct KernelPack<void (*)(P...)> {
+  using Seq = std::index_sequence_for<P...>;
   void (*k)(P...);
-  std::tuple<std::decay_t<P>...> args;
+  ArgStore<Seq, std::decay_t<P>...> args;
   // Every thread copies the launch's arguments out of the launching thread's
   // frame into its parameters. Those reads are the emulator's, not the
   // kernel's: they pass no memory hook (no_sanitize, which also keeps the
   // kernel from being inlined here, so its own accesses keep theirs).
   __attribute__((no_sanitize("thread"))) static void thunk(void *p) {
-    call(static_cast<KernelPack *>(p), std::index_sequence_for<P...>{});
+    call(static_cast<KernelPack *>(p), Seq{});
   }
   template <std::size_t... I>
   __attribute__((no_sanitize("thread"))) static void
   call(KernelPack *self, std::index_sequence<I...>) {
-    self->k(std::get<I>(self->args)...);
+    self->k(static_cast<ArgSlot<I, std::decay_t<P>> &>(self->args).v...);
   }
 };
 template <class T, class U> inline T implicit_conv(U &&u) {
@@ -330,7 +341,7 @@ inline int launch_ex(detail::LaunchSite site, void (*k)(P...), dim3 grid,
   static_assert(sizeof...(P) == sizeof...(A),
                 "pkemu::launch: wrong number of kernel arguments");
   detail::KernelPack<void (*)(P...)> pack{
-      k, {detail::implicit_conv<std::decay_t<P>>(std::forward<A>(args))...}};
+      k, {{detail::implicit_conv<std::decay_t<P>>(std::forward<A>(args))}...}};
   detail::LaunchArgs la{(const void *)k,
                         &detail::KernelPack<void (*)(P...)>::thunk,
                         &pack,
