@@ -161,26 +161,46 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
   // The step: i += s, ++i, i++, i = i + s.
   const Expr *Step = nullptr;
   bool One = false;
-  if (!Inc)
-    return Bad("no increment (a while loop over the sizes)");
-  const Expr *I = Inc->IgnoreParenImpCasts();
-  if (auto *U = dyn_cast<UnaryOperator>(I)) {
-    if (U->isIncrementOp() && declRefVar(U->getSubExpr()) == V)
-      One = true;
-  } else if (auto *B = dyn_cast<BinaryOperator>(I)) {
-    if (B->getOpcode() == BO_AddAssign && declRefVar(B->getLHS()) == V)
-      Step = B->getRHS();
-    else if (B->getOpcode() == BO_Assign && declRefVar(B->getLHS()) == V)
-      if (auto *A = dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts()))
-        if (A->getOpcode() == BO_Add) {
-          if (declRefVar(A->getLHS()) == V)
-            Step = A->getRHS();
-          else if (declRefVar(A->getRHS()) == V)
-            Step = A->getLHS();
-        }
-  }
-  if (!One && !Step)
+  auto StepOf = [&](const Expr *E) {
+    const Expr *I = E->IgnoreParenImpCasts();
+    if (auto *U = dyn_cast<UnaryOperator>(I)) {
+      if (U->isIncrementOp() && declRefVar(U->getSubExpr()) == V)
+        One = true;
+    } else if (auto *B = dyn_cast<BinaryOperator>(I)) {
+      if (B->getOpcode() == BO_AddAssign && declRefVar(B->getLHS()) == V)
+        Step = B->getRHS();
+      else if (B->getOpcode() == BO_Assign && declRefVar(B->getLHS()) == V)
+        if (auto *A =
+                dyn_cast<BinaryOperator>(B->getRHS()->IgnoreParenImpCasts()))
+          if (A->getOpcode() == BO_Add) {
+            if (declRefVar(A->getLHS()) == V)
+              Step = A->getRHS();
+            else if (declRefVar(A->getRHS()) == V)
+              Step = A->getLHS();
+          }
+    }
+    return One || Step;
+  };
+  // A while loop: its step is the last statement of the body, when that
+  // is the only update of the variable (`while (i < n) { ...; i += s; }`);
+  // the body then runs without it.
+  const CompoundStmt *Stepped = nullptr;
+  if (!Inc) {
+    auto *CS = dyn_cast<CompoundStmt>(Body);
+    auto *Last = CS && !CS->body_empty() ? dyn_cast<Expr>(CS->body_back())
+                                         : nullptr;
+    std::set<const VarDecl *> Before;
+    if (Last)
+      for (const Stmt *X : CS->body())
+        if (X != Last)
+          assigned(X, Before);
+    if (!Last || Before.count(V) || !StepOf(Last))
+      return Bad("no increment (a while loop over the sizes whose body does "
+                 "not end with `i += step`, its only update of the variable)");
+    Stepped = CS;
+  } else if (!StepOf(Inc)) {
     return Bad("the increment is not `i += step` or `++i`");
+  }
   Vals End = eval(CB->getRHS(), M);
   Vals S = One ? Vals() : eval(Step, M);
   if (failed())
@@ -239,7 +259,13 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
     FragsBefore.push_back(Th[T].Frags);
   Summarised.push_back(Loop);
   ++LoopDepth;
-  exec(Body, M);
+  if (Stepped) {
+    for (const Stmt *X : Stepped->body())
+      if (X != Stepped->body_back() && !failed())
+        exec(X, M);
+  } else {
+    exec(Body, M);
+  }
   --LoopDepth;
   Summarised.pop_back();
   if (failed())
@@ -279,7 +305,7 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
     for (size_t K = 0; K < Carried.size(); ++K) {
       const VarDecl *X = Carried[K];
       SymP Ph = P.carried(X, Loop, Old[T][K]->T);
-      SymP N = Th[T].Env[X];
+      SymP N = Th[T].Env[X], N0 = N;
       if (N == Ph) {
         Th[T].Env[X] = Old[T][K];
         continue;
@@ -341,6 +367,59 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
         return false;
       };
       bool Free = G && !HasPh(G) && (!Cond || !HasPh(Cond));
+      // Updates under conditions of their own (`acc += a; if (c) acc +=
+      // b;`, an if/else of updates): the value is `acc op g` when each
+      // side of every select on the way is, with the identity for a side
+      // that leaves acc as it was.
+      std::function<bool(SymP, llvm::StringRef &, SymP &)> Acc =
+          [&](SymP S, llvm::StringRef &AOp, SymP &AG) -> bool {
+        if (S == Ph) {
+          AG = nullptr;
+          return true;
+        }
+        if (!P.containsKind(S, SK::Carried) || !P.contains(S, Ph))
+          return false;
+        if (S->K == SK::Select) {
+          SymP A = nullptr, B = nullptr;
+          if (!Acc(S->Ops[1], AOp, A) || !Acc(S->Ops[2], AOp, B))
+            return false;
+          if (!A && !B) {
+            AG = nullptr;
+            return true;
+          }
+          SymP Id = AOp.empty() ? nullptr : P.identity(AOp, Ph->T);
+          if (!Id)
+            return false;
+          AG = P.select(S->Ops[0], A ? A : Id, B ? B : Id);
+          return true;
+        }
+        if (S->K != SK::Bin || (S->Op != "+" && S->Op != "*" &&
+                                S->Op != "max" && S->Op != "min"))
+          return false;
+        if (!AOp.empty() && AOp != S->Op)
+          return false;
+        for (unsigned Side = 0; Side < 2; ++Side) {
+          llvm::StringRef Inner = S->Op;
+          SymP GI = nullptr;
+          if (!Acc(S->Ops[Side], Inner, GI))
+            continue;
+          AOp = S->Op;
+          AG = GI ? P.bin(S->Op, GI, S->Ops[1 - Side]) : S->Ops[1 - Side];
+          return true;
+        }
+        return false;
+      };
+      if (!Free && !N0->isInt()) {
+        llvm::StringRef AOp;
+        SymP AG = nullptr;
+        Seen.clear();
+        if (Acc(N0, AOp, AG) && AG && !HasPh(AG)) {
+          Op = AOp;
+          G = AG;
+          Cond = nullptr;
+          Free = true;
+        }
+      }
       if (!Free) {
         // Point at the update in the loop, not the declaration.
         SourceLocation At = X->getLocation();

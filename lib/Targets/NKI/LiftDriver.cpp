@@ -62,7 +62,7 @@ private:
 const FunctionLifter Gemm(liftMatmul, /*Templates=*/true);
 const FunctionLifter BlockScan(liftScan, /*Templates=*/true);
 const FunctionLifter Map(liftMap, /*Templates=*/false);
-const FunctionLifter Rows(liftRows, /*Templates=*/false);
+const FunctionLifter Rows(liftRows, /*Templates=*/true);
 
 /// The registry: the lifters in the order they are tried.  GEMMs and block
 /// scans first (whole-kernel shapes); the kernel model's reading as a map
@@ -70,7 +70,8 @@ const FunctionLifter Rows(liftRows, /*Templates=*/false);
 /// prescan; the spelling matchers, of which the staged transposes and the
 /// warp and block row programs read kernels whose threads communicate and
 /// the element-wise lifter the others; last the kernel model's reading as
-/// a row program, however its threads cooperate.
+/// a row program, however its threads cooperate (or as per-block partial
+/// sums: it reads kernel templates through their instantiations).
 ///
 /// Each group is tried under one naming scope (Named): the spelling
 /// matchers read the kernel one after another until one answers, and a

@@ -79,6 +79,8 @@ NodeP ElementwiseLifter::elem(const Expr *E) {
     auto *SD = dyn_cast<DeclRefExpr>(strip(A->getBase()));
     if (SharedRead && SD && SD->getDecl()->hasAttr<CUDASharedAttr>())
       return SharedRead(A);
+    if (GlobalRead)
+      return GlobalRead(A);
     return load(A->getBase(), A->getIdx(), A->getExprLoc());
   }
   if (auto *U = dyn_cast<UnaryOperator>(E)) {
@@ -240,7 +242,8 @@ NodeP ElementwiseLifter::call(const CallExpr *C) {
     if (U1 && U1->getOpcode() == UO_AddrOf)
       if (auto *A = dyn_cast<ArraySubscriptExpr>(
               U1->getSubExpr()->IgnoreParenImpCasts()))
-        return load(A->getBase(), A->getIdx(), A->getExprLoc());
+        return GlobalRead ? GlobalRead(A)
+                          : load(A->getBase(), A->getIdx(), A->getExprLoc());
   }
   // A device function: inlined when its body is declarations and a
   // return of element values.

@@ -195,6 +195,9 @@ public:
   std::map<const CallExpr *, NodeP> Precomputed;
   /// Reads of __shared__ arrays, for a row lifter that follows them.
   std::function<NodeP(const ArraySubscriptExpr *)> SharedRead;
+  /// Reads of global memory (`p[i]`, `__ldg(&p[i])`), for a lifter that
+  /// places them itself (a staged transpose); none: load().
+  std::function<NodeP(const ArraySubscriptExpr *)> GlobalRead;
   /// p[row * cols + c] in a row lifter's column loop: the pitch when Idx
   /// has that form (the access is then the row's element, as through a
   /// row pointer).

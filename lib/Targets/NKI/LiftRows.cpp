@@ -19,13 +19,18 @@
 //   every row offset o stores the same values (up to the row), each map
 //   store covers columns [0, Cols), and guards bound the row only.
 //
-// A shape whose trace is not such a program is left out; the program must
+// A trace whose stores are `out[blockIdx.x]` of sums over the elements the
+// block visits is read as per-block partial sums instead (LiftPartials.cpp);
+// a kernel template is read that way only, through its explicit
+// instantiations.  A shape whose trace is not such a program is left out; the program must
 // be the same at every shape kept, and the output asserts that the launch
 // uses one of them.  What stops the model or the reading is reported once,
 // with its reason, at its construct.
 //
 //===----------------------------------------------------------------------===//
 #include "LiftRowsRead.h"
+
+#include "clang/AST/DeclTemplate.h"
 
 using namespace pk;
 using namespace pk::nki;
@@ -485,12 +490,83 @@ RuleId ruleOf(const Failure &F) {
 
 } // namespace rowsread
 
+namespace rowsread {
+
+/// The per-block partial sums read at each block shape (LiftPartials.cpp):
+/// the first reading, the shapes that agree with it, the first refusal.
+struct PartialShapes {
+  bool Seen = false;
+  std::optional<rows::PartialProgram> Chosen;
+  std::vector<BlockShape> Valid;
+  std::optional<Refusal> FirstWhy;
+  /// Whether \p Tr is read as partial sums (then not as a row program).
+  bool add(const Trace &Tr, SymPool &P, const BlockShape &S) {
+    rows::PartialVerdict PV = rows::readPartials(Tr, P, S);
+    if (PV.NotMine)
+      return false;
+    Seen = true;
+    if (PV.Why && !FirstWhy)
+      FirstWhy = PV.Why;
+    if (PV.Prog && (!Chosen || Chosen->Key == PV.Prog->Key)) {
+      if (!Chosen)
+        Chosen = PV.Prog;
+      Valid.push_back(S);
+    }
+    return true;
+  }
+  bool finish(TargetContext &TC, const FunctionDecl *FD, SymPool &P,
+              Kernel &K, std::optional<Refusal> &Why) {
+    if (!Chosen) {
+      Why = FirstWhy;
+      return false;
+    }
+    return rows::emitPartials(TC, FD, *Chosen, P, Valid, K, Why);
+  }
+};
+
+} // namespace rowsread
+
 bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                    std::optional<Refusal> &Why) {
   LaunchDims DS;
   DS.TraverseStmt(const_cast<clang::Stmt *>(FD->getBody()));
   if (DS.Thread[2])
     return false;
+  const std::vector<BlockShape> Cands1D = {
+      {256, 1, 1}, {32, 1, 1}, {64, 1, 1}, {128, 1, 1}, {512, 1, 1},
+      {1024, 1, 1}};
+  // A kernel template: its explicit instantiations are executed, and read
+  // as per-block partial sums only (the block size a template parameter
+  // fixes is asserted of the launch).
+  if (const FunctionTemplateDecl *FT = FD->getDescribedFunctionTemplate()) {
+    if (DS.Thread[1])
+      return false;
+    SymPool P;
+    rowsread::PartialShapes PS;
+    const FunctionDecl *Inst = nullptr;
+    for (const FunctionDecl *Sp : FT->specializations()) {
+      const FunctionDecl *Def = Sp->getDefinition();
+      if (!Def || !Def->hasBody())
+        continue;
+      for (const BlockShape &S : Cands1D) {
+        Trace Tr = executeBlock(TC.Ctx(), Def, S, P, waveOf(TC));
+        if (Tr.F) {
+          if (Tr.F->K == Failure::Race && !PS.FirstWhy)
+            PS.FirstWhy = Refusal{RuleId::PK5004, Tr.F->Loc, Tr.F->Msg, true};
+          continue;
+        }
+        if (PS.add(Tr, P, S) && PS.Chosen && !Inst)
+          Inst = Def;
+      }
+    }
+    if (!PS.Seen && !PS.FirstWhy)
+      return false;
+    if (!PS.Chosen) {
+      Why = PS.FirstWhy;
+      return false;
+    }
+    return PS.finish(TC, Inst, P, K, Why);
+  }
   std::vector<BlockShape> Cands;
   if (DS.Thread[1]) {
     for (unsigned Y : {4u, 1u, 2u, 8u, 16u, 32u})
@@ -498,10 +574,10 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
     Cands.push_back({64, 4, 1});
     Cands.push_back({16, 16, 1});
   } else {
-    for (unsigned X : {256u, 32u, 64u, 128u, 512u, 1024u})
-      Cands.push_back({X, 1, 1});
+    Cands = Cands1D;
   }
   SymPool P;
+  rowsread::PartialShapes Partials;
   std::optional<rows::Program> Chosen;
   std::vector<std::pair<BlockShape, int64_t>> Valid;
   std::optional<Refusal> FirstWhy;
@@ -535,6 +611,12 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
         break;
       continue;
     }
+    // Stores at blockIdx.x of what the block's elements sum to.
+    if (Partials.add(Tr, P, S)) {
+      Say(S, Partials.Chosen ? "per-block partial sums " + Partials.Chosen->Key
+                             : "refused: " + Partials.FirstWhy->Msg);
+      continue;
+    }
     // Atomics into an address no block owns: their sum over the grid.
     rows::GridSum GS = rows::sumOverGrid(Tr, P);
     if (GS.Why) {
@@ -556,6 +638,8 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                      : "refused: " + V.Why->Msg);
     if (V.NotMine) {
       AnyNotMine = true;
+      if (Partials.Seen)
+        continue;
       break;
     }
     if (!V.Prog) {
@@ -572,6 +656,8 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
       Chosen = V.Prog;
     Valid.push_back({S, V.Prog->A});
   }
+  if (Partials.Seen)
+    return Partials.finish(TC, FD, P, K, Why);
   if (AnyNotMine)
     return false;
   if (!Chosen) {

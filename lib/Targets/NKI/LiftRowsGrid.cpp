@@ -35,7 +35,7 @@ using namespace pk::nki;
 using namespace pk::km;
 using namespace clang;
 
-namespace {
+namespace rowsgrid {
 
 /// The conjuncts of \p C.
 void conjuncts(SymP C, std::vector<SymP> &Out) {
@@ -365,8 +365,8 @@ rows::GridSum Summer::run() {
   return R;
 }
 
-} // namespace
+} // namespace rowsgrid
 
 rows::GridSum rows::sumOverGrid(const Trace &Tr, SymPool &P) {
-  return Summer(Tr, P).run();
+  return rowsgrid::Summer(Tr, P).run();
 }

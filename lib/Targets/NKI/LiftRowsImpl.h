@@ -75,6 +75,39 @@ struct GridSum {
 };
 GridSum sumOverGrid(const km::Trace &Tr, km::SymPool &P);
 
+/// Per-block partial reductions of a 1-D input (LiftPartials.cpp): every
+/// output is stored once, at blockIdx.x, with the sum over the elements x
+/// < N that the block visits of H(x); block b visits the chunk [b * W, (b
+/// + 1) * W) and, with Stride, the same chunk of every round of W *
+/// gridDim.x elements after it.
+struct PartialOut {
+  const clang::ParmVarDecl *P = nullptr;
+  km::SymP H = nullptr; ///< of the loads at the element atom
+  clang::SourceLocation Loc;
+};
+struct PartialProgram {
+  int64_t W = 0;
+  bool Stride = false;
+  km::SymP N = nullptr;
+  std::vector<PartialOut> Outs;
+  /// W over the block's threads (block_x), when it is a multiple of them.
+  int64_t PerThread = 0;
+  std::string Key;
+};
+struct PartialVerdict {
+  std::optional<PartialProgram> Prog;
+  std::optional<Refusal> Why;
+  bool NotMine = true;
+};
+/// The trace of one block shape read as per-block partial sums.
+PartialVerdict readPartials(const km::Trace &Tr, km::SymPool &P,
+                            const km::BlockShape &S);
+/// The tile program of \p Pr, proven at \p Shapes.
+bool emitPartials(TargetContext &TC, const clang::FunctionDecl *FD,
+                  const PartialProgram &Pr, km::SymPool &P,
+                  const std::vector<km::BlockShape> &Shapes, Kernel &K,
+                  std::optional<Refusal> &Why);
+
 /// Reads the trace of one block shape as a row program.
 Verdict analyse(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
                 const km::Trace &Tr, km::SymPool &P);

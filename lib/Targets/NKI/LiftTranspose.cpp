@@ -3,30 +3,35 @@
 //
 // Transposes staged through a shared tile.
 //
-//   __shared__ T tile[TD][TD + pad];
+//   __shared__ T tile[TD][TD + pad];          (or T tile[N], indexed i * P + k)
 //   int x = blockIdx.x * TD + threadIdx.x, y = blockIdx.y * TD + threadIdx.y;
-//   for (j = 0; j < TD; j += R)
-//     if (x < cols && y + j < rows)
-//       tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * cols + x];
+//   for (j = 0; j < TD; j += R)               (no loop: R = TD)
+//     if (x < cols && y + j < rows)           (any conjunction, any order)
+//       tile[threadIdx.y + j][threadIdx.x] = g(in[(y + j) * cols + x]);
 //   __syncthreads();
 //   x = blockIdx.y * TD + threadIdx.x;  y = blockIdx.x * TD + threadIdx.y;
 //   for (j = 0; j < TD; j += R)
 //     if (x < rows && y + j < cols)
-//       out[(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
+//       out[(y + j) * rows + x] = f(tile[threadIdx.x][threadIdx.y + j]);
 //
 // Index expressions are evaluated as affine forms over the thread and block
 // indices and j, with coefficients linear in the scalar parameters.  The
-// first loop is proven to fill tile[a][b] = in[R0 + a][C0 + b] (R0, C0 of
-// the block only) where the source is in bounds, the second to store
-// out[c][r] = in[r][c] exactly where it reads filled elements; the block
-// must be TD x R threads (so j and the thread indices cover the tile) and
-// the grid must cover the matrix (both asserted when traced).  The tile
-// program: 128 x 128 tiles loaded with dma_copy, nc_transpose into PSUM,
-// evicted with tensor_copy, stored transposed.
+// guards of each store are bound checks `coordinate < size` (nested ifs and
+// conjunctions, `>` and `<=` spellings too); each must bound the row or the
+// column of the element the store touches, and both must be bounded: they
+// are the ragged edges of the matrix, the min()-bounded slices of the tile
+// program.  The first phase is proven to fill tile[a][b] = g(in[R0 + a][C0
+// + b]) (R0, C0 of the block only) where the source is in bounds, the
+// second to store out[c][r] = f(tile[r - R0][c - C0]) exactly where it
+// reads filled elements; f and g are element-wise (scalars, arithmetic,
+// math functions).  The block must be TD x R threads (so j and the thread
+// indices cover the tile) and the grid must cover the matrix (both
+// asserted when traced).  The tile program: 128 x 128 tiles loaded with
+// dma_copy, g, nc_transpose into PSUM, evicted with tensor_copy, f, stored
+// transposed (LiftTransposeEmit.cpp).
 //
 //===----------------------------------------------------------------------===//
-#include "LiftInternal.h"
-#include "Lifter.h"
+#include "LiftTranspose.h"
 
 using namespace pk;
 using namespace pk::nki;
@@ -35,13 +40,6 @@ using namespace clang;
 namespace pk {
 namespace nki {
 namespace lift {
-
-/// A linear form over the scalar parameters: name -> coefficient ("" is the
-/// constant).
-using LinearMap = std::map<std::string, int64_t>;
-/// An affine form over the index atoms tx, ty, bx, by, j with LinearMap
-/// coefficients; atom "" is the constant part.
-using Aff = std::map<std::string, LinearMap>;
 
 void linAdd(LinearMap &A, const LinearMap &B, int64_t S) {
   for (auto &[K, V] : B)
@@ -99,120 +97,100 @@ bool threadFree(const Aff &A) {
   return !A.count("tx") && !A.count("ty") && !A.count("j");
 }
 
-class TransposeLifter {
-public:
-  TransposeLifter(TargetContext &TC, const FunctionDecl *FD, Kernel &K)
-      : TC(TC), FD(FD), K(K) {}
-  std::optional<Refusal> run();
-  bool recognised() const { return Tile != nullptr; }
+std::optional<int64_t> affCoef(const Aff &A, const std::string &Atom) {
+  auto It = A.find(Atom);
+  return It == A.end() ? std::optional<int64_t>(0) : linConst(It->second);
+}
 
-private:
-  TargetContext &TC;
-  const FunctionDecl *FD;
-  Kernel &K;
-  const VarDecl *Tile = nullptr;
-  int64_t TileRows = 0, TileCols = 0;
-  std::map<const VarDecl *, Aff> Env;
-  const VarDecl *J = nullptr;
-  std::optional<Refusal> F;
-  int Phase = 0;
-  // Phase 1 facts.
-  const ParmVarDecl *In = nullptr;
-  Aff R0, C0;
-  LinearMap Rows, Cols;
-  int64_t TD = 0, R = 0;
-  // Phase 2.
-  const ParmVarDecl *Out = nullptr;
+std::string linText(const LinearMap &L) {
+  std::string S;
+  for (auto &[K, V] : L) {
+    std::string T = K.empty() ? std::to_string(V)
+                              : (V == 1 ? K : std::to_string(V) + " * " + K);
+    S += (S.empty() ? "" : " + ") + T;
+  }
+  if (S.empty())
+    return "0";
+  return L.size() == 1 ? S : "(" + S + ")";
+}
 
-  bool fail(SourceLocation L, std::string M) {
-    if (!F)
-      F = Refusal{RuleId::PK5009, L, std::move(M)};
-    return false;
-  }
-  const VarDecl *varOf(const Expr *E) {
-    auto *D = dyn_cast<DeclRefExpr>(strip(E));
-    return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
-  }
-  std::optional<Aff> aff(const Expr *E) {
-    E = strip(E);
-    if (auto *I = dyn_cast<IntegerLiteral>(E))
-      return Aff{{"", LinearMap{{"", I->getValue().getSExtValue()}}}};
-    std::string N;
-    char D;
-    if (builtinIndex(E, N, D) && (D == 'x' || D == 'y')) {
-      if (N == "threadIdx")
-        return Aff{{std::string("t") + D, LinearMap{{"", 1}}}};
-      if (N == "blockIdx")
-        return Aff{{std::string("b") + D, LinearMap{{"", 1}}}};
-      return std::nullopt;
-    }
-    if (auto *DR = dyn_cast<DeclRefExpr>(E)) {
-      auto *V = dyn_cast<VarDecl>(DR->getDecl());
-      if (!V)
-        return std::nullopt;
-      if (V == J)
-        return Aff{{"j", LinearMap{{"", 1}}}};
-      auto It = Env.find(V);
-      if (It != Env.end())
-        return It->second;
-      if (auto *P = dyn_cast<ParmVarDecl>(V))
-        if (P->getDeclContext() == FD && P->getType()->isIntegerType())
-          return Aff{{"", LinearMap{{pyName(P->getName()), 1}}}};
-      return std::nullopt;
-    }
-    if (auto *B = dyn_cast<BinaryOperator>(E)) {
-      auto L = aff(B->getLHS()), R = aff(B->getRHS());
-      if (!L || !R)
-        return std::nullopt;
-      switch (B->getOpcode()) {
-      case BO_Add:
-        affAdd(*L, *R, 1);
-        return L;
-      case BO_Sub:
-        affAdd(*L, *R, -1);
-        return L;
-      case BO_Mul:
-        return affMul(*L, *R);
-      default:
-        return std::nullopt;
-      }
-    }
+const VarDecl *TransposeLifter::varOf(const Expr *E) {
+  auto *D = dyn_cast<DeclRefExpr>(strip(E));
+  return D ? dyn_cast<VarDecl>(D->getDecl()) : nullptr;
+}
+
+std::optional<Aff> TransposeLifter::aff(const Expr *E) {
+  E = strip(E);
+  if (auto *I = dyn_cast<IntegerLiteral>(E))
+    return Aff{{"", LinearMap{{"", I->getValue().getSExtValue()}}}};
+  std::string N;
+  char D;
+  if (builtinIndex(E, N, D) && (D == 'x' || D == 'y')) {
+    if (N == "threadIdx")
+      return Aff{{std::string("t") + D, LinearMap{{"", 1}}}};
+    if (N == "blockIdx")
+      return Aff{{std::string("b") + D, LinearMap{{"", 1}}}};
     return std::nullopt;
   }
-  static std::string linText(const LinearMap &L) {
-    std::string S;
-    for (auto &[K, V] : L) {
-      std::string T = K.empty() ? std::to_string(V)
-                                : (V == 1 ? K : std::to_string(V) + " * " + K);
-      S += (S.empty() ? "" : " + ") + T;
+  if (auto *DR = dyn_cast<DeclRefExpr>(E)) {
+    auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V)
+      return std::nullopt;
+    if (V == J)
+      return Aff{{"j", LinearMap{{"", 1}}}};
+    auto It = Env.find(V);
+    if (It != Env.end())
+      return It->second;
+    if (auto *P = dyn_cast<ParmVarDecl>(V))
+      if (P->getDeclContext() == FD && P->getType()->isIntegerType())
+        return Aff{{"", LinearMap{{pyName(P->getName()), 1}}}};
+    return std::nullopt;
+  }
+  if (auto *B = dyn_cast<BinaryOperator>(E)) {
+    auto L = aff(B->getLHS()), R = aff(B->getRHS());
+    if (!L || !R)
+      return std::nullopt;
+    switch (B->getOpcode()) {
+    case BO_Add:
+      affAdd(*L, *R, 1);
+      return L;
+    case BO_Sub:
+      affAdd(*L, *R, -1);
+      return L;
+    case BO_Mul:
+      return affMul(*L, *R);
+    default:
+      return std::nullopt;
     }
-    if (S.empty())
-      return "0";
-    return L.size() == 1 ? S : "(" + S + ")";
   }
-  /// The guard `A < B && C < D` as (coordinate, bound) pairs.
-  bool guard(const Expr *E, std::vector<std::pair<Aff, LinearMap>> &G) {
-    auto *B = dyn_cast<BinaryOperator>(strip(E));
-    if (!B)
-      return false;
-    if (B->getOpcode() == BO_LAnd)
-      return guard(B->getLHS(), G) && guard(B->getRHS(), G);
-    if (B->getOpcode() != BO_LT)
-      return false;
-    auto A = aff(B->getLHS()), Bd = aff(B->getRHS());
-    if (!A || !Bd || !threadFree(*Bd) || Bd->count("bx") || Bd->count("by"))
-      return false;
-    G.push_back({*A, Bd->count("") ? Bd->at("") : LinearMap()});
-    return true;
-  }
-  bool loop(const ForStmt *Fo);
-  bool stage(const BinaryOperator *St,
-             std::vector<std::pair<Aff, LinearMap>> &G);
-  bool store(const BinaryOperator *St,
-             std::vector<std::pair<Aff, LinearMap>> &G);
-};
+  return std::nullopt;
+}
 
-bool TransposeLifter::loop(const ForStmt *Fo) {
+bool TransposeLifter::guard(const Expr *E, std::vector<Bound> &G) {
+  auto *B = dyn_cast<BinaryOperator>(strip(E));
+  if (!B)
+    return false;
+  if (B->getOpcode() == BO_LAnd)
+    return guard(B->getLHS(), G) && guard(B->getRHS(), G);
+  const Expr *L = B->getLHS(), *Rh = B->getRHS();
+  BinaryOperatorKind Op = B->getOpcode();
+  if (Op == BO_GT || Op == BO_GE) {
+    std::swap(L, Rh);
+    Op = Op == BO_GT ? BO_LT : BO_LE;
+  }
+  if (Op != BO_LT && Op != BO_LE)
+    return false;
+  auto A = aff(L), Bd = aff(Rh);
+  if (!A || !Bd || !threadFree(*Bd) || Bd->count("bx") || Bd->count("by"))
+    return false;
+  LinearMap Size = Bd->count("") ? Bd->at("") : LinearMap();
+  if (Op == BO_LE)
+    linAdd(Size, LinearMap{{"", 1}}, 1);
+  G.push_back({*A, Size});
+  return true;
+}
+
+bool TransposeLifter::loopHeader(const ForStmt *Fo) {
   auto *DS = dyn_cast_or_null<DeclStmt>(Fo->getInit());
   auto *V = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
                                      : nullptr;
@@ -228,123 +206,307 @@ bool TransposeLifter::loop(const ForStmt *Fo) {
     return fail(Fo->getForLoc(), "loop that is not `for (j = 0; j < TILE; j "
                                  "+= ROWS)` over constants");
   int64_t T = E1.Val.getInt().getExtValue(), S = E2.Val.getInt().getExtValue();
-  if (S <= 0 || T <= 0 || T % S != 0 || (TD && (TD != T || R != S)))
+  if (S <= 0 || T <= 0 || T % S != 0 || (TD && (TD != T || R != S)) ||
+      (Phase == 1 && !Looped))
     return fail(Fo->getForLoc(), "tile loops with different or uneven "
                                  "steps");
   TD = T;
   R = S;
   J = V;
-  const clang::Stmt *Body = Fo->getBody();
-  if (auto *CS = dyn_cast<CompoundStmt>(Body))
-    Body = CS->size() == 1 ? CS->body_front() : nullptr;
-  auto *If = dyn_cast_or_null<IfStmt>(Body);
-  std::vector<std::pair<Aff, LinearMap>> G;
-  if (!If || If->getElse() || !guard(If->getCond(), G) || G.size() != 2)
-    return fail(Fo->getForLoc(), "tile loop whose body is not one store "
-                                 "under a two-sided bound check");
-  const clang::Stmt *Then = If->getThen();
-  if (auto *CS = dyn_cast<CompoundStmt>(Then))
-    Then = CS->size() == 1 ? CS->body_front() : nullptr;
-  auto *St = dyn_cast_or_null<BinaryOperator>(Then);
-  if (!St || St->getOpcode() != BO_Assign)
-    return fail(If->getIfLoc(), "guarded statement that is not one store");
-  bool Ok = Phase == 0 ? stage(St, G) : store(St, G);
-  J = nullptr;
-  return Ok;
+  return true;
 }
 
-/// tile[ty + j][tx] = in[Gr * Cols + Gc] with guard Gc < Cols, Gr < Rows.
-bool TransposeLifter::stage(const BinaryOperator *St,
-                            std::vector<std::pair<Aff, LinearMap>> &G) {
-  auto *A0 = dyn_cast<ArraySubscriptExpr>(St->getLHS()->IgnoreParens());
-  auto *A1 =
-      A0 ? dyn_cast<ArraySubscriptExpr>(A0->getBase()->IgnoreParenImpCasts())
-         : nullptr;
-  auto *Src = dyn_cast<ArraySubscriptExpr>(St->getRHS()->IgnoreParenImpCasts());
-  auto *PD = Src ? dyn_cast<DeclRefExpr>(strip(Src->getBase())) : nullptr;
-  auto *P = PD ? dyn_cast<ParmVarDecl>(PD->getDecl()) : nullptr;
-  if (!A1 || varOf(A1->getBase()) != Tile || !P ||
-      !P->getType()->isPointerType())
-    return fail(St->getBeginLoc(), "staging store that is not tile[i][k] = "
-                                   "p[index] from a pointer parameter");
-  auto I0 = aff(A1->getIdx()), I1 = aff(A0->getIdx()), Idx = aff(Src->getIdx());
-  Aff WantI0{{"ty", {{"", 1}}}, {"j", {{"", 1}}}}, WantI1{{"tx", {{"", 1}}}};
-  if (!I0 || !I1 || !Idx || *I0 != WantI0 || *I1 != WantI1)
-    return fail(St->getBeginLoc(), "staging store whose tile index is not "
-                                   "[threadIdx.y + j][threadIdx.x]");
-  // Which guard is the row and which the column: Gr - I0 and Gc - I1 are
-  // free of the thread indices.
-  for (int Sw = 0; Sw < 2; ++Sw) {
-    Aff Gr = G[Sw].first, Gc = G[1 - Sw].first;
-    Aff RR = Gr, CC = Gc;
-    affAdd(RR, *I0, -1);
-    affAdd(CC, *I1, -1);
-    if (!threadFree(RR) || !threadFree(CC))
-      continue;
-    LinearMap W = G[1 - Sw].second;
-    auto GW = affMul(Gr, Aff{{"", W}});
-    if (!GW)
-      continue;
-    Aff Want = *GW;
-    affAdd(Want, Gc, 1);
-    if (Want != *Idx)
-      continue;
-    In = P;
-    R0 = RR;
-    C0 = CC;
-    Rows = G[Sw].second;
-    Cols = W;
-    return true;
+bool TransposeLifter::phaseStmt(const clang::Stmt *S, std::vector<Bound> &G,
+                                bool InLoop) {
+  if (auto *CS = dyn_cast<CompoundStmt>(S)) {
+    if (CS->size() != 1)
+      return fail(CS->getBeginLoc(), "block of statements in a phase of a "
+                                     "staged transpose (one store each)");
+    return phaseStmt(CS->body_front(), G, InLoop);
   }
-  return fail(St->getBeginLoc(), "staging load whose index is not (row) * "
-                                 "cols + (column) of the guarded row and "
-                                 "column, with cols the column bound");
+  if (auto *EW = dyn_cast<ExprWithCleanups>(S))
+    S = EW->getSubExpr();
+  if (auto *If = dyn_cast<IfStmt>(S)) {
+    if (If->getElse() || If->getInit() || If->getConditionVariable() ||
+        !guard(If->getCond(), G))
+      return fail(If->getIfLoc(), "condition that is not a bound check "
+                                  "`coordinate < size` (or a conjunction of "
+                                  "them) around a store of the transpose");
+    return phaseStmt(If->getThen(), G, InLoop);
+  }
+  if (auto *Fo = dyn_cast<ForStmt>(S)) {
+    if (InLoop)
+      return fail(Fo->getForLoc(), "nested tile loops");
+    // The bounds outside the loop cannot depend on its variable.
+    if (!loopHeader(Fo))
+      return false;
+    if (Phase == 0)
+      Looped = true;
+    bool Ok = phaseStmt(Fo->getBody(), G, true);
+    J = nullptr;
+    return Ok;
+  }
+  const Expr *Lhs = nullptr, *Rhs = nullptr;
+  SourceLocation Loc = S->getBeginLoc();
+  if (auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign) {
+    Lhs = B->getLHS();
+    Rhs = B->getRHS();
+  } else if (auto *OC = dyn_cast<CXXOperatorCallExpr>(S);
+             OC && OC->getOperator() == OO_Equal && OC->getNumArgs() == 2) {
+    Lhs = OC->getArg(0);
+    Rhs = OC->getArg(1);
+  }
+  if (!Lhs)
+    return fail(Loc, "guarded statement that is not one store");
+  if (Phase == 1 && Looped != InLoop)
+    return fail(Loc, "the staging and the store are not both in tile loops "
+                     "or both without");
+  return Phase == 0 ? stage(Lhs, Rhs, Loc, G) : store(Lhs, Rhs, Loc, G);
 }
 
-/// out[Oc * Rows + Or] = tile[tx][ty + j] with guard Or < Rows, Oc < Cols:
-/// out[c][r] = in[r][c].
-bool TransposeLifter::store(const BinaryOperator *St,
-                            std::vector<std::pair<Aff, LinearMap>> &G) {
-  auto *Dst = dyn_cast<ArraySubscriptExpr>(St->getLHS()->IgnoreParens());
+const VarDecl *TransposeLifter::tileOf(const Expr *Base) {
+  const VarDecl *V = varOf(Base);
+  return V && V == Tile ? V : nullptr;
+}
+
+bool TransposeLifter::tileAt(const ArraySubscriptExpr *A, const Aff &I0,
+                             const Aff &I1, bool FixPitch) {
+  if (!Flat) {
+    auto *A1 = dyn_cast<ArraySubscriptExpr>(A->getBase()->IgnoreParenImpCasts());
+    if (!A1 || !tileOf(A1->getBase()))
+      return false;
+    auto X0 = aff(A1->getIdx()), X1 = aff(A->getIdx());
+    return X0 && X1 && *X0 == I0 && *X1 == I1;
+  }
+  if (!tileOf(A->getBase()))
+    return false;
+  auto X = aff(A->getIdx());
+  if (!X)
+    return false;
+  // tile[i * P + k]: P is the coefficient of the row's thread index.
+  if (FixPitch) {
+    auto P = affCoef(*X, "ty");
+    if (!P || *P <= 0)
+      return false;
+    Pitch = *P;
+  }
+  auto Want = affMul(I0, Aff{{"", LinearMap{{"", Pitch}}}});
+  if (!Want)
+    return false;
+  affAdd(*Want, I1, 1);
+  return *Want == *X;
+}
+
+NodeP TransposeLifter::value(const Expr *E, SourceLocation Loc) {
+  Elem.F.reset();
+  NodeP V = Elem.elem(E);
+  if (!V) {
+    // The reasons of the reads placed here are the transpose's own.
+    if (!F && Elem.F && Elem.F->Rule == RuleId::PK5009)
+      F = Elem.F;
+    if (!F)
+      F = Refusal{Elem.F ? Elem.F->Rule : RuleId::PK5009,
+                  Elem.F ? Elem.F->Loc : Loc,
+                  "stored value not lifted: " +
+                      (Elem.F ? Elem.F->Msg : std::string("no tile value"))};
+    return nullptr;
+  }
+  return V;
+}
+
+/// tile[ty + j][tx] = g(in[Gr * Cols + Gc]) with guard Gc < Cols, Gr < Rows.
+bool TransposeLifter::stage(const Expr *Lhs, const Expr *Rhs,
+                            SourceLocation Loc, std::vector<Bound> &G) {
+  Aff I0{{"ty", {{"", 1}}}}, I1{{"tx", {{"", 1}}}};
+  if (J)
+    I0["j"] = {{"", 1}};
+  auto *A = dyn_cast<ArraySubscriptExpr>(Lhs->IgnoreParens());
+  const Expr *Base = A ? A->getBase()->IgnoreParenImpCasts() : nullptr;
+  if (A && !Flat)
+    if (auto *A1 = dyn_cast<ArraySubscriptExpr>(Base))
+      Base = A1->getBase();
+  if (!A || !tileOf(Base))
+    return fail(Loc, "staging store that is not tile[i][k] = p[index] from a "
+                     "pointer parameter");
+  if (In)
+    return fail(Loc, "a second staging store");
+  if (!tileAt(A, I0, I1, true))
+    return fail(Loc, "staging store whose tile index is not [threadIdx.y + "
+                     "j][threadIdx.x]");
+  // The value: g of one element of one pointer parameter.
+  const ParmVarDecl *P = nullptr;
+  std::optional<Aff> Idx;
+  bool Bad = false;
+  InLeaf = std::make_shared<Node>();
+  InLeaf->K = Node::Ref;
+  InLeaf->Text = "(staged element)";
+  Elem.SharedRead = [&](const ArraySubscriptExpr *) -> NodeP {
+    Bad = true;
+    Elem.fail(RuleId::PK5009, Loc, "the staged value reads shared memory");
+    return nullptr;
+  };
+  Elem.GlobalRead = [&](const ArraySubscriptExpr *S) -> NodeP {
+    const Expr *Root = S->getBase()->IgnoreParenImpCasts();
+    while (auto *Sub = dyn_cast<ArraySubscriptExpr>(Root))
+      Root = Sub->getBase()->IgnoreParenImpCasts();
+    if (tileOf(Root))
+      return Elem.SharedRead(S);
+    auto *PD = dyn_cast<DeclRefExpr>(strip(S->getBase()));
+    auto *Q = PD ? dyn_cast<ParmVarDecl>(PD->getDecl()) : nullptr;
+    auto X = aff(S->getIdx());
+    auto Ty = Q && Q->getType()->isPointerType()
+                  ? dtypeOf(Q->getType()->getPointeeType())
+                  : std::nullopt;
+    if (!Q || !Ty || !X || (P && (P != Q || *Idx != *X))) {
+      Bad = true;
+      Elem.fail(RuleId::PK5009, Loc,
+                "staging store that is not tile[i][k] = p[index] from a "
+                "pointer parameter (one element of one parameter)");
+      return nullptr;
+    }
+    P = Q;
+    Idx = X;
+    InLeaf->Ty = *Ty;
+    return InLeaf;
+  };
+  StageVal = value(Rhs, Loc);
+  Elem.GlobalRead = nullptr;
+  Elem.SharedRead = nullptr;
+  if (StageVal)
+    StageVal = Elem.castTo(StageVal, TileTy, Loc);
+  if (!StageVal)
+    return F || !Elem.F ? false : fail(Elem.F->Loc, Elem.F->Msg);
+  if (!P)
+    return fail(Loc, "staging store that is not tile[i][k] = p[index] from a "
+                     "pointer parameter");
+  // Each bound is on the staged element's row (Gr - I0 free of the thread
+  // indices) or its column (Gc - I1); both are bounded, once each (up to
+  // repetitions of the same check).
+  std::optional<Bound> Gr, Gc;
+  for (const Bound &Bd : G) {
+    Aff RR = Bd.Coord, CC = Bd.Coord;
+    affAdd(RR, I0, -1);
+    affAdd(CC, I1, -1);
+    std::optional<Bound> &Slot =
+        threadFree(RR) ? Gr : threadFree(CC) ? Gc : Gr;
+    if (!threadFree(RR) && !threadFree(CC))
+      return fail(Loc, "a bound check on something other than the staged "
+                       "element's row or column");
+    if (Slot && (Slot->Coord != Bd.Coord || Slot->Size != Bd.Size))
+      return fail(Loc, "two different bounds on the staged element's row or "
+                       "column");
+    Slot = Bd;
+  }
+  if (!Gr || !Gc)
+    return fail(Loc, "staging store without bound checks on both the row "
+                     "and the column of the staged element (the ragged "
+                     "edges of the matrix)");
+  auto GW = affMul(Gr->Coord, Aff{{"", Gc->Size}});
+  if (GW) {
+    Aff Want = *GW;
+    affAdd(Want, Gc->Coord, 1);
+    if (Want == *Idx) {
+      In = P;
+      R0 = Gr->Coord;
+      affAdd(R0, I0, -1);
+      C0 = Gc->Coord;
+      affAdd(C0, I1, -1);
+      Rows = Gr->Size;
+      Cols = Gc->Size;
+      return true;
+    }
+  }
+  return fail(Loc, "staging load whose index is not (row) * cols + (column) "
+                   "of the guarded row and column, with cols the column "
+                   "bound");
+}
+
+/// out[Oc * Rows + Or] = f(tile[tx][ty + j]) with guard Or < Rows, Oc <
+/// Cols: out[c][r] = f(g(in[r][c])).
+bool TransposeLifter::store(const Expr *Lhs, const Expr *Rhs,
+                            SourceLocation Loc, std::vector<Bound> &G) {
+  auto *Dst = dyn_cast<ArraySubscriptExpr>(Lhs->IgnoreParens());
   auto *PD = Dst ? dyn_cast<DeclRefExpr>(strip(Dst->getBase())) : nullptr;
   auto *P = PD ? dyn_cast<ParmVarDecl>(PD->getDecl()) : nullptr;
-  auto *A0 = dyn_cast<ArraySubscriptExpr>(St->getRHS()->IgnoreParenImpCasts());
-  auto *A1 =
-      A0 ? dyn_cast<ArraySubscriptExpr>(A0->getBase()->IgnoreParenImpCasts())
-         : nullptr;
-  if (!P || !P->getType()->isPointerType() || !A1 ||
-      varOf(A1->getBase()) != Tile || !In)
-    return fail(St->getBeginLoc(), "store that is not p[index] = tile[i][k] "
-                                   "after the tile was staged");
-  auto J0 = aff(A1->getIdx()), J1 = aff(A0->getIdx()),
-       OIdx = aff(Dst->getIdx());
-  Aff WantJ0{{"tx", {{"", 1}}}}, WantJ1{{"ty", {{"", 1}}}, {"j", {{"", 1}}}};
-  if (!J0 || !J1 || !OIdx || *J0 != WantJ0 || *J1 != WantJ1)
-    return fail(St->getBeginLoc(), "read of the tile that is not the "
-                                   "transposed [threadIdx.x][threadIdx.y + j]");
-  // The element read is in[R0 + J0][C0 + J1].
+  if (!P || !P->getType()->isPointerType() || !In)
+    return fail(Loc, "store that is not p[index] = tile[i][k] after the tile "
+                     "was staged");
+  if (Out)
+    return fail(Loc, "a second store of the tile");
+  if (P == In)
+    return fail(Loc, "a transpose in place (the store writes the staged "
+                     "matrix)");
+  Aff J0{{"tx", {{"", 1}}}}, J1{{"ty", {{"", 1}}}};
+  if (J)
+    J1["j"] = {{"", 1}};
+  TileLeaf = std::make_shared<Node>();
+  TileLeaf->K = Node::Ref;
+  TileLeaf->Text = "(tile element)";
+  TileLeaf->Ty = StageVal->Ty;
+  bool Read = false;
+  Elem.SharedRead = [&](const ArraySubscriptExpr *A) -> NodeP {
+    if (!tileAt(A, J0, J1, false)) {
+      Elem.fail(RuleId::PK5009, Loc,
+                "read of the tile that is not the transposed "
+                "[threadIdx.x][threadIdx.y + j]");
+      return nullptr;
+    }
+    Read = true;
+    return TileLeaf;
+  };
+  Elem.GlobalRead = [&](const ArraySubscriptExpr *A) -> NodeP {
+    // tile[i][k]: the element-wise reader sees the shared array only
+    // under one subscript.
+    const Expr *Root = A->getBase()->IgnoreParenImpCasts();
+    while (auto *Sub = dyn_cast<ArraySubscriptExpr>(Root))
+      Root = Sub->getBase()->IgnoreParenImpCasts();
+    if (tileOf(Root))
+      return Elem.SharedRead(A);
+    Elem.fail(RuleId::PK5009, A->getBeginLoc(),
+              "the stored value reads global memory besides the tile (only "
+              "the tile's element, scalars and element-wise operations on "
+              "them are lifted)");
+    return nullptr;
+  };
+  NodeP V = value(Rhs, Loc);
+  Elem.SharedRead = nullptr;
+  Elem.GlobalRead = nullptr;
+  if (!V)
+    return false;
+  if (!Read)
+    return fail(Loc, "store that is not p[index] = tile[i][k] after the tile "
+                     "was staged");
+  V = Elem.castTo(V, P->getType()->getPointeeType(), Loc);
+  if (!V)
+    return fail(Loc, "stored value not lifted: " +
+                         (Elem.F ? Elem.F->Msg : std::string("a conversion")));
+  // The element read is in[R0 + J0][C0 + J1]; the store must touch out at
+  // its transposed place exactly where that element is in bounds.
   Aff SrcRow = R0, SrcCol = C0;
-  affAdd(SrcRow, *J0, 1);
-  affAdd(SrcCol, *J1, 1);
-  for (int Sw = 0; Sw < 2; ++Sw) {
-    const Aff &Gr = G[Sw].first;     // the output's column = in's row
-    const Aff &Gc = G[1 - Sw].first; // the output's row = in's column
-    if (Gr != SrcRow || Gc != SrcCol || G[Sw].second != Rows ||
-        G[1 - Sw].second != Cols)
-      continue;
-    auto GW = affMul(Gc, Aff{{"", Rows}});
-    if (!GW)
-      continue;
-    Aff Want = *GW;
-    affAdd(Want, Gr, 1);
-    if (Want != *OIdx)
-      continue;
-    Out = P;
-    return true;
+  affAdd(SrcRow, J0, 1);
+  affAdd(SrcCol, J1, 1);
+  bool RowB = false, ColB = false, Other = false;
+  for (const Bound &Bd : G) {
+    if (Bd.Coord == SrcRow && Bd.Size == Rows)
+      RowB = true;
+    else if (Bd.Coord == SrcCol && Bd.Size == Cols)
+      ColB = true;
+    else
+      Other = true;
   }
-  return fail(St->getBeginLoc(), "store that is not out[c * rows + r] = "
-                                 "in[r][c] under the bounds r < rows, c < "
-                                 "cols of the staged matrix");
+  auto GW = affMul(SrcCol, Aff{{"", Rows}});
+  if (RowB && ColB && !Other && GW) {
+    Aff Want = *GW;
+    affAdd(Want, SrcRow, 1);
+    auto OIdx = aff(Dst->getIdx());
+    if (OIdx && Want == *OIdx) {
+      Out = P;
+      StoreVal = V;
+      return true;
+    }
+  }
+  return fail(Loc, "store that is not out[c * rows + r] = in[r][c] under the "
+                   "bounds r < rows, c < cols of the staged matrix");
 }
 
 std::optional<Refusal> TransposeLifter::run() {
@@ -356,16 +518,19 @@ std::optional<Refusal> TransposeLifter::run() {
       for (const Decl *D : DS->decls()) {
         auto *V = dyn_cast<VarDecl>(D);
         if (V && V->hasAttr<CUDASharedAttr>()) {
-          auto *A0 = FD->getASTContext().getAsConstantArrayType(V->getType());
-          auto *A1 = A0 ? FD->getASTContext().getAsConstantArrayType(
-                              A0->getElementType())
-                        : nullptr;
-          if (Tile || !A1 || !dtypeOf(A1->getElementType()))
+          ASTContext &Ctx = FD->getASTContext();
+          auto *A0 = Ctx.getAsConstantArrayType(V->getType());
+          auto *A1 =
+              A0 ? Ctx.getAsConstantArrayType(A0->getElementType()) : nullptr;
+          bool IsFlat = A0 && !A1 && dtypeOf(A0->getElementType());
+          if (Tile || (!IsFlat && (!A1 || !dtypeOf(A1->getElementType()))))
             return Refusal{RuleId::PK5004, V->getLocation(),
                            "__shared__ array that is not one 2-D tile"};
           Tile = V;
+          Flat = IsFlat;
+          TileTy = IsFlat ? A0->getElementType() : A1->getElementType();
           TileRows = A0->getSize().getSExtValue();
-          TileCols = A1->getSize().getSExtValue();
+          TileCols = A1 ? A1->getSize().getSExtValue() : 1;
           continue;
         }
         auto A = V && V->getType()->isIntegerType() && V->getInit()
@@ -383,16 +548,17 @@ std::optional<Refusal> TransposeLifter::run() {
       return Refusal{RuleId::PK5004, S->getBeginLoc(),
                      "statement before the shared tile"};
     if (auto *Bo = dyn_cast<BinaryOperator>(S);
-        Bo && Bo->getOpcode() == BO_Assign) {
-      const VarDecl *V = varOf(Bo->getLHS());
-      auto A = V && Env.count(V) ? aff(Bo->getRHS()) : std::nullopt;
+        Bo && Bo->getOpcode() == BO_Assign && varOf(Bo->getLHS()) &&
+        Env.count(varOf(Bo->getLHS()))) {
+      auto A = aff(Bo->getRHS());
       if (!A)
         return Refusal{RuleId::PK5009, Bo->getBeginLoc(),
                        "assignment that is not a new affine index"};
-      Env[V] = *A;
+      Env[varOf(Bo->getLHS())] = *A;
       continue;
     }
-    if (auto *C = dyn_cast<CallExpr>(S)) {
+    if (auto *C = dyn_cast<CallExpr>(S);
+        C && !isa<CXXOperatorCallExpr>(C)) {
       if (C->getDirectCallee() &&
           C->getDirectCallee()->getNameAsString() == "__syncthreads" &&
           Phase == 0 && In) {
@@ -403,20 +569,40 @@ std::optional<Refusal> TransposeLifter::run() {
                      "call that is not the one barrier between staging and "
                      "storing"};
     }
-    if (auto *Fo = dyn_cast<ForStmt>(S)) {
-      if ((Phase == 1 && Out) || !loop(Fo))
+    if (isa<IfStmt>(S) || isa<ForStmt>(S) || isa<BinaryOperator>(S) ||
+        isa<CXXOperatorCallExpr>(S)) {
+      if (Phase == 1 && Out)
+        return Refusal{RuleId::PK5009, S->getBeginLoc(),
+                       "a second store loop"};
+      std::vector<Bound> G;
+      if (!phaseStmt(S, G, false))
         return F ? F
-                 : Refusal{RuleId::PK5009, Fo->getForLoc(),
-                           "a second store loop"};
+                 : Refusal{RuleId::PK5009, S->getBeginLoc(),
+                           "statement of a staged transpose not lifted"};
       continue;
     }
     return Refusal{RuleId::PK5009, S->getBeginLoc(),
                    "statement of a staged transpose not lifted"};
   }
+  return finish();
+}
+
+std::optional<Refusal> TransposeLifter::finish() {
   if (!In || !Out)
     return Refusal{RuleId::PK5009, FD->getLocation(),
                    "the staged tile is not stored transposed"};
-  if (TD > TileRows || TD > TileCols)
+  // Without tile loops the block covers the tile in one pass: its side is
+  // the block's stride over the matrix.
+  if (!Looped) {
+    auto T = affCoef(R0, "by");
+    if (!T || *T <= 0)
+      return Refusal{RuleId::PK5009, Tile->getLocation(),
+                     "the block's tile does not start at (blockIdx.y * "
+                     "TILE, blockIdx.x * TILE)"};
+    TD = R = *T;
+  }
+  if (Flat ? Pitch < TD || (TD - 1) * Pitch + TD > TileRows
+           : TD > TileRows || TD > TileCols)
     return Refusal{RuleId::PK5009, Tile->getLocation(),
                    "the tile loops run past the shared tile"};
   // The blocks must be TD x R threads; R0 and C0 must be TD times the block
@@ -426,112 +612,9 @@ std::optional<Refusal> TransposeLifter::run() {
     return Refusal{RuleId::PK5009, Tile->getLocation(),
                    "the block's tile does not start at (blockIdx.y * TILE, "
                    "blockIdx.x * TILE)"};
-  auto DT = dtypeOf(In->getType()->getPointeeType());
-  auto DO = dtypeOf(Out->getType()->getPointeeType());
-  if (!DT || !DO || *DT != *DO)
-    return Refusal{RuleId::PK5009, Out->getLocation(),
-                   "input and output of the transpose have different or no "
-                   "NKI dtypes"};
-  std::string Rs = linText(Rows), Cs = linText(Cols);
-  for (const ParmVarDecl *P : FD->parameters()) {
-    Param Pa;
-    Pa.Name = P->getName().str();
-    Pa.PyName = pyName(Pa.Name);
-    if (P == In || P == Out) {
-      Pa.IsTensor = true;
-      Pa.Ty = *DT;
-      Pa.Shape = P == In ? std::vector<std::string>{Rs, Cs}
-                         : std::vector<std::string>{Cs, Rs};
-      Pa.R = P == In ? Param::In : Param::Out;
-    } else if (P->getType()->isPointerType()) {
-      return Refusal{RuleId::PK5008, P->getLocation(),
-                     "pointer parameter the transpose does not access"};
-    } else {
-      auto T = dtypeOf(P->getType());
-      if (!T)
-        return Refusal{RuleId::PK5007, P->getLocation(),
-                       "scalar parameter without an NKI dtype"};
-      Pa.Ty = *T;
-    }
-    K.Params.push_back(Pa);
-  }
-  Builder B(K.Body);
-  std::string TDs = std::to_string(TD);
-  B.check("block_x == " + TDs + " and block_y == " + std::to_string(R),
-          "blocks of TILE x ROWS threads cover each tile");
-  B.check("grid_x * " + TDs + " >= " + Cs + " and grid_y * " + TDs +
-              " >= " + Rs,
-          "the launch covers the matrix");
-  std::string O = pyName(Out->getName());
-  Op A;
-  A.Kind = OpKind::Alloc;
-  A.Alloc = Tensor{O, Mem::HBM, *DT, {Cs, Rs}};
-  B.op(A);
-  K.Returns.push_back(O);
-  B.open("p0", "0", Rs, "128");
-  B.assign("p1", "min(" + Rs + ", p0 + 128)");
-  B.assign("np_", "p1 - p0");
-  B.open("f0", "0", Cs, "128");
-  B.assign("f1", "min(" + Cs + ", f0 + 128)");
-  B.assign("nf_", "f1 - f0");
-  std::string T = B.alloc("t", Mem::SBUF, *DT, {"128", "128"});
-  Op Ld;
-  Ld.Kind = OpKind::DmaCopy;
-  Ld.Dst = Access{T, {{"0", "np_"}, {"0", "nf_"}}, {}};
-  Ld.Srcs = {Operand::tile(
-      Access{pyName(In->getName()), {{"p0", "p1"}, {"f0", "f1"}}, {}})};
-  B.op(Ld);
-  std::string Ps = B.alloc("ps", Mem::PSUM, *DT, {"128", "128"});
-  Op Tr;
-  Tr.Kind = OpKind::Transpose;
-  Tr.Dst = Access{Ps, {{"0", "nf_"}, {"0", "np_"}}, {}};
-  Tr.Srcs = {Operand::tile(Ld.Dst)};
-  B.op(Tr);
-  std::string U = B.alloc("t", Mem::SBUF, *DT, {"128", "128"});
-  Op Cp;
-  Cp.Kind = OpKind::TensorCopy;
-  Cp.Dst = Access{U, {{"0", "nf_"}, {"0", "np_"}}, {}};
-  Cp.Srcs = {Operand::tile(Tr.Dst)};
-  B.op(Cp);
-  Op St;
-  St.Kind = OpKind::DmaCopy;
-  St.Dst = Access{O, {{"f0", "f1"}, {"p0", "p1"}}, {}};
-  St.Srcs = {Operand::tile(Cp.Dst)};
-  B.op(St);
-  B.close();
-  B.close();
-  K.Launch = {"grid_x", "block_x", "grid_y", "block_y"};
-  K.Family = "transpose staged through a shared tile (128 x 128 tiles, "
-             "nc_transpose into PSUM)";
-  (void)TC;
-  return std::nullopt;
+  return emit();
 }
-
-/// Kernels whose threads communicate (the prescan's PK5004), read as
-/// transposes staged through a shared tile; one whose shared tile is not
-/// found is not this lifter's.
-class TransposeUnit final : public Lifter {
-public:
-  LiftAnswer lift(TargetContext &TC, const FunctionDecl *FD,
-                  const TemplateParameterList *TPL) const override {
-    std::optional<Refusal> F = TPL ? std::nullopt : prescan(TC.Ctx(), FD);
-    if (!F || F->Rule != RuleId::PK5004)
-      return LiftAnswer::notMine();
-    Kernel K;
-    K.Name = FD->getNameAsString();
-    TransposeLifter TL(TC, FD, K);
-    std::optional<Refusal> TF = TL.run();
-    if (!TL.recognised())
-      return LiftAnswer::notMine();
-    return TF ? LiftAnswer::refused(*TF) : LiftAnswer::lifted(std::move(K));
-  }
-};
 
 } // namespace lift
 } // namespace nki
 } // namespace pk
-
-const Lifter &nki::transposeLifter() {
-  static const lift::TransposeUnit L;
-  return L;
-}

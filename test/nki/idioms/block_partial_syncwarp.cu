@@ -4,7 +4,6 @@
 // safe for independent thread scheduling: the last warp reads its partner,
 // __syncwarp(), then writes, __syncwarp(), at each step.
 // EXPECT: lift
-// GAP: per-block partial sums of a 1-D input (rows as wide as the block)
 #include <cuda_runtime.h>
 
 template <unsigned int blockSize>

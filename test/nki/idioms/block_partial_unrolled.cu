@@ -6,16 +6,15 @@
 // barriers.  Since independent thread scheduling (Volta) the lanes of the
 // last warp are not in lockstep: lane t reads sdata[t + 16] while lane
 // t + 16 writes it (the emulator reports this data race), so a correct tool
-// refuses it; block_partial_syncwarp is the safe spelling.
-// A template kernel is refused before the kernel model would name the
-// race: the scan reports the shared-memory communication.
-// EXPECT: refuse PK5004 "__shared__ array"
+// refuses it; block_partial_syncwarp is the safe spelling.  The kernel
+// model, which executes the template's instantiation, names the race.
+// EXPECT: refuse PK5004 "a data race"
 #include <cuda_runtime.h>
 
 template <unsigned int blockSize>
 __device__ void warpReduce(volatile float *sdata, unsigned int tid) {
   if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
-  if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
+  if (blockSize >= 32) sdata[tid] += sdata[tid + 16]; // EXPECT-AT
   if (blockSize >= 16) sdata[tid] += sdata[tid + 8];
   if (blockSize >= 8) sdata[tid] += sdata[tid + 4];
   if (blockSize >= 4) sdata[tid] += sdata[tid + 2];
@@ -25,7 +24,7 @@ __device__ void warpReduce(volatile float *sdata, unsigned int tid) {
 template <unsigned int blockSize>
 __global__ void block_partial_unrolled(const float *in, float *partial,
                                        unsigned int n) {
-  __shared__ float sdata[blockSize]; // EXPECT-AT
+  __shared__ float sdata[blockSize];
   unsigned int tid = threadIdx.x;
   unsigned int i = blockIdx.x * (blockSize * 2) + tid;
   unsigned int gridSize = blockSize * 2 * gridDim.x;

@@ -287,6 +287,45 @@ def cases_block_partial_syncwarp(rng):
                dict(partial=ref), dict(rtol=1e-4, atol=1e-4))
 
 
+def partial_ref(x, chunk, grid, rounds=True):
+    """partial[b]: the sum of x[j] over the chunks of `chunk` elements that
+    block b visits: chunks b, b + grid, ... (rounds), or chunk b alone."""
+    ref = np.zeros(grid)
+    c = np.arange(x.size) // chunk
+    keep = np.ones(x.size, bool) if rounds else c < grid
+    np.add.at(ref, c[keep] % grid, x.astype(np.float64)[keep])
+    return ref
+
+
+def cases_block_partial_onepass(rng):
+    for n, grid, block in ((5000, 6, 128), (300001, 150, 256),
+                           (100, 4, 32)):
+        x = f32(rng, n)
+        yield ("n=%d grid=%d block=%d" % (n, grid, block),
+               dict(x=x, partial=None, n=n), L(grid, block),
+               dict(partial=partial_ref(x, block, grid)),
+               dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_block_partial_shfl(rng):
+    for n, grid, block in ((5000, 6, 256), (300001, 150, 512),
+                           (100, 4, 64)):
+        x = f32(rng, n)
+        yield ("n=%d grid=%d block=%d" % (n, grid, block),
+               dict(partial=None, x=x, n=n), L(grid, block, shared=4 * block),
+               dict(partial=partial_ref(x * x, 2 * block, grid)),
+               dict(rtol=1e-4, atol=1e-4))
+
+
+def cases_block_partial_chunk(rng):
+    for n, grid in ((5000, 20), (300001, 100), (100, 1), (1000, 3)):
+        x = f32(rng, n)
+        yield ("n=%d grid=%d" % (n, grid), dict(x=x, partial=None, n=n),
+               L(grid, 128),
+               dict(partial=partial_ref(x, 256, grid, rounds=False)),
+               dict(rtol=1e-4, atol=1e-4))
+
+
 def cases_row_norm_fanin4(rng):
     for (rows, cols), block in zip(ROWS_COLS, (256, 64, 256)):
         x = f32(rng, (rows, cols))
@@ -400,6 +439,37 @@ def cases_transpose_scale(rng):
                dict(out=None, **{"in": x}, scale=-2.0, rows=rows, cols=cols),
                L(cdiv(cols, 32), 32, cdiv(rows, 32), 8),
                dict(out=np.float32(-2) * x.T), dict(rtol=0, atol=0))
+
+
+def cases_transpose_tile16(rng):
+    for rows, cols in ((70, 45), (300, 1300), (16, 16)):
+        x = f32(rng, (rows, cols), -10, 10)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, alpha=1.5, beta=-0.25, rows=rows,
+                    cols=cols),
+               L(cdiv(cols, 16), 16, cdiv(rows, 16), 16),
+               dict(out=np.float32(1.5) * x.T + np.float32(-0.25)),
+               dict(rtol=0, atol=0))
+
+
+def cases_transpose_flat_relu(rng):
+    for rows, cols in ((70, 45), (300, 1300), (129, 33)):
+        x = f32(rng, (rows, cols), -10, 10)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, rows=rows, cols=cols),
+               L(cdiv(cols, 32), 32, cdiv(rows, 32), 8),
+               dict(out=np.maximum(x.T, 0)), dict(rtol=0, atol=0))
+
+
+def cases_transpose_stage_scale(rng):
+    for rows, cols in ((70, 45), (300, 1300), (31, 200)):
+        x = f32(rng, (rows, cols), -10, 10)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, scale=0.75, shift=3.0, rows=rows,
+                    cols=cols),
+               L(cdiv(cols, 32), 32, cdiv(rows, 32), 16),
+               dict(out=(np.float32(0.75) * x + np.float32(3)).T),
+               dict(rtol=0, atol=0))
 
 
 def cases_argmax_rows(rng):

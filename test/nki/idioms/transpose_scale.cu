@@ -2,7 +2,6 @@
 // Idiom: a 32 x 33 padded shared tile (no bank conflicts), 32 x 8 threads,
 // each thread copying four rows of the tile, a scale on the store.
 // EXPECT: lift
-// GAP: shared-memory staging under a bounds check (a store to shared memory under a condition on the sizes)
 #include <cuda_runtime.h>
 
 #define TILE_DIM 32
