@@ -77,6 +77,23 @@ private:
   rows::PartialVerdict V;
   SourceLocation Here;
 
+  /// \p S in the kernel's names where it has them (messages).
+  std::string text(SymP S) {
+    if (auto E = pySize(S))
+      return *E;
+    if (S->K == SK::Param && S->D)
+      return S->D->getName().str();
+    if (S->K == SK::Iter)
+      return "i";
+    if (S->K == SK::Load && S->D)
+      return S->D->getName().str() + "[" + text(S->Ops[0]) + "]";
+    if (S->K == SK::Cast)
+      return text(S->Ops[0]);
+    if ((S->K == SK::Bin || S->K == SK::Cmp) && S->Ops.size() == 2)
+      return "(" + text(S->Ops[0]) + " " + S->Op.str() + " " +
+             text(S->Ops[1]) + ")";
+    return P.str(S);
+  }
   bool refuse(RuleId R, std::string M) {
     V.NotMine = false;
     if (!V.Why)
@@ -221,11 +238,11 @@ std::optional<Elem> Reader::element(const Term &T, SymP Base, int64_t W,
     return refuse(RuleId::PK5007,
                   "a term of the partial sum reads the input at another "
                   "index than the element it visits plus a constant (" +
-                      P.str(T.F) + ")"),
+                      text(T.F) + ")"),
            std::nullopt;
   if (!D)
     return refuse(RuleId::PK5007, "a term of the partial sum that reads no "
-                                  "input element (" + P.str(T.F) + ")"),
+                                  "input element (" + text(T.F) + ")"),
            std::nullopt;
   if (P.contains(H, Base) || P.contains(H, Bx) ||
       P.containsKind(H, SK::Iter) || P.containsKind(H, SK::Undef) ||
@@ -253,14 +270,14 @@ std::optional<Elem> Reader::element(const Term &T, SymP Base, int64_t W,
       return refuse(RuleId::PK5007,
                     "a term of the partial sum under a condition that is "
                     "not a bound `element < size` on the element it reads "
-                    "(" + P.str(C) + ")"),
+                    "(" + text(C) + ")"),
              std::nullopt;
     for (auto &[M, K] : Rest)
       for (SymP At : M)
         if (At->K != SK::Param && At->K != SK::GridDim)
           return refuse(RuleId::PK5007,
                         "a bound on the element that is not an expression "
-                        "of the sizes (" + P.str(C) + ")"),
+                        "of the sizes (" + text(C) + ")"),
                  std::nullopt;
     // Base * Cf + Rest < 0: x = Base(*W) + D < D - Rest (+1 for <=).
     Poly B;
@@ -274,7 +291,7 @@ std::optional<Elem> Reader::element(const Term &T, SymP Base, int64_t W,
   if (Bounds.empty())
     return refuse(RuleId::PK5007,
                   "an element read without a bound check: the input's "
-                  "length is not known (" + P.str(T.F) + ")"),
+                  "length is not known (" + text(T.F) + ")"),
            std::nullopt;
   // The least bound: the others exceed it by a constant.
   SymP N = nullptr;
@@ -408,7 +425,7 @@ bool Reader::output(SymP Val, rows::PartialOut &O, rows::PartialProgram &Pr) {
         return refuse(RuleId::PK5007,
                       N && E->N != N
                           ? "terms of the partial sum bounded by different "
-                            "sizes (" + P.str(N) + ", " + P.str(E->N) + ")"
+                            "sizes (" + text(N) + ", " + text(E->N) + ")"
                           : "terms of the partial sum that apply different "
                             "functions to the elements");
       N = E->N;
