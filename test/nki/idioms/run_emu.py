@@ -28,7 +28,7 @@ sys.path.insert(0, HERE)
 import check_idioms  # noqa: E402
 
 SIG = re.compile(r"__global__\s+void\s+(\w+)\s*\(([^)]*)\)", re.S)
-TEMPLATE_ARGS = {"block_partial_syncwarp": "<256>"}
+TEMPLATE_ARGS = {"block_partial_syncwarp": "<256>", "block_partial_chunk": "<128>"}
 
 PROLOGUE = r'''
 #include <cstdio>
