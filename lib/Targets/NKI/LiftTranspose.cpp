@@ -201,12 +201,23 @@ bool TransposeLifter::loopHeader(const ForStmt *Fo) {
   if (!V || !V->getInit() || !V->getInit()->EvaluateAsInt(E0, Ctx) ||
       E0.Val.getInt() != 0 || !Cond || Cond->getOpcode() != BO_LT ||
       varOf(Cond->getLHS()) != V || !Cond->getRHS()->EvaluateAsInt(E1, Ctx) ||
-      !Inc || Inc->getOpcode() != BO_AddAssign || varOf(Inc->getLHS()) != V ||
-      !Inc->getRHS()->EvaluateAsInt(E2, Ctx))
+      !Inc || Inc->getOpcode() != BO_AddAssign || varOf(Inc->getLHS()) != V)
     return fail(Fo->getForLoc(), "loop that is not `for (j = 0; j < TILE; j "
                                  "+= ROWS)` over constants");
-  int64_t T = E1.Val.getInt().getExtValue(), S = E2.Val.getInt().getExtValue();
-  if (S <= 0 || T <= 0 || T % S != 0 || (TD && (TD != T || R != S)) ||
+  // The step: a constant, or the block's rows (`j += blockDim.y`: R = 0,
+  // the launch's block_y, asserted to divide the tile).
+  int64_t S = 0;
+  std::string BN;
+  char BD = 0;
+  if (Inc->getRHS()->EvaluateAsInt(E2, Ctx))
+    S = E2.Val.getInt().getExtValue();
+  else if (!builtinIndex(Inc->getRHS(), BN, BD) || BN != "blockDim" ||
+           BD != 'y')
+    return fail(Fo->getForLoc(), "loop that is not `for (j = 0; j < TILE; j "
+                                 "+= ROWS)` over constants (or `j += "
+                                 "blockDim.y`)");
+  int64_t T = E1.Val.getInt().getExtValue();
+  if (S < 0 || T <= 0 || (S && T % S != 0) || (TD && (TD != T || R != S)) ||
       (Phase == 1 && !Looped))
     return fail(Fo->getForLoc(), "tile loops with different or uneven "
                                  "steps");

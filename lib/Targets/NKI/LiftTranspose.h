@@ -67,7 +67,8 @@ private:
   Aff R0, C0;
   LinearMap Rows, Cols;
   /// TD: the tile's side; R: the rows one pass of the block's threads
-  /// covers (the tile loop's step, TD without a tile loop).
+  /// covers (the tile loop's step, TD without a tile loop; 0: the step is
+  /// blockDim.y).
   int64_t TD = 0, R = 0;
   bool Looped = false;
   // Phase 2.

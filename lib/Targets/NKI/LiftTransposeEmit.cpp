@@ -52,7 +52,9 @@ std::optional<Refusal> TransposeLifter::emit() {
   }
   Builder B(K.Body);
   std::string TDs = std::to_string(TD);
-  B.check("block_x == " + TDs + " and block_y == " + std::to_string(R),
+  B.check("block_x == " + TDs + " and " +
+              (R ? "block_y == " + std::to_string(R)
+                 : TDs + " % block_y == 0"),
           "blocks of TILE x ROWS threads cover each tile");
   B.check("grid_x * " + TDs + " >= " + Cs + " and grid_y * " + TDs +
               " >= " + Rs,

@@ -472,6 +472,16 @@ def cases_transpose_stage_scale(rng):
                dict(rtol=0, atol=0))
 
 
+def cases_transpose_rows_blockdim(rng):
+    for (rows, cols), by in zip(((70, 45), (300, 1300), (33, 64)),
+                                (8, 4, 32)):
+        x = f32(rng, (rows, cols), -10, 10)
+        yield ("%dx%d block=32x%d" % (rows, cols, by),
+               dict(out=None, **{"in": x}, rows=rows, cols=cols),
+               L(cdiv(cols, 32), 32, cdiv(rows, 32), by),
+               dict(out=x.T.copy()), dict(rtol=0, atol=0))
+
+
 def cases_argmax_rows(rng):
     for rows, cols in ROWS_COLS:
         x = f32(rng, (rows, cols), -5, 5)
