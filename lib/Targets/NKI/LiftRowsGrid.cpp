@@ -48,7 +48,7 @@ void conjuncts(SymP C, std::vector<SymP> &Out) {
 }
 
 /// Per address: the terms of the block's atomicAdds and the guard.
-struct Target {
+struct SumTarget {
   const ValueDecl *D = nullptr;
   SymP Idx = nullptr, Guard = nullptr;
   unsigned Thread = 0;
@@ -250,7 +250,7 @@ rows::GridSum Summer::run() {
   if (!Any)
     return R;
   R.Applies = true;
-  std::vector<Target> Targets;
+  std::vector<SumTarget> Targets;
   for (const Store &St : Tr.Stores) {
     Here = St.Loc;
     if (St.Acc != "+" || P.contains(St.Idx, Bx) || P.contains(St.Idx, Gx)) {
@@ -280,12 +280,12 @@ rows::GridSum Summer::run() {
                     : St.Val;
     if (!True.empty())
       Val = P.subst(Val, True);
-    Target *T = nullptr;
-    for (Target &X : Targets)
+    SumTarget *T = nullptr;
+    for (SumTarget &X : Targets)
       if (X.D == St.P && X.Idx == St.Idx && X.Guard == Keep)
         T = &X;
     if (!T) {
-      Targets.push_back(Target{St.P, St.Idx, Keep, St.Thread, {}, St.Loc});
+      Targets.push_back(SumTarget{St.P, St.Idx, Keep, St.Thread, {}, St.Loc});
       T = &Targets.back();
     }
     std::function<void(SymP)> Flat = [&](SymP X) {
@@ -300,7 +300,7 @@ rows::GridSum Summer::run() {
   Trace Out = Tr;
   Out.Stores.clear();
   std::map<SymP, SymP> ToX{{By, Bx}, {Gy, Gx}};
-  for (Target &T : Targets) {
+  for (SumTarget &T : Targets) {
     Here = T.Loc;
     std::map<std::string, Group> Groups;
     for (SymP X : T.Terms)
