@@ -32,7 +32,7 @@ void pk::writeCliReference(
         const cl::Option &)> &Values) {
   OS << "# Command-line reference\n\n"
         "Generated from the option definitions "
-        "(`tools/port-kernel/main.cpp`) by `port-kernel "
+        "(`tools/port-kernel/Options.cpp`) by `port-kernel "
         "--help-markdown=cli`:\ndo not edit; the test `gate.docs_cli` fails "
         "when this page and the options differ\n(`scripts/gen-docs.sh` "
         "rewrites it).  `port-kernel <command> --help` prints the same.\n\n"
