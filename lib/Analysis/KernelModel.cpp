@@ -70,38 +70,6 @@ const Expr *km::stripE(const Expr *E) {
   }
 }
 
-bool km::builtinVar(const Expr *E, std::string &Var, unsigned &Dim) {
-  E = E->IgnoreParenImpCasts();
-  if (auto *P = dyn_cast<PseudoObjectExpr>(E))
-    E = P->getSyntacticForm()->IgnoreParenImpCasts();
-  const Expr *Base = nullptr;
-  std::string Field;
-  if (auto *M = dyn_cast<MSPropertyRefExpr>(E)) {
-    Base = M->getBaseExpr();
-    Field = M->getPropertyDecl()->getName().str();
-  } else if (auto *M = dyn_cast<MemberExpr>(E)) {
-    Base = M->getBase();
-    Field = M->getMemberDecl()->getName().str();
-  } else {
-    return false;
-  }
-  Base = Base->IgnoreParenImpCasts();
-  if (auto *O = dyn_cast<OpaqueValueExpr>(Base))
-    if (O->getSourceExpr())
-      Base = O->getSourceExpr()->IgnoreParenImpCasts();
-  auto *D = dyn_cast<DeclRefExpr>(Base);
-  if (!D)
-    return false;
-  std::string N = D->getDecl()->getName().str();
-  if (N != "threadIdx" && N != "blockIdx" && N != "blockDim" && N != "gridDim")
-    return false;
-  if (Field.size() != 1 || Field[0] < 'x' || Field[0] > 'z')
-    return false;
-  Var = N;
-  Dim = unsigned(Field[0] - 'x');
-  return true;
-}
-
 //===----------------------------------------------------------------------===//
 // The executor: state and statements.
 //===----------------------------------------------------------------------===//

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "KernelModelImpl.h"
+#include "pk/BuiltinVars.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -115,9 +116,9 @@ Vals Exec::eval(const Expr *E, const Mask &M) {
     return All(P.flt(F->getValueAsApproximateDouble(), tyOf(Q)));
   if (auto *B = dyn_cast<CXXBoolLiteralExpr>(E))
     return All(P.boolc(B->getValue()));
-  std::string BV;
-  unsigned Dim;
-  if (builtinVar(E, BV, Dim)) {
+  if (std::optional<BuiltinIndex> BI = builtinIndex(E)) {
+    llvm::StringRef BV = BI->Var;
+    unsigned Dim = BI->Dim;
     if (Dim > 0 && (BV == "threadIdx" || BV == "blockDim"))
       (Dim == 1 ? Tr.UsesDimY : Tr.UsesDimZ) = true;
     if (BV == "threadIdx") {

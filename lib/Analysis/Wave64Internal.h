@@ -178,9 +178,6 @@ const clang::FunctionDecl *canonFn(const clang::FunctionDecl *FD);
 /// A name that suggests a warp width (contains "warp", or "lane" without
 /// "mask").
 bool warpName(llvm::StringRef N);
-/// threadIdx/blockDim/blockIdx/gridDim.<field>.
-bool builtinMember(const clang::Expr *E, llvm::StringRef &Var,
-                   llvm::StringRef &Field);
 
 class Walker;
 

@@ -89,40 +89,5 @@ bool warpName(llvm::StringRef N) {
           !llvm::StringRef(L).contains("mask"));
 }
 
-static bool isBuiltinVar(llvm::StringRef Var) {
-  return Var == "threadIdx" || Var == "blockDim" || Var == "blockIdx" ||
-         Var == "gridDim";
-}
-
-bool builtinMember(const Expr *E, llvm::StringRef &Var,
-                   llvm::StringRef &Field) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E))
-    E = POE->getSyntacticForm()->IgnoreParenImpCasts();
-  // clang's CUDA built-in variables: x, y, z are properties.
-  if (const auto *P = dyn_cast<MSPropertyRefExpr>(E)) {
-    const Expr *Base = P->getBaseExpr()->IgnoreParenImpCasts();
-    if (const auto *O = dyn_cast<OpaqueValueExpr>(Base))
-      if (O->getSourceExpr())
-        Base = O->getSourceExpr()->IgnoreParenImpCasts();
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(Base)) {
-      Var = DRE->getDecl()->getName();
-      Field = P->getPropertyDecl()->getName();
-      return isBuiltinVar(Var);
-    }
-  }
-  // Or a plain member.
-  if (const auto *M = dyn_cast<MemberExpr>(E)) {
-    if (const auto *DRE =
-            dyn_cast<DeclRefExpr>(M->getBase()->IgnoreParenImpCasts())) {
-      Var = DRE->getDecl()->getName();
-      if (M->getMemberDecl()->getIdentifier())
-        Field = M->getMemberDecl()->getName();
-      return isBuiltinVar(Var);
-    }
-  }
-  return false;
-}
-
 } // namespace w64
 } // namespace pk

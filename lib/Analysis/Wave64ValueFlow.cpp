@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Wave64Internal.h"
+#include "pk/BuiltinVars.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclTemplate.h"
@@ -160,14 +161,13 @@ Val Walker::evalExpr(const Expr *E) {
     return konst(0);
   if (isa<UnaryExprOrTypeTraitExpr>(E))
     return konst(0);
-  llvm::StringRef Var, Field;
-  if (builtinMember(E, Var, Field)) {
+  if (std::optional<BuiltinMember> BM = builtinMember(E)) {
     Val V;
-    if (Var == "threadIdx") {
+    if (BM->Var == "threadIdx") {
       V.Dep = D_TID;
-      if (Field == "x")
+      if (BM->Field == "x")
         V.Kind = K_TID;
-    } else if (Var == "blockDim") {
+    } else if (BM->Var == "blockDim") {
       V.Kind = K_BDIM | K_CONST;
     }
     return V;

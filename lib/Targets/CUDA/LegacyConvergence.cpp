@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LegacyPasses.h"
+#include "pk/BuiltinVars.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -36,33 +37,6 @@ using namespace clang;
 namespace {
 
 constexpr unsigned MaxDepth = 64;
-
-/// threadIdx.x and friends: clang's built-in variables (properties) or plain
-/// members (bundled declarations).
-bool builtinMember(const Expr *E, llvm::StringRef &Var,
-                   llvm::StringRef &Field) {
-  E = E->IgnoreParenImpCasts();
-  if (const auto *POE = dyn_cast<PseudoObjectExpr>(E))
-    E = POE->getSyntacticForm()->IgnoreParenImpCasts();
-  const Expr *Base = nullptr;
-  if (const auto *P = dyn_cast<MSPropertyRefExpr>(E)) {
-    Base = P->getBaseExpr()->IgnoreParenImpCasts();
-    if (const auto *O = dyn_cast<OpaqueValueExpr>(Base))
-      if (O->getSourceExpr())
-        Base = O->getSourceExpr()->IgnoreParenImpCasts();
-    Field = P->getPropertyDecl()->getName();
-  } else if (const auto *M = dyn_cast<MemberExpr>(E)) {
-    Base = M->getBase()->IgnoreParenImpCasts();
-    if (M->getMemberDecl()->getIdentifier())
-      Field = M->getMemberDecl()->getName();
-  }
-  const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Base);
-  if (!DRE || !DRE->getDecl()->getIdentifier())
-    return false;
-  Var = DRE->getDecl()->getName();
-  return Var == "threadIdx" || Var == "blockIdx" || Var == "blockDim" ||
-         Var == "gridDim";
-}
 
 /// The local variable (or parameter) an lvalue names, through subscripts,
 /// members and parentheses.
@@ -254,9 +228,8 @@ bool Convergence::uniformIn(const Expr *E, FnInfo &I, bool Kernel, unsigned D) {
           StringLiteral, CXXNullPtrLiteralExpr, UnaryExprOrTypeTraitExpr,
           CXXDefaultArgExpr>(E))
     return true;
-  llvm::StringRef Var, Field;
-  if (builtinMember(E, Var, Field))
-    return Var != "threadIdx";
+  if (std::optional<BuiltinMember> BM = builtinMember(E))
+    return BM->Var != "threadIdx";
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     const ValueDecl *VD = DRE->getDecl();
     if (VD->getIdentifier() && VD->getName() == "warpSize")
@@ -368,9 +341,8 @@ std::optional<int64_t> Convergence::evalAt(const Expr *E, int64_t Tid,
     return std::nullopt;
   E = E->IgnoreParens();
   ASTContext &Ctx = TC.Ctx();
-  llvm::StringRef Var, Field;
-  if (builtinMember(E, Var, Field)) {
-    if (Var == "threadIdx" && Field == "x")
+  if (std::optional<BuiltinMember> BM = builtinMember(E)) {
+    if (BM->Var == "threadIdx" && BM->Field == "x")
       return Tid;
     return std::nullopt;
   }

@@ -277,39 +277,6 @@ const Expr *strip(const Expr *E) {
   }
 }
 
-/// threadIdx.x and friends: the builtin variable's name and the dimension.
-bool builtinIndex(const Expr *E, std::string &Var, char &Dim) {
-  E = E->IgnoreParenImpCasts();
-  if (auto *P = dyn_cast<PseudoObjectExpr>(E))
-    E = P->getSyntacticForm()->IgnoreParenImpCasts();
-  const Expr *Base = nullptr;
-  std::string Field;
-  if (auto *M = dyn_cast<MSPropertyRefExpr>(E)) {
-    Base = M->getBaseExpr();
-    Field = M->getPropertyDecl()->getName().str();
-  } else if (auto *M = dyn_cast<MemberExpr>(E)) {
-    Base = M->getBase();
-    Field = M->getMemberDecl()->getName().str();
-  } else {
-    return false;
-  }
-  Base = Base->IgnoreParenImpCasts();
-  if (auto *O = dyn_cast<OpaqueValueExpr>(Base))
-    if (O->getSourceExpr())
-      Base = O->getSourceExpr()->IgnoreParenImpCasts();
-  auto *D = dyn_cast<DeclRefExpr>(Base);
-  if (!D)
-    return false;
-  std::string N = D->getDecl()->getName().str();
-  if (N != "threadIdx" && N != "blockIdx" && N != "blockDim" && N != "gridDim")
-    return false;
-  if (Field.size() != 1 || Field[0] < 'x' || Field[0] > 'z')
-    return false;
-  Var = N;
-  Dim = Field[0];
-  return true;
-}
-
 bool isFloat(DType T) {
   return T == DType::F32 || T == DType::F16 || T == DType::BF16;
 }

@@ -94,20 +94,22 @@ std::optional<char> ElementwiseLifter::globalCoord(const Expr *E) {
     auto *M = dyn_cast<BinaryOperator>(strip(X));
     if (!M || M->getOpcode() != BO_Mul)
       return false;
-    std::string V1, V2;
-    char D1, D2;
-    if (!builtinIndex(M->getLHS(), V1, D1) ||
-        !builtinIndex(M->getRHS(), V2, D2) || D1 != D2)
+    std::optional<BuiltinIndex> B1 = builtinIndex(M->getLHS());
+    std::optional<BuiltinIndex> B2 = builtinIndex(M->getRHS());
+    if (!B1 || !B2 || B1->Dim != B2->Dim)
       return false;
-    if (!((V1 == "blockIdx" && V2 == "blockDim") ||
-          (V1 == "blockDim" && V2 == "blockIdx")))
+    if (!((B1->Var == "blockIdx" && B2->Var == "blockDim") ||
+          (B1->Var == "blockDim" && B2->Var == "blockIdx")))
       return false;
-    D = D1;
+    D = B1->axis();
     return true;
   };
   auto Tid = [&](const Expr *X, char &D) {
-    std::string V;
-    return builtinIndex(X, V, D) && V == "threadIdx";
+    std::optional<BuiltinIndex> B = builtinIndex(X);
+    if (!B)
+      return false;
+    D = B->axis();
+    return B->Var == "threadIdx";
   };
   char D1, D2;
   if (Prod(B->getLHS(), D1) && Tid(B->getRHS(), D2) && D1 == D2)
@@ -128,14 +130,13 @@ std::optional<char> ElementwiseLifter::strideOf(const Expr *E) {
   auto *M = dyn_cast<BinaryOperator>(E);
   if (!M || M->getOpcode() != BO_Mul)
     return std::nullopt;
-  std::string V1, V2;
-  char D1, D2;
-  if (!builtinIndex(M->getLHS(), V1, D1) ||
-      !builtinIndex(M->getRHS(), V2, D2) || D1 != D2)
+  std::optional<BuiltinIndex> B1 = builtinIndex(M->getLHS());
+  std::optional<BuiltinIndex> B2 = builtinIndex(M->getRHS());
+  if (!B1 || !B2 || B1->Dim != B2->Dim)
     return std::nullopt;
-  if ((V1 == "blockDim" && V2 == "gridDim") ||
-      (V1 == "gridDim" && V2 == "blockDim"))
-    return D1;
+  if ((B1->Var == "blockDim" && B2->Var == "gridDim") ||
+      (B1->Var == "gridDim" && B2->Var == "blockDim"))
+    return B1->axis();
   return std::nullopt;
 }
 

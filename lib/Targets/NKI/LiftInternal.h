@@ -12,6 +12,7 @@
 #include "Lift.h"
 #include "LiftLower.h"
 #include "LiftMap.h"
+#include "pk/BuiltinVars.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -58,8 +59,6 @@ struct PyNameScope {
 extern thread_local PyNameScope *CurrentNames;
 
 const Expr *strip(const Expr *E);
-/// threadIdx.x and friends: the builtin variable's name and the dimension.
-bool builtinIndex(const Expr *E, std::string &Var, char &Dim);
 bool isFloat(DType T);
 
 /// The first construct of \p FD (or of a device function it calls) that

@@ -5,6 +5,7 @@
 // conditions of guards and early exits as polynomial inequalities.
 //===----------------------------------------------------------------------===//
 #include "LiftMatmulImpl.h"
+#include "pk/BuiltinVars.h"
 
 using namespace clang;
 
@@ -33,36 +34,14 @@ const Expr *stripCastsAndSubst(const Expr *E) {
 /// threadIdx.x -> "tid_x", blockIdx.y -> "bid_y", blockDim.x -> "block_x",
 /// gridDim.y -> "grid_y".
 std::optional<std::string> builtinAtom(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
-  if (auto *P = dyn_cast<PseudoObjectExpr>(E))
-    E = P->getSyntacticForm()->IgnoreParenImpCasts();
-  const Expr *Base = nullptr;
-  std::string Field;
-  if (auto *M = dyn_cast<MSPropertyRefExpr>(E)) {
-    Base = M->getBaseExpr();
-    Field = M->getPropertyDecl()->getName().str();
-  } else if (auto *M = dyn_cast<MemberExpr>(E)) {
-    Base = M->getBase();
-    Field = M->getMemberDecl()->getName().str();
-  } else {
+  std::optional<BuiltinIndex> BI = builtinIndex(E);
+  if (!BI)
     return std::nullopt;
-  }
-  Base = Base->IgnoreParenImpCasts();
-  if (auto *O = dyn_cast<OpaqueValueExpr>(Base))
-    if (O->getSourceExpr())
-      Base = O->getSourceExpr()->IgnoreParenImpCasts();
-  auto *D = dyn_cast<DeclRefExpr>(Base);
-  if (!D || Field.size() != 1 || Field[0] < 'x' || Field[0] > 'z')
-    return std::nullopt;
-  std::string N = D->getDecl()->getName().str();
-  const char *P = N == "threadIdx"  ? "tid_"
-                  : N == "blockIdx" ? "bid_"
-                  : N == "blockDim" ? "block_"
-                  : N == "gridDim"  ? "grid_"
-                                    : nullptr;
-  if (!P)
-    return std::nullopt;
-  return std::string(P) + Field;
+  const char *P = BI->Var == "threadIdx"  ? "tid_"
+                  : BI->Var == "blockIdx" ? "bid_"
+                  : BI->Var == "blockDim" ? "block_"
+                                          : "grid_";
+  return std::string(P) + BI->axis();
 }
 
 /// The callee's name of a (possibly dependent or overloaded) call.

@@ -10,6 +10,7 @@
 #define PK_NKI_LIFTSYM_H
 
 #include "TileProgram.h"
+#include "pk/BuiltinVars.h"
 #include "pk/KernelModel.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -34,9 +35,9 @@ class LaunchDims : public clang::RecursiveASTVisitor<LaunchDims> {
 public:
   bool Thread[3] = {false, false, false}, Block[3] = {false, false, false};
   bool VisitExpr(clang::Expr *E) {
-    std::string V;
-    unsigned D;
-    if (km::builtinVar(E, V, D) && D < 3) {
+    if (std::optional<BuiltinIndex> BI = builtinIndex(E)) {
+      llvm::StringRef V = BI->Var;
+      unsigned D = BI->Dim;
       if (V == "threadIdx" || V == "blockDim")
         Thread[D] = true;
       if (V == "blockIdx" || V == "gridDim")

@@ -123,9 +123,10 @@ std::optional<Aff> TransposeLifter::aff(const Expr *E) {
   E = strip(E);
   if (auto *I = dyn_cast<IntegerLiteral>(E))
     return Aff{{"", LinearMap{{"", I->getValue().getSExtValue()}}}};
-  std::string N;
-  char D;
-  if (builtinIndex(E, N, D) && (D == 'x' || D == 'y')) {
+  std::optional<BuiltinIndex> BI = builtinIndex(E);
+  if (BI && (BI->axis() == 'x' || BI->axis() == 'y')) {
+    llvm::StringRef N = BI->Var;
+    char D = BI->axis();
     if (N == "threadIdx")
       return Aff{{std::string("t") + D, LinearMap{{"", 1}}}};
     if (N == "blockIdx")
@@ -207,12 +208,11 @@ bool TransposeLifter::loopHeader(const ForStmt *Fo) {
   // The step: a constant, or the block's rows (`j += blockDim.y`: R = 0,
   // the launch's block_y, asserted to divide the tile).
   int64_t S = 0;
-  std::string BN;
-  char BD = 0;
+  std::optional<BuiltinIndex> Step;
   if (Inc->getRHS()->EvaluateAsInt(E2, Ctx))
     S = E2.Val.getInt().getExtValue();
-  else if (!builtinIndex(Inc->getRHS(), BN, BD) || BN != "blockDim" ||
-           BD != 'y')
+  else if (!(Step = builtinIndex(Inc->getRHS())) || Step->Var != "blockDim" ||
+           Step->axis() != 'y')
     return fail(Fo->getForLoc(), "loop that is not `for (j = 0; j < TILE; j "
                                  "+= ROWS)` over constants (or `j += "
                                  "blockDim.y`)");

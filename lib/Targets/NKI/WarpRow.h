@@ -271,9 +271,8 @@ private:
     return I && I->getValue() == V;
   }
   bool isBuiltin(const Expr *E, const char *Var) {
-    std::string N;
-    char D;
-    return builtinIndex(E, N, D) && N == Var && D == 'x';
+    std::optional<BuiltinIndex> BI = builtinIndex(E);
+    return BI && BI->Var == Var && BI->Dim == 0;
   }
 
   /// The prologue's integer locals: lane, warp, warps per block, row (and

@@ -210,9 +210,6 @@ struct Trace {
   bool UsesDimY = false, UsesDimZ = false, UsesSharedBytes = false;
 };
 
-/// threadIdx.x and friends: the variable's name and the dimension (0-2).
-bool builtinVar(const clang::Expr *E, std::string &Var, unsigned &Dim);
-
 /// Executes \p FD (a __global__ function) for one block of \p Shape, in
 /// warps of \p Wave lanes (32: CUDA; 64: HIP sources, which run on the
 /// 64-lane wavefronts of CDNA): warpSize, the default shuffle width and
