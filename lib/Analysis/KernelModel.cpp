@@ -17,6 +17,8 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
+#include <functional>
 
 using namespace pk;
 using namespace pk::km;
@@ -350,6 +352,19 @@ void Exec::execIf(const IfStmt *I, const Mask &M) {
   std::vector<ThreadState> Before;
   for (unsigned T : Ms)
     Before.push_back(Th[T]);
+  SymP OuterBase = UniformBase;
+  if (SymBranch == 0) {
+    UniformBase = nullptr;
+    bool First = true, Same = true;
+    for (const ThreadState &X : Th)
+      if (X.Live) {
+        Same &= First || X.Guard == UniformBase;
+        UniformBase = X.Guard;
+        First = false;
+      }
+    if (!Same)
+      UniformBase = nullptr;
+  }
   ++SymBranch;
   for (size_t K = 0; K < Ms.size(); ++K)
     Th[Ms[K]].Guard = P.logicalAnd(Before[K].Guard, C[Ms[K]]);
@@ -364,6 +379,7 @@ void Exec::execIf(const IfStmt *I, const Mask &M) {
   if (I->getElse())
     exec(I->getElse(), Ms);
   --SymBranch;
+  UniformBase = OuterBase;
   if (failed())
     return;
   for (size_t K = 0; K < Ms.size(); ++K) {
@@ -576,9 +592,29 @@ void Exec::writePtr(SymP Ptr, unsigned T, SymP Val, SourceLocation L,
   Slot &S = A.Slots[Off->I];
   // Under a condition on the sizes or the data (staging under a bounds
   // check): the slot keeps its value where the condition is false.
-  if (SymBranch && Th[T].Guard && Acc.empty())
-    Val = P.select(Th[T].Guard, Val, S.V ? S.V : P.undef(A.Elem));
-  else if (SymBranch && !Acc.empty()) {
+  if (SymBranch && Th[T].Guard && Acc.empty()) {
+    // Without the block-uniform conditions of earlier returns.
+    SymP G = Th[T].Guard;
+    if (UniformBase) {
+      std::vector<SymP> Base, Own;
+      std::function<void(SymP, std::vector<SymP> &)> Split =
+          [&](SymP X, std::vector<SymP> &Out) {
+            if (X->K == SK::Bin && X->Op == "&&")
+              for (SymP O : X->Ops)
+                Split(O, Out);
+            else
+              Out.push_back(X);
+          };
+      Split(UniformBase, Base);
+      Split(G, Own);
+      G = nullptr;
+      for (SymP X : Own)
+        if (std::find(Base.begin(), Base.end(), X) == Base.end())
+          G = P.logicalAnd(G, X);
+    }
+    if (G)
+      Val = P.select(G, Val, S.V ? S.V : P.undef(A.Elem));
+  } else if (SymBranch && !Acc.empty()) {
     fail(Failure::Unsupported, L,
          llvm::formatv("an atomic update of __shared__ '{0}' under a "
                        "condition on the sizes or the data",

@@ -688,6 +688,18 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
     }
     return R;
   }
+  if (N == "__float_as_int" || N == "__float_as_uint" ||
+      N == "__int_as_float" || N == "__uint_as_float") {
+    fail(Failure::NoTile, C->getBeginLoc(),
+         llvm::formatv("{0}: a float's bits read as an integer (or back) have "
+                       "no tile operation; an atomicMax/atomicMin of a "
+                       "float's bits orders the floats only when none is "
+                       "negative, which is not known when the kernel is "
+                       "traced",
+                       N)
+             .str());
+    return R;
+  }
   if (N == "__ldg" && NA == 1) {
     Vals A = eval(C->getArg(0), M);
     for (unsigned T : M)

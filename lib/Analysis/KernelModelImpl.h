@@ -100,6 +100,12 @@ private:
   unsigned Wave = 32; ///< lanes per warp (64 for HIP's wavefronts)
   std::vector<unsigned> WarpSync = std::vector<unsigned>(32, 0);
   unsigned SymBranch = 0, LoopDepth = 0, Depth = 0;
+  /// The guard every live thread of the block had when the outermost
+  /// symbolic branch was entered (the conditions of earlier returns), when
+  /// it is the same for all of them: if false, no thread of the block is
+  /// left to read shared memory, so a shared store under the branch needs
+  /// only the branch's own conditions.  Null: none or not uniform.
+  SymP UniformBase = nullptr;
   /// Summarised loops being executed: their iteration variables per thread.
   std::vector<const clang::Stmt *> Summarised;
 
@@ -117,6 +123,13 @@ private:
   void summarise(const clang::Stmt *Loop, const clang::Expr *Cond,
                  const clang::Expr *Inc, const clang::Stmt *Body,
                  const clang::VarDecl *V, const Mask &M);
+  /// The carried local K of a summarised loop as the index of a value
+  /// carried with it (an arg-max): its value after the loop, or null
+  /// (with \p Why when it is such an index the model does not lower).
+  SymP argIndex(const clang::Stmt *Loop, const clang::Stmt *Body,
+                const std::vector<const clang::VarDecl *> &Carried,
+                const std::vector<SymP> &Old, const std::vector<SymP> &New,
+                size_t K, SymP It, std::string &Why);
   bool hasCollective(const clang::Stmt *S);
   void barrier(const Mask &M, clang::SourceLocation L);
 

@@ -302,13 +302,41 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
       return;
     }
     SymP It = Th[T].Env[V];
+    std::vector<SymP> New;
+    for (const VarDecl *X : Carried)
+      New.push_back(Th[T].Env[X]);
     for (size_t K = 0; K < Carried.size(); ++K) {
       const VarDecl *X = Carried[K];
       SymP Ph = P.carried(X, Loop, Old[T][K]->T);
-      SymP N = Th[T].Env[X], N0 = N;
+      SymP N = New[K], N0 = N;
       if (N == Ph) {
         Th[T].Env[X] = Old[T][K];
         continue;
+      }
+      // An index carried with a value: `if (v > best) { best = v; i = c; }`.
+      std::string ArgWhy;
+      if (SymP I = argIndex(Loop, Body, Carried, Old[T], New, K, It, ArgWhy)) {
+        Th[T].Env[X] = I;
+        continue;
+      }
+      if (!ArgWhy.empty()) {
+        SourceLocation At = X->getLocation();
+        std::function<void(const Stmt *)> Find = [&](const Stmt *St) {
+          if (!St)
+            return;
+          if (auto *B = dyn_cast<BinaryOperator>(St))
+            if (B->isAssignmentOp() && declRefVar(B->getLHS()) == X)
+              At = B->getOperatorLoc();
+          for (const Stmt *Ch : St->children())
+            Find(Ch);
+        };
+        Find(Body);
+        fail(Failure::Carried, At,
+             llvm::formatv("'{0}' is carried with a value as its index "
+                           "(an arg-max or arg-min), but {1}",
+                           X->getName(), ArgWhy)
+                 .str());
+        return;
       }
       // acc op g, possibly under a condition: c ? acc op g : acc.
       SymP Cond = nullptr;
@@ -329,9 +357,13 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
             Op = "+";
           }
         }
-      } else if (N->K == SK::Bin &&
-                 (N->Op == "+" || N->Op == "*" || N->Op == "max" ||
-                  N->Op == "min" || N->Op == "-")) {
+      }
+      // Float accumulations; integer max and min (the int32 ones reduce
+      // exactly).
+      if (!G && N->K == SK::Bin &&
+          (N->isInt() ? (N->Op == "max" || N->Op == "min")
+                      : (N->Op == "+" || N->Op == "*" || N->Op == "max" ||
+                         N->Op == "min" || N->Op == "-"))) {
         if (N->Ops[0] == Ph)
           G = N->Ops[1];
         else if (N->Ops[1] == Ph && N->Op != "-")
@@ -465,4 +497,100 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
     }
     Th[T].Env[V] = P.undef(Ty::I32);
   }
+}
+
+SymP Exec::argIndex(const Stmt *Loop, const Stmt *Body,
+                    const std::vector<const VarDecl *> &Carried,
+                    const std::vector<SymP> &Old, const std::vector<SymP> &New,
+                    size_t K, SymP It, std::string &Why) {
+  (void)Body;
+  SymP Ph = P.carried(Carried[K], Loop, Old[K]->T);
+  SymP N = New[K];
+  if (N->K != SK::Select)
+    return nullptr;
+  // N = Cond ? Take : the old index.
+  SymP Cond, Take;
+  if (N->Ops[2] == Ph) {
+    Cond = N->Ops[0];
+    Take = N->Ops[1];
+  } else if (N->Ops[1] == Ph) {
+    Cond = P.logicalNot(N->Ops[0]);
+    Take = N->Ops[2];
+  } else {
+    return nullptr;
+  }
+  // The value: Y = Dir(Y, g), and Cond compares g with Y alone.
+  for (size_t J = 0; J < Carried.size(); ++J) {
+    if (J == K)
+      continue;
+    SymP PhY = P.carried(Carried[J], Loop, Old[J]->T);
+    SymP NY = New[J];
+    if (NY->K != SK::Bin || (NY->Op != "max" && NY->Op != "min"))
+      continue;
+    SymP G = NY->Ops[0] == PhY   ? NY->Ops[1]
+             : NY->Ops[1] == PhY ? NY->Ops[0]
+                                 : nullptr;
+    if (!G || !P.contains(Cond, PhY) || P.containsKind(G, SK::Carried))
+      continue;
+    // Who takes the candidate, for each order of g against the value.
+    int Wins[3];
+    bool Read = true;
+    for (int Rv = -1; Rv <= 1 && Read; ++Rv) {
+      std::function<int(SymP)> Ev = [&](SymP C) -> int {
+        if (C->K == SK::Int)
+          return C->I != 0;
+        if (C->K == SK::Un && C->Op == "!") {
+          int X = Ev(C->Ops[0]);
+          return X < 0 ? X : !X;
+        }
+        if (C->K == SK::Bin && (C->Op == "&&" || C->Op == "||")) {
+          int X = Ev(C->Ops[0]), Y = Ev(C->Ops[1]);
+          if (X < 0 || Y < 0)
+            return -1;
+          return C->Op == "&&" ? (X && Y) : (X || Y);
+        }
+        if (C->K != SK::Cmp)
+          return -1;
+        int Rel;
+        if (C->Ops[0] == G && C->Ops[1] == PhY)
+          Rel = Rv;
+        else if (C->Ops[0] == PhY && C->Ops[1] == G)
+          Rel = -Rv;
+        else
+          return -1;
+        llvm::StringRef O = C->Op;
+        return O == "<"    ? Rel < 0
+               : O == "<=" ? Rel <= 0
+               : O == ">"  ? Rel > 0
+               : O == ">=" ? Rel >= 0
+               : O == "==" ? Rel == 0
+                           : Rel != 0;
+      };
+      Wins[Rv + 1] = Ev(Cond);
+      Read = Wins[Rv + 1] >= 0;
+    }
+    if (!Read) {
+      Why = "the condition that takes a new index is not a comparison of "
+            "the new value with the carried one";
+      return nullptr;
+    }
+    bool Max = NY->Op == "max";
+    int Better = Max ? 2 : 0, Worse = Max ? 0 : 2;
+    if (Wins[Better] != 1 || Wins[Worse] != 0) {
+      Why = llvm::formatv("the index is taken when the value is not the "
+                          "new {0}",
+                          NY->Op)
+                .str();
+      return nullptr;
+    }
+    if (Take != It || !N->isInt()) {
+      Why = "what it takes is not the loop's index (a value paired with "
+            "something other than its position)";
+      return nullptr;
+    }
+    SymP Red = P.reduce(NY->Op, It, G);
+    SymP Val = P.cast(Old[J]->T, P.bin(NY->Op, Old[J], Red));
+    return P.argLoop(NY->Op, Wins[1] == 0, It, G, Val, Old[J], Old[K], Why);
+  }
+  return nullptr;
 }

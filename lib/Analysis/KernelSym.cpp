@@ -363,6 +363,14 @@ SymP SymPool::bin(llvm::StringRef Op, SymP A, SymP B) {
           return intc(0);
       }
   }
+  // An int32 max with INT_MIN, min with INT_MAX.
+  if (IsInt && (Op == "max" || Op == "min"))
+    for (int Side = 0; Side < 2; ++Side) {
+      SymP C = Side ? A : B, X = Side ? B : A;
+      if (C->K == SK::Int && X->T == Ty::I32 &&
+          C->I == (Op == "max" ? INT32_MIN : INT32_MAX))
+        return X;
+    }
   // Float identities.
   if (!IsInt) {
     if ((Op == "+" || Op == "-") && B->isConst() && asF(B) == 0)
@@ -528,6 +536,10 @@ SymP SymPool::select(SymP C, SymP A, SymP B) {
       return bin(PicksLarger ? "max" : "min", A, B);
     }
   }
+  // Two (value, index) pairs compared as an arg-max or arg-min.
+  if ((C->K == SK::Bin || C->K == SK::Un) && C->T == Ty::Bool)
+    if (SymP R = argSelect(C, A, B))
+      return R;
   Sym S;
   S.K = SK::Select;
   S.T = joinTy(A, B);
@@ -579,6 +591,8 @@ SymP SymPool::identity(llvm::StringRef Op, Ty T) {
     return flt(-INFINITY, T);
   if (Op == "min" && F)
     return flt(INFINITY, T);
+  if ((Op == "max" || Op == "min") && T == Ty::I32)
+    return intc(Op == "max" ? INT32_MIN : INT32_MAX);
   return nullptr;
 }
 

@@ -40,6 +40,7 @@ DOC = {
     "tensor_reduce": "nki.isa.tensor_reduce",
     "tensor_copy": "nki.isa.tensor_copy",
     "memset": "nki.isa.memset",
+    "iota": "nki.isa.iota",
     "shared_hbm": "nki.language.shared_hbm",
     "memory": "Trainium memory hierarchy / NeuronCore architecture",
     "indexing": "Tensor Indexing on NKI",

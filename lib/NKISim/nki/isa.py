@@ -19,7 +19,7 @@ from ._core import NKISimError, Tensor, cite, fail, is_hbm, psum, sbuf
 __all__ = [
     "dma_copy", "tensor_copy", "nc_matmul", "nc_transpose", "tensor_tensor",
     "tensor_scalar", "tensor_reduce", "activation", "reciprocal", "memset",
-    "select", "engine",
+    "select", "iota", "engine",
 ]
 
 
@@ -481,3 +481,59 @@ def select(dst, predicate, on_true, on_false, **kwargs):
 
 # Keep the error type reachable as nisa.NKISimError for callers' except.
 NKISimError = NKISimError
+
+
+def _int_arg(x, name, arg):
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        fail("%s: %s must be an integer, not %r%s" %
+             (name, arg, x, cite("iota")))
+    return int(x)
+
+
+def iota(dst, pattern, offset, channel_multiplier=0, **kwargs):
+    """dst[p, w, z, y, x] = offset + p * channel_multiplier + w * step_w +
+    z * step_z + y * step_y + x * step_x, with pattern [[step_w, num_w],
+    ..., [step_x, num_x]] (up to 4 pairs, the missing outer ones of size
+    1): the values are computed in 32-bit integer arithmetic and converted
+    to dst's dtype; dst is in SBUF and holds num_w * ... * num_x elements
+    per partition."""
+    _core.count_op("iota")
+    name = "iota"
+    _tensor(dst, name, "dst")
+    if dst.buffer is not sbuf:
+        fail("%s: dst is in %s; iota writes SBUF%s" %
+             (name, dst.buffer.name, cite("iota")))
+    _on_chip(dst, name, "dst")
+    if not isinstance(pattern, (list, tuple)) or not 1 <= len(pattern) <= 4:
+        fail("%s: pattern must be a list of 1 to 4 [step, num] pairs, not "
+             "%r%s" % (name, pattern, cite("iota")))
+    steps, nums = [], []
+    for pair in pattern:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            fail("%s: each pattern entry must be a [step, num] pair, not "
+                 "%r%s" % (name, pair, cite("iota")))
+        steps.append(_int_arg(pair[0], name, "a pattern step"))
+        n = _int_arg(pair[1], name, "a pattern size")
+        if n < 1:
+            fail("%s: a pattern size must be positive, not %d" % (name, n))
+        nums.append(n)
+    offset = _int_arg(offset, name, "offset")
+    mult = _int_arg(channel_multiplier, name, "channel_multiplier")
+    per = int(np.prod(dst.shape[1:])) if dst.ndim > 1 else 1
+    if int(np.prod(nums)) != per:
+        fail("%s: the pattern generates %d elements per partition but dst "
+             "%s holds %d%s" % (name, int(np.prod(nums)), list(dst.shape),
+                                per, cite("iota")))
+    p = dst.shape[0]
+    vals = np.full((p,) + tuple(nums), offset, dtype=np.int64)
+    vals += (np.arange(p, dtype=np.int64) * mult).reshape(
+        (p,) + (1,) * len(nums))
+    for k, (st, n) in enumerate(zip(steps, nums)):
+        shape = [1] * (len(nums) + 1)
+        shape[k + 1] = n
+        vals = vals + (np.arange(n, dtype=np.int64) * st).reshape(shape)
+    if vals.size and (vals.min() < -2**31 or vals.max() > 2**31 - 1):
+        fail("%s: generated values leave the 32-bit integer range the "
+             "index arithmetic is computed in%s" % (name, cite("iota")))
+    _store(dst, vals.reshape(dst.shape))
+

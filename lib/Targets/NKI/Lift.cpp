@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "LiftInternal.h"
+#include <cmath>
 
 using namespace pk;
 using namespace pk::nki;
@@ -310,6 +311,10 @@ std::string nki::pyName(llvm::StringRef N) {
 }
 
 std::string nki::pyFloat(double V) {
+  if (std::isinf(V))
+    return V > 0 ? "float(\"inf\")" : "float(\"-inf\")";
+  if (std::isnan(V))
+    return "float(\"nan\")";
   char Buf[64];
   snprintf(Buf, sizeof Buf, "%.9g", V);
   std::string S = Buf;

@@ -214,11 +214,33 @@ std::optional<SymP> Reader::atRow(SymP S, int64_t O) {
 /// Combines \p Terms with \p Op: reductions over one column loop whose
 /// threads start at 0, 1, ..., step-1 become one reduction over the row.
 SymP Reader::merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T) {
+  std::vector<char> Drop(Terms.size(), 0);
+  std::vector<SymP> Out;
+  // max and min are idempotent: a term twice is once; for min, of pairs
+  // `c ? a : ArgNone` under one condition (an arg-reduction's single
+  // pairs) the least constant a is enough.
+  if (Op == "max" || Op == "min")
+    for (size_t I = 0; I < Terms.size(); ++I)
+      for (size_t J = 0; J < I && !Drop[I]; ++J) {
+        SymP X = Terms[I], Y = Terms[J];
+        if (Drop[J])
+          continue;
+        if (X == Y) {
+          Drop[I] = 1;
+          continue;
+        }
+        if (Op != "min" || X->K != SK::Select || Y->K != SK::Select ||
+            X->Ops[0] != Y->Ops[0] || X->Ops[2] != Y->Ops[2] ||
+            X->Ops[2] != P.intc(SymPool::ArgNone) || X->Ops[1]->K != SK::Int ||
+            Y->Ops[1]->K != SK::Int)
+          continue;
+        Drop[X->Ops[1]->I >= Y->Ops[1]->I ? I : J] = 1;
+      }
   std::map<std::string, std::vector<size_t>> Groups;
   std::vector<SymP> Bodies(Terms.size());
   for (size_t I = 0; I < Terms.size(); ++I) {
     SymP X = Terms[I];
-    if (X->K != SK::Reduce || X->Op != Op)
+    if (Drop[I] || X->K != SK::Reduce || X->Op != Op)
       continue;
     SymP It = X->Ops[0];
     SymP Full = fullIter(It->Ops[1]);
@@ -228,8 +250,6 @@ SymP Reader::merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T) {
                       std::to_string(P.acHash(Bodies[I]));
     Groups[Key].push_back(I);
   }
-  std::vector<char> Drop(Terms.size(), 0);
-  std::vector<SymP> Out;
   for (auto &[Key, Idx] : Groups) {
     SymP It0 = Terms[Idx[0]]->Ops[0];
     SymP Step = It0->Ops[2];
@@ -376,8 +396,9 @@ SymP Reader::normNew(SymP S, unsigned T) {
     return P.reduce(S->Op, It, norm(Body, T));
   }
   case SK::Bin:
-    if (isFloatTy(S->T) &&
-        (S->Op == "+" || S->Op == "*" || S->Op == "max" || S->Op == "min")) {
+    // Integer max and min reassociate exactly (an arg-reduction's index).
+    if ((isFloatTy(S->T) && (S->Op == "+" || S->Op == "*")) || S->Op == "max" ||
+        S->Op == "min") {
       std::vector<SymP> Terms;
       std::function<void(SymP)> Flat = [&](SymP X) {
         if (X->K == SK::Bin && X->Op == S->Op)
@@ -394,8 +415,18 @@ SymP Reader::normNew(SymP S, unsigned T) {
     return P.un(S->Op, norm(S->Ops[0], T));
   case SK::Cmp:
     return P.cmp(S->Op, norm(S->Ops[0], T), norm(S->Ops[1], T));
-  case SK::Select:
+  case SK::Select: {
+    std::string Why = P.argWhy(S->Ops[0], S->Ops[1], S->Ops[2]);
+    if (!Why.empty()) {
+      fail(RuleId::PK5007, Here,
+           "two (value, index) pairs are combined as an arg-reduction the "
+           "lifter does not lower: " +
+               Why);
+      V.Why->Definite = true; // what the kernel computes, not a spelling
+      return S;
+    }
     return P.select(norm(S->Ops[0], T), norm(S->Ops[1], T), norm(S->Ops[2], T));
+  }
   case SK::Cast:
     return P.cast(S->T, norm(S->Ops[0], T));
   }
@@ -607,7 +638,8 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
         return false;
       }
       if (Tr.F->K == Failure::Unsupported || Tr.F->K == Failure::Carried ||
-          Tr.F->K == Failure::DataDependent || Tr.F->K == Failure::Layout)
+          Tr.F->K == Failure::DataDependent || Tr.F->K == Failure::Layout ||
+          Tr.F->K == Failure::NoTile)
         break;
       continue;
     }
@@ -646,7 +678,7 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
       if (!FirstWhy) {
         FirstWhy = V.Why;
         // The reading's refusals are about what the kernel computes.
-        FirstWhy->Definite = FirstWhy->Rule != RuleId::PK5007;
+        FirstWhy->Definite |= FirstWhy->Rule != RuleId::PK5007;
       }
       continue;
     }
@@ -664,6 +696,10 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
     Why = FirstWhy;
     return false;
   }
-  return rows::emit(TC, FD, *Chosen, P, Valid, DS.Thread[1], SharedBytes, K,
-                    Why);
+  bool Ok =
+      rows::emit(TC, FD, *Chosen, P, Valid, DS.Thread[1], SharedBytes, K, Why);
+  if (!Ok && Debug && Why)
+    llvm::errs() << "model: " << FD->getName() << ": not emitted: " << Why->Msg
+                 << "\n";
+  return Ok;
 }

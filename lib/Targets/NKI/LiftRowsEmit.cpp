@@ -1,5 +1,5 @@
 //===- LiftRowsEmit.cpp - a row program as NKI tile operations ------------===//
-// Rules: PK5001, PK5007, PK5008
+// Rules: PK5001, PK5002, PK5007, PK5008
 //
 // Rows go on the partitions (tiles of 128 rows), columns on the free axis
 // in chunks of 512.  Each reduction over the row is computed once per tile
@@ -12,15 +12,7 @@
 // grid must reach every row: both are asserted when the kernel is traced.
 //
 //===----------------------------------------------------------------------===//
-#include "LiftLower.h"
-#include "LiftRowsImpl.h"
-#include "LiftSym.h"
-
-#include "clang/AST/ASTContext.h"
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FormatVariadic.h"
-#include <functional>
-#include <set>
+#include "LiftRowsEmit.h"
 
 using namespace pk;
 using namespace pk::nki;
@@ -29,54 +21,6 @@ using namespace pk::km;
 using namespace clang;
 
 namespace rowsemit {
-
-class Emitter {
-public:
-  Emitter(TargetContext &TC, const FunctionDecl *FD, const rows::Program &Pr,
-          SymPool &P, Kernel &K)
-      : TC(TC), FD(FD), Pr(Pr), P(P), K(K), B(K.Body) {}
-
-  bool run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes,
-           bool DimY, bool SharedBytes);
-  std::optional<Refusal> Why;
-
-private:
-  TargetContext &TC;
-  const FunctionDecl *FD;
-  const rows::Program &Pr;
-  SymPool &P;
-  Kernel &K;
-  Builder B;
-  std::map<std::string, std::string> HbmName; ///< loads: param -> tensor
-  std::map<const ParmVarDecl *, std::string> OutName;
-  std::map<const ParmVarDecl *, DType> PTy;
-  std::map<SymP, std::string> ColTile; ///< closed values in (P, 1) tiles
-  std::map<const ParmVarDecl *, std::string> RowColTile; ///< s[row] inputs
-  /// Contractions' A operands: the tile's rows transposed, [Depth, np_].
-  std::map<const ParmVarDecl *, std::string> StatTile;
-  std::string RowsE, ColsE;
-  std::string Chunk = "512"; ///< columns per tile (128 under a MovT dot)
-  SourceLocation Here;
-
-  bool fail(RuleId R, std::string M) {
-    if (!Why)
-      Why = Refusal{R, Here.isValid() ? Here : FD->getLocation(),
-                    std::move(M)};
-    return false;
-  }
-  std::optional<std::string> py(SymP S);
-  NodeP node(SymP S);
-  NodeP nodeNew(SymP S);
-  NodeP dotNode(SymP S);
-  std::map<SymP, NodeP> Memo; ///< one tree per value: loads once per chunk
-  bool closed(SymP S);
-  bool closedNew(SymP S);
-  std::map<SymP, bool> Closed;
-  std::set<SymP> Visited;
-  void reductions(SymP S, std::vector<SymP> &Out, std::set<SymP> &Seen);
-  bool reduce(SymP R);
-  std::string column(const Operand &O, DType Ty);
-};
 
 std::optional<std::string> Emitter::py(SymP S) { return pySize(S); }
 
@@ -117,16 +61,6 @@ void Emitter::reductions(SymP S, std::vector<SymP> &Out,
     Out.push_back(S);
 }
 
-static const char *aluOf(llvm::StringRef Op) {
-  if (Op == "+") return "nl.add";
-  if (Op == "-") return "nl.subtract";
-  if (Op == "*") return "nl.multiply";
-  if (Op == "/") return "nl.divide";
-  if (Op == "max") return "nl.maximum";
-  if (Op == "min") return "nl.minimum";
-  if (Op == "pow") return "nl.power";
-  return nullptr;
-}
 
 static const char *actOf(llvm::StringRef Op) {
   if (Op == "exp") return "nl.exp";
@@ -200,11 +134,16 @@ NodeP Emitter::nodeNew(SymP S) {
   }
   case SK::Bin: {
     const char *Fn = aluOf(S->Op);
+    if (!isFloatTy(S->T) && (S->Op == "max" || S->Op == "min") &&
+        !P.contains(S, P.intc(SymPool::ArgNone)))
+      Fn = nullptr; // int32 beyond 2^24: exact only inside reductions
     if (!Fn) {
       fail(RuleId::PK5007,
            llvm::formatv("operation '{0}' on element values has no tile "
-                         "operation",
-                         S->Op)
+                         "operation{1}",
+                         S->Op,
+                         std::getenv("PK_NKI_MODEL_DEBUG") ? ": " + P.str(S)
+                                                           : std::string())
                .str());
       return nullptr;
     }
@@ -242,6 +181,9 @@ NodeP Emitter::nodeNew(SymP S) {
                          "value: " + P.str(S));
     return nullptr;
   case SK::Select:
+    if (NodeP A = argPair(S))
+      return A;
+    [[fallthrough]];
   case SK::Cmp:
     fail(RuleId::PK5007,
          "a per-element condition (select or comparison) in a row value: "
@@ -283,11 +225,18 @@ NodeP Emitter::dotNode(SymP S) {
 /// Computes the reduction \p R over the row into a (P, 1) column.
 bool Emitter::reduce(SymP R) {
   llvm::StringRef ROp = R->Op;
+  if (ROp == "min" && R->Ops[1]->K == SK::Select &&
+      R->Ops[1]->Ops[1] == R->Ops[0] &&
+      R->Ops[1]->Ops[2] == P.intc(SymPool::ArgNone) &&
+      R->Ops[1]->Ops[0]->K == SK::Cmp && R->Ops[1]->Ops[0]->Op == "==")
+    return argReduce(R);
   const char *Fn = aluOf(ROp);
   SymP Id = P.identity(ROp, Ty::F32);
   if (!Fn || !Id || ROp == "*")
     return fail(RuleId::PK5007,
                 llvm::formatv("a reduction with '{0}'", ROp).str());
+  if (!isFloatTy(R->T))
+    return intReduce(R);
   std::string Acc = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
   Access AA{Acc, {{"0", "np_"}, {"0", "1"}}, {}};
   Op M;
@@ -549,14 +498,19 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
       L.Srcs = {Operand::tile(
           Access{pyName(RS.P->getName()), {{"p0", "p1"}, {"0", "1"}}, {}})};
       B.op(L);
-      std::string Sum = B.alloc("c", Mem::SBUF, DType::F32, {"128", "1"});
-      Op A;
-      A.Kind = OpKind::TensorTensor;
-      A.Fn = "nl.add";
-      A.Dst = Access{Sum, {{"0", "np_"}, {"0", "1"}}, {}};
-      A.Srcs = {Operand::tile(L.Dst), Operand::tile(Src)};
-      B.op(A);
-      Src = A.Dst;
+      if (RS.AccOp != "+" && OT == DType::I32) {
+        // atomicMax/atomicMin of ints: exact (LiftRowsIntMax.cpp).
+        if (N->Ty != DType::I32)
+          return fail(RuleId::PK5002, "an int atomicMax/atomicMin of values "
+                                      "that are not int32");
+        Src.Tensor = exactIntCombine(B, RS.AccOp == "max", L.Dst, Src);
+      } else {
+        std::string Sum = B.alloc("c", Mem::SBUF, DType::F32, {"128", "1"});
+        B.op(OpKind::TensorTensor, Access{Sum, {{"0", "np_"}, {"0", "1"}}, {}},
+             {Operand::tile(L.Dst), Operand::tile(Src)},
+             RS.AccOp == "+" ? "nl.add" : aluOf(RS.AccOp));
+        Src = Access{Sum, {{"0", "np_"}, {"0", "1"}}, {}};
+      }
     }
     if (OT != DType::F32) {
       std::string Cv = B.alloc("c", Mem::SBUF, OT, {"128", "1"});
@@ -637,6 +591,13 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
                                             : ", contractions by nc_matmul "
                                               "into PSUM")
                  .str();
+  if (ArgUsed)
+    K.Family += "; arg-max/arg-min: the first index on ties (the least "
+                "column whose value equals the row's max or min, by iota, "
+                "nl.equal and nl.minimum), assuming no NaN among the "
+                "compared values (a CUDA comparison skips a NaN, the tile "
+                "max does not) and reading -0.0 and 0.0 as equal, as CUDA "
+                "compares them";
   return true;
 }
 

@@ -6,6 +6,9 @@
 //
 //   out[a] = out[a] + sum over blocks b and contributing threads of V(b)
 //
+// and an atomicMax/atomicMin the max/min of them alike (a contribution
+// the same in every block then counts once: max and min are idempotent).
+//
 // The block's trace gives V(b) symbolically in blockIdx.x, so the sum over
 // the grid is read from it, term by term (the terms of every atomicAdd a
 // block makes to one address):
@@ -18,8 +21,9 @@
 //     `g < E ? h(g) : 0` (a bound on g), the sum is h over [0, E), and the
 //     launch must reach E (asserted when the kernel is traced).
 //
-// Anything else (a contribution that is the same in every block, a partial
-// cover, another atomic operation) is refused with its reason.  The result
+// Anything else (a contribution that is the same in every block to a sum,
+// a partial cover, another atomic operation, an integer sum) is refused
+// with its reason.  The result
 // is a trace whose one store per address is that accumulation at the row
 // blockIdx.y (renamed blockIdx.x) or, for a fixed address, a single row.
 //
@@ -78,12 +82,16 @@ private:
   SymP Bx, By, Gx, Gy, G;
   rows::GridSum R;
   SourceLocation Here;
+  llvm::StringRef Op = "+"; ///< the atomic's operation: +, max, min
 
   bool fail(const std::string &M) {
     if (!R.Why)
       R.Why = Refusal{RuleId::PK5002, Here,
-                      "atomicAdd: the accumulation of every block into one "
-                      "address is not a reduction the lifter models: " +
+                      std::string(Op == "+"     ? "atomicAdd"
+                                  : Op == "max" ? "atomicMax"
+                                                : "atomicMin") +
+                          ": the accumulation of every block into one "
+                          "address is not a reduction the lifter models: " +
                           M,
                       true};
     return false;
@@ -92,7 +100,8 @@ private:
   bool blockFree(SymP S) {
     return !P.contains(S, Bx) && !P.contains(S, Gx) && !P.contains(S, G);
   }
-  bool term(SymP X, std::map<std::string, Group> &Groups);
+  bool term(SymP X, std::map<std::string, Group> &Groups,
+            std::vector<SymP> &Fixed);
   std::optional<SymP> linear(SymP S, int64_t &K, std::optional<int64_t> &C,
                              std::map<SymP, SymP> &Memo);
 };
@@ -156,8 +165,9 @@ std::optional<SymP> Summer::linear(SymP S, int64_t &K,
   return Out;
 }
 
-bool Summer::term(SymP X, std::map<std::string, Group> &Groups) {
-  if (X->K == SK::Reduce && X->Op == "+") {
+bool Summer::term(SymP X, std::map<std::string, Group> &Groups,
+                  std::vector<SymP> &Fixed) {
+  if (X->K == SK::Reduce && X->Op == Op) {
     // A grid-stride loop: start K * blockIdx.x + c, step K * gridDim.x.
     SymP It = X->Ops[0];
     auto St = P.poly(It->Ops[0]), Sp = P.poly(It->Ops[2]);
@@ -182,9 +192,13 @@ bool Summer::term(SymP X, std::map<std::string, Group> &Groups) {
     Group &Gr = Groups["r" + std::to_string(K) + "/" + std::to_string(E->Id) +
                        "/" + std::to_string(P.acHash(Body))];
     Gr.K = K;
-    Gr.Sum = P.reduce("+", Full, Body);
+    Gr.Sum = P.reduce(Op, Full, Body);
     if (!Gr.Starts.insert(C).second || C < 0 || C >= K)
       return fail("two threads reduce the same iterations");
+    return true;
+  }
+  if (!P.contains(X, Bx) && Op != "+" && blockFree(X)) {
+    Fixed.push_back(X); // max/min: once, whatever the number of blocks
     return true;
   }
   if (!P.contains(X, Bx))
@@ -202,7 +216,8 @@ bool Summer::term(SymP X, std::map<std::string, Group> &Groups) {
   // f(g) = (g < E && rest) ? h : 0.
   std::vector<SymP> Conds;
   SymP H = *F;
-  while (H->K == SK::Select && H->Ops[2]->K == SK::Flt && H->Ops[2]->F == 0) {
+  SymP Id = P.identity(Op, H->T);
+  while (H->K == SK::Select && H->Ops[2] == Id) {
     conjuncts(H->Ops[0], Conds);
     H = H->Ops[1];
   }
@@ -229,7 +244,7 @@ bool Summer::term(SymP X, std::map<std::string, Group> &Groups) {
     return fail("contributions of one element each with no bound on the "
                 "global index (the elements summed depend on the grid)");
   if (Rest)
-    H = P.select(Rest, H, P.identity("+", H->T));
+    H = P.select(Rest, H, Id);
   SymP Full = P.iter(nullptr, P.intc(0), Bound, P.intc(1));
   SymP Body = P.subst(H, {{G, Full}});
   Group &Gr = Groups["m" + std::to_string(K) + "/" +
@@ -237,7 +252,7 @@ bool Summer::term(SymP X, std::map<std::string, Group> &Groups) {
                      std::to_string(P.acHash(Body))];
   Gr.K = K;
   Gr.Bound = Bound;
-  Gr.Sum = P.reduce("+", Full, Body);
+  Gr.Sum = P.reduce(Op, Full, Body);
   if (!Gr.Starts.insert(*C).second)
     return fail("two threads add the same element");
   return true;
@@ -253,13 +268,18 @@ rows::GridSum Summer::run() {
   std::vector<SumTarget> Targets;
   for (const Store &St : Tr.Stores) {
     Here = St.Loc;
-    if (St.Acc != "+" || P.contains(St.Idx, Bx) || P.contains(St.Idx, Gx)) {
-      fail("only atomicAdd into addresses that do not depend on blockIdx.x "
-           "is summed over the grid, and no other store may go with it");
+    if (!St.Acc.empty() && Targets.empty())
+      Op = St.Acc;
+    if (St.Acc != Op || P.contains(St.Idx, Bx) || P.contains(St.Idx, Gx)) {
+      fail("only atomicAdd, atomicMax or atomicMin (one of them) into "
+           "addresses that do not depend on blockIdx.x is combined over the "
+           "grid, and no other store may go with it");
       return R;
     }
-    if (!isFloatTy(St.Val->T)) {
-      fail("an integer accumulation (the engines add in float32)");
+    if (!isFloatTy(St.Val->T) && (Op == "+" || St.Val->T != Ty::I32)) {
+      fail(Op == "+" ? "an integer accumulation (the engines add in float32)"
+                     : "an atomicMax/atomicMin of integers other than int32 "
+                       "(only int32 has an exact lowering)");
       return R;
     }
     // A condition on blockIdx.x selects contributions: it goes into the
@@ -276,8 +296,8 @@ rows::GridSum Summer::run() {
         True[C] = P.boolc(true);
       }
     }
-    SymP Val = Move ? P.select(Move, St.Val, P.identity("+", St.Val->T))
-                    : St.Val;
+    SymP Val =
+        Move ? P.select(Move, St.Val, P.identity(Op, St.Val->T)) : St.Val;
     if (!True.empty())
       Val = P.subst(Val, True);
     SumTarget *T = nullptr;
@@ -289,7 +309,7 @@ rows::GridSum Summer::run() {
       T = &Targets.back();
     }
     std::function<void(SymP)> Flat = [&](SymP X) {
-      if (X->K == SK::Bin && X->Op == "+" && isFloatTy(X->T))
+      if (X->K == SK::Bin && X->Op == Op && (Op != "+" || isFloatTy(X->T)))
         for (SymP O : X->Ops)
           Flat(O);
       else
@@ -303,10 +323,13 @@ rows::GridSum Summer::run() {
   for (SumTarget &T : Targets) {
     Here = T.Loc;
     std::map<std::string, Group> Groups;
+    std::vector<SymP> Fixed;
     for (SymP X : T.Terms)
-      if (!term(X, Groups))
+      if (!term(X, Groups, Fixed))
         return R;
     SymP Sum = nullptr;
+    for (SymP X : Fixed)
+      Sum = Sum ? P.bin(Op, Sum, X) : X;
     for (auto &[Key, Gr] : Groups) {
       if (int64_t(Gr.Starts.size()) != Gr.K || *Gr.Starts.begin() != 0 ||
           *Gr.Starts.rbegin() != Gr.K - 1) {
@@ -326,7 +349,7 @@ rows::GridSum Summer::run() {
           Lhs += " * " + std::to_string(Gr.K / int64_t(Tr.Shape.X));
         R.Reach.push_back({Lhs, P.subst(Gr.Bound, ToX)});
       }
-      Sum = Sum ? P.bin("+", Sum, Gr.Sum) : Gr.Sum;
+      Sum = Sum ? P.bin(Op, Sum, Gr.Sum) : Gr.Sum;
     }
     // The row: blockIdx.y, renamed blockIdx.x for the row program; a fixed
     // address is the one row of a single-row program.
@@ -356,10 +379,9 @@ rows::GridSum Summer::run() {
       return R;
     }
     R.RowGrid = RowGrid;
-    Out.Stores.push_back(Store{T.Thread, T.D, P.subst(Idx, ToX),
-                               P.subst(Sum, ToX),
-                               Guard ? P.subst(Guard, ToX) : nullptr, "+",
-                               T.Loc});
+    Out.Stores.push_back(
+        Store{T.Thread, T.D, P.subst(Idx, ToX), P.subst(Sum, ToX),
+              Guard ? P.subst(Guard, ToX) : nullptr, Op, T.Loc});
   }
   R.Tr = std::move(Out);
   return R;

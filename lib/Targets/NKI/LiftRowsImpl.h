@@ -36,6 +36,7 @@ struct RowStore {
   km::SymP Val = nullptr; ///< normalised: Loads of Matrix/RowVec/RowCol
   bool Map = false;       ///< out[row, j] for every column j; else out[row]
   bool Accum = false;     ///< atomicAdd: out[row] += Val
+  std::string AccOp = "+"; ///< Accum: "+", or "max"/"min" (atomicMax/Min)
   clang::SourceLocation Loc;
 };
 
@@ -107,6 +108,14 @@ bool emitPartials(TargetContext &TC, const clang::FunctionDecl *FD,
                   const PartialProgram &Pr, km::SymPool &P,
                   const std::vector<km::BlockShape> &Shapes, Kernel &K,
                   std::optional<Refusal> &Why);
+/// The exact max (\p Max) or min of the int32 tile \p Tile ([0:np_,
+/// 0:NF] of tiles FSize wide) into a new int32 (P, 1) column, returned
+/// (LiftRowsIntMax.cpp: on 16-bit halves, exact in float32).
+std::string exactIntReduce(Builder &B, bool Max, const Access &Tile,
+                           const std::string &NF, const std::string &FSize);
+/// The exact max or min of two int32 (P, 1) columns, a new column.
+std::string exactIntCombine(Builder &B, bool Max, const Access &A,
+                            const Access &C);
 
 /// Reads the trace of one block shape as a row program.
 Verdict analyse(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,

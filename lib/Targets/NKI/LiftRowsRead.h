@@ -80,7 +80,9 @@ private:
       V.Why = Refusal{R, L.isValid() ? L : FD->getLocation(), std::move(M)};
     return false;
   }
-  bool notMine() {
+  bool notMine(int Line = __builtin_LINE()) {
+    if (std::getenv("PK_NKI_MODEL_DEBUG") && !V.NotMine)
+      llvm::errs() << "model: not a row program (reader line " << Line << ")\n";
     V.NotMine = true;
     return false;
   }

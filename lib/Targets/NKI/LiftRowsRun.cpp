@@ -26,6 +26,7 @@ rows::Verdict Reader::run() {
     std::map<int64_t, std::set<int64_t>> Starts;
     SymP End = nullptr, Step = nullptr;
     bool Map = false, Accum = false, Set = false;
+    std::string AccOp;
     SourceLocation Loc;
   };
   std::map<const ParmVarDecl *, Out> Outs;
@@ -82,15 +83,15 @@ rows::Verdict Reader::run() {
       O.Loc = St.Loc;
       O.Map = Col->K == SK::Iter;
       O.Accum = !St.Acc.empty();
+      O.AccOp = St.Acc.str();
     }
     rows::TensorUse &U = Pr.Uses[PV];
     U.Written = true;
     U.Accum |= !St.Acc.empty();
-    if (O.Accum != !St.Acc.empty() || (O.Accum && St.Acc != "+"))
+    if (O.Accum != !St.Acc.empty() || (O.Accum && St.Acc != O.AccOp))
       return fail(RuleId::PK5007, Here,
                   llvm::formatv("'{0}' is both stored and accumulated, or "
-                                "accumulated with an operation other than "
-                                "atomicAdd",
+                                "accumulated with two atomic operations",
                                 PV->getName())
                       .str()),
              V;
@@ -170,7 +171,7 @@ rows::Verdict Reader::run() {
     for (auto &[Off, Vs] : O.Vals) {
       SymP X;
       if (O.Accum) {
-        X = merge("+", Vs, Vs[0]->T);
+        X = merge(O.AccOp, Vs, Vs[0]->T);
       } else {
         X = Vs[0];
         for (SymP Y : Vs)
@@ -229,6 +230,7 @@ rows::Verdict Reader::run() {
     RS.Val = First;
     RS.Map = O.Map;
     RS.Accum = O.Accum;
+    RS.AccOp = O.Accum ? O.AccOp : "+";
     RS.Loc = O.Loc;
     Pr.Stores.push_back(RS);
   }

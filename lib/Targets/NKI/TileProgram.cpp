@@ -266,6 +266,10 @@ void emitBody(llvm::raw_ostream &OS, const std::vector<Stmt> &Body,
     case OpKind::Memset:
       OS << "nisa.memset(dst=" << D << ", value=" << Src(0) << ")";
       break;
+    case OpKind::Iota:
+      OS << "nisa.iota(dst=" << D << ", pattern=[[1, " << Src(1)
+         << "]], offset=" << Src(0) << ")";
+      break;
     }
     OS << "\n";
   }
@@ -314,6 +318,8 @@ const char *opKindName(OpKind K) {
     return "nc_transpose";
   case OpKind::Memset:
     return "memset";
+  case OpKind::Iota:
+    return "iota";
   }
   return "?";
 }

@@ -77,6 +77,9 @@ enum class OpKind {
   Matmul,       ///< nisa.nc_matmul(dst, stationary, moving)
   Transpose,    ///< nisa.nc_transpose(dst, a)
   Memset,       ///< nisa.memset(dst, value)
+  /// nisa.iota(dst, pattern=[[1, Srcs[1]]], offset=Srcs[0]): offset,
+  /// offset + 1, ... along the free axis of every partition
+  Iota,
 };
 
 struct Op {

@@ -3,7 +3,6 @@
 // Idiom: one warp per row, each lane keeps a (value, index) pair, the pairs
 // are combined through two __shfl_down_sync per step, lane 0 stores both.
 // EXPECT: lift
-// GAP: arg-reductions (a value with its index) have no tile reduction in the lifter yet
 #include <cuda_runtime.h>
 #include <float.h>
 

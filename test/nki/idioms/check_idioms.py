@@ -68,6 +68,9 @@ def softmax_ref(x):
 
 
 ROWS_COLS = ((37, 100), (300, 1300), (130, 600))
+# Arg-reductions: ragged, tied, several row tiles and column chunks, rows
+# narrower than a warp.
+ARG_SIZES = ((37, 100), (300, 1300), (130, 600), (5, 7), (3, 1), (129, 1025))
 
 
 def L(gx, bx, gy=1, by=1, gz=1, bz=1, shared=0):
@@ -480,16 +483,98 @@ def cases_transpose_rows_blockdim(rng):
                dict(out=None, **{"in": x}, rows=rows, cols=cols),
                L(cdiv(cols, 32), 32, cdiv(rows, 32), by),
                dict(out=x.T.copy()), dict(rtol=0, atol=0))
+def arg_inputs(rng, sizes=ARG_SIZES):
+    """Rows for arg-reductions: uniform values, then few distinct values
+    (ties in every row, across lanes and chunks), a constant row, a row
+    whose maximum and minimum come last, and rows narrower than a warp."""
+    for k, (rows, cols) in enumerate(sizes):
+        if k % 2 == 0:
+            x = f32(rng, (rows, cols), -5, 5)
+        else:
+            x = rng.integers(-2, 3, (rows, cols)).astype(np.float32)
+            x[0, :] = 1.0
+            if rows > 1:
+                x[1, :] = 0.0
+                x[1, -1] = 7.0
+            if rows > 2:
+                x[2, :] = 0.0
+                x[2, -1] = -7.0
+        yield "%dx%d%s" % (rows, cols, " ties" if k % 2 else ""), rows, cols, x
 
 
 def cases_argmax_rows(rng):
-    for rows, cols in ROWS_COLS:
-        x = f32(rng, (rows, cols), -5, 5)
-        yield ("%dx%d" % (rows, cols),
+    for name, rows, cols, x in arg_inputs(rng):
+        yield (name,
                dict(idx=None, val=None, x=x, rows=rows, cols=cols),
                L(cdiv(rows, 8), 256),
                dict(idx=x.argmax(axis=1).astype(np.int32),
                     val=x.max(axis=1)),
+               dict(rtol=0, atol=0))
+
+
+def cases_argmin_rows(rng):
+    for name, rows, cols, x in arg_inputs(rng):
+        yield (name,
+               dict(lo=None, pos=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, 4), 128),
+               dict(lo=x.min(axis=1), pos=x.argmin(axis=1).astype(np.int32)),
+               dict(rtol=0, atol=0))
+
+
+def cases_argmax_block_warps(rng):
+    for (name, rows, cols, x), block in zip(arg_inputs(rng),
+                                            (256, 128, 1024, 64, 512, 32)):
+        yield (name + " block=%d" % block,
+               dict(idx=None, x=x, rows=rows, cols=cols),
+               L(rows, block),
+               dict(idx=x.argmax(axis=1).astype(np.int32)),
+               dict(rtol=0, atol=0))
+
+
+def cases_argmax_smem_tree(rng):
+    for name, rows, cols, x in arg_inputs(rng):
+        yield (name,
+               dict(best=None, at=None, x=x, rows=rows, cols=cols),
+               L(rows, 128),
+               dict(best=x.max(axis=1), at=x.argmax(axis=1).astype(np.int32)),
+               dict(rtol=0, atol=0))
+
+
+def wide_ints(rng, shape):
+    """int32 values of any magnitude: ties, neighbours that differ in the
+    low bits only (float32 would merge them), both signs, the extremes."""
+    x = rng.integers(-2**31, 2**31, shape, dtype=np.int64)
+    flat = x.reshape(-1)
+    k = flat.size
+    flat[rng.integers(0, k, max(1, k // 7))] = 2**30 + 1
+    flat[rng.integers(0, k, max(1, k // 7))] = 2**30 + 3
+    flat[rng.integers(0, k, max(1, k // 9))] = -(2**30) - 3
+    flat[rng.integers(0, k, max(1, k // 9))] = -(2**30) - 1
+    return x.astype(np.int32)
+
+
+def cases_global_max_atomic(rng):
+    for n, grid, init in ((1000, 3, -2**31), (70001, 40, 5), (33, 1, 2**31 - 1),
+                          (5000, 7, -7)):
+        x = wide_ints(rng, n)
+        if n == 5000:
+            x = rng.integers(-50, -8, n).astype(np.int32)
+        out = np.array([init], dtype=np.int32)
+        yield ("n=%d grid=%d" % (n, grid), dict(out=out, x=x, n=n),
+               L(grid, 256),
+               dict(out=np.array([max(int(init), int(x.max()))],
+                                 dtype=np.int32)),
+               dict(rtol=0, atol=0))
+
+
+def cases_row_min_atomic(rng):
+    for rows, cols in ((37, 100), (130, 1300), (3, 1)):
+        x = wide_ints(rng, (rows, cols))
+        lo = wide_ints(rng, rows)
+        lo[0] = -2**31
+        yield ("%dx%d" % (rows, cols), dict(lo=lo, x=x, rows=rows, cols=cols),
+               L(cdiv(cols, 128), 128, rows, 1),
+               dict(lo=np.minimum(lo, x.min(axis=1)).astype(np.int32)),
                dict(rtol=0, atol=0))
 
 

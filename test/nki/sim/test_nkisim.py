@@ -222,6 +222,31 @@ class Ops(unittest.TestCase):
         nisa.select(dst=d, predicate=pred, on_true=ta, on_false=0.0)
         np.testing.assert_array_equal(vals(d), np.where(a > b, a, 0))
 
+    def test_iota(self):
+        # Along the free axis, from an offset, per partition.
+        d = nl.ndarray((3, 8), nl.float32, buffer=nl.sbuf)
+        nisa.iota(dst=d, pattern=[[1, 8]], offset=5)
+        np.testing.assert_array_equal(
+            vals(d), np.tile(np.arange(5, 13, dtype=np.float32), (3, 1)))
+        # Steps, two pattern levels and a channel multiplier, into int32.
+        e = nl.ndarray((4, 6), nl.int32, buffer=nl.sbuf)
+        nisa.iota(dst=e, pattern=[[10, 2], [-1, 3]], offset=7,
+                  channel_multiplier=100)
+        want = np.array([[7 + 100 * p + 10 * w - x for w in range(2)
+                          for x in range(3)] for p in range(4)])
+        np.testing.assert_array_equal(vals(e), want)
+        # A view: the columns it covers only.
+        f = nl.ndarray((2, 8), nl.float32, buffer=nl.sbuf)
+        nisa.memset(dst=f, value=-1.0)
+        nisa.iota(dst=f[0:2, 0:3], pattern=[[1, 3]], offset=0)
+        np.testing.assert_array_equal(vals(f)[:, :3], [[0, 1, 2]] * 2)
+        np.testing.assert_array_equal(vals(f)[:, 3:], -np.ones((2, 5)))
+        # Exact integers in float32 up to 2**24.
+        g = nl.ndarray((1, 4), nl.float32, buffer=nl.sbuf)
+        nisa.iota(dst=g, pattern=[[1, 4]], offset=2**24 - 2)
+        np.testing.assert_array_equal(
+            vals(g), [[2**24 - 2, 2**24 - 1, 2**24, 2**24]])
+
     def test_nc_transpose(self):
         a = rand(100, 37)
         p = nl.ndarray((37, 100), nl.float32, buffer=nl.psum)
@@ -369,6 +394,28 @@ class Limits(SimErrorCase):
                             "partition dimension 256 exceeds maximum 128")
         # HBM tensors have no partition limit.
         nl.ndarray((256, 4), nl.float32, buffer=nl.shared_hbm)
+
+    def test_iota_checks(self):
+        d = nl.ndarray((4, 8), nl.float32, buffer=nl.sbuf)
+        ps = nl.ndarray((4, 8), nl.float32, buffer=nl.psum)
+        self.assertSimError(
+            lambda: nisa.iota(dst=ps, pattern=[[1, 8]], offset=0),
+            "iota writes SBUF", "[NKI docs: nki.isa.iota]")
+        self.assertSimError(
+            lambda: nisa.iota(dst=d, pattern=[[1, 7]], offset=0),
+            "generates 7 elements per partition but dst [4, 8] holds 8")
+        self.assertSimError(
+            lambda: nisa.iota(dst=d, pattern=[[1, 8]], offset=0.5),
+            "offset must be an integer")
+        self.assertSimError(
+            lambda: nisa.iota(dst=d, pattern=[1, 8], offset=0),
+            "must be a [step, num] pair")
+        self.assertSimError(
+            lambda: nisa.iota(dst=d, pattern=[[1, 2]] * 5, offset=0),
+            "1 to 4 [step, num] pairs")
+        self.assertSimError(
+            lambda: nisa.iota(dst=d, pattern=[[1, 8]], offset=2**31 - 4),
+            "32-bit integer range")
 
     def test_psum_bank(self):
         nl.ndarray((128, 512), nl.float32, buffer=nl.psum)

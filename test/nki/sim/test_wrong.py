@@ -72,7 +72,8 @@ class Wrong(unittest.TestCase):
                   "sbuf_tile_capacity.py", "sbuf_live_capacity.py",
                   "psum_live_capacity.py", "nested_slicing.py",
                   "tensor_scalar_mixed.py", "reduce_axis.py",
-                  "cross_partition_copy.py", "int_arithmetic.py"):
+                  "cross_partition_copy.py", "int_arithmetic.py",
+                  "iota_psum.py"):
             self.assertIn(n, names)
 
 

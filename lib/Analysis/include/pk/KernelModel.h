@@ -150,6 +150,25 @@ public:
   /// The identity of a reduction operator (0, 1, -inf, +inf), or null.
   SymP identity(llvm::StringRef Op, Ty T);
 
+  /// Arg-reductions (KernelArg.cpp).  The index of a (value, index) pair
+  /// that wins a first-index arg-max (arg-min) over a set of pairs is
+  /// kept as the minimum over the set of `v == best ? i : ArgNone`, with
+  /// best the set's max (min): a min of terms `reduce(min, it, v(it) ==
+  /// best ? it : ArgNone)` and `v0 == best ? i0 : ArgNone`.
+  static constexpr int64_t ArgNone = int64_t(1) << 24;
+  /// The carried pair of a summarised loop: the value's new value is
+  /// \p Val = Dir(\p OldV, reduce(Dir, \p It, \p G)); the index's is
+  /// `Cand ? It : OldI`.  Returns the index after the loop, or null with
+  /// \p Why.  \p Strict: the candidate wins only when strictly better.
+  SymP argLoop(llvm::StringRef Dir, bool Strict, SymP It, SymP G, SymP Val,
+               SymP OldV, SymP OldI, std::string &Why);
+  /// `C ? A : B` where C compares two (value, index) pairs: the combined
+  /// value or index of a first-index arg-max or arg-min, or null.
+  SymP argSelect(SymP C, SymP A, SymP B);
+  /// Whether \p C compares two pairs as an arg-reduction the lifter does
+  /// not read (ties to the larger index, no tie-break): the reason.
+  std::string argWhy(SymP C, SymP A, SymP B);
+
 private:
   std::string strFull(SymP S, unsigned Depth);
   SymP make(Sym S);
@@ -181,6 +200,7 @@ struct Failure {
     Undefined,     ///< a value no thread wrote reaches a store
     Shape,         ///< only at this block shape (an array it overruns)
     Layout,        ///< stores that depend on the WMMA fragment layout
+    NoTile,        ///< understood, but with no tile operation (a bit cast)
   } K = Unsupported;
   clang::SourceLocation Loc;
   std::string Msg;

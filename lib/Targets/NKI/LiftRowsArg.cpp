@@ -1,0 +1,167 @@
+//===- LiftRowsArg.cpp - arg-reductions and exact int32 max/min in rows -===//
+// Rules: PK5001, PK5007
+//
+// The row emitter's lowering of the arg form of an arg-max or arg-min
+// (lib/Analysis/KernelArg.cpp): the first column equal to the row's best,
+// by nisa.iota, nl.equal and nl.minimum; and of int32 max and min
+// reductions, exact on 16-bit halves (LiftRowsIntMax.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "LiftRowsEmit.h"
+
+using namespace pk;
+using namespace pk::nki;
+using namespace pk::nki::rows;
+using namespace pk::km;
+using namespace clang;
+
+namespace rowsemit {
+
+/// `v0 == best ? i0 : ArgNone` for a per-row best (an arg-reduction's
+/// single pair): the 0/1 mask m of the comparison, m * (i0 - ArgNone) +
+/// ArgNone, exact in float32 (every value below 2^25, an integer).
+NodeP Emitter::argPair(SymP S) {
+  SymP None = P.intc(SymPool::ArgNone);
+  if (S->Ops[2] != None || S->Ops[0]->K != SK::Cmp || S->Ops[0]->Op != "==" ||
+      !closed(S))
+    return nullptr;
+  auto I0 = py(S->Ops[1]);
+  if (!I0)
+    return nullptr;
+  auto Sc = [](std::string T) {
+    auto N = std::make_shared<Node>();
+    N->K = Node::Scalar;
+    N->Text = std::move(T);
+    return N;
+  };
+  auto Bin = [](const char *Fn, NodeP A, NodeP B) {
+    auto N = std::make_shared<Node>();
+    N->K = Node::Bin;
+    N->Fn = Fn;
+    N->A = std::move(A);
+    N->B = std::move(B);
+    return N;
+  };
+  NodeP L = node(S->Ops[0]->Ops[0]), R = node(S->Ops[0]->Ops[1]);
+  if (!L || !R)
+    return nullptr;
+  if (L->K == Node::Scalar)
+    std::swap(L, R);
+  std::string NoneS = std::to_string(SymPool::ArgNone) + ".0";
+  NodeP M = Bin("nl.equal", L, R);
+  NodeP V =
+      Bin("nl.multiply", M,
+          Sc("float(" + *I0 + " - " + std::to_string(SymPool::ArgNone) + ")"));
+  NodeP Out = Bin("nl.add", V, Sc(NoneS));
+  ArgUsed = true;
+  return Out;
+}
+
+/// reduce(min, col, g(col) == best ? col : ArgNone): the first column of
+/// the row where g equals the per-row best (an arg-max or arg-min), or
+/// ArgNone: per chunk, the columns f0:f1 by nisa.iota, the 0/1 mask of
+/// g == best (tensor_scalar nl.equal with the (P, 1) column of best),
+/// iota + ArgNone * (1 - mask), reduced with nl.minimum.  Exact in float32
+/// while cols <= 2^24 (asserted).
+bool Emitter::argReduce(SymP R) {
+  SymP Body = R->Ops[1];
+  SymP C = Body->Ops[0];
+  SymP G = C->Ops[0], Best = C->Ops[1];
+  if (closed(G))
+    std::swap(G, Best);
+  if (!closed(Best) || closed(G))
+    return fail(RuleId::PK5007, "an arg-reduction whose best value is not "
+                                "one value per row");
+  std::string NoneS = std::to_string(SymPool::ArgNone);
+  B.check("(" + ColsE + ") <= " + NoneS,
+          "cols <= 2**24: column indices exact in float32 (arg-reduction)");
+  std::string Acc = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
+  Access AA{Acc, {{"0", "np_"}, {"0", "1"}}, {}};
+  B.op(OpKind::Memset, AA, {Operand::scalar(NoneS + ".0")});
+  B.open("f0", "0", ColsE, Chunk);
+  B.assign("f1", "min(" + ColsE + ", f0 + " + Chunk + ")");
+  B.assign("nf_", "f1 - f0");
+  TileLowering TL(B, HbmName, true);
+  TL.FSize = Chunk;
+  NodeP BN = node(Best), GN = node(G);
+  if (!BN || !GN)
+    return false;
+  Operand BV = TL.lower(BN), GV = TL.lower(GN);
+  if (!GV.IsTile || TileLowering::isCol(GV) || !TileLowering::isCol(BV))
+    return fail(RuleId::PK5007, "an arg-reduction whose values are not "
+                                "computed per column");
+  Access Io = TL.fresh(DType::F32, false);
+  B.op(OpKind::Iota, Io, {Operand::scalar("f0"), Operand::scalar("nf_")});
+  Access Mk = TL.fresh(DType::F32, false);
+  B.op(OpKind::TensorScalar, Mk, {GV, BV}, "nl.equal");
+  B.op(OpKind::TensorScalar, Mk,
+       {Operand::tile(Mk), Operand::scalar("-" + NoneS + ".0")}, "nl.multiply");
+  B.op(OpKind::TensorScalar, Mk,
+       {Operand::tile(Mk), Operand::scalar(NoneS + ".0")}, "nl.add");
+  B.op(OpKind::TensorTensor, Mk, {Operand::tile(Mk), Operand::tile(Io)},
+       "nl.add");
+  std::string Red = B.alloc("red", Mem::SBUF, DType::F32, {"128", "1"});
+  Access RA{Red, {{"0", "np_"}, {"0", "1"}}, {}};
+  B.op(OpKind::Reduce, RA, {Operand::tile(Mk)}, "nl.minimum");
+  B.op(OpKind::TensorTensor, AA, {Operand::tile(AA), Operand::tile(RA)},
+       "nl.minimum");
+  B.close();
+  ColTile[R] = Acc;
+  ArgUsed = true;
+  return true;
+}
+
+/// An int32 max or min over the row, exact: per chunk the int32 tile of
+/// the terms is reduced on its 16-bit halves and combined with the
+/// accumulator alike (LiftRowsIntMax.cpp).  A row vector (a single-row
+/// program: atomics over the grid into out[0]) is loaded as it is, not
+/// broadcast through the float32 matmul.
+bool Emitter::intReduce(SymP R) {
+  bool Max = R->Op == "max";
+  if (R->T != Ty::I32 || (R->Op != "max" && R->Op != "min"))
+    return fail(RuleId::PK5007, "an integer reduction other than an int32 "
+                                "max or min (the engines add in float32)");
+  std::string Acc = B.alloc("acc", Mem::SBUF, DType::I32, {"128", "1"});
+  Access AA{Acc, {{"0", "np_"}, {"0", "1"}}, {}};
+  B.op(OpKind::Memset, AA,
+       {Operand::scalar(Max ? "-2147483648" : "2147483647")});
+  B.open("f0", "0", ColsE, Chunk);
+  B.assign("f1", "min(" + ColsE + ", f0 + " + Chunk + ")");
+  B.assign("nf_", "f1 - f0");
+  TileLowering TL(B, HbmName, true);
+  TL.FSize = Chunk;
+  NodeP Body = node(R->Ops[1]);
+  if (!Body)
+    return false;
+  Access V;
+  if (Body->K == Node::Load && Body->Layout == 'r') {
+    if (!Pr.RowGrid.empty())
+      return fail(RuleId::PK5007, "an int32 max or min of a row vector in "
+                                  "a program of several rows");
+    V = Access{B.alloc("t", Mem::SBUF, DType::I32, {"128", Chunk}),
+               {{"0", "np_"}, {"0", "nf_"}},
+               {}};
+    B.op(OpKind::DmaCopy, V,
+         {Operand::tile(
+             Access{HbmName.at(Body->Text), {{"0", "1"}, {"f0", "f1"}}, {}})});
+  } else {
+    Operand O = TL.lower(Body);
+    if (!O.IsTile || TileLowering::isCol(O))
+      return fail(RuleId::PK5007, "a reduction whose terms do not depend on "
+                                  "the column");
+    V = O.Tile;
+  }
+  if (Body->Ty != DType::I32)
+    return fail(RuleId::PK5007, "an int32 max or min of values that are not "
+                                "int32 elements");
+  std::string C = exactIntReduce(B, Max, V, "nf_", Chunk);
+  std::string N =
+      exactIntCombine(B, Max, AA, Access{C, {{"0", "np_"}, {"0", "1"}}, {}});
+  B.op(OpKind::TensorCopy, AA,
+       {Operand::tile(Access{N, {{"0", "np_"}, {"0", "1"}}, {}})});
+  B.close();
+  ColTile[R] = Acc;
+  return true;
+}
+
+} // namespace rowsemit
