@@ -279,6 +279,22 @@ std::string SymPool::argWhy(SymP C, SymP A, SymP B) {
     return "";
   std::vector<std::pair<SymP, SymP>> Pairs;
   collect(C, Pairs);
+  // Only the values compared (`if (ov > v) { v = ov; i = oi; }`): when
+  // the indices are those of the values, ties keep one side.
+  if (Pairs.size() == 1 && Pairs[0].first != A && Pairs[0].second != A) {
+    auto T = table(C, Pairs[0].first, Pairs[0].second, nullptr, nullptr);
+    llvm::StringRef D = T ? strictDir(*T) : "";
+    for (int O = 0; O < 2 && !D.empty(); ++O) {
+      SymP Va = O ? Pairs[0].second : Pairs[0].first;
+      SymP Vb = O ? Pairs[0].first : Pairs[0].second;
+      if (argOf(*this, A, Va, "max") || argOf(*this, A, Va, "min") ||
+          argOf(*this, B, Vb, "max") || argOf(*this, B, Vb, "min"))
+        return "equal values keep one side whatever the indices (no "
+               "tie-break on the index), so which index wins depends on how "
+               "the partial results meet";
+    }
+    return "";
+  }
   if (Pairs.size() != 2)
     return "";
   for (int K = 0; K < 2; ++K) {
@@ -297,8 +313,9 @@ std::string SymPool::argWhy(SymP C, SymP A, SymP B) {
     if (Tie == 0)
       return "equal values keep one side whatever the indices, so which "
              "index wins depends on how the partial results meet";
-    return "the indices are not the positions of the values they are "
-           "paired with";
+    return "the indices do not follow their values under this "
+           "combination (partial arg-min results combined as an arg-max, or "
+           "the reverse, or indices that are not the values' positions)";
   }
   return "";
 }
