@@ -472,6 +472,16 @@ group_contract() {
   begin validate-work-dir-inside-input; mkdir -p "$C/c"; cp -r "$SRC/corpus/saxpy/." "$C/c/"; snap
   run validate --to hip --work-dir "$C/c/scratch" "$C/c"
   refused "--work-dir is inside $C/c, which this run validates"
+  # A missing input is reported as missing, not as a root holding the work
+  # directory (its parent is not what the run validates); nothing is created.
+  begin validate-missing-input-beside-work-dir; snap
+  run validate --to hip --work-dir "$C/scratch" "$C/no-such-case"
+  refused "$C/no-such-case: error: No such file or directory"
+  ! grep -q "is inside" "$TMP/err" || fail "a missing input named as the work directory's root"
+  [ ! -e "$C/scratch" ] || fail "work directory created"
+  run validate --to hip --work-dir "$C/scratch" --program "$C/no-such.cu"
+  refused "$C/no-such.cu: error: no such file"
+  [ ! -e "$C/scratch" ] || fail "work directory created"
   begin validate-bundle-inside-input; mkdir -p "$C/c"; cp -r "$SRC/corpus/saxpy/." "$C/c/"; snap
   run validate --gpu-bundle "$C/c/b" "$C/c"
   refused "--gpu-bundle is inside $C/c, which this run validates"

@@ -297,11 +297,15 @@ int main(int argc, char **argv) {
       if (Dir.empty())
         continue;
       std::vector<std::string> Roots(Paths.begin(), Paths.end());
-      if (!Program.empty())
+      if (!Program.empty() && sys::fs::exists(Program))
         Roots.push_back(sys::path::parent_path(pk::absPath(Program)).str());
       std::string W = pk::landingPath(Dir);
       for (const std::string &R0 : Roots) {
         std::string R = pk::landingPath(R0);
+        // An input that does not exist holds nothing: the run reports it as
+        // missing (its parent directory is not what this run validates).
+        if (!sys::fs::exists(R))
+          continue;
         if (!sys::fs::is_directory(R))
           R = sys::path::parent_path(R).str();
         if (pk::isUnder(W, R)) {
