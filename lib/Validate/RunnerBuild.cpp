@@ -110,19 +110,32 @@ Runner::portAndPrepare(StringRef Source, std::optional<Target> T, StringRef Dir,
 
 bool Runner::sameAsSources(ArrayRef<std::string> Outs, StringRef Copy,
                            StringRef Root) {
+  // Every file of the copy, not only the outputs the port named: a build
+  // reads whatever lies there, and its reports would name the user's file.
   const std::string Base = cleanPath(Copy);
-  for (const std::string &O : Outs) {
-    std::optional<std::string> Orig = underOther(cleanPath(O), Base, Root);
+  unsigned Files = 0;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator I(Base, EC), E; I != E && !EC;
+       I.increment(EC)) {
+    ErrorOr<sys::fs::basic_file_status> St = I->status();
+    if (!St)
+      return false;
+    if (St->type() == sys::fs::file_type::directory_file)
+      continue;
+    if (St->type() != sys::fs::file_type::regular_file)
+      return false;
+    std::optional<std::string> Orig = underOther(I->path(), Base, Root);
     if (!Orig)
       return false;
     ErrorOr<std::unique_ptr<MemoryBuffer>> A = MemoryBuffer::getFile(
-        O, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+        I->path(), /*IsText=*/false, /*RequiresNullTerminator=*/false);
     ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(
         *Orig, /*IsText=*/false, /*RequiresNullTerminator=*/false);
     if (!A || !B || (*A)->getBuffer() != (*B)->getBuffer())
       return false;
+    ++Files;
   }
-  return !Outs.empty();
+  return !EC && Files >= Outs.size() && !Outs.empty();
 }
 
 validate::PathMap Runner::pathMap(const Cell &C) const {

@@ -239,8 +239,8 @@ public:
                  Cell &C, bool OriginalIsHip = false,
                  std::string *Ported = nullptr, VariantFlags *Flags = nullptr);
 
-  /// Whether every file of \p Outs (under \p Copy) has the same name and
-  /// bytes as its counterpart under \p Root.
+  /// Whether every file under \p Copy (the port's tree, holding \p Outs)
+  /// has the same name and bytes as its counterpart under \p Root.
   static bool sameAsSources(ArrayRef<std::string> Outs, StringRef Copy,
                             StringRef Root);
 

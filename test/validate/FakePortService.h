@@ -120,6 +120,8 @@ public:
   bool AllowHip = false;
   /// Appended to each CUDA output (a port that differs from its source).
   std::string CudaPortSuffix;
+  /// A file the CUDA port writes beside its outputs without naming it.
+  bool CudaPortExtraFile = false;
 
   llvm::Error portFiles(llvm::ArrayRef<std::string> Inputs, Target T,
                         llvm::StringRef OutDir,
@@ -136,14 +138,38 @@ public:
         llvm::raw_fd_ostream OS(*Out, EC, llvm::sys::fs::OF_Append);
         OS << CudaPortSuffix;
       }
+      if (T == Target::CUDA && CudaPortExtraFile) {
+        llvm::SmallString<256> X(llvm::sys::path::parent_path(*Out));
+        llvm::sys::path::append(X, "pk_extra.h");
+        std::error_code EC;
+        llvm::raw_fd_ostream OS(X, EC);
+        OS << "// written by the port\n";
+      }
       OutPaths.push_back(*Out);
     }
     return llvm::Error::success();
   }
 
+  /// The prepared main file starts with `#line 1 "<the file prepared>"`, as
+  /// the real preparation writes (reports and __FILE__ name the input).
+  bool LineDirectives = false;
+
   llvm::Expected<std::string> emuPrepare(llvm::StringRef MainFile, bool,
                                          llvm::StringRef OutDir) override {
-    return copyTree(MainFile.str(), OutDir, "", true);
+    llvm::Expected<std::string> Out = copyTree(MainFile.str(), OutDir, "", true);
+    if (!Out || !LineDirectives)
+      return Out;
+    auto B = llvm::MemoryBuffer::getFile(*Out);
+    if (!B)
+      return llvm::createStringError(B.getError(), "cannot read " + *Out);
+    llvm::SmallString<256> Abs(MainFile);
+    llvm::sys::fs::make_absolute(Abs);
+    std::string Text = "#line 1 \"" + std::string(Abs) + "\"\n" +
+                       (*B)->getBuffer().str();
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(*Out, EC);
+    OS << Text;
+    return Out;
   }
 
   /// HIP corpus cases (.hip) run as HIP at 64 lanes.

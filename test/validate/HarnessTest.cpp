@@ -233,17 +233,24 @@ TEST(Harness, IdenticalPortSharesTheOriginalsObject) {
   // A CUDA port byte-identical to its source builds what the original
   // builds: validated in parallel, one of the two compiles and the other
   // takes its program (the other waits while the first compiles). A port
-  // that differs by one line compiles on its own.
+  // that differs by one line, or that leaves a file of its own beside its
+  // outputs, compiles on its own.
   auto readFile = [](const std::string &P) {
     auto B = llvm::MemoryBuffer::getFile(P);
     return B ? (*B)->getBuffer().str() : std::string("<missing>");
   };
-  for (bool Differs : {false, true}) {
+  for (int Kind : {0, 1, 2}) {
+    const bool Differs = Kind != 0;
     llvm::SmallString<256> Base;
     ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("pkv-same-port", Base));
     test::FakePortService PS;
-    if (Differs)
+    // Each prepared file names its input (#line): the original's the
+    // user's file, the port's its copy, which only an identical tree may
+    // stand for.
+    PS.LineDirectives = true;
+    if (Kind == 1)
       PS.CudaPortSuffix = "\n// the port differs\n";
+    PS.CudaPortExtraFile = Kind == 2;
     ValidateOptions O;
     O.Program = true;
     O.ProgramFile = PKV_TEST_DIR "/programs/prog_ok.cu";
@@ -257,7 +264,7 @@ TEST(Harness, IdenticalPortSharesTheOriginalsObject) {
     for (const char *V : {"original", "cuda"})
       Reused += readFile(O.WorkDir + "/prog_ok/" + V + "/compile.log")
                     .find("reused from " + O.CacheDir) != std::string::npos;
-    EXPECT_EQ(Reused, Differs ? 0u : 1u) << "differs=" << Differs;
+    EXPECT_EQ(Reused, Differs ? 0u : 1u) << "kind " << Kind;
     llvm::sys::fs::remove_directories(Base);
   }
 }
