@@ -78,6 +78,23 @@ const VarDecl *declRefVar(const Expr *E) {
   return DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
 }
 
+/// Where a finding about the carried local \p X points: its last
+/// assignment in \p Body (the update in the loop), else its declaration.
+SourceLocation carriedUpdateLoc(const Stmt *Body, const VarDecl *X) {
+  SourceLocation At = X->getLocation();
+  std::function<void(const Stmt *)> Find = [&](const Stmt *St) {
+    if (!St)
+      return;
+    if (auto *B = dyn_cast<BinaryOperator>(St))
+      if (B->isAssignmentOp() && declRefVar(B->getLHS()) == X)
+        At = B->getOperatorLoc();
+    for (const Stmt *Ch : St->children())
+      Find(Ch);
+  };
+  Find(Body);
+  return At;
+}
+
 } // namespace
 
 void Exec::execLoop(const Stmt *Loop, const Stmt *Init, const Expr *Cond,
@@ -320,17 +337,7 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
         continue;
       }
       if (!ArgWhy.empty()) {
-        SourceLocation At = X->getLocation();
-        std::function<void(const Stmt *)> Find = [&](const Stmt *St) {
-          if (!St)
-            return;
-          if (auto *B = dyn_cast<BinaryOperator>(St))
-            if (B->isAssignmentOp() && declRefVar(B->getLHS()) == X)
-              At = B->getOperatorLoc();
-          for (const Stmt *Ch : St->children())
-            Find(Ch);
-        };
-        Find(Body);
+        SourceLocation At = carriedUpdateLoc(Body, X);
         fail(Failure::Carried, At,
              llvm::formatv("'{0}' is carried with a value as its index "
                            "(an arg-max or arg-min), but {1}",
@@ -453,18 +460,7 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
         }
       }
       if (!Free) {
-        // Point at the update in the loop, not the declaration.
-        SourceLocation At = X->getLocation();
-        std::function<void(const Stmt *)> Find = [&](const Stmt *St) {
-          if (!St)
-            return;
-          if (auto *B = dyn_cast<BinaryOperator>(St))
-            if (B->isAssignmentOp() && declRefVar(B->getLHS()) == X)
-              At = B->getOperatorLoc();
-          for (const Stmt *Ch : St->children())
-            Find(Ch);
-        };
-        Find(Body);
+        SourceLocation At = carriedUpdateLoc(Body, X);
         fail(Failure::Carried, At,
              llvm::formatv(
                  "'{0}' is carried across the iterations of the loop at "
