@@ -141,9 +141,28 @@ private:
     }
     // A node without an identity cannot be compared: kept each time, as
     // clang keeps it.
-    if (!Parent.getMemoizationData() || !llvm::is_contained(*V, Parent))
+    if (!Parent.getMemoizationData()) {
+      V->push_back(Parent);
+      return;
+    }
+    // A node with many parents (a default argument's expression, reached
+    // from every call that uses it) is looked up in a set: a linear search
+    // per call made the index quadratic in the number of calls.
+    if (V->size() < SeenAbove) {
+      if (!llvm::is_contained(*V, Parent))
+        V->push_back(Parent);
+      return;
+    }
+    llvm::DenseSet<DynTypedNode> &S = Seen[V];
+    if (S.empty())
+      S.insert(V->begin(), V->end());
+    if (S.insert(Parent).second)
       V->push_back(Parent);
   }
+
+  /// The parents of a vector longer than this are also kept in a set.
+  static constexpr size_t SeenAbove = 16;
+  llvm::DenseMap<const ParentVector *, llvm::DenseSet<DynTypedNode>> Seen;
 
   std::vector<const void *> *Keys = nullptr;
   ParentIndex *Idx = nullptr;

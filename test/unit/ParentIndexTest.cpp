@@ -129,6 +129,41 @@ TEST(ParentIndex, SameAsClangOnWholeTranslationUnit) {
   EXPECT_GT(compareAll(*AST, /*UserScopeOnly=*/false), 200u);
 }
 
+TEST(ParentIndex, DefaultArgumentUsedByManyCalls) {
+  // A default argument's expression is reached from every call that uses
+  // it: one parent per call, in the order of the calls, each once, also
+  // beyond the length where the index keeps a vector's parents in a set
+  // too; a call reached twice (an initializer list's two forms) adds its
+  // parent once.
+  std::string Src = "int scale(int x, int k = 3 * 7) { return x * k; }\n"
+                    "struct P { int a, b; };\n"
+                    "int many(int n) {\n  int s = 0;\n";
+  for (int I = 0; I < 100; ++I)
+    Src += "  s += scale(n + " + std::to_string(I) + ");\n";
+  Src += "  P p = {scale(1), scale(2)};\n  return s + p.a + p.b;\n}\n";
+  std::unique_ptr<ASTUnit> AST =
+      tooling::buildASTFromCodeWithArgs(Src, {"-std=c++17"}, "input.cc");
+  ASSERT_TRUE(AST);
+  EXPECT_GT(compareAll(*AST, /*UserScopeOnly=*/true), 500u);
+  ASTContext &Ctx = AST->getASTContext();
+  std::vector<Decl *> Scope;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (AST->getSourceManager().isInMainFile(D->getLocation()))
+      Scope.push_back(D);
+  pk::ParentIndex Idx(Ctx, Scope);
+  const auto *Scale = cast<FunctionDecl>(Scope.front());
+  const Expr *Default = Scale->getParamDecl(1)->getDefaultArg();
+  ASSERT_TRUE(Default);
+  DynTypedNodeList P = Idx.parents(*Default);
+  EXPECT_EQ(P.size(), Ctx.getParents(*Default).size());
+  // The parameter, and one CXXDefaultArgExpr per call.
+  EXPECT_EQ(P.size(), 1u + 102u);
+  std::set<const void *> Distinct;
+  for (const DynTypedNode &N : P)
+    Distinct.insert(N.getMemoizationData());
+  EXPECT_EQ(Distinct.size(), P.size());
+}
+
 TEST(ParentIndex, KeepsOnlyNodesAboveStatementsAndDeclarations) {
   // A TypeLoc with nothing below it (the `float` of a parameter) has no
   // entry; the array bound's expression has the TypeLoc above it.
