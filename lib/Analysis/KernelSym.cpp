@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "pk/KernelModel.h"
 
+#include "llvm/ADT/Hashing.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <cmath>
 #include <cstring>
@@ -38,28 +39,31 @@ SymPool::SymPool() = default;
 SymPool::~SymPool() = default;
 
 llvm::StringRef SymPool::intern(llvm::StringRef S) {
-  auto It = Interned.find(S.str());
-  if (It == Interned.end())
-    It = Interned.emplace(S.str(), S.str()).first;
-  return It->second;
+  return Interned.insert(S).first->getKey();
+}
+
+size_t SymPool::SameHash::operator()(SymP S) const {
+  uint64_t FBits;
+  std::memcpy(&FBits, &S->F, sizeof FBits);
+  llvm::hash_code H = llvm::hash_combine(unsigned(S->K), unsigned(S->T), S->I,
+                                         FBits, S->D, S->Site, S->Op);
+  for (SymP O : S->Ops)
+    H = llvm::hash_combine(H, O->Id);
+  return size_t(H);
+}
+
+bool SymPool::SameEq::operator()(SymP A, SymP B) const {
+  // The floating constant compares by its bits (0.0 and -0.0 differ, a NaN
+  // meets itself); operands by identity (they are pool values).
+  return A->K == B->K && A->T == B->T && A->I == B->I &&
+         std::memcmp(&A->F, &B->F, sizeof A->F) == 0 && A->D == B->D &&
+         A->Site == B->Site && A->Op == B->Op && A->Ops == B->Ops;
 }
 
 SymP SymPool::make(Sym S) {
-  std::string Key;
-  Key.reserve(64);
-  Key += char('a' + int(S.K));
-  Key += char('a' + int(S.T));
-  Key.append(reinterpret_cast<const char *>(&S.I), sizeof S.I);
-  Key.append(reinterpret_cast<const char *>(&S.F), sizeof S.F);
-  Key.append(reinterpret_cast<const char *>(&S.D), sizeof S.D);
-  Key.append(reinterpret_cast<const char *>(&S.Site), sizeof S.Site);
-  Key += S.Op.str();
-  Key += '|';
-  for (SymP O : S.Ops)
-    Key.append(reinterpret_cast<const char *>(&O->Id), sizeof O->Id);
-  auto It = Map.find(Key);
+  auto It = Map.find(&S);
   if (It != Map.end())
-    return It->second;
+    return *It;
   S.Op = intern(S.Op);
   S.Id = unsigned(Store.size());
   S.Kinds = uint32_t(1) << unsigned(S.K);
@@ -67,7 +71,7 @@ SymP SymPool::make(Sym S) {
     S.Kinds |= O->Kinds;
   Store.push_back(std::move(S));
   SymP P = &Store.back();
-  Map.emplace(std::move(Key), P);
+  Map.insert(P);
   return P;
 }
 

@@ -28,6 +28,7 @@
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -36,6 +37,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace clang {
@@ -173,9 +175,17 @@ private:
   std::string strFull(SymP S, unsigned Depth);
   SymP make(Sym S);
   std::deque<Sym> Store;
-  std::unordered_map<std::string, SymP> Map;
+  /// Hash-consing: every value by its fields (kind, type, constants,
+  /// declarations, operator and operands), compared in place.
+  struct SameHash {
+    size_t operator()(SymP S) const;
+  };
+  struct SameEq {
+    bool operator()(SymP A, SymP B) const;
+  };
+  std::unordered_set<SymP, SameHash, SameEq> Map;
   std::unordered_map<SymP, uint64_t> Hashes;
-  std::map<std::string, std::string> Interned;
+  llvm::StringSet<> Interned;
   llvm::StringRef intern(llvm::StringRef S);
 };
 
