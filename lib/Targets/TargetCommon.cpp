@@ -394,22 +394,48 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
 
 // ---- raw tokens ---------------------------------------------------------------
 
-std::vector<RawToken> pk::rawTokens(const TargetContext &TC,
-                                    llvm::StringRef Buf) {
-  std::vector<RawToken> Out;
-  Lexer L(SourceLocation::getFromRawEncoding(1), TC.Ctx().getLangOpts(),
-          Buf.begin(), Buf.begin(), Buf.end());
+RawTokenCursor::RawTokenCursor(const TargetContext &TC, llvm::StringRef Buf)
+    : RawTokenCursor(TC.Ctx().getLangOpts(), Buf) {}
+
+RawTokenCursor::RawTokenCursor(const LangOptions &LO, llvm::StringRef Buf)
+    : Buf(Buf),
+      L(std::make_unique<Lexer>(SourceLocation::getFromRawEncoding(1), LO,
+                                Buf.begin(), Buf.begin(), Buf.end())),
+      End{static_cast<unsigned>(Buf.size()), 0, true, tok::eof,
+          llvm::StringRef()} {}
+
+RawTokenCursor::~RawTokenCursor() = default;
+
+bool RawTokenCursor::lexOne() {
+  if (Ended)
+    return false;
   Token T;
-  for (;;) {
-    L.LexFromRawLexer(T);
-    if (T.is(tok::eof))
-      break;
-    Out.push_back(
-        {T.getLocation().getRawEncoding() - 1, T.getLength(),
-         T.isAtStartOfLine(), T.getKind(),
-         T.is(tok::raw_identifier) ? T.getRawIdentifier() : llvm::StringRef()});
+  L->LexFromRawLexer(T);
+  if (T.is(tok::eof)) {
+    Ended = true;
+    return false;
   }
-  return Out;
+  Window.push_back(
+      {T.getLocation().getRawEncoding() - 1, T.getLength(), T.isAtStartOfLine(),
+       T.getKind(),
+       T.is(tok::raw_identifier) ? T.getRawIdentifier() : llvm::StringRef()});
+  return true;
+}
+
+const RawToken &RawTokenCursor::operator[](int K) {
+  if (K < 0 && Cur < static_cast<size_t>(-K))
+    return End;
+  size_t I = Cur + K;
+  assert(I + Behind >= Cur && "read further back than the window holds");
+  // Drop what is too far behind, then lex up to the token asked for.
+  while (Base + Behind < Cur && !Window.empty()) {
+    Window.pop_front();
+    ++Base;
+  }
+  while (I >= Base + Window.size())
+    if (!lexOne())
+      return End;
+  return Window[I - Base];
 }
 
 // ---- include pass -----------------------------------------------------------

@@ -1,5 +1,9 @@
 //===- TargetTest.cpp - the target list and the target interface ----------===//
 #include "pk/Target.h"
+#include "pk/TargetContext.h"
+
+#include "clang/Basic/LangOptions.h"
+#include "clang/Lex/Lexer.h"
 
 #include "gtest/gtest.h"
 
@@ -63,4 +67,58 @@ TEST(Targets, HipPassOrder) {
                        "includes", "toolkit-headers", "renames", "host-math",
                        "bfloat16", "rewrites-as-findings", "wave64-check",
                        "coop-groups-api", "unported-includes"}));
+}
+
+// RawTokenCursor: the raw tokens of a buffer through a window, with an end
+// token past both ends, and the same tokens as lexing the whole buffer.
+TEST(Targets, RawTokenCursorReadsEveryTokenThroughAWindow) {
+  clang::LangOptions LO;
+  LO.CPlusPlus = LO.CPlusPlus11 = LO.CUDA = true;
+  std::string Buf = "#ifdef __NVCC__ // c\n"
+                    "int x = 1; /* a\n b */ x += 2;\n"
+                    "#endif\n";
+  for (int I = 0; I < 5000; ++I)
+    Buf += "f(" + std::to_string(I) + ");\n";
+  // The whole buffer at once, as the lexer gives it.
+  std::vector<std::pair<unsigned, unsigned>> Want;
+  {
+    clang::Lexer L(clang::SourceLocation::getFromRawEncoding(1), LO,
+                   Buf.data(), Buf.data(), Buf.data() + Buf.size());
+    clang::Token T;
+    for (L.LexFromRawLexer(T); !T.is(clang::tok::eof); L.LexFromRawLexer(T))
+      Want.push_back({T.getLocation().getRawEncoding() - 1, T.getLength()});
+  }
+  ASSERT_EQ(Want.size(), 14u + 5000u * 5u);
+  pk::RawTokenCursor C(LO, Buf);
+  // Before the beginning: the end token.
+  EXPECT_EQ(C[-1].Kind, clang::tok::eof);
+  EXPECT_TRUE(C[-1].StartOfLine);
+  EXPECT_TRUE(C[0].StartOfLine);
+  EXPECT_EQ(C[0].Kind, clang::tok::hash);
+  EXPECT_EQ(C[1].Text, "ifdef");
+  EXPECT_EQ(C[2].Text, "__NVCC__");
+  EXPECT_FALSE(C[2].StartOfLine);
+  EXPECT_TRUE(C[3].StartOfLine); // `int`, after the comment
+  size_t N = 0;
+  for (; !C.done(); C.advance(), ++N) {
+    ASSERT_LT(N, Want.size());
+    EXPECT_EQ(C[0].Offset, Want[N].first);
+    EXPECT_EQ(C[0].Length, Want[N].second);
+    // Lookahead, then a look back as far as the window holds.
+    if (N + 3 < Want.size())
+      EXPECT_EQ(C[3].Offset, Want[N + 3].first);
+    if (N >= pk::RawTokenCursor::Behind)
+      EXPECT_EQ(C[-int(pk::RawTokenCursor::Behind)].Offset,
+                Want[N - pk::RawTokenCursor::Behind].first);
+  }
+  EXPECT_EQ(N, Want.size());
+  // Past the end: the end token, at the end of the buffer, with no text.
+  EXPECT_EQ(C[0].Kind, clang::tok::eof);
+  EXPECT_EQ(C[5].Offset, Buf.size());
+  EXPECT_TRUE(C[5].Text.empty());
+  // A jump of many tokens.
+  pk::RawTokenCursor J(LO, Buf);
+  J.advance(1000);
+  EXPECT_EQ(J[0].Offset, Want[1000].first);
+  EXPECT_EQ(J[-2].Offset, Want[998].first);
 }

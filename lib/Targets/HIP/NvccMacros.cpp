@@ -25,6 +25,7 @@
 #include "HipPasses.h"
 
 #include "clang/AST/ASTContext.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -38,16 +39,20 @@ namespace pk_nvcc_macros {
 void rewriteFile(TargetContext &TC, llvm::StringRef File,
                  const llvm::StringMap<std::string> &Values) {
   llvm::StringRef Buf = TC.contents(File);
-  std::vector<RawToken> Toks = rawTokens(TC, Buf);
+  // Every edit below is at a token spelled as one of the names: a file
+  // that spells none of them is not lexed.
+  if (llvm::none_of(Values.keys(),
+                    [&](llvm::StringRef N) { return Buf.contains(N); }))
+    return;
   // Names the file defines or undefines itself are left as written.
   llvm::StringSet<> Own;
-  for (size_t I = 0; I + 2 < Toks.size(); ++I)
-    if (Toks[I].StartOfLine && Toks[I].Kind == tok::hash &&
-        (Toks[I + 1].Text == "define" || Toks[I + 1].Text == "undef") &&
-        Values.count(Toks[I + 2].Text))
-      Own.insert(Toks[I + 2].Text);
+  for (RawTokenCursor C(TC, Buf); !C.done(); C.advance())
+    if (C[0].StartOfLine && C[0].Kind == tok::hash &&
+        (C[1].Text == "define" || C[1].Text == "undef") &&
+        Values.count(C[2].Text))
+      Own.insert(C[2].Text);
   auto Value = [&](llvm::StringRef Name) -> const std::string * {
-    if (Own.count(Name))
+    if (Name.empty() || Own.count(Name))
       return nullptr;
     auto It = Values.find(Name);
     return It == Values.end() ? nullptr : &It->second;
@@ -72,45 +77,45 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
                          Name, V)
         .str();
   };
+  // Tokens past the end read as an end-of-file token that starts a line and
+  // has no text (RawTokenCursor), so no lookahead below reads past it.
   bool InDirective = false, Skip = false;
-  for (size_t I = 0; I < Toks.size(); ++I) {
-    const RawToken &T = Toks[I];
+  for (RawTokenCursor C(TC, Buf); !C.done(); C.advance()) {
+    const RawToken &T = C[0];
     if (T.StartOfLine) {
       InDirective = T.Kind == tok::hash;
       // Message and pragma text is not evaluated: left as written.
       static const llvm::StringSet<> Verbatim = {"error",   "warning", "pragma",
                                                  "include", "line",    "ident"};
-      Skip = InDirective && I + 1 < Toks.size() &&
-             Verbatim.contains(Toks[I + 1].Text);
+      Skip = InDirective && Verbatim.contains(C[1].Text);
     }
     if (Skip)
       continue;
     // #ifdef X, #ifndef X, #elifdef X, #elifndef X.
-    if (T.StartOfLine && T.Kind == tok::hash && I + 2 < Toks.size() &&
-        !Toks[I + 1].StartOfLine && !Toks[I + 2].StartOfLine) {
-      llvm::StringRef Kw = Toks[I + 1].Text;
+    if (T.StartOfLine && T.Kind == tok::hash && !C[1].StartOfLine &&
+        !C[2].StartOfLine) {
+      const RawToken &KwTok = C[1], &Name = C[2];
+      llvm::StringRef Kw = KwTok.Text;
       bool Neg = Kw == "ifndef" || Kw == "elifndef";
       bool Pos = Kw == "ifdef" || Kw == "elifdef";
-      if ((Neg || Pos) && Value(Toks[I + 2].Text) &&
-          Identity(Toks[I + 2].Text)) {
-        TC.edit(File, Toks[I + 2].Offset, Toks[I + 2].Length, "__HIP__",
-                RuleId::PK1026,
-                llvm::formatv("#{0} {1}: {2}", Kw, Toks[I + 2].Text,
-                              WhyHip(Toks[I + 2].Text))
+      if ((Neg || Pos) && Value(Name.Text) && Identity(Name.Text)) {
+        TC.edit(File, Name.Offset, Name.Length, "__HIP__", RuleId::PK1026,
+                llvm::formatv("#{0} {1}: {2}", Kw, Name.Text,
+                              WhyHip(Name.Text))
                     .str());
-        I += 2;
+        C.advance(2);
         continue;
       }
-      if ((Neg || Pos) && Value(Toks[I + 2].Text)) {
+      if ((Neg || Pos) && Value(Name.Text)) {
         std::string New = (Kw.starts_with("elif") ? "elif " : "if ") +
                           std::string(Neg ? "0" : "1");
-        unsigned B = Toks[I + 1].Offset;
-        unsigned E = Toks[I + 2].Offset + Toks[I + 2].Length;
+        unsigned B = KwTok.Offset;
+        unsigned E = Name.Offset + Name.Length;
         TC.edit(File, B, E - B, New, RuleId::PK1026,
-                llvm::formatv("#{0} {1}: {2}", Kw, Toks[I + 2].Text,
-                              Why(Toks[I + 2].Text, "defined"))
+                llvm::formatv("#{0} {1}: {2}", Kw, Name.Text,
+                              Why(Name.Text, "defined"))
                     .str());
-        I += 2;
+        C.advance(2);
         continue;
       }
     }
@@ -118,26 +123,25 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
       continue;
     // defined(X), defined X (only meaningful in a directive).
     if (InDirective && T.Text == "defined") {
-      size_t J = I + 1;
-      bool Paren = J < Toks.size() && Toks[J].Kind == tok::l_paren;
+      int J = 1;
+      bool Paren = C[J].Kind == tok::l_paren;
       if (Paren)
         ++J;
-      if (J < Toks.size() && !Toks[J].StartOfLine && Value(Toks[J].Text) &&
-          (!Paren ||
-           (J + 1 < Toks.size() && Toks[J + 1].Kind == tok::r_paren))) {
-        size_t Last = Paren ? J + 1 : J;
-        if (Identity(Toks[J].Text)) {
-          TC.edit(File, Toks[J].Offset, Toks[J].Length, "__HIP__",
-                  RuleId::PK1026,
-                  "defined(" + Toks[J].Text.str() + "): " + WhyHip(Toks[J].Text));
-          I = Last;
+      const RawToken &Name = C[J];
+      if (!Name.StartOfLine && Value(Name.Text) &&
+          (!Paren || C[J + 1].Kind == tok::r_paren)) {
+        int Last = Paren ? J + 1 : J;
+        if (Identity(Name.Text)) {
+          TC.edit(File, Name.Offset, Name.Length, "__HIP__", RuleId::PK1026,
+                  "defined(" + Name.Text.str() + "): " + WhyHip(Name.Text));
+          C.advance(Last);
           continue;
         }
-        unsigned B = T.Offset, E = Toks[Last].Offset + Toks[Last].Length;
+        unsigned B = T.Offset, E = C[Last].Offset + C[Last].Length;
         TC.edit(File, B, E - B, "1", RuleId::PK1026,
-                "defined(" + Toks[J].Text.str() +
-                    "): " + Why(Toks[J].Text, "defined"));
-        I = Last;
+                "defined(" + Name.Text.str() +
+                    "): " + Why(Name.Text, "defined"));
+        C.advance(Last);
         continue;
       }
     }

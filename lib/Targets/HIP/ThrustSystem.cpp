@@ -31,19 +31,20 @@ void pk::hip::portThrustSystem(TargetContext &TC) {
     llvm::StringRef Buf = TC.contents(File);
     if (!Buf.contains("thrust") && !Buf.contains("THRUST_DEVICE_SYSTEM_CUDA"))
       continue;
-    std::vector<RawToken> T = rawTokens(TC, Buf);
     bool InInclude = false;
-    auto Scope = [&](size_t I) { // `::` after token I
-      return I + 1 < T.size() && T[I + 1].Kind == tok::coloncolon;
-    };
-    for (size_t I = 0; I < T.size(); ++I) {
-      if (T[I].StartOfLine)
-        InInclude = T[I].Kind == tok::hash && I + 1 < T.size() &&
-                    T[I + 1].Text.starts_with("include");
+    // Past the end, tokens read as an end-of-file token with no text
+    // (RawTokenCursor): no lookahead below needs a bounds check.
+    for (RawTokenCursor C(TC, Buf); !C.done(); C.advance()) {
+      auto Scope = [&](int K) { // `::` after token K
+        return C[K + 1].Kind == tok::coloncolon;
+      };
+      if (C[0].StartOfLine)
+        InInclude =
+            C[0].Kind == tok::hash && C[1].Text.starts_with("include");
       if (InInclude)
         continue;
-      if (T[I].Text == "THRUST_DEVICE_SYSTEM_CUDA") {
-        TC.edit(File, T[I].Offset, T[I].Length, "THRUST_DEVICE_SYSTEM_HIP",
+      if (C[0].Text == "THRUST_DEVICE_SYSTEM_CUDA") {
+        TC.edit(File, C[0].Offset, C[0].Length, "THRUST_DEVICE_SYSTEM_HIP",
                 RuleId::PK1030,
                 "THRUST_DEVICE_SYSTEM_CUDA -> THRUST_DEVICE_SYSTEM_HIP: the "
                 "device system of a rocThrust build is HIP, so the branch "
@@ -52,28 +53,29 @@ void pk::hip::portThrustSystem(TargetContext &TC) {
       }
       // thrust::cuda, thrust::cuda_cub, thrust::system::cuda; not a member
       // or another scope's `thrust` (x.thrust::, ns::thrust::).
-      if (T[I].Text != "thrust" || !Scope(I) || I + 2 >= T.size())
+      if (C[0].Text != "thrust" || !Scope(0) || C[2].Kind == tok::eof)
         continue;
-      if (I > 0 && (T[I - 1].Kind == tok::coloncolon ||
-                    T[I - 1].Kind == tok::period || T[I - 1].Kind == tok::arrow))
+      if (C[-1].Kind == tok::coloncolon || C[-1].Kind == tok::period ||
+          C[-1].Kind == tok::arrow)
         continue;
-      size_t J = I + 2;
-      if (T[J].Text == "system" && Scope(J) && J + 2 < T.size())
+      int J = 2;
+      if (C[J].Text == "system" && Scope(J) && C[J + 2].Kind != tok::eof)
         J += 2;
-      llvm::StringRef Name = T[J].Text;
+      const RawToken &NameTok = C[J];
+      llvm::StringRef Name = NameTok.Text;
       llvm::StringRef New = Name == "cuda"       ? "hip"
                             : Name == "cuda_cub" ? "hip_rocprim"
                                                  : "";
-      if (New.empty() || (J != I + 2 && Name != "cuda"))
+      if (New.empty() || (J != 2 && Name != "cuda"))
         continue;
-      std::string Qual = J == I + 2 ? "thrust::" : "thrust::system::";
-      TC.edit(File, T[J].Offset, T[J].Length, New, RuleId::PK1030,
+      std::string Qual = J == 2 ? "thrust::" : "thrust::system::";
+      TC.edit(File, NameTok.Offset, NameTok.Length, New, RuleId::PK1030,
               llvm::formatv("{0}{1} -> {0}{2}: rocThrust's HIP system has "
                             "the CUDA system's execution policies and "
                             "types under that name",
                             Qual, Name, New)
                   .str());
-      I = J;
+      C.advance(J);
     }
   }
 }

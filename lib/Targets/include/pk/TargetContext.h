@@ -15,13 +15,17 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include <deque>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
 namespace clang {
+class LangOptions;
+class Lexer;
 class SourceManager;
 class ASTContext;
 class FunctionDecl;
@@ -192,8 +196,44 @@ struct RawToken {
   clang::tok::TokenKind Kind;
   llvm::StringRef Text; ///< identifier spelling (raw identifiers only)
 };
-/// Every raw token of \p Buf (comments skipped), in order.
-std::vector<RawToken> rawTokens(const TargetContext &TC, llvm::StringRef Buf);
+/// The raw tokens of \p Buf (comments skipped), in order, lexed as they are
+/// read: a pass walks a file through a window of a few tokens around the
+/// current one instead of holding all of them (a 20 MB file has about six
+/// million tokens: 200 MB as a vector, twice that while it grew).
+///
+///   for (RawTokenCursor C(TC, Buf); !C.done(); C.advance())
+///     if (C[0].Text == "x" && C[1].Kind == tok::l_paren) ...
+///
+/// Past the end, C[K] is an end-of-file token: Kind tok::eof, StartOfLine
+/// true (it ends every line), no text, at the end of the buffer; so a
+/// lookahead needs no separate bounds check. Before the beginning, C[K] is
+/// the same end token.
+class RawTokenCursor {
+public:
+  RawTokenCursor(const TargetContext &TC, llvm::StringRef Buf);
+  RawTokenCursor(const clang::LangOptions &LO, llvm::StringRef Buf);
+  ~RawTokenCursor();
+  RawTokenCursor(const RawTokenCursor &) = delete;
+  RawTokenCursor &operator=(const RawTokenCursor &) = delete;
+  /// The token \p K places after the current one (before it when \p K is
+  /// negative, at most Behind back).
+  const RawToken &operator[](int K);
+  /// At the end of the buffer.
+  bool done() { return (*this)[0].Kind == clang::tok::eof; }
+  /// Moves \p N tokens on.
+  void advance(unsigned N = 1) { Cur += N; }
+  /// How many tokens before the current one stay readable.
+  static constexpr unsigned Behind = 4;
+
+private:
+  bool lexOne();
+  llvm::StringRef Buf;
+  std::unique_ptr<clang::Lexer> L;
+  std::deque<RawToken> Window; ///< tokens Base, Base + 1, ...
+  size_t Base = 0, Cur = 0;
+  bool Ended = false;
+  RawToken End;
+};
 /// Calls \p F for every line of \p Text that starts (after blanks) with '#'.
 void forEachDirective(llvm::StringRef Text,
                       llvm::function_ref<void(const Directive &)> F);
