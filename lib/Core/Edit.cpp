@@ -129,3 +129,20 @@ llvm::Error EditSet::merge(const EditSet &Other) {
         return Err;
   return llvm::Error::success();
 }
+
+llvm::Error EditSet::merge(EditSet &&Other) {
+  for (auto &[File, FE] : Other.Files) {
+    // A file this set has no edits of takes the other's as they are: no
+    // copy of each edit (a large file has hundreds of thousands).
+    auto [It, New] = Files.try_emplace(File);
+    if (New) {
+      It->second = std::move(FE);
+      continue;
+    }
+    for (const Edit &E : FE.edits())
+      if (llvm::Error Err = It->second.add(E))
+        return Err;
+  }
+  Other.Files.clear();
+  return llvm::Error::success();
+}

@@ -17,6 +17,9 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -87,6 +90,12 @@ bool pk::runWithCrashRecovery(llvm::function_ref<void()> Fn, std::string &Why) {
   else
     Why = llvm::formatv("exit code {0}", CRC.RetCode).str();
   return false;
+}
+
+void pk::returnFreedMemory() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
 }
 
 bool pk::testCrashRequested(llvm::StringRef Path) {

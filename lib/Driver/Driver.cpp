@@ -262,7 +262,9 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
   auto RunOne = [&](const InputFile *F) {
     TUResult R;
     std::string Phase = "starting", Why;
-    if (runWithCrashRecovery([&] { R = RunOneUnguarded(F, Phase); }, Why))
+    bool Ok = runWithCrashRecovery([&] { R = RunOneUnguarded(F, Phase); }, Why);
+    returnFreedMemory();
+    if (Ok)
       return R;
     TUResult C;
     C.Path = F->Path;
@@ -386,7 +388,7 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
     std::map<std::string, std::string> Generated;
     for (const TUResult &R : Results) {
       Generated.insert(R.Generated[TI].begin(), R.Generated[TI].end());
-      if (llvm::Error E = All.merge(R.Edits[TI]))
+      if (llvm::Error E = All.merge(std::move(R.Edits[TI])))
         return std::move(E);
       for (const Finding &F0 : R.Finds[TI]) {
         if (!FSeen.insert({F0.File, F0.Offset, F0.RuleID, F0.Message}).second)

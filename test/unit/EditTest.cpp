@@ -51,6 +51,32 @@ TEST(FileEdits, InsertionInsideAReplacedRangeConflicts) {
   EXPECT_TRUE(bool(llvm::Error(FE.add(mk(4, 0, "z", "PK2001"))))) ;
 }
 
+TEST(EditSet, MergeByMoveTakesNewFilesAndChecksSharedOnes) {
+  // Two translation units' edits: a file only the second edited is taken
+  // as it is; a file both edited merges identical edits and reports a
+  // conflicting one, as the copying merge does.
+  auto In = [](std::string File, Edit E) {
+    E.File = std::move(File);
+    return E;
+  };
+  EditSet A, B;
+  ASSERT_FALSE(bool(A.add(In("/a.cu", mk(0, 5, "HELLO", "PK1001")))));
+  ASSERT_FALSE(bool(B.add(In("/a.cu", mk(0, 5, "HELLO", "PK1001")))));
+  ASSERT_FALSE(bool(B.add(In("/a.cu", mk(6, 1, "W", "PK1002")))));
+  ASSERT_FALSE(bool(B.add(In("/b.cu", mk(1, 1, "Z", "PK1003")))));
+  ASSERT_FALSE(bool(A.merge(std::move(B))));
+  EXPECT_TRUE(B.files().empty());
+  ASSERT_TRUE(A.find("/a.cu"));
+  ASSERT_TRUE(A.find("/b.cu"));
+  EXPECT_EQ(A.find("/a.cu")->apply("hello world"), "HELLO World");
+  EXPECT_EQ(A.find("/b.cu")->apply("abc"), "aZc");
+  EditSet C;
+  ASSERT_FALSE(bool(C.add(In("/a.cu", mk(2, 3, "x", "PK2001")))));
+  llvm::Error E = A.merge(std::move(C));
+  ASSERT_TRUE(bool(E));
+  EXPECT_NE(llvm::toString(std::move(E)).find("PK2001"), std::string::npos);
+}
+
 TEST(RenderFile, FindingBecomesACommentAboveItsLineWithIndent) {
   std::string Src = "void f() {\n    int x = g();\n}\n";
   Finding F;

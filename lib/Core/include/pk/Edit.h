@@ -125,6 +125,9 @@ public:
   /// Merges another set (e.g. from another translation unit that saw the
   /// same header); identical edits merge, differing overlapping ones conflict.
   llvm::Error merge(const EditSet &Other);
+  /// As merge(const EditSet &), taking \p Other's edits where this set has
+  /// none of that file; \p Other is left empty.
+  llvm::Error merge(EditSet &&Other);
   const std::map<std::string, FileEdits> &files() const { return Files; }
   FileEdits *find(llvm::StringRef File) {
     auto It = Files.find(File.str());

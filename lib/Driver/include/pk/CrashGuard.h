@@ -26,6 +26,13 @@ constexpr unsigned TUStackBytes = 1024u << 20;
 /// crashed work held is not freed.
 bool runWithCrashRecovery(llvm::function_ref<void()> Fn, std::string &Why);
 
+/// Gives the memory that freed allocations leave in the allocator's arenas
+/// back to the system (glibc; nothing elsewhere).  Each translation unit
+/// runs on a thread of its own, whose arena keeps what the unit freed (its
+/// AST: hundreds of MB for a large file) where no later allocation of
+/// another thread reuses it: the run's peak would be the sum of arenas.
+void returnFreedMemory();
+
 /// Test hook (docs/reliability.md): true when PK_TEST_CRASH_IN names the
 /// file name of \p Path; the caller then crashes on purpose.
 bool testCrashRequested(llvm::StringRef Path);
