@@ -84,4 +84,5 @@ void Wave64Analysis::run(Wave64Strategy Requested) {
   I.decide();
   I.summarize();
   I.chooseStrategies();
+  I.releaseWalkState();
 }

@@ -23,6 +23,25 @@ Wave64Analysis::Impl::Impl(const UserSource &Src, Wave64Analysis &A)
     : Src(Src), A(A), SM(Src.SM()), LO(Src.Ctx().getLangOpts()),
       Ctx(Src.Ctx()) {}
 
+void Wave64Analysis::Impl::releaseWalkState() {
+  // Swapped with empty containers: clear() may keep a vector's capacity.
+  auto Free = [](auto &C) { std::decay_t<decltype(C)>().swap(C); };
+  Free(Vars);
+  Free(Rets);
+  Free(Fns);
+  Free(FnOrder);
+  Free(ByName);
+  Free(Claimed);
+  Free(WUses);
+  Free(TokenAt);
+  Free(TokenEnt);
+  Free(SiteStmts);
+  Free(HazardAt);
+  Free(ChainOK);
+  Free(SharedHazard);
+  Free(PerWarp);
+}
+
 std::string Wave64Analysis::Impl::exprText(SourceRange R) {
   CharSourceRange FR =
       Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, LO);

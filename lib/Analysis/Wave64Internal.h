@@ -222,6 +222,12 @@ struct Wave64Analysis::Impl {
   std::set<std::pair<const clang::VarDecl *, unsigned>> PerWarp;
 
   Impl(const UserSource &Src, Wave64Analysis &A);
+  /// Frees what only the walk and the decisions read (variables, return
+  /// values, functions, the record phase's bookkeeping): the queries after
+  /// run() read the groups, the entity maps and the function ranges. A
+  /// large file's variables alone are about 2.5 bytes per input byte, held
+  /// through every pass of the target otherwise.
+  void releaseWalkState();
 
   // ---- entities and macros (Wave64Entities.cpp) ----
   /// Source text of a range as written at its use (macro expansions show
