@@ -3,12 +3,13 @@
 # 1, 4 and 20 MB (many copies of a block-reduction kernel with warp shuffles,
 # a ballot, __syncwarp, a macro-wrapped mask and a host launcher full of
 # runtime calls, each copy with its own names), ports each one with
-# /usr/bin/time -v and prints wall time, time per MB and peak RSS.  The last
+# /usr/bin/time -v and prints wall time, time per MB, peak RSS and peak RSS
+# per input byte.  The last
 # line is the time-per-MB ratio of the largest input to the smallest: close
 # to 1 when the port is linear in the input size.  -c measures
 # `check --to hip` (its report: findings, fingerprints) instead.
 #
-# Usage: scripts/bench-scale.sh [-b BIN] [-s "1 4 20"] [-w WORKDIR] [-k] [-c]
+# Usage: scripts/bench-scale.sh [-b BIN] [-s "1 4 20"] [-w WORKDIR] [-k] [-c] [-p]
 #        scripts/bench-scale.sh --generate MB FILE   (only write one input)
 #   -b  the port-kernel binary (default: $BUILD_DIR/bin/port-kernel, BUILD_DIR
 #       defaulting to build)
@@ -16,6 +17,9 @@
 #   -w  where inputs and outputs go (default: a temporary directory)
 #   -k  keep the work directory
 #   -c  measure `check --to hip` (JSON report) instead of `port --to hip`
+#   -p  also parse each input with a bare `clang++-19 -fsyntax-only` and the
+#       flags port-kernel parses CUDA with (scripts/clang-cuda-flags.sh): its
+#       time and peak RSS per input byte, the floor a port stands on
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
@@ -95,13 +99,15 @@ SIZES="1 4 20"
 WORK=""
 KEEP=0
 CHECK=0
-while getopts "b:s:w:kc" opt; do
+PARSE=0
+while getopts "b:s:w:kcp" opt; do
   case "$opt" in
   b) BIN="$OPTARG" ;;
   s) SIZES="$OPTARG" ;;
   w) WORK="$OPTARG" ;;
   k) KEEP=1 ;;
   c) CHECK=1 ;;
+  p) PARSE=1 ;;
   *) sed -n '2,20p' "$0" >&2; exit 2 ;;
   esac
 done
@@ -113,12 +119,19 @@ if [[ -z "$WORK" ]]; then
 fi
 mkdir -p "$WORK"
 
+if [[ "$PARSE" == 1 ]]; then
+  CLANGXX="$(command -v clang++-19 || echo /usr/lib/llvm-19/bin/clang++)"
+  # shellcheck source=scripts/clang-cuda-flags.sh
+  source "$ROOT/scripts/clang-cuda-flags.sh"
+  clang_cuda_flags "$BIN" "$CLANGXX" "$WORK" "$ROOT"
+fi
+
 CMD=port
 [[ "$CHECK" == 1 ]] && CMD=check
 echo "port-kernel scaling: $CMD --to hip of one generated file per size"
 echo "cores: $(nproc)  cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
-printf '%8s %8s %8s %8s %10s %8s %10s %12s\n' "MB" "copies" "lines" "wall s" "wall s/MB" \
-  "CPU s" "CPU s/MB" "peak RSS MB"
+printf '%8s %8s %8s %8s %10s %8s %10s %12s %12s\n' "MB" "copies" "lines" "wall s" "wall s/MB" \
+  "CPU s" "CPU s/MB" "peak RSS MB" "RSS B/byte"
 FIRST=""; LAST=""; FIRST_CPU=""; LAST_CPU=""
 for MB in $SIZES; do
   IN="$WORK/in-$MB/k$MB.cu"
@@ -150,8 +163,29 @@ for MB in $SIZES; do
   LINES="$(wc -l <"$IN")"
   PER="$(awk -v w="$WALL" -v m="$REAL_MB" 'BEGIN { printf "%.2f", w / m }')"
   PER_CPU="$(awk -v w="$CPU" -v m="$REAL_MB" 'BEGIN { printf "%.2f", w / m }')"
-  printf '%8s %8s %8s %8s %10s %8s %10s %12s\n' "$REAL_MB" "$COPIES" "$LINES" "$WALL" "$PER" \
-    "$CPU" "$PER_CPU" "$(awk -v k="$RSS" 'BEGIN { printf "%.0f", k / 1024 }')"
+  # Peak RSS per input byte (the goal: at most 25 at 20 MB).
+  BPB="$(awk -v k="$RSS" -v b="$BYTES" 'BEGIN { printf "%.1f", k * 1024 / b }')"
+  printf '%8s %8s %8s %8s %10s %8s %10s %12s %12s\n' "$REAL_MB" "$COPIES" "$LINES" "$WALL" "$PER" \
+    "$CPU" "$PER_CPU" "$(awk -v k="$RSS" 'BEGIN { printf "%.0f", k / 1024 }')" "$BPB"
+  if [[ "$PARSE" == 1 ]]; then
+    /usr/bin/time -v -o "$WORK/time-clang-$MB.txt" "$CLANGXX" -fsyntax-only "${FLAGS[@]}" "$IN" \
+      >"$WORK/log-clang-$MB.txt" 2>&1 || {
+      echo "bench-scale: clang++ -fsyntax-only of $MB MB failed:" >&2
+      tail -5 "$WORK/log-clang-$MB.txt" >&2
+      exit 1
+    }
+    CWALL="$(sed -n 's/^.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$WORK/time-clang-$MB.txt" |
+             awk -F: '{ s = 0; for (i = 1; i <= NF; ++i) s = s * 60 + $i; printf "%.2f", s }')"
+    CCPU="$(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$WORK/time-clang-$MB.txt")"
+    CRSS="$(sed -n 's/^.*Maximum resident set size (kbytes): //p' "$WORK/time-clang-$MB.txt")"
+    printf '%8s %8s %8s %8s %10s %8s %10s %12s %12s  (bare clang parse; port/clang: CPU %.2f, RSS %.2f)\n' \
+      "$REAL_MB" "" "" "$CWALL" "$(awk -v w="$CWALL" -v m="$REAL_MB" 'BEGIN { printf "%.2f", w / m }')" \
+      "$CCPU" "$(awk -v w="$CCPU" -v m="$REAL_MB" 'BEGIN { printf "%.2f", w / m }')" \
+      "$(awk -v k="$CRSS" 'BEGIN { printf "%.0f", k / 1024 }')" \
+      "$(awk -v k="$CRSS" -v b="$BYTES" 'BEGIN { printf "%.1f", k * 1024 / b }')" \
+      "$(awk -v a="$CPU" -v b="$CCPU" 'BEGIN { print (b > 0 ? a / b : 0) }')" \
+      "$(awk -v a="$RSS" -v b="$CRSS" 'BEGIN { print (b > 0 ? a / b : 0) }')"
+  fi
   [[ -n "$FIRST" ]] || { FIRST="$PER"; FIRST_CPU="$PER_CPU"; }
   LAST="$PER"; LAST_CPU="$PER_CPU"
 done

@@ -87,23 +87,10 @@ while ((made < NFILES)); do
   set_no=$((set_no + 1))
 done
 
-# The flags port-kernel parses CUDA with (lib/Frontend/Frontend.cpp): the
-# installed toolkit when there is one, the bundled declarations otherwise.
-RES="$("$CLANGXX" -print-resource-dir)"
-FLAGS=(-resource-dir="$RES" -x cuda --cuda-host-only -nocudalib --cuda-gpu-arch=sm_90 -std=c++17)
-PROBE="$("$BIN" port --to cuda -v -o "$WORK/probe-out" "$ROOT/corpus/saxpy/saxpy.cu" 2>&1 || true)"
-CUDA="$(sed -n 's/.*parsing CUDA with the CUDA toolkit at \(.*\)$/\1/p' <<<"$PROBE" | head -1)"
-if [ -n "$CUDA" ]; then
-  FLAGS+=(--cuda-path="$CUDA" -Wno-unknown-cuda-version -isystem "$ROOT/lib/Frontend/cuda13-shim")
-  [ -d "$CUDA/include/cccl" ] && FLAGS+=(-isystem "$CUDA/include/cccl")
-  FLAGS+=(-include __pk_nvcc_compat.h)
-  DECLS="CUDA toolkit $CUDA"
-else
-  FLAGS+=(-nocudainc --cuda-path=/nonexistent -isystem "$ROOT/lib/Frontend/cuda-decls"
-          -isystem "$ROOT/lib/Frontend/cuda13-shim" -include __pk_cuda_prelude.h -include __pk_nvcc_compat.h)
-  DECLS="bundled CUDA declarations"
-fi
-FLAGS+=(-w -ferror-limit=20)
+# The flags port-kernel parses CUDA with: FLAGS and DECLS (scripts/clang-cuda-flags.sh).
+# shellcheck source=scripts/clang-cuda-flags.sh
+source "$ROOT/scripts/clang-cuda-flags.sh"
+clang_cuda_flags "$BIN" "$CLANGXX" "$WORK" "$ROOT"
 
 # measure NAME CMD...: wall seconds and peak RSS (MB) of CMD into $SECS, $PEAK.
 measure() {

@@ -66,7 +66,7 @@ void Wave64Analysis::Impl::decide() {
         if (const Expr *Init = VD->getAnyInitializer()) {
           SourceLocation L =
               SM.getSpellingLoc(Init->IgnoreParenImpCasts()->getBeginLoc());
-          auto It = TokenEnt.find({Src.fileOf(L), SM.getFileOffset(L)});
+          auto It = TokenEnt.find(tokKey(Src.fileOf(L), SM.getFileOffset(L)));
           if (It != TokenEnt.end())
             unite(It->second, Ent);
         }

@@ -21,6 +21,11 @@
 #include "clang/AST/OperationKinds.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/LangOptions.h"
+#include "pk/Interned.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <cstdint>
 #include <map>
 #include <set>
@@ -129,8 +134,13 @@ enum class Space { Unknown, Global, Shared, Local };
 /// A variable, parameter or return value: the Vals assigned to it
 /// (flow-insensitive), keyed by the assigning expression or declaration.
 struct VarInfo {
-  std::map<const void *, Val> Sources;
-  std::set<int> Spaces; ///< Space values of pointer sources
+  /// Keyed by the assigning expression or declaration, in the order first
+  /// assigned. Most variables have one or two sources: a small vector
+  /// searched in place, not a tree node per source (a large file has a
+  /// quarter of a million).
+  llvm::SmallVector<std::pair<const void *, Val>, 1> Sources;
+  /// Bit 1 << Space: the spaces of pointer sources.
+  uint8_t Spaces = 0;
   unsigned LoopKind = 0;
   Val Merged;
   bool Dirty = true;
@@ -208,10 +218,17 @@ struct Wave64Analysis::Impl {
   std::set<const clang::Expr *> Claimed; ///< W uses consumed by an idiom
   /// W uses and their function entity.
   std::vector<std::pair<const clang::Expr *, int>> WUses;
-  std::set<std::pair<std::string, unsigned>> TokenAt;
+  /// A token by its file (interned path: the same text is the same
+  /// pointer) and offset: one 16-byte key, not a copy of the path per token.
+  using TokKey = std::pair<const char *, unsigned>;
+  static TokKey tokKey(llvm::StringRef File, unsigned Off) {
+    return {IStr(File).data(), Off};
+  }
+  /// Tokens with a site already (edited once, whoever reaches them).
+  llvm::DenseSet<TokKey> TokenAt;
   /// Entity of the site at each edited token: every user of the token is
   /// unified with it (a named constant read by several kernels).
-  std::map<std::pair<std::string, unsigned>, int> TokenEnt;
+  llvm::DenseMap<TokKey, int> TokenEnt;
   std::set<const clang::Stmt *> SiteStmts;
   std::set<std::pair<unsigned, unsigned>> HazardAt; ///< (loc, class)
   /// Shuffles of recognised unrolled chains.

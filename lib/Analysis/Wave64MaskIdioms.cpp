@@ -244,7 +244,7 @@ void Wave64Analysis::Impl::maskTypeSite(const DeclaratorDecl *D, TypeLoc TL,
   if (EO <= BO)
     return;
   std::string File = Src.fileOf(B);
-  if (!TokenAt.insert({File, BO}).second)
+  if (!TokenAt.insert(tokKey(File, BO)).second)
     return;
   int Ent = entityFor(B, FnEnt);
   A.Sites.push_back({});

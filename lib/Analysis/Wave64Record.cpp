@@ -68,16 +68,16 @@ void Wave64Analysis::Impl::tokenSite(const Expr *Tok, int FnEnt,
   std::string File = Src.fileOf(L);
   unsigned Off = SM.getFileOffset(L);
   int Ent = entityFor(L, FnEnt);
-  if (!TokenAt.insert({File, Off}).second) {
+  if (!TokenAt.insert(tokKey(File, Off)).second) {
     // Edited already: every user of the token shares its strategy.
-    auto It = TokenEnt.find({File, Off});
+    auto It = TokenEnt.find(tokKey(File, Off));
     if (It != TokenEnt.end())
       unite(It->second, Ent);
     if (Ent >= 0)
       Ents[Ent].HasSites = true;
     return;
   }
-  TokenEnt[{File, Off}] = Ent;
+  TokenEnt[tokKey(File, Off)] = Ent;
   unsigned Len = Lexer::MeasureTokenLength(L, SM, LO);
   W64Site &X = site(W64Site::Token, nullptr, Ent);
   X.Loc = L;

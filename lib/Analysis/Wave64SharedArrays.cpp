@@ -36,13 +36,14 @@ Space Walker::spaceOfVar(const VarDecl *VD) {
   if (T->isPointerType() || T->isReferenceType()) {
     // What was assigned to the pointer; global when unknown or mixed.
     auto It = I.Vars.find(VD);
-    if (It != I.Vars.end() && !It->second.Spaces.empty()) {
-      const std::set<int> &S = It->second.Spaces;
-      if (S.count((int)Space::Global) || S.count((int)Space::Unknown))
+    if (It != I.Vars.end() && It->second.Spaces) {
+      uint8_t S = It->second.Spaces;
+      auto Has = [&](Space X) { return S & (1u << unsigned(X)); };
+      if (Has(Space::Global) || Has(Space::Unknown))
         return Space::Global;
-      if (S.count((int)Space::Shared) && S.size() == 1)
+      if (S == (1u << unsigned(Space::Shared)))
         return Space::Shared;
-      if (S.count((int)Space::Local) && S.size() == 1)
+      if (S == (1u << unsigned(Space::Local)))
         return Space::Local;
       return Space::Global;
     }

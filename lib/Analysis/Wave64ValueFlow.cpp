@@ -58,9 +58,10 @@ Val Wave64Analysis::Impl::merged(VarInfo &VI) {
 
 void Wave64Analysis::Impl::addSource(VarInfo &VI, const void *Key,
                                      const Val &V) {
-  auto It = VI.Sources.find(Key);
+  auto It = llvm::find_if(VI.Sources,
+                          [&](const auto &KV) { return KV.first == Key; });
   if (It == VI.Sources.end()) {
-    VI.Sources[Key] = V;
+    VI.Sources.push_back({Key, V});
     VI.Dirty = true;
     Changed = true;
     return;
@@ -74,8 +75,11 @@ void Wave64Analysis::Impl::addSource(VarInfo &VI, const void *Key,
 }
 
 void Wave64Analysis::Impl::addSpace(VarInfo &VI, Space S) {
-  if (VI.Spaces.insert((int)S).second)
+  uint8_t Bit = uint8_t(1u << unsigned(S));
+  if (!(VI.Spaces & Bit)) {
+    VI.Spaces |= Bit;
     Changed = true;
+  }
 }
 
 void Walker::assignTo(const Expr *LHS, const void *Key, const Val &V,

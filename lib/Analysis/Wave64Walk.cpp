@@ -362,7 +362,7 @@ void Walker::tileDecl(const DeclaratorDecl *D) {
   if (!I.Src.isUserLoc(B) || SM().getFileID(B) != SM().getFileID(E))
     return;
   std::string File = I.Src.fileOf(B);
-  if (!I.TokenAt.insert({File, SM().getFileOffset(B)}).second)
+  if (!I.TokenAt.insert(I.tokKey(File, SM().getFileOffset(B))).second)
     return;
   W64Site &S = I.site(W64Site::CgTile, nullptr, I.entityFor(B, Ent));
   S.Name = std::to_string(N);

@@ -480,14 +480,14 @@ static llvm::json::Value reportJson(const std::vector<TargetOutput> &Outs,
   for (const TargetOutput &TO : Outs) {
     llvm::json::Array Edits, Finds, Files;
     for (const Edit &E : TO.Edits)
-      Edits.push_back(llvm::json::Object{{"file", E.File},
+      Edits.push_back(llvm::json::Object{{"file", E.File.str()},
                                          {"line", E.Line},
                                          {"col", E.Col},
                                          {"offset", E.Offset},
                                          {"length", E.Length},
                                          {"replacement", E.Replacement},
-                                         {"rule", E.RuleID},
-                                         {"why", E.Why}});
+                                         {"rule", E.RuleID.str()},
+                                         {"why", E.Why.str()}});
     for (const Finding &F : TO.Findings) {
       llvm::json::Object Obj{{"file", F.File},
                              {"line", F.Line},

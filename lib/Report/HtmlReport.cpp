@@ -579,7 +579,7 @@ void Html::hunk(const FileReport &F, const HunkReport &H,
   std::set<std::pair<std::string, std::string>> Whys;
   std::vector<const Edit *> List;
   for (const Edit *E : H.Edits)
-    if (E->Why != "diagnostic" && Whys.insert({E->RuleID, E->Why}).second)
+    if (E->Why != "diagnostic" && Whys.insert({E->RuleID.str(), E->Why.str()}).second)
       List.push_back(E);
   if (!List.empty()) {
     OS << "<ul class=\"why\">";

@@ -97,7 +97,7 @@ std::string pk::renderMarkdown(const ReportModel &M) {
       unsigned N = 0;
       for (const Edit &E : F.Edits)
         if (E.Why != "diagnostic")
-          ++ByRule[E.RuleID], ++N;
+          ++ByRule[E.RuleID.str()], ++N;
       // An HTML block: HTML escaping, not Markdown's.
       OS << "<details><summary>" << htmlEscape(T.Name) << ": <code>"
          << htmlEscape(F.RelIn) << "</code> &rarr; <code>"

@@ -110,7 +110,7 @@ static void attribute(FileReport &F) {
     for (size_t I = 0; I < F.Edits.size(); ++I)
       if (Touches(ESpans[I])) {
         R.Edits.push_back(&F.Edits[I]);
-        R.Rules.insert(F.Edits[I].RuleID);
+        R.Rules.insert(F.Edits[I].RuleID.str());
       }
     for (size_t I = 0; I < F.Findings.size(); ++I)
       if (!FTaken[I] && Touches(FSpans[I])) {
@@ -125,7 +125,7 @@ static void attribute(FileReport &F) {
       for (size_t I = 0; I < F.Edits.size(); ++I)
         if (ESpans[I].Lo <= Whole.Hi && Whole.Lo <= ESpans[I].Hi) {
           R.Edits.push_back(&F.Edits[I]);
-          R.Rules.insert(F.Edits[I].RuleID);
+          R.Rules.insert(F.Edits[I].RuleID.str());
         }
     }
     R.Generated = F.Generated;
@@ -324,7 +324,7 @@ int pk::runReport(Driver &D, llvm::ArrayRef<std::string> Paths,
     std::string Base = std::string(VirtualRoot) + "/" + T.Name + "/";
     std::map<std::string, std::vector<Edit>> EditsOf;
     for (const Edit &E : TO.Edits)
-      EditsOf[E.File].push_back(E);
+      EditsOf[E.File.str()].push_back(E);
     std::map<std::string, std::vector<Finding>> FindsOf;
     for (const Finding &F : TO.Findings) {
       FindsOf[F.File].push_back(F);
@@ -335,9 +335,9 @@ int pk::runReport(Driver &D, llvm::ArrayRef<std::string> Paths,
     }
     for (const Edit &E : TO.Edits)
       if (E.Why != "diagnostic") { // comments of findings are not edits
-        ++T.EditsByRule[E.RuleID];
+        ++T.EditsByRule[E.RuleID.str()];
         ++T.Edits;
-        M.Rules.insert(E.RuleID);
+        M.Rules.insert(E.RuleID.str());
       }
     for (const auto &[In, Out] : TO.OutputOf) {
       FileReport F;

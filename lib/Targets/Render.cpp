@@ -287,7 +287,7 @@ std::string pk::renderFile(llvm::StringRef File, llvm::StringRef Original,
     unsigned Q = Lines.lineOf(End);
     if (Lines.insertionPoint(Q) != End)
       ++Q; // the edit ends inside line Q: restate from the next line
-    Restate.push_back({Lines.lineOf(E.Offset), Q, E.RuleID});
+    Restate.push_back({Lines.lineOf(E.Offset), Q, E.RuleID.str()});
   }
   // Added last, so each follows the other insertions at its line start.
   std::set<unsigned> Restated;

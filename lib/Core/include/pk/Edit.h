@@ -3,6 +3,7 @@
 #ifndef PK_EDIT_H
 #define PK_EDIT_H
 
+#include "pk/Interned.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include <cstddef>
@@ -17,12 +18,12 @@ namespace pk {
 /// One replacement in one file.  Every edit names the rule that made it and
 /// why, so diagnostics and reports never have to re-derive the reason.
 struct Edit {
-  std::string File;    ///< absolute path of the file edited
+  IStr File;           ///< absolute path of the file edited
   unsigned Offset = 0; ///< byte offset in the original text
   unsigned Length = 0; ///< bytes replaced (0 = insertion)
   std::string Replacement;
-  std::string RuleID;         ///< e.g. PK1001 (pk::ruleName)
-  std::string Why;            ///< one-line explanation
+  IStr RuleID;                ///< e.g. PK1001 (pk::ruleName)
+  IStr Why;                   ///< one-line explanation
   unsigned Line = 0, Col = 0; ///< 1-based position of Offset (for reports)
 
   bool operator==(const Edit &O) const {
@@ -121,7 +122,7 @@ private:
 /// Edits across files.
 class EditSet {
 public:
-  llvm::Error add(Edit E) { return Files[E.File].add(std::move(E)); }
+  llvm::Error add(Edit E) { return Files[E.File.str()].add(std::move(E)); }
   /// Merges another set (e.g. from another translation unit that saw the
   /// same header); identical edits merge, differing overlapping ones conflict.
   llvm::Error merge(const EditSet &Other);
