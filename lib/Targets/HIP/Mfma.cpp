@@ -82,9 +82,13 @@ WaveUse mfma::findWaveUse(TargetContext &TC, const FragmentPlan &P,
   std::set<const clang::FunctionDecl *> WaveFns;
   for (const auto &[FD, FnOps] : U.ByFunction)
     WaveFns.insert(FD->getCanonicalDecl());
+  std::vector<std::pair<const clang::CallExpr *, const clang::FunctionDecl *>>
+      UserCalls;
+  for (const clang::CallExpr *CE : P.UserCalls)
+    UserCalls.push_back({CE, enclosingFunction(TC, CE)});
   for (bool Changed = true; Changed;) {
     Changed = false;
-    for (const auto &[CE, Caller] : P.UserCalls) {
+    for (const auto &[CE, Caller] : UserCalls) {
       const clang::FunctionDecl *Callee = CE->getDirectCallee();
       if (!Callee || !Caller || !WaveFns.count(Callee->getCanonicalDecl()))
         continue;

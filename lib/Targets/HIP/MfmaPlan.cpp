@@ -227,7 +227,7 @@ public:
     if (!wmmaCallee(CE, Name)) {
       if (const FunctionDecl *FD = CE->getDirectCallee())
         if (FD->hasBody() && TC.isUserLoc(FD->getLocation()))
-          P.UserCalls.push_back({CE, enclosingFunction(TC, CE)});
+          P.UserCalls.push_back(CE);
       return true;
     }
     P.AnyWmma = true;

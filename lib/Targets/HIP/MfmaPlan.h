@@ -94,9 +94,11 @@ struct FragmentPlan {
   std::vector<FragCall> Calls;
   /// mma_sync saturation arguments that are not a constant false (PK3015).
   std::vector<const clang::Expr *> Satf;
-  /// Calls of functions defined in user files, with their callers.
-  std::vector<std::pair<const clang::CallExpr *, const clang::FunctionDecl *>>
-      UserCalls;
+  /// Calls of functions defined in user files. Their callers are found
+  /// where they are needed (findWaveUse, for files with fragment or PTX
+  /// code): finding them walks up the parent index, which a file without
+  /// any would otherwise build for nothing.
+  std::vector<const clang::CallExpr *> UserCalls;
   /// WMMA types and functions the port does not handle (PK3015).
   std::vector<UnportedUse> Unsupported;
   /// frag.x (PK3010), also in templates.
