@@ -19,6 +19,7 @@
 #include "pk/UserSource.h"
 #include "pk/Wave64Strategy.h"
 #include "clang/Basic/SourceLocation.h"
+#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -72,15 +73,15 @@ struct W64Site {
     UnrolledShfl, ///< first step of an unrolled 16..1 chain; S = Stmt
     Unsupported,  ///< no strategy can express it (finding only)
   } Kind;
-  const clang::Stmt *S = nullptr;
+  RuleId Rule = RuleId::PK2021; ///< Token: rule and reason when edited
   /// Spelling locations (Token, MaskType, CgTile).
   clang::SourceLocation Loc, End;
-  unsigned Len = 0;             ///< Token/MaskType: characters replaced
-  std::string Logical, Native;  ///< replacement text ("" = unchanged)
-  RuleId Rule = RuleId::PK2021; ///< Token: rule and reason when edited
+  unsigned Len = 0; ///< Token/MaskType: characters replaced
+  int Entity = -1;
+  const clang::Stmt *S = nullptr;
+  std::string Logical, Native; ///< replacement text ("" = unchanged)
   std::string Why;
   std::string Name; ///< callee / intrinsic / PTX register
-  int Entity = -1;
 };
 
 /// A kernel and the strategy its warp code gets.
@@ -126,8 +127,11 @@ public:
   /// (Auto decides per kernel; Logical32 / Native force one).
   void run(Wave64Strategy Requested);
 
-  const std::vector<W64Hazard> &hazards() const { return Hazards; }
-  const std::vector<W64Site> &sites() const { return Sites; }
+  /// In the order found. Kept in deques: a large file has a hundred
+  /// thousand sites, and a vector held the old and the new copy while it
+  /// grew (the analysis's peak); a deque grows in place.
+  const std::deque<W64Hazard> &hazards() const { return Hazards; }
+  const std::deque<W64Site> &sites() const { return Sites; }
   const std::vector<W64Kernel> &kernels() const { return Kernels; }
   /// Code nested too deeply to analyse (PK9003).
   const std::vector<W64Unanalysed> &unanalysed() const { return Unanalysed; }
@@ -150,8 +154,8 @@ public:
 
 private:
   std::unique_ptr<Impl> P;
-  std::vector<W64Hazard> Hazards;
-  std::vector<W64Site> Sites;
+  std::deque<W64Hazard> Hazards;
+  std::deque<W64Site> Sites;
   std::vector<W64Kernel> Kernels;
   std::vector<W64Unanalysed> Unanalysed;
 };
