@@ -417,7 +417,8 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
     if (Write) {
       std::string S;
       llvm::raw_string_ostream OS(S);
-      OS << llvm::formatv("{0:2}", reportToJson(R)) << "\n";
+      writeReportJson(R, OS);
+      OS << "\n";
       Plan.outputs()[ReportIdx].Text = std::move(S);
       if (int RC = Plan.write(Diag))
         return RC;
@@ -440,11 +441,12 @@ int pk::runCheck(Driver &D, llvm::ArrayRef<std::string> Paths,
   } else if (Write) {
     std::string S;
     llvm::raw_string_ostream OS(S);
-    OS << llvm::formatv("{0:2}",
-                        O.Format == CheckFormat::Sarif
-                            ? reportToSarif(R, O.ToolVersion, O.RulesUriBase)
-                            : reportToJson(R))
-       << "\n";
+    if (O.Format == CheckFormat::Sarif)
+      OS << llvm::formatv("{0:2}",
+                          reportToSarif(R, O.ToolVersion, O.RulesUriBase));
+    else
+      writeReportJson(R, OS);
+    OS << "\n";
     if (O.Output.empty() || O.Output == "-")
       Out << S;
     else

@@ -160,6 +160,50 @@ json::Value pk::reportToJson(const GateReport &R) {
   return std::move(Doc);
 }
 
+void pk::writeReportJson(const GateReport &R, llvm::raw_ostream &OS) {
+  // What `OS << formatv("{0:2}", reportToJson(R))` prints, written as it
+  // goes: keys in the sorted order in which json::Value prints an object,
+  // the same values (strings through json::Value, which mends invalid
+  // UTF-8 the same way). A large report's value tree took about 17 bytes of
+  // memory per byte written (unit test GateReport.StreamedJsonIsTheTreesText).
+  json::OStream J(OS, 2);
+  bool Utf8Root = json::isUTF8(R.SrcRoot);
+  J.object([&] {
+    J.attributeArray("findings", [&] {
+      for (const GateFinding &F : R.Findings) {
+        bool Utf8 = json::isUTF8(F.File);
+        J.object([&] {
+          if (!F.Relative)
+            J.attribute("absolute", true);
+          if (!F.BaselineState.empty())
+            J.attribute("baseline", F.BaselineState);
+          J.attribute("col", F.Col);
+          J.attribute("file", Utf8 ? F.File : showControls(F.File));
+          if (!Utf8)
+            J.attribute("file_uri", uriEncode(F.File));
+          J.attribute("fingerprint", F.Fingerprint);
+          J.attribute("line", F.Line);
+          J.attribute("message", showControls(F.Message));
+          if (F.Promoted)
+            J.attribute("promoted", true);
+          J.attribute("rule", F.Rule);
+          J.attribute("severity", F.Level);
+          if (!F.Suppressed.empty())
+            J.attribute("suppressed", F.Suppressed);
+          J.attribute("target", F.Target);
+        });
+      }
+    });
+    J.attribute("format", CheckReportFormat);
+    if (R.MergedFrom)
+      J.attribute("mergedFrom", R.MergedFrom);
+    J.attribute("srcRoot", Utf8Root ? R.SrcRoot : showControls(R.SrcRoot));
+    if (!Utf8Root)
+      J.attribute("srcRootUri", fileUri(R.SrcRoot, /*Dir=*/true));
+    J.attribute("tool", "port-kernel");
+  });
+}
+
 static std::string fileUri(llvm::StringRef AbsPath, bool Dir) {
   std::string U = "file://" + uriEncode(AbsPath);
   if (Dir && !llvm::StringRef(U).ends_with("/"))
@@ -514,11 +558,11 @@ int pk::mergeReports(llvm::StringRef Out, llvm::ArrayRef<std::string> Ins,
   All.MergedFrom = Ins.size();
   std::string S;
   llvm::raw_string_ostream OS(S);
-  OS << llvm::formatv("{0:2}",
-                      *Fmt == CheckFormat::Sarif
-                          ? reportToSarif(All, ToolVersion, RulesUriBase)
-                          : reportToJson(All))
-     << "\n";
+  if (*Fmt == CheckFormat::Sarif)
+    OS << llvm::formatv("{0:2}", reportToSarif(All, ToolVersion, RulesUriBase));
+  else
+    writeReportJson(All, OS);
+  OS << "\n";
   if (Out == "-") {
     llvm::outs() << S;
     return 0;

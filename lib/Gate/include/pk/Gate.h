@@ -66,6 +66,9 @@ void sortAndDedupe(std::vector<GateFinding> &Fs);
 
 /// The report as `check --format json` writes it.
 llvm::json::Value reportToJson(const GateReport &R);
+/// The same text as printing reportToJson(R) with an indent of 2, written
+/// to \p OS as it is made (no value tree of the whole report).
+void writeReportJson(const GateReport &R, llvm::raw_ostream &OS);
 /// The report as SARIF 2.1.0 (one run; tool.driver.rules: every rule of the
 /// rule table and of --rules tables, with their documentation as help).
 /// With \p RulesUriBase (where docs/rules/ is published), each rule's
