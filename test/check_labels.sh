@@ -21,6 +21,17 @@ if bad:
 if len(doc["tests"]) < 100:
     sys.exit("FAIL: only %d tests listed" % len(doc["tests"]))
 print("ok: %d tests, each with its group label" % len(doc["tests"]))
+# Tests that run lit on one file of a shared suite directory run in parallel:
+# none may record test times (lit rewrites .lit_test_times.txt there after
+# each run while another run reads it at start, and a half-written file
+# fails every later run).
+lits = [t for t in doc["tests"] if any(a.endswith("lit.py") for a in t.get("command", []))]
+rec = [t["name"] for t in lits if "--skip-test-time-recording" not in t["command"]]
+if rec:
+    sys.exit("FAIL: lit runs that record test times:\n  " + "\n  ".join(rec))
+if len(lits) < 100:
+    sys.exit("FAIL: only %d lit tests listed" % len(lits))
+print("ok: %d lit runs, none recording test times" % len(lits))
 PY
 # A log with a passed, a failed and a skipped test, and names ctest knows.
 mapfile -t names < <(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("\n".join(t["name"] for t in d["tests"][:3]))' "$TMP/tests.json")
