@@ -122,50 +122,14 @@ void pk::sortAndDedupe(std::vector<GateFinding> &Fs) {
 
 static std::string fileUri(llvm::StringRef AbsPath, bool Dir);
 
-json::Value pk::reportToJson(const GateReport &R) {
-  json::Array Fs;
-  for (const GateFinding &F : R.Findings) {
-    // JSON strings are UTF-8: a file name that is not keeps its bytes in
-    // "file_uri" (percent-encoded), which a reader prefers, and is shown
-    // with its odd bytes visible in "file".
-    bool Utf8 = json::isUTF8(F.File);
-    json::Object O{{"target", F.Target},   {"rule", F.Rule},
-                   {"severity", F.Level},
-                   {"file", Utf8 ? F.File : showControls(F.File)},
-                   {"line", F.Line},       {"col", F.Col},
-                   {"message", showControls(F.Message)},
-                   {"fingerprint", F.Fingerprint}};
-    if (!Utf8)
-      O["file_uri"] = uriEncode(F.File);
-    if (!F.Relative)
-      O["absolute"] = true;
-    if (!F.BaselineState.empty())
-      O["baseline"] = F.BaselineState;
-    if (!F.Suppressed.empty())
-      O["suppressed"] = F.Suppressed;
-    if (F.Promoted)
-      O["promoted"] = true;
-    Fs.push_back(std::move(O));
-  }
-  json::Object Doc{{"tool", "port-kernel"},
-                   {"format", CheckReportFormat},
-                   {"srcRoot", json::isUTF8(R.SrcRoot)
-                                   ? R.SrcRoot
-                                   : showControls(R.SrcRoot)}};
-  if (!json::isUTF8(R.SrcRoot))
-    Doc["srcRootUri"] = fileUri(R.SrcRoot, /*Dir=*/true);
-  if (R.MergedFrom)
-    Doc["mergedFrom"] = R.MergedFrom;
-  Doc["findings"] = std::move(Fs);
-  return std::move(Doc);
-}
-
 void pk::writeReportJson(const GateReport &R, llvm::raw_ostream &OS) {
-  // What `OS << formatv("{0:2}", reportToJson(R))` prints, written as it
-  // goes: keys in the sorted order in which json::Value prints an object,
-  // the same values (strings through json::Value, which mends invalid
-  // UTF-8 the same way). A large report's value tree took about 17 bytes of
-  // memory per byte written (unit test GateReport.StreamedJsonIsTheTreesText).
+  // Written as it goes, not built as a json::Value tree first (a large
+  // report's tree took about 17 bytes of memory per byte written), in the
+  // form printing such a tree with an indent of 2 gives: each object's keys
+  // in sorted order (unit test GateReport.JsonIsCanonicalAndReadsBack).
+  // JSON strings are UTF-8: a file name that is not keeps its bytes in
+  // "file_uri" (percent-encoded), which a reader prefers, and is shown with
+  // its odd bytes visible in "file"; json::Value mends other invalid text.
   json::OStream J(OS, 2);
   bool Utf8Root = json::isUTF8(R.SrcRoot);
   J.object([&] {

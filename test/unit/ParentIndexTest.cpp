@@ -49,13 +49,20 @@ std::string describe(const DynTypedNode &N, const SourceManager &SM) {
 
 /// Compares the two maps on every node of the scope and on every node met
 /// walking up from one; returns the number of nodes compared.
-size_t compareAll(ASTUnit &AST, bool UserScopeOnly) {
-  ASTContext &Ctx = AST.getASTContext();
+/// The translation unit's top-level declarations (those of the main file
+/// only when \p UserScopeOnly): the scope a port traverses.
+std::vector<Decl *> topLevelDecls(ASTUnit &AST, bool UserScopeOnly) {
   std::vector<Decl *> Scope;
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+  for (Decl *D : AST.getASTContext().getTranslationUnitDecl()->decls())
     if (!UserScopeOnly ||
         AST.getSourceManager().isInMainFile(D->getLocation()))
       Scope.push_back(D);
+  return Scope;
+}
+
+size_t compareAll(ASTUnit &AST, bool UserScopeOnly) {
+  ASTContext &Ctx = AST.getASTContext();
+  std::vector<Decl *> Scope = topLevelDecls(AST, UserScopeOnly);
   Ctx.setTraversalScope(Scope);
   pk::ParentIndex Idx(Ctx, Scope);
 
@@ -146,10 +153,7 @@ TEST(ParentIndex, DefaultArgumentUsedByManyCalls) {
   ASSERT_TRUE(AST);
   EXPECT_GT(compareAll(*AST, /*UserScopeOnly=*/true), 500u);
   ASTContext &Ctx = AST->getASTContext();
-  std::vector<Decl *> Scope;
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (AST->getSourceManager().isInMainFile(D->getLocation()))
-      Scope.push_back(D);
+  std::vector<Decl *> Scope = topLevelDecls(*AST, /*UserScopeOnly=*/true);
   pk::ParentIndex Idx(Ctx, Scope);
   const auto *Scale = cast<FunctionDecl>(Scope.front());
   const Expr *Default = Scale->getParamDecl(1)->getDefaultArg();
@@ -172,10 +176,7 @@ TEST(ParentIndex, KeepsOnlyNodesAboveStatementsAndDeclarations) {
       "input.cc");
   ASSERT_TRUE(AST);
   ASTContext &Ctx = AST->getASTContext();
-  std::vector<Decl *> Scope;
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (AST->getSourceManager().isInMainFile(D->getLocation()))
-      Scope.push_back(D);
+  std::vector<Decl *> Scope = topLevelDecls(*AST, /*UserScopeOnly=*/true);
   pk::ParentIndex Idx(Ctx, Scope);
   const auto *F = cast<FunctionDecl>(Scope.back());
   const ParmVarDecl *X = F->getParamDecl(0);

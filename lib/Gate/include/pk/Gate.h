@@ -64,10 +64,8 @@ void assignFingerprints(
 /// (same target, rule, file and fingerprint).
 void sortAndDedupe(std::vector<GateFinding> &Fs);
 
-/// The report as `check --format json` writes it.
-llvm::json::Value reportToJson(const GateReport &R);
-/// The same text as printing reportToJson(R) with an indent of 2, written
-/// to \p OS as it is made (no value tree of the whole report).
+/// Writes the report as `check --format json` does (indent 2, keys sorted),
+/// as it is made: no value tree of the whole report.
 void writeReportJson(const GateReport &R, llvm::raw_ostream &OS);
 /// The report as SARIF 2.1.0 (one run; tool.driver.rules: every rule of the
 /// rule table and of --rules tables, with their documentation as help).
@@ -77,7 +75,7 @@ void writeReportJson(const GateReport &R, llvm::raw_ostream &OS);
 llvm::json::Value reportToSarif(const GateReport &R,
                                 llvm::StringRef ToolVersion,
                                 llvm::StringRef RulesUriBase = "");
-/// Reads a report written by reportToJson or reportToSarif; errors name the
+/// Reads a report written by writeReportJson or reportToSarif; errors name the
 /// file and what is wrong.
 /// The file is registered as read in \p Role (SafeIO.h), and its size and
 /// nesting are bounded.
