@@ -40,7 +40,8 @@ TEST(Targets, HipPassOrder) {
   std::vector<std::string> Names;
   for (const TargetPass &P : targetBackend(Target::HIP).portPasses())
     Names.push_back(P.Name);
-  std::vector<std::string> Want = {"includes",
+  std::vector<std::string> Want = {"wave64-analysis",
+                                   "includes",
                                    "runtime-include",
                                    "nvcc-macros",
                                    "toolkit-headers",
@@ -64,7 +65,8 @@ TEST(Targets, HipPassOrder) {
   for (const TargetPass &P : targetBackend(Target::HIP).checkPasses())
     Check.push_back(P.Name);
   EXPECT_EQ(Check, (std::vector<std::string>{
-                       "includes", "toolkit-headers", "renames", "host-math",
+                       "wave64-analysis", "includes", "toolkit-headers",
+                       "renames", "host-math",
                        "bfloat16", "rewrites-as-findings", "wave64-check",
                        "coop-groups-api", "unported-includes"}));
 }

@@ -3,6 +3,8 @@
 // Rules: none (the target's pass list; the rules live in the files it names)
 //
 // The passes of `port --to hip`, in order:
+//   wave64-analysis       the wave-64 analysis (lib/Analysis), first: its
+//                         walk state is freed before any edit exists
 //   includes, renames     YAML tables (TargetCommon.cpp): PK1001-PK1004,
 //                         PK1006, PK1011
 //   runtime-include       PK1012: nvcc's implicit cuda_runtime.h, made
@@ -31,7 +33,7 @@
 //   refused-edits         edits a macro would not take, at the macro's use,
 //                         under their own rules (unless reported already)
 //   helpers               generated helper blocks after the includes
-// `check --to hip` runs includes, toolkit-headers, renames, host-math,
+// `check --to hip` runs wave64-analysis, includes, toolkit-headers, renames, host-math,
 // bfloat16, the wave-64 hazard report (PK2101-PK2111), coop-groups-api and
 // unported-includes; the PK1014-PK1016 rewrites it would make are reported
 // as notes (CheckRewrites.cpp).
@@ -65,6 +67,11 @@ public:
 
   std::vector<TargetPass> portPasses() const override {
     return {
+        pass("wave64-analysis",
+             [](TargetContext &TC) {
+               if (cudaInput(TC))
+                 runWave64Analysis(TC);
+             }),
         pass("includes", [](TargetContext &TC) { runIncludePass(TC, true); }),
         pass("runtime-include", hip::insertRuntimeInclude),
         pass("nvcc-macros", hip::writeNvccMacroValues),
@@ -92,6 +99,11 @@ public:
 
   std::vector<TargetPass> checkPasses() const override {
     return {
+        pass("wave64-analysis",
+             [](TargetContext &TC) {
+               if (cudaInput(TC))
+                 runWave64Analysis(TC);
+             }),
         pass("includes", [](TargetContext &TC) { runIncludePass(TC, true); }),
         pass("toolkit-headers", hip::portToolkitHeaders),
         pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),

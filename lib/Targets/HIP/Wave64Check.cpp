@@ -18,9 +18,7 @@ using namespace pk::hip;
 using namespace clang;
 
 void pk::runWave64Check(TargetContext &TC) {
-  const UserSource &Src = TC;
-  Wave64Analysis A(Src);
-  A.run(TC.Opts.Wave64);
+  const Wave64Analysis &A = wave64Of(TC);
   reportUnanalysed(TC, A);
   for (const W64Hazard &H : A.hazards())
     TC.finding(H.Loc, w64CheckID(H.Class), Severity::Warning, H.Msg);
@@ -47,4 +45,5 @@ void pk::runWave64Check(TargetContext &TC) {
                 .str();
     TC.finding(kernelNoteLoc(K.FD), RuleId::PK2000, Severity::Note, Msg);
   }
+  TC.Facts.Wave64.reset(); // its last reader: freed before the later passes
 }

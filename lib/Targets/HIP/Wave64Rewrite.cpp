@@ -46,13 +46,25 @@ using namespace pk;
 using namespace pk::hip;
 using namespace clang;
 
-void pk::runWave64Rewrites(TargetContext &TC) {
+void pk::runWave64Analysis(TargetContext &TC) {
   const UserSource &Src = TC;
-  Wave64Analysis A(Src);
-  A.run(TC.Opts.Wave64);
+  auto A = std::make_shared<Wave64Analysis>(Src);
+  A->run(TC.Opts.Wave64);
+  TC.Facts.Wave64 = std::move(A);
+}
+
+const Wave64Analysis &pk::hip::wave64Of(TargetContext &TC) {
+  if (!TC.Facts.Wave64)
+    runWave64Analysis(TC);
+  return *TC.Facts.Wave64;
+}
+
+void pk::runWave64Rewrites(TargetContext &TC) {
+  const Wave64Analysis &A = wave64Of(TC);
   reportUnanalysed(TC, A);
   Wave64Rewriter R(TC, A);
   R.run();
+  TC.Facts.Wave64.reset(); // its last reader: freed before the later passes
 }
 
 void pk::hip::reportUnanalysed(TargetContext &TC, const Wave64Analysis &A) {

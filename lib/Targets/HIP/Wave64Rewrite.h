@@ -109,6 +109,8 @@ private:
 
 /// Findings for the code the analysis could not follow (PK9003).
 void reportUnanalysed(TargetContext &TC, const Wave64Analysis &A);
+/// The analysis in TC.Facts.Wave64, run now if no earlier pass ran it.
+const Wave64Analysis &wave64Of(TargetContext &TC);
 
 } // namespace pk::hip
 #endif

@@ -34,6 +34,8 @@ class Expr;
 
 namespace pk {
 
+class Wave64Analysis;
+
 enum class MfmaShape { Auto, M16N16K16, M32N32K8 };
 
 /// --lds-padding (PK3017): re-plan the row pitch of shared-memory tiles that
@@ -101,6 +103,12 @@ struct TargetFacts {
   std::map<const clang::FunctionDecl *, Wave64Strategy> KernelStrategy;
   std::vector<UnportedInclude> UnportedIncludes;
   std::vector<RefusedEdit> RefusedEdits;
+  /// The wave-64 analysis of the translation unit, run by the first pass of
+  /// the HIP target (`wave64-analysis`) and read by the wave-64 rewrites or
+  /// hazard report, which free it: its walk state (a large file's largest
+  /// working set) is freed before the other passes' edits exist, so the two
+  /// never add up (docs/reliability.md, "Bounded resources").
+  std::shared_ptr<const Wave64Analysis> Wave64;
 };
 
 /// Per-TU, per-target state: the parsed file (read-only), the rename tables,
@@ -249,9 +257,13 @@ std::vector<std::string> gpusWith(const std::set<std::string> &Needs);
 /// MFMA, fragment-layout findings); HIP/Mfma.cpp.
 llvm::Error runMfmaRules(TargetContext &TC);
 
-/// Warp-32 code on 64-lane waves (HIP/Wave64Rewrite.cpp): analyses the TU
-/// and applies the logical32 / native rewrites per kernel
-/// (TargetOptions::Wave64), with a PK2000 note per kernel.
+/// Runs the wave-64 analysis of \p TC's translation unit (with the
+/// strategy of --wave64) into TC.Facts.Wave64 (HIP/Wave64Rewrite.cpp).
+void runWave64Analysis(TargetContext &TC);
+/// Warp-32 code on 64-lane waves (HIP/Wave64Rewrite.cpp): applies the
+/// logical32 / native rewrites per kernel of the analysis in
+/// TC.Facts.Wave64 (run first if no pass did), with a PK2000 note per
+/// kernel.
 void runWave64Rewrites(TargetContext &TC);
 /// The same analysis for `check`: one finding per hazard (PK2101-PK2111,
 /// the classes of docs/wave64.md) and the strategy each kernel would get.
