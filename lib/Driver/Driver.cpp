@@ -43,6 +43,7 @@ struct TUResult {
   std::vector<std::map<std::string, std::set<std::string>>> Needs;
   /// Per target: outputs generated whole (TargetBackend::generate).
   std::vector<std::map<std::string, std::string>> Generated;
+  std::vector<std::map<std::string, std::vector<GeneratedLine>>> GenLines;
   std::string Error;
 };
 
@@ -246,6 +247,7 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
         B.generate(TC, Gen);
       }
       R.Generated.push_back(std::move(Gen));
+      R.GenLines.push_back(std::move(TC.GenLines));
       R.Edits.push_back(std::move(TC.Edits));
       R.Finds.push_back(std::move(TC.Findings));
       R.Counts.push_back(std::move(TC.Counts));
@@ -388,6 +390,7 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
     std::map<std::string, std::string> Generated;
     for (const TUResult &R : Results) {
       Generated.insert(R.Generated[TI].begin(), R.Generated[TI].end());
+      TO.GenLines.insert(R.GenLines[TI].begin(), R.GenLines[TI].end());
       if (llvm::Error E = All.merge(std::move(R.Edits[TI])))
         return std::move(E);
       for (const Finding &F0 : R.Finds[TI]) {

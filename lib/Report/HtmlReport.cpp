@@ -521,6 +521,20 @@ void Html::file(size_t TI, size_t FI) {
     OS << "<p class=\"muted\">The " << escStr(T.Name)
        << " target generates this output whole; its hunks carry no edit of "
           "their own.</p>\n";
+  // Which source lines became which generated operations.
+  if (!F.Origins.empty()) {
+    OS << "<table class=\"origins\"><tr><th>kernel</th><th>source "
+          "lines</th><th>output line</th><th>operation</th><th>rule</th>"
+          "<th>why</th></tr>\n";
+    for (const GeneratedLine &G : F.Origins) {
+      OS << "<tr><td><code>" << escStr(G.Kernel) << "</code></td><td>"
+         << escStr(originLines(G)) << "</td><td>" << G.OutLine
+         << "</td><td><code>" << escStr(G.What) << "</code></td><td>";
+      ruleLink(OS, G.RuleID.str());
+      OS << "</td><td>" << escStr(G.Why) << "</td></tr>\n";
+    }
+    OS << "</table>\n";
+  }
   std::vector<TokClass> OldC = highlightFile(F.RelIn, F.Old);
   std::vector<TokClass> NewC = highlightFile(F.RelOut, F.New);
   // Findings no hunk shows (e.g. when a target generates its output).

@@ -115,6 +115,15 @@ std::string pk::renderMarkdown(const ReportModel &M) {
       for (const Finding &Fi : F.Findings)
         OS << llvm::formatv("- line {0}: {1} [{2}]: {3}\n", Fi.Line,
                             severityName(Fi.Sev), Fi.RuleID, cell(Fi.Message));
+      // A generated output: which source lines became which operations.
+      if (!F.Origins.empty()) {
+        OS << "\n| kernel | source lines | output line | operation | rule | "
+              "why |\n|---|---:|---:|---|---|---|\n";
+        for (const GeneratedLine &G : F.Origins)
+          OS << llvm::formatv("| {0} | {1} | {2} | {3} | {4} | {5} |\n",
+                              code(G.Kernel), originLines(G), G.OutLine,
+                              code(G.What), cell(G.RuleID.str()), cell(G.Why));
+      }
       OS << "\n</details>\n\n";
     }
   return S;

@@ -281,6 +281,12 @@ static llvm::Error readValidation(const llvm::json::Value &V, ReportModel &M) {
   return llvm::Error::success();
 }
 
+std::string pk::originLines(const GeneratedLine &G) {
+  if (G.EndLine <= G.Line)
+    return std::to_string(G.Line);
+  return std::to_string(G.Line) + "-" + std::to_string(G.EndLine);
+}
+
 int pk::runReport(Driver &D, llvm::ArrayRef<std::string> Paths,
                   const ReportOptions &O, llvm::raw_ostream &Diag) {
   if (O.HtmlPath.empty()) {
@@ -363,6 +369,12 @@ int pk::runReport(Driver &D, llvm::ArrayRef<std::string> Paths,
       F.New = TO.Files.at(Out);
       F.Edits = EditsOf[In];
       F.Findings = FindsOf[In];
+      auto G = TO.GenLines.find(In);
+      if (G != TO.GenLines.end()) {
+        F.Origins = G->second;
+        for (const GeneratedLine &L : F.Origins)
+          M.Rules.insert(L.RuleID.str());
+      }
       auto N = TO.Needs.find(In);
       if (N != TO.Needs.end()) {
         F.Needs.assign(N->second.begin(), N->second.end());

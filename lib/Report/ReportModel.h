@@ -41,7 +41,13 @@ struct FileReport {
   std::vector<Finding> Findings; ///< this file's findings
   bool Generated = false;
   std::vector<std::string> Needs, Gpus;
+  /// Outputs generated whole: each output line's operation and the input
+  /// lines it comes from (the NKI target's tile operations).
+  std::vector<GeneratedLine> Origins;
 };
+
+/// "12" or "12-14": the input lines of a generated line.
+std::string originLines(const GeneratedLine &G);
 
 /// A kernel (a __global__ function found by the lexer) and, per target,
 /// the wave-64 strategy note the port recorded for it (PK2000).

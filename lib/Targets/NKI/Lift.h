@@ -51,6 +51,10 @@ std::string pyFloat(double V);
 /// 32 for CUDA.
 unsigned waveOf(const TargetContext &TC);
 
+/// Gives every operation of \p K (lifted from \p FD) that its lifter left
+/// without an origin one read from the kernel's source (LiftOrigins.cpp).
+void attributeOrigins(const TargetContext &TC, const clang::FunctionDecl *FD,
+                      Kernel &K);
 /// Lifts every __global__ function defined in the user files of \p TC.
 /// Records a PK5001 note per lifted kernel and one finding (PK5002-PK5008)
 /// per kernel that is not lifted, at the construct that stops it.

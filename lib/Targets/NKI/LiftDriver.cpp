@@ -283,6 +283,7 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
              "the generated code use: " +
              llvm::join(Changes, "; ") + ")";
     TC.finding(FD->getLocation(), RuleId::PK5001, Severity::Note, Msg);
+    attributeOrigins(TC, FD, K);
     Out[File].Kernels.push_back(std::move(K));
   };
 

@@ -9,6 +9,9 @@
 // in the module's header comment; `check --to nki` reports the same
 // findings without writing anything.
 //
+// Every printed tile operation's origin (LiftOrigins.cpp) goes to the
+// report as the output line it is on (TargetContext::GenLines).
+//
 // PK_NKI_DUMP_TILE_IR=FILE writes the tile programs as JSON lines (one
 // kernel per line) for inspection and tests.
 //
@@ -79,8 +82,23 @@ public:
                 std::map<std::string, std::string> &Out) const override {
     auto Files = nki::liftKernels(TC);
     dumpTileIR(Files);
-    for (const auto &[File, LF] : Files)
-      Out[File] = nki::emitPython(LF.Kernels, LF.Header);
+    for (const auto &[File, LF] : Files) {
+      std::vector<nki::PrintedOp> Printed;
+      Out[File] = nki::emitPython(LF.Kernels, LF.Header, &Printed);
+      // Which source lines became which tile operations (the report).
+      std::vector<GeneratedLine> &GL = TC.GenLines[File];
+      for (const nki::PrintedOp &P : Printed) {
+        GeneratedLine G;
+        G.OutLine = P.OutLine;
+        G.Kernel = P.Kernel;
+        G.What = nki::opCallName(P.Kind);
+        G.Line = P.From->Line;
+        G.EndLine = P.From->EndLine;
+        G.RuleID = ruleName(P.From->Rule);
+        G.Why = P.From->Why;
+        GL.push_back(std::move(G));
+      }
+    }
   }
 };
 

@@ -12,6 +12,7 @@
 #ifndef PK_NKI_TILEPROGRAM_H
 #define PK_NKI_TILEPROGRAM_H
 
+#include "pk/Rules.h"
 #include "llvm/Support/JSON.h"
 #include <memory>
 #include <string>
@@ -82,6 +83,19 @@ enum class OpKind {
   Iota,
 };
 
+/// Where a tile operation comes from: the rule that produced it, the lines
+/// of the kernel's file it computes, and why.  The report's NKI section
+/// lists, per kernel, which source lines became which tile operations.
+/// A lifter may set an operation's origin; the lift driver reads one from
+/// the kernel's source for every operation left without (Line 0:
+/// nki::attributeOrigins).
+struct Origin {
+  RuleId Rule = RuleId::PK5001;
+  unsigned Line = 0, EndLine = 0; ///< 1-based, inclusive
+  std::string Why;
+  bool known() const { return Line != 0; }
+};
+
 struct Op {
   OpKind Kind = OpKind::Alloc;
   Access Dst;
@@ -89,6 +103,7 @@ struct Op {
   std::string Fn;       ///< nl.add, nl.exp, ... (ALU or activation op)
   bool Reverse = false; ///< tensor_scalar: operand op data
   Tensor Alloc;         ///< for Alloc
+  Origin From;          ///< provenance (not printed in the Python)
 };
 
 struct Loop;
@@ -149,6 +164,7 @@ public:
   void close();
   /// A fresh tile name with prefix \p P.
   std::string fresh(const std::string &P);
+
   /// Allocates a tile and returns its name.
   std::string alloc(const std::string &Prefix, Mem M, DType T,
                     std::vector<std::string> Shape);
@@ -158,11 +174,25 @@ private:
   unsigned Counter = 0;
 };
 
+/// A printed tile operation and its origin: what the report's NKI section
+/// shows.
+struct PrintedOp {
+  unsigned OutLine = 0; ///< 1-based line of the Python output
+  std::string Kernel;   ///< the CUDA name
+  OpKind Kind = OpKind::Alloc;
+  const Origin *From = nullptr; ///< into the kernels printed
+};
+
 /// The NKI Python text of \p Ks: the imports, one @nki.jit function per
 /// kernel, and the PK_KERNELS calling-convention table.  \p Header lines
-/// (diagnostics) go first as `#` comments.
+/// (diagnostics) go first as `#` comments.  With \p Printed, every tile
+/// operation (not the allocations) with its output line, in output order.
 std::string emitPython(const std::vector<Kernel> &Ks,
-                       const std::vector<std::string> &Header);
+                       const std::vector<std::string> &Header,
+                       std::vector<PrintedOp> *Printed = nullptr);
+/// "nisa.tensor_reduce", ...: the call an operation is printed as
+/// ("nl.ndarray" for an allocation).
+const char *opCallName(OpKind K);
 /// The tile program as JSON (for --dump-tile-ir style inspection and tests).
 llvm::json::Value toJson(const Kernel &K);
 /// How many tile operations (not allocations) the program has, loops

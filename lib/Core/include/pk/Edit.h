@@ -32,6 +32,18 @@ struct Edit {
   }
 };
 
+/// A line of an output generated whole rather than edited (the NKI
+/// target's Python) and what produced it, as an edit carries its rule and
+/// reason: the report shows which input lines became which output lines.
+struct GeneratedLine {
+  unsigned OutLine = 0;           ///< 1-based, in the output
+  std::string Kernel;             ///< the function it belongs to
+  std::string What;               ///< the operation, e.g. nisa.tensor_reduce
+  unsigned Line = 0, EndLine = 0; ///< the input lines it computes (1-based)
+  IStr RuleID;
+  std::string Why;
+};
+
 /// The edits of one file.  Overlapping edits that are not identical are a
 /// conflict and an error -- never a silent overwrite.  Insertions at the same
 /// offset are kept in the order they were added, before a replacement that

@@ -70,6 +70,9 @@ struct TargetOutput {
   std::map<std::string, unsigned> Counts;
   /// input path -> hardware features its output needs (TargetContext::Needs)
   std::map<std::string, std::set<std::string>> Needs;
+  /// input path -> the origins of its generated output's lines
+  /// (TargetContext::GenLines)
+  std::map<std::string, std::vector<GeneratedLine>> GenLines;
 };
 
 class Driver : public PortService {

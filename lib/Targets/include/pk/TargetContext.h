@@ -131,6 +131,9 @@ public:
   /// Hardware features the output of a user file needs (NeedMfmaF16,
   /// NeedMfmaBF16); the report lists the GPUs that have them.
   std::map<std::string, std::set<std::string>> Needs;
+  /// The origins of the lines of outputs generated whole
+  /// (TargetBackend::generate), by input file.
+  std::map<std::string, std::vector<GeneratedLine>> GenLines;
   /// Facts shared between this target's passes.
   TargetFacts Facts;
   /// Helper blocks to insert once per file (key -> text), after includes,
