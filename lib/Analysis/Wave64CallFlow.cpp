@@ -195,7 +195,7 @@ bool Walker::userCall(const CallExpr *CE, llvm::StringRef Name,
     // A call in a template: every user function of that name.
     auto It = I.ByName.find(Name.str());
     if (It != I.ByName.end())
-      Targets = It->second;
+      Targets.assign(It->second.begin(), It->second.end());
   }
   if (Targets.empty())
     return false;

@@ -158,7 +158,7 @@ void Wave64Analysis::Impl::summarize() {
   FnRanges.clear();
   FnMaxEnd.clear();
   for (const auto &[FD, F] : Fns)
-    FnRanges[F.File].push_back({F.Begin, F.End, FD, F.Entity});
+    FnRanges[F.File.str()].push_back({F.Begin, F.End, FD, F.Entity});
   for (auto &[File, V] : FnRanges) {
     llvm::stable_sort(V, [](const FnRange &A, const FnRange &B) {
       return A.Begin < B.Begin;

@@ -26,6 +26,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include <cstdint>
 #include <map>
 #include <set>
@@ -139,10 +140,12 @@ struct VarInfo {
   /// searched in place, not a tree node per source (a large file has a
   /// quarter of a million).
   llvm::SmallVector<std::pair<const void *, Val>, 1> Sources;
+  Val Merged;
+  unsigned LoopKind = 0;
+  // The small fields last, together: no padding after each (a large file
+  // has over a hundred thousand variables).
   /// Bit 1 << Space: the spaces of pointer sources.
   uint8_t Spaces = 0;
-  unsigned LoopKind = 0;
-  Val Merged;
   bool Dirty = true;
 };
 
@@ -166,7 +169,7 @@ struct FnInfo {
   bool Direct = false;   ///< contains warp code itself
   bool Relevant = false; ///< warp code in it or around it
   std::set<const clang::FunctionDecl *> Callees;
-  std::string File;
+  IStr File; ///< interned: one copy of a path for all its functions
   unsigned Begin = 0, End = 0;
 };
 
@@ -209,7 +212,8 @@ struct Wave64Analysis::Impl {
   std::map<std::pair<std::string, unsigned>, int> MacroEnts;
   std::map<const clang::VarDecl *, w64::VarInfo> Vars;
   std::map<const clang::FunctionDecl *, w64::VarInfo> Rets;
-  std::map<std::string, std::vector<const clang::FunctionDecl *>> ByName;
+  /// User functions by name (a template's calls name their callees).
+  llvm::StringMap<llvm::SmallVector<const clang::FunctionDecl *, 1>> ByName;
   bool Changed = false;
   bool Record = false;
   Wave64Strategy Requested = Wave64Strategy::Auto;

@@ -47,11 +47,11 @@ public:
     I.Ents[F.Entity].IsKernel = FD->hasAttr<CUDAGlobalAttr>();
     I.FnOrder.push_back(FD);
     if (FD->getIdentifier())
-      I.ByName[FD->getName().str()].push_back(FD);
+      I.ByName[FD->getName()].push_back(FD);
     SourceRange R = FD->getSourceRange();
     SourceLocation B = I.SM.getExpansionLoc(R.getBegin());
     SourceLocation E = I.SM.getExpansionLoc(R.getEnd());
-    F.File = I.Src.fileOf(B);
+    F.File = IStr(I.Src.fileOf(B));
     F.Begin = I.SM.getFileOffset(B);
     F.End = I.SM.getFileOffset(E) + 1;
     return true;
