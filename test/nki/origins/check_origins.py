@@ -8,7 +8,7 @@ LiftOrigins.cpp, the report's NKI tables).
    (PK_NKI_DUMP_TILE_IR) has an origin: rule PK5001, a reason, and lines
    inside the kernel's own definition in its file, read from the source
    (not the fallback to the kernel's whole body).
-2. `report --to nki --markdown` of the same inputs: every row of a file's
+2. `report --to nki --markdown` of the corpus: every row of a file's
    operation table names an output line of the ported module that holds
    that operation (the report's line numbers are the output's), every
    lifted operation has its row, and the HTML page has the same rows.
@@ -271,7 +271,12 @@ def main():
         fail("only %d kernels lifted from %d files" % (len(irs), len(srcs)))
     n_ops = check_programs(irs, src_of)
     print("%d kernels, %d tile operations checked" % (len(irs), n_ops))
-    check_report(a.pk, srcs, a.work, out, n_ops)
+    # The report over the corpus (its kernels' operations only).
+    corpus = [s for s in srcs if os.sep + "corpus" + os.sep in s]
+    corpus_kernels = {k for k, s in src_of.items() if s in corpus}
+    n_corpus = sum(1 for ir in irs if ir["kernel"] in corpus_kernels
+                   for _ in ops(ir["body"]))
+    check_report(a.pk, corpus, a.work, out, n_corpus)
     check_own(a.pk, a.work)
     if FAILURES:
         print("%d failures" % len(FAILURES))
