@@ -10,7 +10,12 @@
 //   min( reduce(min, it, v(it) == best ? it : ArgNone),  (a loop's elements)
 //        v0 == best ? i0 : ArgNone )                     (single pairs)
 //
-// with best the max of exactly those elements.  Combining two such pairs
+// with best the max of exactly those elements.  A last-index arg-max (ties
+// to the larger index) is the mirror image: the greatest index among them,
+//
+//   max( reduce(max, it, v(it) == best ? it : ArgLow), v0 == best ? i0 : ArgLow )
+//
+// Combining two such pairs
 // under the max M of their values replaces each side's best by M (an
 // element equal to M can only be on a side whose best is M), so partial
 // results meet as a min of terms that all compare with the row's max, and
@@ -158,15 +163,24 @@ SymP eqOther(SymP C, SymP Best) {
   return nullptr;
 }
 
-/// Whether \p I is the arg form of the pairs whose Dir is \p Best.
-bool argOf(SymPool &P, SymP I, SymP Best, llvm::StringRef Dir) {
+/// The reduction over indices of an arg form: min for the first index,
+/// max for the last; and the value of "no index" in it.
+llvm::StringRef indexOp(bool Last) { return Last ? "max" : "min"; }
+SymP noIndex(SymPool &P, bool Last) {
+  return P.intc(Last ? SymPool::ArgLow : SymPool::ArgNone);
+}
+
+/// Whether \p I is the arg form (first index, or last with \p Last) of the
+/// pairs whose Dir is \p Best.
+bool argOf(SymPool &P, SymP I, SymP Best, llvm::StringRef Dir,
+           bool Last = false) {
   if (!I->isInt())
     return false;
   std::vector<SymP> Leaves, Terms;
   flatten(Best, Dir, Leaves);
-  flatten(I, "min", Terms);
+  flatten(I, indexOp(Last), Terms);
   std::set<SymP> Covered;
-  SymP None = P.intc(SymPool::ArgNone);
+  SymP None = noIndex(P, Last);
   SymP Id = P.identity(Dir, Best->T);
   auto Leaf = [&](SymP X) {
     return std::find(Leaves.begin(), Leaves.end(), X) != Leaves.end();
@@ -175,7 +189,7 @@ bool argOf(SymPool &P, SymP I, SymP Best, llvm::StringRef Dir) {
   for (SymP T : Terms) {
     if (T == None)
       continue;
-    if (T->K == SK::Reduce && T->Op == "min") {
+    if (T->K == SK::Reduce && T->Op == indexOp(Last)) {
       SymP It = T->Ops[0], Body = T->Ops[1];
       if (Body->K != SK::Select || Body->Ops[1] != It || Body->Ops[2] != None)
         return false;
@@ -208,16 +222,17 @@ bool argOf(SymPool &P, SymP I, SymP Best, llvm::StringRef Dir) {
 }
 
 /// \p I, the index of the pairs whose Dir is \p Best, as the arg form
-/// against \p M: null when it is not one.
-SymP againstMax(SymPool &P, SymP I, SymP Best, llvm::StringRef Dir, SymP M) {
-  if (argOf(P, I, Best, Dir))
+/// (first or \p Last index) against \p M: null when it is not one.
+SymP againstMax(SymPool &P, SymP I, SymP Best, llvm::StringRef Dir, SymP M,
+                bool Last) {
+  if (argOf(P, I, Best, Dir, Last))
     return P.subst(I, {{Best, M}});
   // A single pair: a value that is no reduction with a plain index.
   std::vector<SymP> Leaves;
   flatten(Best, Dir, Leaves);
   if (Leaves.size() == 1 && !P.containsKind(Best, SK::Reduce) &&
       plainIndex(P, I))
-    return P.select(P.cmp("==", Best, M), I, P.intc(SymPool::ArgNone));
+    return P.select(P.cmp("==", Best, M), I, noIndex(P, Last));
   return nullptr;
 }
 
@@ -256,17 +271,20 @@ SymP SymPool::argSelect(SymP C, SymP A, SymP B) {
     SymP Va = O ? Other.second : Other.first;
     SymP Vb = O ? Other.first : Other.second;
     auto T = table(C, Va, Vb, A, B);
-    if (!T || tieRule(*T) != 1)
+    if (!T || tieRule(*T) == 0)
       continue;
+    // Ties to the smaller index: a first-index arg form; to the larger:
+    // a last-index one.  Both sides must be of that form.
+    bool Last = tieRule(*T) == -1;
     llvm::StringRef D = strictDir(*T);
     if (D.empty())
       continue;
     SymP M = bin(D, Va, Vb);
-    SymP FA = againstMax(*this, A, Va, D, M);
-    SymP FB = againstMax(*this, B, Vb, D, M);
+    SymP FA = againstMax(*this, A, Va, D, M, Last);
+    SymP FB = againstMax(*this, B, Vb, D, M, Last);
     if (!FA || !FB)
       continue;
-    SymP R = bin("min", FA, FB);
+    SymP R = bin(indexOp(Last), FA, FB);
     if (Found && Found != R)
       return nullptr; // either orientation reads: ambiguous
     Found = R;
@@ -307,9 +325,18 @@ std::string SymPool::argWhy(SymP C, SymP A, SymP B) {
       continue;
     int Tie = tieRule(*T);
     if (Tie == -1)
-      return "ties go to the larger index (the last occurrence); only a "
-             "first-index arg-max or arg-min (ties to the smaller index) is "
-             "lowered";
+      return "ties go to the larger index (the last occurrence) where the "
+             "pairs meet, but the pairs it combines do not keep their last "
+             "occurrence (a loop that takes a new index only on a strictly "
+             "better value keeps its first): which index wins depends on how "
+             "the partial results meet";
+    // A last-index arg form anywhere in the indices combined (its "no
+    // index" constant appears in nothing else).
+    if (Tie == 1 && (contains(A, intc(ArgLow)) || contains(B, intc(ArgLow))))
+      return "ties go to the smaller index (the first occurrence) where the "
+             "pairs meet, but the pairs it combines keep their last "
+             "occurrence (a loop that takes a new index on an equal value): "
+             "which index wins depends on how the partial results meet";
     if (Tie == 0)
       return "equal values keep one side whatever the indices, so which "
              "index wins depends on how the partial results meet";
@@ -322,11 +349,9 @@ std::string SymPool::argWhy(SymP C, SymP A, SymP B) {
 
 SymP SymPool::argLoop(llvm::StringRef Dir, bool Strict, SymP It, SymP G,
                       SymP Val, SymP OldV, SymP OldI, std::string &Why) {
-  if (!Strict) {
-    Why = "ties go to the last index (a comparison that is not strict); "
-          "only a first-index arg-max or arg-min is lowered";
-    return nullptr;
-  }
+  // A strict comparison keeps the first of equal values, `>=` (`<=`) the
+  // last.
+  bool Last = !Strict;
   if (!plainIndex(*this, OldI)) {
     Why = "its initial value is not an integer known before the loop";
     return nullptr;
@@ -337,14 +362,15 @@ SymP SymPool::argLoop(llvm::StringRef Dir, bool Strict, SymP It, SymP G,
       (D->size() == 1 &&
        (!D->begin()->first.empty() || D->begin()->second < 0))) {
     Why = "its initial index is not known to come before the loop's first "
-          "index, so a tie with the initial value is not a first-index one";
+          "index, so which of the equal values a tie with the initial value "
+          "keeps is not known";
     return nullptr;
   }
-  SymP None = intc(ArgNone);
+  SymP None = noIndex(*this, Last);
   SymP Init = select(cmp("==", OldV, Val), OldI, None);
-  SymP Loop = reduce("min", It, select(cmp("==", G, Val), It, None));
-  SymP R = bin("min", Init, Loop);
-  if (!argOf(*this, R, Val, Dir)) {
+  SymP Loop = reduce(indexOp(Last), It, select(cmp("==", G, Val), It, None));
+  SymP R = bin(indexOp(Last), Init, Loop);
+  if (!argOf(*this, R, Val, Dir, Last)) {
     Why = "the value is not a max or min accumulation the index can follow";
     return nullptr;
   }

@@ -383,12 +383,30 @@ Vals Exec::evalBinary(const BinaryOperator *B, const Mask &M) {
     assign(B->getLHS(), N, M);
     return N;
   }
-  Vals A = eval(B->getLHS(), M), C = eval(B->getRHS(), M);
-  if (failed())
-    return A;
   if (K == BO_LAnd || K == BO_LOr) {
+    // The right operand is evaluated only by the threads whose left one
+    // does not decide (as C does): `tid < s && f(s_arr[tid + s])` must not
+    // read past the array for the threads where tid < s is false.  A
+    // symbolic left operand evaluates both.
+    Vals A = eval(B->getLHS(), M);
+    if (failed())
+      return A;
+    Mask MR;
+    for (unsigned T : M) {
+      bool Known = A[T]->isConst();
+      bool True = Known && (A[T]->K == SK::Int ? A[T]->I != 0 : A[T]->F != 0);
+      if (!Known || True == (K == BO_LAnd))
+        MR.push_back(T);
+    }
+    Vals C = MR.empty() ? Vals(Th.size()) : eval(B->getRHS(), MR);
+    if (failed())
+      return A;
     for (unsigned T : M) {
       SymP X = A[T]->T == Ty::Bool ? A[T] : P.logicalNot(P.logicalNot(A[T]));
+      if (!C[T]) { // decided by the left operand: false for &&, true for ||
+        R[T] = X;
+        continue;
+      }
       SymP Y = C[T]->T == Ty::Bool ? C[T] : P.logicalNot(P.logicalNot(C[T]));
       R[T] = K == BO_LAnd ? P.logicalAnd(X, Y)
                           : P.logicalNot(P.logicalAnd(P.logicalNot(X),
@@ -396,6 +414,9 @@ Vals Exec::evalBinary(const BinaryOperator *B, const Mask &M) {
     }
     return R;
   }
+  Vals A = eval(B->getLHS(), M), C = eval(B->getRHS(), M);
+  if (failed())
+    return A;
   const char *Op = binOpName(K);
   if (!Op) {
     fail(Failure::Unsupported, B->getOperatorLoc(),

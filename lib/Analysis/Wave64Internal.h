@@ -261,7 +261,7 @@ struct Wave64Analysis::Impl {
   /// Built once the entities are final (summarize(), before the strategies
   /// are chosen); chooseStrategies() and the queries read
   /// these instead of scanning every entity per query (quadratic in a large
-  /// file: docs/performance.md, "Scaling").
+  /// file: docs/reliability.md, "Bounded resources").
   bool Summarized = false;
   std::vector<int> RootOf;
   std::vector<char> GroupKernel;

@@ -217,8 +217,8 @@ SymP Reader::merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T) {
   std::vector<char> Drop(Terms.size(), 0);
   std::vector<SymP> Out;
   // max and min are idempotent: a term twice is once; for min, of pairs
-  // `c ? a : ArgNone` under one condition (an arg-reduction's single
-  // pairs) the least constant a is enough.
+  // `c ? a : ArgNone` under one condition (a first-index arg-reduction's
+  // single pairs) the least constant a is enough.
   if (Op == "max" || Op == "min")
     for (size_t I = 0; I < Terms.size(); ++I)
       for (size_t J = 0; J < I && !Drop[I]; ++J) {
@@ -229,12 +229,17 @@ SymP Reader::merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T) {
           Drop[I] = 1;
           continue;
         }
-        if (Op != "min" || X->K != SK::Select || Y->K != SK::Select ||
+        // (For a last-index arg form, pairs `c ? a : ArgLow` under max:
+        // the greatest a.)
+        SymP None = P.intc(Op == "min" ? SymPool::ArgNone : SymPool::ArgLow);
+        if (X->K != SK::Select || Y->K != SK::Select ||
             X->Ops[0] != Y->Ops[0] || X->Ops[2] != Y->Ops[2] ||
-            X->Ops[2] != P.intc(SymPool::ArgNone) || X->Ops[1]->K != SK::Int ||
+            X->Ops[2] != None || X->Ops[1]->K != SK::Int ||
             Y->Ops[1]->K != SK::Int)
           continue;
-        Drop[X->Ops[1]->I >= Y->Ops[1]->I ? I : J] = 1;
+        bool XWorse = Op == "min" ? X->Ops[1]->I >= Y->Ops[1]->I
+                                  : X->Ops[1]->I <= Y->Ops[1]->I;
+        Drop[XWorse ? I : J] = 1;
       }
   std::map<std::string, std::vector<size_t>> Groups;
   std::vector<SymP> Bodies(Terms.size());

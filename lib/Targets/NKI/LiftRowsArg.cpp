@@ -21,10 +21,12 @@ namespace rowsemit {
 /// single pair): the 0/1 mask m of the comparison, m * (i0 - ArgNone) +
 /// ArgNone, exact in float32 (every value below 2^25, an integer).
 NodeP Emitter::argPair(SymP S) {
-  SymP None = P.intc(SymPool::ArgNone);
-  if (S->Ops[2] != None || S->Ops[0]->K != SK::Cmp || S->Ops[0]->Op != "==" ||
-      !closed(S))
+  // ArgNone for a first-index arg form, ArgLow for a last-index one.
+  SymP None = S->Ops[2];
+  if ((None != P.intc(SymPool::ArgNone) && None != P.intc(SymPool::ArgLow)) ||
+      S->Ops[0]->K != SK::Cmp || S->Ops[0]->Op != "==" || !closed(S))
     return nullptr;
+  const int64_t NoneV = None->I;
   auto I0 = py(S->Ops[1]);
   if (!I0)
     return nullptr;
@@ -47,13 +49,15 @@ NodeP Emitter::argPair(SymP S) {
     return nullptr;
   if (L->K == Node::Scalar)
     std::swap(L, R);
-  std::string NoneS = std::to_string(SymPool::ArgNone) + ".0";
+  std::string NoneS = std::to_string(NoneV) + ".0";
   NodeP M = Bin("nl.equal", L, R);
-  NodeP V =
-      Bin("nl.multiply", M,
-          Sc("float(" + *I0 + " - " + std::to_string(SymPool::ArgNone) + ")"));
+  NodeP V = Bin("nl.multiply", M,
+                Sc("float(" + *I0 +
+                   (NoneV < 0 ? " + " + std::to_string(-NoneV)
+                              : " - " + std::to_string(NoneV)) +
+                   ")"));
   NodeP Out = Bin("nl.add", V, Sc(NoneS));
-  ArgUsed = true;
+  (NoneV < 0 ? ArgLastUsed : ArgUsed) = true;
   return Out;
 }
 
@@ -61,9 +65,15 @@ NodeP Emitter::argPair(SymP S) {
 /// the row where g equals the per-row best (an arg-max or arg-min), or
 /// ArgNone: per chunk, the columns f0:f1 by nisa.iota, the 0/1 mask of
 /// g == best (tensor_scalar nl.equal with the (P, 1) column of best),
-/// iota + ArgNone * (1 - mask), reduced with nl.minimum.  Exact in float32
-/// while cols <= 2^24 (asserted).
+/// iota + ArgNone * (1 - mask), reduced with nl.minimum.  The last column
+/// (reduce(max, col, ... : ArgLow), ties to the larger index) alike with
+/// ArgLow and nl.maximum.  Exact in float32 while cols <= 2^24 (asserted).
 bool Emitter::argReduce(SymP R) {
+  // First index: min, no index ArgNone (above every column); last index:
+  // max, no index ArgLow (below every column).
+  const bool Last = R->Op == "max";
+  const int64_t NoneV = Last ? SymPool::ArgLow : SymPool::ArgNone;
+  const char *Fn = Last ? "nl.maximum" : "nl.minimum";
   SymP Body = R->Ops[1];
   SymP C = Body->Ops[0];
   SymP G = C->Ops[0], Best = C->Ops[1];
@@ -72,8 +82,8 @@ bool Emitter::argReduce(SymP R) {
   if (!closed(Best) || closed(G))
     return fail(RuleId::PK5007, "an arg-reduction whose best value is not "
                                 "one value per row");
-  std::string NoneS = std::to_string(SymPool::ArgNone);
-  B.check("(" + ColsE + ") <= " + NoneS,
+  std::string NoneS = std::to_string(NoneV);
+  B.check("(" + ColsE + ") <= " + std::to_string(SymPool::ArgNone),
           "cols <= 2**24: column indices exact in float32 (arg-reduction)");
   std::string Acc = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
   Access AA{Acc, {{"0", "np_"}, {"0", "1"}}, {}};
@@ -95,19 +105,19 @@ bool Emitter::argReduce(SymP R) {
   Access Mk = TL.fresh(DType::F32, false);
   B.op(OpKind::TensorScalar, Mk, {GV, BV}, "nl.equal");
   B.op(OpKind::TensorScalar, Mk,
-       {Operand::tile(Mk), Operand::scalar("-" + NoneS + ".0")}, "nl.multiply");
+       {Operand::tile(Mk), Operand::scalar(std::to_string(-NoneV) + ".0")},
+       "nl.multiply");
   B.op(OpKind::TensorScalar, Mk,
        {Operand::tile(Mk), Operand::scalar(NoneS + ".0")}, "nl.add");
   B.op(OpKind::TensorTensor, Mk, {Operand::tile(Mk), Operand::tile(Io)},
        "nl.add");
   std::string Red = B.alloc("red", Mem::SBUF, DType::F32, {"128", "1"});
   Access RA{Red, {{"0", "np_"}, {"0", "1"}}, {}};
-  B.op(OpKind::Reduce, RA, {Operand::tile(Mk)}, "nl.minimum");
-  B.op(OpKind::TensorTensor, AA, {Operand::tile(AA), Operand::tile(RA)},
-       "nl.minimum");
+  B.op(OpKind::Reduce, RA, {Operand::tile(Mk)}, Fn);
+  B.op(OpKind::TensorTensor, AA, {Operand::tile(AA), Operand::tile(RA)}, Fn);
   B.close();
   ColTile[R] = Acc;
-  ArgUsed = true;
+  (Last ? ArgLastUsed : ArgUsed) = true;
   return true;
 }
 

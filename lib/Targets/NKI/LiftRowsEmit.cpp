@@ -135,7 +135,8 @@ NodeP Emitter::nodeNew(SymP S) {
   case SK::Bin: {
     const char *Fn = aluOf(S->Op);
     if (!isFloatTy(S->T) && (S->Op == "max" || S->Op == "min") &&
-        !P.contains(S, P.intc(SymPool::ArgNone)))
+        !P.contains(S, P.intc(SymPool::ArgNone)) &&
+        !P.contains(S, P.intc(SymPool::ArgLow)))
       Fn = nullptr; // int32 beyond 2^24: exact only inside reductions
     if (!Fn) {
       fail(RuleId::PK5007,
@@ -225,9 +226,10 @@ NodeP Emitter::dotNode(SymP S) {
 /// Computes the reduction \p R over the row into a (P, 1) column.
 bool Emitter::reduce(SymP R) {
   llvm::StringRef ROp = R->Op;
-  if (ROp == "min" && R->Ops[1]->K == SK::Select &&
+  if ((ROp == "min" || ROp == "max") && R->Ops[1]->K == SK::Select &&
       R->Ops[1]->Ops[1] == R->Ops[0] &&
-      R->Ops[1]->Ops[2] == P.intc(SymPool::ArgNone) &&
+      R->Ops[1]->Ops[2] == P.intc(ROp == "min" ? SymPool::ArgNone
+                                               : SymPool::ArgLow) &&
       R->Ops[1]->Ops[0]->K == SK::Cmp && R->Ops[1]->Ops[0]->Op == "==")
     return argReduce(R);
   const char *Fn = aluOf(ROp);
@@ -591,13 +593,21 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
                                             : ", contractions by nc_matmul "
                                               "into PSUM")
                  .str();
-  if (ArgUsed)
-    K.Family += "; arg-max/arg-min: the first index on ties (the least "
-                "column whose value equals the row's max or min, by iota, "
-                "nl.equal and nl.minimum), assuming no NaN among the "
-                "compared values (a CUDA comparison skips a NaN, the tile "
-                "max does not) and reading -0.0 and 0.0 as equal, as CUDA "
-                "compares them";
+  if (ArgUsed || ArgLastUsed) {
+    std::vector<std::string> Forms;
+    if (ArgUsed)
+      Forms.push_back("the first index on ties (the least column whose "
+                      "value equals the row's max or min, by iota, nl.equal "
+                      "and nl.minimum)");
+    if (ArgLastUsed)
+      Forms.push_back("the last index on ties (the greatest column whose "
+                      "value equals the row's max or min, by iota, nl.equal "
+                      "and nl.maximum)");
+    K.Family += "; arg-max/arg-min: " + llvm::join(Forms, "; ") +
+                ", assuming no NaN among the compared values (a CUDA "
+                "comparison skips a NaN, the tile max does not) and reading "
+                "-0.0 and 0.0 as equal, as CUDA compares them";
+  }
   return true;
 }
 

@@ -74,7 +74,8 @@ private:
   bool argReduce(SymP R);
   bool intReduce(SymP R);
   NodeP argPair(SymP S);
-  bool ArgUsed = false;
+  bool ArgUsed = false;     ///< a first-index arg form was lowered
+  bool ArgLastUsed = false; ///< a last-index one
   std::string column(const Operand &O, DType Ty);
 };
 

@@ -521,6 +521,31 @@ def cases_argmin_rows(rng):
                dict(rtol=0, atol=0))
 
 
+def last_index(m):
+    """The last column of each row where the boolean matrix m is true."""
+    return (m.shape[1] - 1 - m[:, ::-1].argmax(axis=1)).astype(np.int32)
+
+
+def cases_argmax_last_rows(rng):
+    for name, rows, cols, x in arg_inputs(rng):
+        best = x.max(axis=1)
+        yield (name,
+               dict(idx=None, val=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, 8), 256),
+               dict(idx=last_index(x == best[:, None]), val=best),
+               dict(rtol=0, atol=0))
+
+
+def cases_argmin_last_smem_tree(rng):
+    for name, rows, cols, x in arg_inputs(rng):
+        lo = x.min(axis=1)
+        yield (name,
+               dict(lo=None, at=None, x=x, rows=rows, cols=cols),
+               L(rows, 128),
+               dict(lo=lo, at=last_index(x == lo[:, None])),
+               dict(rtol=0, atol=0))
+
+
 def cases_argmax_block_warps(rng):
     for (name, rows, cols, x), block in zip(arg_inputs(rng),
                                             (256, 128, 1024, 64, 512, 32)):

@@ -158,6 +158,11 @@ public:
   /// best the set's max (min): a min of terms `reduce(min, it, v(it) ==
   /// best ? it : ArgNone)` and `v0 == best ? i0 : ArgNone`.
   static constexpr int64_t ArgNone = int64_t(1) << 24;
+  /// A last-index arg-max (arg-min) -- ties to the larger index: `>=` in
+  /// the loop, a combine that prefers the larger index -- is the maximum
+  /// over the set of `v == best ? i : ArgLow` instead (ArgLow below every
+  /// index, as far below 0 as ArgNone is above: both exact in float32).
+  static constexpr int64_t ArgLow = -(int64_t(1) << 24);
   /// The carried pair of a summarised loop: the value's new value is
   /// \p Val = Dir(\p OldV, reduce(Dir, \p It, \p G)); the index's is
   /// `Cand ? It : OldI`.  Returns the index after the loop, or null with

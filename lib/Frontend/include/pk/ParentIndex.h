@@ -8,7 +8,7 @@
 // clang's parent map records every node it traverses: besides statements and
 // declarations, every TypeLoc and NestedNameSpecifierLoc, keyed by a 40-byte
 // node. For a large input it is about half of the heap at the peak (21 bytes
-// per input byte; docs/reliability.md, "Scaling"). This index records the
+// per input byte; docs/reliability.md, "Bounded resources"). This index records the
 // same parents for statements and declarations, and for a TypeLoc, a
 // NestedNameSpecifierLoc or an attribute only where a statement or a
 // declaration lies below it (an array bound, a default argument, a
