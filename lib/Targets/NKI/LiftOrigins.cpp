@@ -296,7 +296,10 @@ void nki::attributeOrigins(const TargetContext &TC, const FunctionDecl *FD,
   // The tensors of the parameters, by their Python names.
   // An in-out parameter's output is a copy returned in its place (`y_out`,
   // the lifters' name for it).
+  // The parameters' own names first: a copy's name never takes the place of
+  // a parameter that has it.
   std::map<std::string, const ParmVarDecl *> TensorParam;
+  std::vector<std::pair<std::string, const ParmVarDecl *>> Copies;
   for (const Param &P : K.Params) {
     if (!P.IsTensor)
       continue;
@@ -305,9 +308,11 @@ void nki::attributeOrigins(const TargetContext &TC, const FunctionDecl *FD,
         std::string Py = P.PyName.empty() ? P.Name : P.PyName;
         TensorParam[Py] = D;
         if (P.R == Param::InOut)
-          TensorParam[Py + "_out"] = D;
+          Copies.push_back({Py + "_out", D});
       }
   }
+  for (const auto &[Name, D] : Copies)
+    TensorParam.emplace(Name, D);
   auto ParamOf = [&](const Access &A) -> const ParmVarDecl * {
     auto It = TensorParam.find(A.Tensor);
     return It == TensorParam.end() ? nullptr : It->second;
