@@ -743,21 +743,7 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
         R[T] = P.cast(To, X[T]);
       return R;
     }
-    llvm::StringRef U =
-        llvm::StringSwitch<llvm::StringRef>(N)
-            .Cases("expf", "__expf", "exp", "exp")
-            .Cases("logf", "__logf", "log", "log")
-            .Cases("sqrtf", "sqrt", "__fsqrt_rn", "sqrt")
-            .Cases("rsqrtf", "rsqrt", "rsqrt")
-            .Cases("tanhf", "tanh", "tanh")
-            .Cases("fabsf", "fabs", "abs", "abs")
-            .Cases("erff", "erf", "erf")
-            .Cases("sinf", "__sinf", "sin", "sin")
-            .Cases("cosf", "__cosf", "cos", "cos")
-            .Cases("exp2f", "exp2", "exp2")
-            .Cases("log2f", "log2", "log2")
-            .Cases("__frcp_rn", "__frcp_rz", "recip")
-            .Default("");
+    llvm::StringRef U = mathUnaryOp(N);
     if (!U.empty()) {
       Vals X = eval(C->getArg(0), M);
       for (unsigned T : M) {
@@ -768,15 +754,7 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
     }
   }
   if (NA == 2) {
-    llvm::StringRef B = llvm::StringSwitch<llvm::StringRef>(N)
-                            .Cases("fmaxf", "fmax", "max", "__hmax", "max")
-                            .Cases("fminf", "fmin", "min", "__hmin", "min")
-                            .Cases("__fdividef", "fdividef", "__fdiv_rn", "/")
-                            .Cases("powf", "pow", "pow")
-                            .Cases("__hadd", "__fadd_rn", "+")
-                            .Cases("__hmul", "__fmul_rn", "*")
-                            .Cases("__hsub", "__fsub_rn", "-")
-                            .Default("");
+    llvm::StringRef B = mathBinaryOp(N);
     if (!B.empty()) {
       Vals X = eval(C->getArg(0), M), Y = eval(C->getArg(1), M);
       for (unsigned T : M) {
@@ -821,4 +799,33 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
                      N.empty() ? "(indirect)" : N, Of)
            .str());
   return All(P.undef());
+}
+
+llvm::StringRef km::mathUnaryOp(llvm::StringRef N) {
+  return llvm::StringSwitch<llvm::StringRef>(N)
+      .Cases("expf", "__expf", "exp", "exp")
+      .Cases("logf", "__logf", "log", "log")
+      .Cases("sqrtf", "sqrt", "__fsqrt_rn", "sqrt")
+      .Cases("rsqrtf", "rsqrt", "rsqrt")
+      .Cases("tanhf", "tanh", "tanh")
+      .Cases("fabsf", "fabs", "abs", "abs")
+      .Cases("erff", "erf", "erf")
+      .Cases("sinf", "__sinf", "sin", "sin")
+      .Cases("cosf", "__cosf", "cos", "cos")
+      .Cases("exp2f", "exp2", "exp2")
+      .Cases("log2f", "log2", "log2")
+      .Cases("__frcp_rn", "__frcp_rz", "recip")
+      .Default("");
+}
+
+llvm::StringRef km::mathBinaryOp(llvm::StringRef N) {
+  return llvm::StringSwitch<llvm::StringRef>(N)
+      .Cases("fmaxf", "fmax", "max", "__hmax", "max")
+      .Cases("fminf", "fmin", "min", "__hmin", "min")
+      .Cases("__fdividef", "fdividef", "__fdiv_rn", "/")
+      .Cases("powf", "pow", "pow")
+      .Cases("__hadd", "__fadd_rn", "+")
+      .Cases("__hmul", "__fmul_rn", "*")
+      .Cases("__hsub", "__fsub_rn", "-")
+      .Default("");
 }

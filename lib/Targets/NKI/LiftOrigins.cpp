@@ -21,6 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Lift.h"
+#include "pk/ASTUtil.h"
+#include "pk/KernelModel.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -48,40 +50,25 @@ struct ParamLines {
   std::map<std::string, std::set<unsigned>> Calls;
 };
 
-/// The C functions a tile operation's function computes: an activation
-/// (nl.exp: expf, __expf, hexp, ...), a reduction's combining operation
-/// (nl.maximum: fmaxf, max, ...), and the warp collectives that reduce
-/// across lanes (a tensor_reduce's source).
-std::vector<llvm::StringRef> cNamesOf(OpKind K, llvm::StringRef Fn) {
-  static const std::map<std::string, std::vector<llvm::StringRef>> Math = {
-      {"nl.exp", {"expf", "exp", "__expf", "hexp", "h2exp"}},
-      {"nl.log", {"logf", "log", "__logf", "hlog", "h2log"}},
-      {"nl.rsqrt", {"rsqrtf", "rsqrt", "hrsqrt", "h2rsqrt"}},
-      {"nl.sqrt", {"sqrtf", "sqrt", "__fsqrt_rn", "hsqrt", "h2sqrt"}},
-      {"nl.tanh", {"tanhf", "tanh"}},
-      {"nl.sin", {"sinf", "sin", "__sinf", "hsin"}},
-      {"nl.cos", {"cosf", "cos", "__cosf", "hcos"}},
-      {"nl.erf", {"erff", "erf"}},
-      {"nl.abs", {"fabsf", "fabs", "abs", "__habs"}},
-      {"nl.maximum", {"fmaxf", "fmax", "max", "__hmax", "atomicMax"}},
-      {"nl.minimum", {"fminf", "fmin", "min", "__hmin", "atomicMin"}},
-      {"nl.sigmoid", {"expf", "__expf", "exp"}},
-      {"nl.gelu", {"erff", "tanhf"}},
-      {"nl.silu", {"expf", "__expf", "exp"}},
-  };
-  std::vector<llvm::StringRef> R;
-  if (K == OpKind::Reduce)
-    R = {"__shfl_xor_sync", "__shfl_down_sync", "__shfl_up_sync",
-         "__shfl_xor",      "__shfl_down",      "__shfl_up",
-         "__reduce_add_sync", "__reduce_max_sync", "__reduce_min_sync",
-         "reduce",          "atomicAdd"};
-  if (K == OpKind::Activation || K == OpKind::Reduce ||
-      K == OpKind::TensorTensor) {
-    auto It = Math.find(Fn.str());
-    if (It != Math.end())
-      R.insert(R.end(), It->second.begin(), It->second.end());
-  }
-  return R;
+/// Whether a call of \p Name computes what the operation \p O computes:
+/// its math function (the kernel model's reading of the call, km::
+/// mathUnaryOp: nl.exp for expf, __expf, exp; nl.maximum for fmaxf, max),
+/// or, for a tensor_reduce, a warp collective or atomic that combines
+/// across lanes.
+bool computes(const Op &O, llvm::StringRef Name) {
+  if (O.Kind == OpKind::Reduce &&
+      (Name.starts_with("__shfl") || Name.starts_with("__reduce_") ||
+       Name.starts_with("atomic") || Name == "reduce"))
+    return true;
+  if (O.Kind != OpKind::Activation && O.Kind != OpKind::Reduce &&
+      O.Kind != OpKind::TensorTensor)
+    return false;
+  llvm::StringRef Fn = O.Fn;
+  if (!Fn.consume_front("nl."))
+    return false;
+  llvm::StringRef U = km::mathUnaryOp(Name), B = km::mathBinaryOp(Name);
+  return (!U.empty() && U == Fn) || (B == "max" && Fn == "maximum") ||
+         (B == "min" && Fn == "minimum");
 }
 
 class ParamUseVisitor : public RecursiveASTVisitor<ParamUseVisitor> {
@@ -161,12 +148,12 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *CE) {
+    // By name as written (a template's unresolved calls too).
+    llvm::StringRef Name = calleeName(CE);
+    if (unsigned Line = Name.empty() ? 0 : lineOf(CE->getBeginLoc()))
+      Out.Calls[Name.str()].insert(Line);
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (!FD || !FD->getIdentifier())
-      return true;
-    if (unsigned Line = lineOf(CE->getBeginLoc()))
-      Out.Calls[FD->getName().str()].insert(Line);
-    if (CE->getNumArgs() == 0)
+    if (!FD || !FD->getIdentifier() || CE->getNumArgs() == 0)
       return true;
     // A pointer into a parameter passed to a function: written through
     // when the function's parameter points to non-const data (an atomic,
@@ -392,13 +379,11 @@ void nki::attributeOrigins(const TargetContext &TC, const FunctionDecl *FD,
     // function, a reduction's collectives.
     std::set<unsigned> CallLines;
     std::vector<std::string> Called;
-    for (llvm::StringRef C : cNamesOf(O->Kind, O->Fn)) {
-      auto It = PL.Calls.find(C.str());
-      if (It == PL.Calls.end())
-        continue;
-      CallLines.insert(It->second.begin(), It->second.end());
-      Called.push_back(C.str());
-    }
+    for (const auto &[Name, Lines] : PL.Calls)
+      if (computes(*O, Name)) {
+        CallLines.insert(Lines.begin(), Lines.end());
+        Called.push_back(Name);
+      }
     if (!CallLines.empty()) {
       O->From = Range(
           CallLines,

@@ -241,6 +241,9 @@ void emitBody(llvm::raw_ostream &OS, const std::vector<Stmt> &Body,
     std::string D = accessText(O.Dst);
     auto Src = [&](size_t I) { return operandText(O.Srcs[I]); };
     OS << Pad;
+    // The call as opCallName names it; the allocation is an assignment.
+    if (O.Kind != OpKind::Alloc)
+      OS << opCallName(O.Kind) << "(";
     switch (O.Kind) {
     case OpKind::Alloc:
       OS << O.Alloc.Name << " = nl.ndarray(" << shapeText(O.Alloc.Shape)
@@ -248,43 +251,43 @@ void emitBody(llvm::raw_ostream &OS, const std::vector<Stmt> &Body,
          << memName(O.Alloc.Space) << ")";
       break;
     case OpKind::DmaCopy:
-      OS << "nisa.dma_copy(dst=" << D << ", src=" << Src(0) << ")";
+      OS << "dst=" << D << ", src=" << Src(0) << ")";
       break;
     case OpKind::TensorCopy:
-      OS << "nisa.tensor_copy(dst=" << D << ", src=" << Src(0) << ")";
+      OS << "dst=" << D << ", src=" << Src(0) << ")";
       break;
     case OpKind::TensorTensor:
-      OS << "nisa.tensor_tensor(dst=" << D << ", data1=" << Src(0)
+      OS << "dst=" << D << ", data1=" << Src(0)
          << ", data2=" << Src(1) << ", op=" << O.Fn << ")";
       break;
     case OpKind::TensorScalar:
-      OS << "nisa.tensor_scalar(dst=" << D << ", data=" << Src(0)
+      OS << "dst=" << D << ", data=" << Src(0)
          << ", op0=" << O.Fn << ", operand0=" << Src(1)
          << (O.Reverse ? ", reverse0=True" : "") << ")";
       break;
     case OpKind::Activation:
-      OS << "nisa.activation(dst=" << D << ", op=" << O.Fn
+      OS << "dst=" << D << ", op=" << O.Fn
          << ", data=" << Src(0) << ")";
       break;
     case OpKind::Reciprocal:
-      OS << "nisa.reciprocal(dst=" << D << ", data=" << Src(0) << ")";
+      OS << "dst=" << D << ", data=" << Src(0) << ")";
       break;
     case OpKind::Reduce:
-      OS << "nisa.tensor_reduce(dst=" << D << ", op=" << O.Fn
+      OS << "dst=" << D << ", op=" << O.Fn
          << ", data=" << Src(0) << ", axis=1, keepdims=True)";
       break;
     case OpKind::Matmul:
-      OS << "nisa.nc_matmul(dst=" << D << ", stationary=" << Src(0)
+      OS << "dst=" << D << ", stationary=" << Src(0)
          << ", moving=" << Src(1) << ")";
       break;
     case OpKind::Transpose:
-      OS << "nisa.nc_transpose(dst=" << D << ", data=" << Src(0) << ")";
+      OS << "dst=" << D << ", data=" << Src(0) << ")";
       break;
     case OpKind::Memset:
-      OS << "nisa.memset(dst=" << D << ", value=" << Src(0) << ")";
+      OS << "dst=" << D << ", value=" << Src(0) << ")";
       break;
     case OpKind::Iota:
-      OS << "nisa.iota(dst=" << D << ", pattern=[[1, " << Src(1)
+      OS << "dst=" << D << ", pattern=[[1, " << Src(1)
          << "]], offset=" << Src(0) << ")";
       break;
     }

@@ -245,6 +245,13 @@ struct Trace {
   bool UsesDimY = false, UsesDimZ = false, UsesSharedBytes = false;
 };
 
+/// The model's operation for a call of the C math function \p Name with one
+/// argument ("exp" for expf, __expf and exp; "recip" for __frcp_rn), or "".
+llvm::StringRef mathUnaryOp(llvm::StringRef Name);
+/// The same for two arguments ("max" for fmaxf, fmax, max, __hmax; "+"
+/// for __hadd), or "".
+llvm::StringRef mathBinaryOp(llvm::StringRef Name);
+
 /// Executes \p FD (a __global__ function) for one block of \p Shape, in
 /// warps of \p Wave lanes (32: CUDA; 64: HIP sources, which run on the
 /// 64-lane wavefronts of CDNA): warpSize, the default shuffle width and
