@@ -158,6 +158,10 @@ bool Runner::compile(StringRef Main, StringRef Exe, bool Hip, StringRef Dir,
     Args.push_back("-std=c++17");
   if (!HasOpt)
     Args.push_back("-O1");
+  // A compiler crash is reported in the cell; clang's reproducer (the
+  // preprocessed source and a script, several MB in the temporary
+  // directory) would outlive the run.
+  Args.push_back("-fno-crash-diagnostics");
   llvm::append_range(Args, C.BuildFlags ? *C.BuildFlags : Opts.BuildFlags);
   Args.push_back(Hip ? "-DPKEMU_DEFAULT_WARP=64" : "-DPKEMU_DEFAULT_WARP=32");
   Args.push_back(Hip ? "-DPKEMU_LANG_HIP" : "-DPKEMU_LANG_CUDA");
@@ -278,6 +282,13 @@ bool Runner::compile(StringRef Main, StringRef Exe, bool Hip, StringRef Dir,
     if (!Inputs.empty())
       validate::recordManifest(Opts.CacheDir, MKey, Map, Inputs, Key);
   }
+  // Clang's refusals of a precompiled header name it or say what it is.
+  auto RefusesPrelude = [&](StringRef Out) {
+    return (Pch && Out.contains(validate::preludePchPath(Opts.CacheDir,
+                                                         Pch->Key))) ||
+           Out.contains_insensitive("precompiled header") ||
+           Out.contains("PCH file") || Out.contains("AST file");
+  };
   for (bool Link : {false, true}) {
     if (!Link && Cached)
       continue;
@@ -290,9 +301,10 @@ bool Runner::compile(StringRef Main, StringRef Exe, bool Hip, StringRef Dir,
         TC.ClangXX, Link ? LinkArgs : CompileArgs, std::nullopt, Limit,
         Opts.OutputLimit, /*MergeStderr=*/true);
     if (!Link && Pch && R.Code != 0 && !R.ExecFailed && !R.TimedOut &&
-        !R.Interrupted) {
+        !R.Interrupted && RefusesPrelude(R.Out.Text)) {
       // A precompiled prelude clang refuses (it validates the files it
-      // was built from too): compile as written instead.
+      // was built from too): compile as written instead.  Any other
+      // failure is the program's and would only fail again.
       CompileArgs = Args;
       if (Opts.InlineHooks)
         CompileArgs.push_back("-emit-llvm");

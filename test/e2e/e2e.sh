@@ -110,6 +110,29 @@ PY
     || fail "summary: $(grep '^port-kernel' "$TMP/sum")"
   [ "$(grep -c ' needs \| need ' "$TMP/sum")" = 1 ] || fail "saxpy needs nothing: $(cat "$TMP/sum")"
   ;;
+emu-device-asm)
+  # Inline assembly in device code (here PTX mma.sync) cannot run on the
+  # emulator: the original is refused before compiling, naming the line;
+  # the HIP port, which replaces it, runs.  No compiler crash reproducer is
+  # left in the temporary directory.
+  mkdir -p "$TMP/t"
+  TMPDIR="$TMP/t" "$BIN" validate --json --to hip "$SRC/test/mfma/cases/ptx_mma_gemm" >"$TMP/a.json" 2>/dev/null || true
+  python3 - "$TMP/a.json" <<'PY' || fail "device asm"
+import json, sys
+r = {x["variant"]: x for c in json.load(open(sys.argv[1]))["cases"] for x in c["results"]}
+o = r["original"]
+print(o.get("status"), o.get("kind"), o.get("reason"))
+ok = (o.get("status") == "fail" and o.get("kind") == "prepare"
+      and "ptx_mma_gemm.cu:29:5: inline assembly in device code ('mma.sync.aligned.m16n8k16" in o.get("reason", "")
+      and "(in 'ptx_mma_gemm')" in o.get("reason", "")
+      and r["hip"].get("status") == "pass")
+sys.exit(0 if ok else 1)
+PY
+  [ -z "$(ls -A "$TMP/t")" ] || fail "left in TMPDIR: $(ls "$TMP/t")"
+  # Host inline assembly (rdtsc) is the host's and runs.
+  "$BIN" validate --program "$SRC/test/e2e/programs/host_asm.cu" --to hip \
+    --expect-output PASS >"$TMP/h.out" 2>&1 || { cat "$TMP/h.out"; fail "host asm"; }
+  ;;
 emu-prep)
   # PK9901: before emulation, launches become pkemu::launch and __shared__
   # arrays per-block storage, in the original and in the HIP output.

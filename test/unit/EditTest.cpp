@@ -108,10 +108,20 @@ TEST(OutputName, TargetExtensions) {
   EXPECT_EQ(outputName("a/k.cu", Target::CUDA), "a/k.cu");
 }
 
+// Rule files for the tests below, removed when the test program ends.
 static std::string writeTemp(const std::string &Text) {
+  static struct Files {
+    std::vector<std::string> Paths;
+    ~Files() {
+      for (const std::string &P : Paths)
+        llvm::sys::fs::remove(P);
+    }
+  } Made;
   llvm::SmallString<128> P;
   int FD;
-  llvm::sys::fs::createTemporaryFile("rules", "yaml", FD, P);
+  if (llvm::sys::fs::createTemporaryFile("rules", "yaml", FD, P))
+    return "/nonexistent/rules.yaml";
+  Made.Paths.push_back(P.str().str());
   llvm::raw_fd_ostream OS(FD, true);
   OS << Text;
   return P.str().str();

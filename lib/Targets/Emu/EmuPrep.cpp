@@ -171,6 +171,7 @@ public:
   // __device__ functions, constexpr functions (callable from device code),
   // lambdas and friends keep them.
   bool VisitFunctionDecl(FunctionDecl *FD) {
+    noteDeviceAsm(FD);
     if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit() ||
         FD->isDefaulted() || FD->isDeleted() || FD->isConstexpr() ||
         FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAGlobalAttr>() ||
@@ -344,8 +345,52 @@ public:
     }
   }
 
+  /// The first inline assembly statement of device-only code, as
+  /// "file:line:col: what and why"; empty when there is none.
+  std::string DeviceAsm;
+
 private:
   TargetContext &TC;
+
+  // Inline assembly in a kernel or a __device__ function is GPU assembly
+  // (PTX, GCN): the emulator compiles device code for the CPU, where it
+  // cannot assemble (clang fails, or crashes on "f" constraints).  Host and
+  // __host__ __device__ code keep theirs (host assembly such as rdtsc).
+  void noteDeviceAsm(const FunctionDecl *FD) {
+    if (!DeviceAsm.empty() || !FD->doesThisDeclarationHaveABody() ||
+        FD->hasAttr<CUDAHostAttr>() ||
+        !(FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAGlobalAttr>()))
+      return;
+    const AsmStmt *A = firstAsm(FD->getBody());
+    if (!A || !TC.isUserLoc(A->getAsmLoc()))
+      return;
+    const SourceManager &SM = TC.SM();
+    PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(A->getAsmLoc()));
+    std::string Text;
+    if (const auto *G = dyn_cast<GCCAsmStmt>(A))
+      Text = G->getAsmString()->getString().trim().split(' ').first.str();
+    if (Text.size() > 60)
+      Text = Text.substr(0, 57) + "...";
+    DeviceAsm = llvm::formatv(
+        "{0}:{1}:{2}: inline assembly in device code{3} (in '{4}'): the "
+        "emulator runs device code as C++ on the CPU and cannot execute GPU "
+        "assembly; validate a port that replaces it",
+        P.isValid() ? P.getFilename() : "<unknown>",
+        P.isValid() ? P.getLine() : 0, P.isValid() ? P.getColumn() : 0,
+        Text.empty() ? std::string() : " ('" + Text + " ...')",
+        FD->getNameAsString());
+  }
+  static const AsmStmt *firstAsm(const Stmt *S) {
+    if (!S)
+      return nullptr;
+    if (const auto *A = dyn_cast<AsmStmt>(S))
+      return A;
+    for (const Stmt *C : S->children())
+      if (const AsmStmt *A = firstAsm(C))
+        return A;
+    return nullptr;
+  }
+
   struct SharedDecl {
     size_t Semi = 0;
     std::string Text;
@@ -382,6 +427,9 @@ llvm::Error pk::runEmuPrep(TargetContext &TC) {
   V.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
   V.replaceDeclarations();
   V.bindDeviceVariables();
+  if (!V.DeviceAsm.empty())
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   V.DeviceAsm);
   // Reports name the user's file and lines.
   for (const std::string &File : TC.PF.UserFiles)
     TC.edit(File, 0, 0, llvm::formatv("#line 1 \"{0}\"\n", File).str(),
