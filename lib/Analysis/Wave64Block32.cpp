@@ -13,7 +13,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace pk;
@@ -54,12 +54,11 @@ bool dimX(ASTContext &Ctx, const Expr *E, int64_t &X, int Depth = 0) {
 }
 
 /// Block sizes at the launch sites of the user's kernels.
-class LaunchVisitor : public RecursiveASTVisitor<LaunchVisitor> {
+class LaunchVisitor : public DynamicASTVisitor {
 public:
   explicit LaunchVisitor(Wave64Analysis::Impl &I) : I(I) {}
-  bool shouldVisitTemplateInstantiations() const { return false; }
 
-  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *KC) {
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *KC) override {
     if (!I.Src.isUserLoc(KC->getBeginLoc()))
       return true;
     const FunctionDecl *K = canonFn(KC->getDirectCallee());

@@ -15,7 +15,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 
@@ -26,11 +26,10 @@ using namespace clang;
 namespace {
 
 /// Collects user functions with bodies.
-class Collector : public RecursiveASTVisitor<Collector> {
+class Collector : public DynamicASTVisitor {
 public:
   Collector(Wave64Analysis::Impl &I) : I(I) {}
-  bool shouldVisitTemplateInstantiations() const { return false; }
-  bool VisitFunctionDecl(FunctionDecl *FD) {
+  bool VisitFunctionDecl(FunctionDecl *FD) override {
     if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit())
       return true;
     if (!I.Src.isUserLoc(FD->getLocation()))

@@ -11,7 +11,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace pk;
@@ -20,22 +20,21 @@ using namespace clang;
 
 namespace {
 
-class WarpSizeVisitor : public RecursiveASTVisitor<WarpSizeVisitor> {
+class WarpSizeVisitor : public DynamicASTVisitor {
 public:
   explicit WarpSizeVisitor(Wave64Analysis::Impl &I) : I(I) {}
-  bool shouldVisitTemplateInstantiations() const { return false; }
 
   /// Every template argument as written is a constant context; the parent
   /// map does not lead there from an explicit argument of a function
   /// template call (`groupSum<warpSize>(v)`), so the traversal says it.
-  bool TraverseTemplateArgumentLoc(const TemplateArgumentLoc &L) {
+  bool TraverseTemplateArgumentLoc(const TemplateArgumentLoc &L) override {
     ++InTemplateArg;
-    bool R = RecursiveASTVisitor::TraverseTemplateArgumentLoc(L);
+    bool R = DynamicASTVisitor::TraverseTemplateArgumentLoc(L);
     --InTemplateArg;
     return R;
   }
 
-  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) override {
     if (DRE->getDecl()->getName() != "warpSize")
       return true;
     SourceLocation Spell = I.SM.getSpellingLoc(DRE->getLocation());

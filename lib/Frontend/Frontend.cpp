@@ -14,7 +14,7 @@
 #include "ParseCache.h"
 
 #include "pk/DataDir.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/DiagnosticLex.h"
 #include "clang/Basic/SourceManager.h"
@@ -327,11 +327,11 @@ public:
 
 /// Offsets of the bodies of device and kernel functions, per file: an
 /// error there is never tolerated, whatever header was stubbed.
-class DeviceRanges : public RecursiveASTVisitor<DeviceRanges> {
+class DeviceRanges : public DynamicASTVisitor {
 public:
   explicit DeviceRanges(SourceManager &SM) : SM(SM) {}
   std::map<std::string, std::vector<std::pair<unsigned, unsigned>>> Ranges;
-  bool VisitFunctionDecl(FunctionDecl *FD) {
+  bool VisitFunctionDecl(FunctionDecl *FD) override {
     if (!FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAGlobalAttr>())
       return true;
     SourceLocation B = SM.getFileLoc(FD->getBeginLoc());

@@ -21,7 +21,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -64,12 +64,12 @@ bool revertedGuard(llvm::StringRef G) {
 
 /// Calls of the helpers and HIP intrinsics whose mask depends on whether the
 /// whole warp reaches them: (file, offset of the callee) -> converged.
-class HipConvergence : public RecursiveASTVisitor<HipConvergence> {
+class HipConvergence : public DynamicASTVisitor {
 public:
   HipConvergence(TargetContext &TC) : TC(TC) {}
   std::map<std::pair<std::string, unsigned>, bool> AtCall;
 
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD || !FD->getIdentifier())
       return true;

@@ -44,7 +44,7 @@
 #include "RawTokens.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -69,14 +69,14 @@ namespace pk::cuda::mfmagemm {
 /// The kernels of the TU with an MFMA builtin: mapped or not.
 void analyse(TargetContext &TC, std::vector<Mapping> &Maps,
              std::vector<Failure> &Fails) {
-  struct W : RecursiveASTVisitor<W> {
+  struct W : DynamicASTVisitor {
     TargetContext &TC;
     std::vector<Mapping> &Maps;
     std::vector<Failure> &Fails;
     std::map<std::string, std::vector<cuda::HelperBlock>> Blocks;
     W(TargetContext &TC, std::vector<Mapping> &M, std::vector<Failure> &F)
         : TC(TC), Maps(M), Fails(F) {}
-    bool VisitFunctionDecl(FunctionDecl *FD) {
+    bool VisitFunctionDecl(FunctionDecl *FD) override {
       if (!FD->doesThisDeclarationHaveABody() ||
           !TC.isUserLoc(FD->getLocation()))
         return true;

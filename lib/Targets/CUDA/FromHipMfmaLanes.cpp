@@ -63,7 +63,7 @@ bool hasDigit(const Poly &P, std::initializer_list<int> Ds) {
 /// True when \p V is assigned, incremented or has its address taken in
 /// the function body.
 bool Recogniser::modified(const VarDecl *V) const {
-  struct W : RecursiveASTVisitor<W> {
+  struct W : DynamicASTVisitor {
     const VarDecl *V;
     bool Hit = false;
     static const VarDecl *ref(const Expr *E) {
@@ -71,12 +71,12 @@ bool Recogniser::modified(const VarDecl *V) const {
         return dyn_cast<VarDecl>(D->getDecl());
       return nullptr;
     }
-    bool VisitBinaryOperator(BinaryOperator *B) {
+    bool VisitBinaryOperator(BinaryOperator *B) override {
       if (B->isAssignmentOp() && ref(B->getLHS()) == V)
         Hit = true;
       return true;
     }
-    bool VisitUnaryOperator(UnaryOperator *U) {
+    bool VisitUnaryOperator(UnaryOperator *U) override {
       if ((U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
           ref(U->getSubExpr()) == V)
         Hit = true;

@@ -21,9 +21,9 @@ bool isMfmaCall(const CallExpr *CE, llvm::StringRef &Name) {
 }
 
 std::vector<const CallExpr *> mfmaCalls(const Stmt *S) {
-  struct W : RecursiveASTVisitor<W> {
+  struct W : DynamicASTVisitor {
     std::vector<const CallExpr *> Calls;
-    bool VisitCallExpr(CallExpr *CE) {
+    bool VisitCallExpr(CallExpr *CE) override {
       llvm::StringRef N;
       if (isMfmaCall(CE, N))
         Calls.push_back(CE);
@@ -217,14 +217,14 @@ std::optional<Mapping> Recogniser::run(std::vector<Failure> &Fails) {
       return Fail(KLoop, "the K loop does not step by 16 (the K of one "
                          "16x16x16 MFMA)");
     // The counter is only changed by the step.
-    struct W : RecursiveASTVisitor<W> {
+    struct W : DynamicASTVisitor {
       const VarDecl *V;
       bool Hit = false;
-      bool VisitBinaryOperator(BinaryOperator *B) {
+      bool VisitBinaryOperator(BinaryOperator *B) override {
         Hit |= B->isAssignmentOp() && refVar(B->getLHS()) == V;
         return true;
       }
-      bool VisitUnaryOperator(UnaryOperator *U) {
+      bool VisitUnaryOperator(UnaryOperator *U) override {
         Hit |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
                refVar(U->getSubExpr()) == V;
         return true;
@@ -348,10 +348,10 @@ std::optional<Mapping> Recogniser::run(std::vector<Failure> &Fails) {
     return Fail(SA, "a result index the pattern does not follow: " + Err);
   // The accumulator is used only by the pattern.
   {
-    struct W : RecursiveASTVisitor<W> {
+    struct W : DynamicASTVisitor {
       const VarDecl *V;
       unsigned N = 0;
-      bool VisitDeclRefExpr(DeclRefExpr *D) {
+      bool VisitDeclRefExpr(DeclRefExpr *D) override {
         N += D->getDecl() == V;
         return true;
       }
@@ -367,34 +367,32 @@ std::optional<Mapping> Recogniser::run(std::vector<Failure> &Fails) {
   // block keeps its threads, the wave number stays threadIdx.x / 64), but a
   // warp collective or warpSize would see 32 lanes instead of 64.
   {
-    struct W : RecursiveASTVisitor<W> {
+    struct W : DynamicASTVisitor {
       std::set<const Stmt *> Skip;
       const Stmt *Hit = nullptr;
       std::string What;
-      bool TraverseStmt(Stmt *S) {
-        if (!S || Skip.count(S) || Hit)
-          return true;
-        return RecursiveASTVisitor<W>::TraverseStmt(S);
+      bool dataTraverseStmtPre(Stmt *S) override {
+        return !Skip.count(S) && !Hit;
       }
       // `const int lane = __lane_id();` is the HIP lane only where the
       // mapping replaces its uses: CUDA's lane helper counts 32 lanes.
       std::set<const VarDecl *> LaneVars;
       // (and so are the variables computed from it, where only the mapping
       // uses them).
-      bool VisitVarDecl(VarDecl *V) {
+      bool VisitVarDecl(VarDecl *V) override {
         Expr *I = V->getInit();
         if (!I)
           return true;
-        struct R : RecursiveASTVisitor<R> {
+        struct R : DynamicASTVisitor {
           const std::set<const VarDecl *> *Vars;
           bool Lane = false;
-          bool VisitCallExpr(CallExpr *CE) {
+          bool VisitCallExpr(CallExpr *CE) override {
             Lane |= CE->getDirectCallee() &&
                     CE->getDirectCallee()->getIdentifier() &&
                     CE->getDirectCallee()->getName() == "__lane_id";
             return true;
           }
-          bool VisitDeclRefExpr(DeclRefExpr *D) {
+          bool VisitDeclRefExpr(DeclRefExpr *D) override {
             Lane |= Vars->count(dyn_cast<VarDecl>(D->getDecl())) > 0;
             return true;
           }
@@ -407,7 +405,7 @@ std::optional<Mapping> Recogniser::run(std::vector<Failure> &Fails) {
         }
         return true;
       }
-      bool VisitCallExpr(CallExpr *CE) {
+      bool VisitCallExpr(CallExpr *CE) override {
         const FunctionDecl *F = CE->getDirectCallee();
         if (!F || !F->getIdentifier())
           return true;
@@ -422,7 +420,7 @@ std::optional<Mapping> Recogniser::run(std::vector<Failure> &Fails) {
           }
         return true;
       }
-      bool VisitDeclRefExpr(DeclRefExpr *D) {
+      bool VisitDeclRefExpr(DeclRefExpr *D) override {
         if (LaneVars.count(dyn_cast<VarDecl>(D->getDecl())) && !Hit) {
           Hit = D;
           What = "the __lane_id() value";

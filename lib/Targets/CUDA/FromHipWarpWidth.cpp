@@ -32,7 +32,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -65,7 +65,7 @@ std::optional<uint64_t> literal(const Expr *E) {
   return std::nullopt;
 }
 
-class WidthVisitor : public RecursiveASTVisitor<WidthVisitor> {
+class WidthVisitor : public DynamicASTVisitor {
 public:
   explicit WidthVisitor(TargetContext &TC) : TC(TC) {}
   /// (file, offset) of the literals already narrowed.
@@ -73,9 +73,9 @@ public:
   /// Shuffles already reported by PK6034.
   std::set<const CallExpr *> Reported;
 
-  bool TraverseFunctionDecl(FunctionDecl *FD) {
+  bool TraverseFunctionDecl(FunctionDecl *FD) override {
     if (!FD->doesThisDeclarationHaveABody() || !TC.isUserLoc(FD->getLocation()))
-      return RecursiveASTVisitor::TraverseFunctionDecl(FD);
+      return DynamicASTVisitor::TraverseFunctionDecl(FD);
     // An MFMA GEMM mapped to WMMA keeps its 64-lane wave numbers (PK6044).
     if (cuda::mfmaGemmKernel(TC, FD))
       return true;
@@ -87,12 +87,12 @@ public:
     // written for 64-lane waves.
     collect(FD->getBody());
     Fn = FD;
-    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    bool R = DynamicASTVisitor::TraverseFunctionDecl(FD);
     Fn = nullptr;
     return R;
   }
 
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     const FunctionDecl *F = callee(CE);
     if (!F || !Fn)
       return true;
@@ -110,7 +110,7 @@ public:
     return true;
   }
 
-  bool VisitBinaryOperator(BinaryOperator *BO) {
+  bool VisitBinaryOperator(BinaryOperator *BO) override {
     if (!Fn)
       return true;
     BinaryOperatorKind Op = BO->getOpcode();
@@ -153,7 +153,7 @@ public:
     return true;
   }
 
-  bool VisitForStmt(ForStmt *FS) {
+  bool VisitForStmt(ForStmt *FS) override {
     if (!Fn || !Wave64)
       return true;
     // The loop variable and how it steps.
@@ -193,7 +193,7 @@ public:
     return true;
   }
 
-  bool VisitVarDecl(VarDecl *VD) {
+  bool VisitVarDecl(VarDecl *VD) override {
     if (!Fn || !Wave64 || !VD->hasAttr<CUDASharedAttr>() ||
         !SlotArrays.count(VD))
       return true;
@@ -210,7 +210,7 @@ public:
     return true;
   }
 
-  bool VisitCompoundStmt(CompoundStmt *CS) {
+  bool VisitCompoundStmt(CompoundStmt *CS) override {
     if (!Fn || !Wave64)
       return true;
     for (const Stmt *S : CS->body()) {
@@ -528,32 +528,32 @@ void warpSizeMacros(TargetContext &TC, const std::string &File,
 }
 
 /// PK6045: what still needs a 64-lane wave after the narrowing.
-class Wave64OnlyVisitor : public RecursiveASTVisitor<Wave64OnlyVisitor> {
+class Wave64OnlyVisitor : public DynamicASTVisitor {
 public:
   Wave64OnlyVisitor(TargetContext &TC, const WidthVisitor &W) : TC(TC), W(W) {}
 
-  bool TraverseFunctionDecl(FunctionDecl *FD) {
+  bool TraverseFunctionDecl(FunctionDecl *FD) override {
     if (!FD->doesThisDeclarationHaveABody() || !TC.isUserLoc(FD->getLocation()))
-      return RecursiveASTVisitor::TraverseFunctionDecl(FD);
+      return DynamicASTVisitor::TraverseFunctionDecl(FD);
     // An MFMA GEMM mapped to WMMA keeps its 64-lane wave numbers (PK6044).
     if (cuda::mfmaGemmKernel(TC, FD))
       return true;
     Ballots.clear();
     Loops.clear();
     In = true;
-    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    bool R = DynamicASTVisitor::TraverseFunctionDecl(FD);
     In = false;
     return R;
   }
 
-  bool TraverseForStmt(ForStmt *FS) {
+  bool TraverseForStmt(ForStmt *FS) override {
     Loops.push_back(FS);
-    bool R = RecursiveASTVisitor::TraverseForStmt(FS);
+    bool R = DynamicASTVisitor::TraverseForStmt(FS);
     Loops.pop_back();
     return R;
   }
 
-  bool VisitVarDecl(VarDecl *VD) {
+  bool VisitVarDecl(VarDecl *VD) override {
     if (!In)
       return true;
     if (const Expr *I = VD->getInit())
@@ -573,7 +573,7 @@ public:
   }
 
   /// enum { kWarpSize = 64 }; (outside functions too)
-  bool VisitEnumConstantDecl(EnumConstantDecl *ED) {
+  bool VisitEnumConstantDecl(EnumConstantDecl *ED) override {
     if (!ED->getInitExpr() || !TC.isUserLoc(ED->getLocation()))
       return true;
     if (waveSizeName(ED->getName()) && ED->getInitVal() == 64)
@@ -586,7 +586,7 @@ public:
     return true;
   }
 
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     const FunctionDecl *F = In ? callee(CE) : nullptr;
     if (!F)
       return true;
@@ -669,7 +669,7 @@ public:
     return true;
   }
 
-  bool VisitBinaryOperator(BinaryOperator *BO) {
+  bool VisitBinaryOperator(BinaryOperator *BO) override {
     if (!In || W.BallotHalves.count(BO))
       return true;
     BinaryOperatorKind Op = BO->getOpcode();

@@ -24,7 +24,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include <algorithm>
@@ -139,24 +139,23 @@ Convergence::FnInfo &Convergence::info(const FunctionDecl *FD) {
     for (const ParmVarDecl *P : FD->parameters())
       I.Varying.insert(P);
   // Writes and escapes of locals.
-  struct Collect : RecursiveASTVisitor<Collect> {
+  struct Collect : DynamicASTVisitor {
     FnInfo &I;
-    explicit Collect(FnInfo &I) : I(I) {}
-    bool shouldVisitLambdaBody() const { return false; }
-    bool VisitDeclStmt(DeclStmt *DS) {
+    explicit Collect(FnInfo &I) : I(I) { ShouldVisitLambdaBody = false; }
+    bool VisitDeclStmt(DeclStmt *DS) override {
       for (Decl *D : DS->decls())
         if (auto *VD = dyn_cast<VarDecl>(D))
           if (VD->hasInit())
             I.Writes[VD].push_back({VD->getInit(), DS});
       return true;
     }
-    bool VisitBinaryOperator(BinaryOperator *BO) {
+    bool VisitBinaryOperator(BinaryOperator *BO) override {
       if (BO->isAssignmentOp())
         if (const VarDecl *VD = localRoot(BO->getLHS()))
           I.Writes[VD].push_back({BO, BO});
       return true;
     }
-    bool VisitUnaryOperator(UnaryOperator *UO) {
+    bool VisitUnaryOperator(UnaryOperator *UO) override {
       if (UO->isIncrementDecrementOp())
         if (const VarDecl *VD = localRoot(UO->getSubExpr()))
           I.Writes[VD].push_back({UO, UO});
@@ -165,7 +164,7 @@ Convergence::FnInfo &Convergence::info(const FunctionDecl *FD) {
           I.Escaped.insert(VD);
       return true;
     }
-    bool VisitCallExpr(CallExpr *CE) {
+    bool VisitCallExpr(CallExpr *CE) override {
       for (const Expr *A : CE->arguments())
         if (A->isGLValue())
           if (const VarDecl *VD = localRoot(A))
@@ -175,18 +174,18 @@ Convergence::FnInfo &Convergence::info(const FunctionDecl *FD) {
           I.Escaped.insert(VD);
       return true;
     }
-    bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    bool VisitCXXConstructExpr(CXXConstructExpr *CE) override {
       for (const Expr *A : CE->arguments())
         if (A->isGLValue())
           if (const VarDecl *VD = localRoot(A))
             I.Escaped.insert(VD);
       return true;
     }
-    bool VisitGotoStmt(GotoStmt *) {
+    bool VisitGotoStmt(GotoStmt *) override {
       I.HasGoto = true;
       return true;
     }
-    bool VisitIndirectGotoStmt(IndirectGotoStmt *) {
+    bool VisitIndirectGotoStmt(IndirectGotoStmt *) override {
       I.HasGoto = true;
       return true;
     }
@@ -527,13 +526,14 @@ std::optional<uint32_t> Convergence::entryMask(const FunctionDecl *FD) {
     return It->second;
   Entry[Key] = std::nullopt; // recursion: unknown
   // Every call of it in the user's code.
-  struct Calls : RecursiveASTVisitor<Calls> {
+  struct Calls : DynamicASTVisitor {
     const FunctionDecl *Key;
     TargetContext &TC;
     std::vector<const CallExpr *> Sites;
-    Calls(const FunctionDecl *K, TargetContext &TC) : Key(K), TC(TC) {}
-    bool shouldVisitTemplateInstantiations() const { return true; }
-    bool VisitCallExpr(CallExpr *CE) {
+    Calls(const FunctionDecl *K, TargetContext &TC) : Key(K), TC(TC) {
+      ShouldVisitTemplateInstantiations = true;
+    }
+    bool VisitCallExpr(CallExpr *CE) override {
       const FunctionDecl *C = CE->getDirectCallee();
       if (!C || !TC.isUserLoc(CE->getBeginLoc()))
         return true;

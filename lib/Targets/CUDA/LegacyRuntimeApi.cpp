@@ -14,7 +14,7 @@
 
 #include "pk/DataDir.h"
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace pk;
@@ -40,12 +40,12 @@ const Table &table() {
   return T;
 }
 
-struct Refs : RecursiveASTVisitor<Refs> {
+struct Refs : DynamicASTVisitor {
   TargetContext &TC;
   const RenameDB &DB;
   std::vector<std::pair<const DeclRefExpr *, const RenameEntry *>> Found;
   Refs(TargetContext &TC, const RenameDB &DB) : TC(TC), DB(DB) {}
-  bool VisitDeclRefExpr(DeclRefExpr *D) {
+  bool VisitDeclRefExpr(DeclRefExpr *D) override {
     const auto *FD = dyn_cast<FunctionDecl>(D->getDecl());
     if (!FD || !FD->getIdentifier() || D->getQualifier() ||
         !TC.isUserLoc(D->getLocation()) || TC.isUserLoc(FD->getLocation()))

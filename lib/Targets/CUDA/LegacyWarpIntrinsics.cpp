@@ -21,7 +21,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -39,14 +39,14 @@ bool legacyName(llvm::StringRef N) {
 }
 
 /// Calls of the toolkit's (or clang's) legacy intrinsics in user code.
-struct Finder : RecursiveASTVisitor<Finder> {
+struct Finder : DynamicASTVisitor {
   TargetContext &TC;
   std::vector<const CallExpr *> Calls;
   explicit Finder(TargetContext &TC) : TC(TC) {}
   bool declaredBySystem(const NamedDecl *D) {
     return D && !TC.isUserLoc(D->getLocation()) && !isa<CXXMethodDecl>(D);
   }
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     if (!TC.isUserLoc(CE->getBeginLoc()) || isa<CXXMemberCallExpr>(CE))
       return true;
     const Expr *C = CE->getCallee()->IgnoreParenImpCasts();

@@ -23,7 +23,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -111,11 +111,11 @@ public:
         Steps.insert(S.S);
     for (const Stmt *S : Steps)
       volatileStep(cast<BinaryOperator>(S));
-    struct Bodies : RecursiveASTVisitor<Bodies> {
+    struct Bodies : DynamicASTVisitor {
       std::vector<const CompoundStmt *> Out;
       TargetContext &TC;
       explicit Bodies(TargetContext &TC) : TC(TC) {}
-      bool VisitCompoundStmt(CompoundStmt *CS) {
+      bool VisitCompoundStmt(CompoundStmt *CS) override {
         if (TC.isUserLoc(CS->getBeginLoc()))
           Out.push_back(CS);
         return true;

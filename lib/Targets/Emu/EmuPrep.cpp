@@ -14,7 +14,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/QualTypeNames.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -28,11 +28,11 @@ using namespace clang;
 
 namespace {
 
-class EmuRewriter : public RecursiveASTVisitor<EmuRewriter> {
+class EmuRewriter : public DynamicASTVisitor {
 public:
   explicit EmuRewriter(TargetContext &TC) : TC(TC) {}
 
-  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *KC) {
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *KC) override {
     if (!TC.isUserLoc(KC->getBeginLoc()))
       return true;
     const CallExpr *Cfg = KC->getConfig();
@@ -139,7 +139,7 @@ public:
   // forms (whose HIP spelling takes `const void *`): the emulator unpacks the
   // argument array with the kernel's parameter types, so the kernel is passed
   // itself, not its address cast to void *.
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     if (!TC.isUserLoc(CE->getBeginLoc()) || CE->getNumArgs() == 0)
       return true;
     llvm::StringRef Name = calleeName(CE);
@@ -170,7 +170,7 @@ public:
   // check device code's accesses.  Kernels, __device__ and __host__
   // __device__ functions, constexpr functions (callable from device code),
   // lambdas and friends keep them.
-  bool VisitFunctionDecl(FunctionDecl *FD) {
+  bool VisitFunctionDecl(FunctionDecl *FD) override {
     noteDeviceAsm(FD);
     if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit() ||
         FD->isDefaulted() || FD->isDeleted() || FD->isConstexpr() ||
@@ -191,7 +191,7 @@ public:
     return true;
   }
 
-  bool VisitDeclStmt(DeclStmt *DS) {
+  bool VisitDeclStmt(DeclStmt *DS) override {
     if (!TC.isUserLoc(DS->getBeginLoc()))
       return true;
     std::string Out;
@@ -213,7 +213,7 @@ public:
     return true;
   }
 
-  bool VisitVarDecl(VarDecl *VD) {
+  bool VisitVarDecl(VarDecl *VD) override {
     if (isDeviceVariable(VD))
       deviceVariable(VD);
     if (!VD->hasAttr<CUDASharedAttr>() || VD->isLocalVarDeclOrParm() ||

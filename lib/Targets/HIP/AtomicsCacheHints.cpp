@@ -42,7 +42,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -93,12 +93,11 @@ std::optional<Scope> scopeOf(int64_t V) {
   }
 }
 
-class Rewriter : public RecursiveASTVisitor<Rewriter> {
+class Rewriter : public DynamicASTVisitor {
 public:
   explicit Rewriter(TargetContext &TC) : TC(TC) {}
-  bool shouldVisitTemplateInstantiations() const { return false; }
 
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     const FunctionDecl *Callee = CE->getDirectCallee();
     const auto *ULE =
         dyn_cast<UnresolvedLookupExpr>(CE->getCallee()->IgnoreImpCasts());
@@ -150,28 +149,29 @@ private:
   bool InstCallsDone = false;
 
   /// Collects the calls of instantiated function bodies.
-  struct InstVisitor : RecursiveASTVisitor<InstVisitor> {
+  struct InstVisitor : DynamicASTVisitor {
     decltype(InstCalls) &Out;
     const FunctionDecl *In = nullptr;
-    explicit InstVisitor(decltype(InstCalls) &Out) : Out(Out) {}
-    bool shouldVisitTemplateInstantiations() const { return true; }
-    bool TraverseFunctionDecl(FunctionDecl *FD) {
+    explicit InstVisitor(decltype(InstCalls) &Out) : Out(Out) {
+      ShouldVisitTemplateInstantiations = true;
+    }
+    bool TraverseFunctionDecl(FunctionDecl *FD) override {
       const FunctionDecl *Old = In;
       if (FD->isTemplateInstantiation())
         In = FD;
-      bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+      bool R = DynamicASTVisitor::TraverseFunctionDecl(FD);
       In = Old;
       return R;
     }
-    bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
+    bool TraverseCXXMethodDecl(CXXMethodDecl *FD) override {
       const FunctionDecl *Old = In;
       if (FD->isTemplateInstantiation())
         In = FD;
-      bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
+      bool R = DynamicASTVisitor::TraverseCXXMethodDecl(FD);
       In = Old;
       return R;
     }
-    bool VisitCallExpr(CallExpr *CE) {
+    bool VisitCallExpr(CallExpr *CE) override {
       if (In)
         Out.insert(
             {CE->getBeginLoc().getRawEncoding(), {CE->getDirectCallee(), In}});

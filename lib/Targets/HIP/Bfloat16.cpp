@@ -30,7 +30,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -54,15 +54,17 @@ bool isArithmetic(QualType T) {
   return !T.isNull() && T.getNonReferenceType()->isArithmeticType();
 }
 
-class ImplicitBf16 : public RecursiveASTVisitor<ImplicitBf16> {
+class ImplicitBf16 : public DynamicASTVisitor {
 public:
-  explicit ImplicitBf16(TargetContext &TC) : TC(TC) {}
+  explicit ImplicitBf16(TargetContext &TC) : TC(TC) {
+    ShouldVisitTemplateInstantiations = true;
+  }
   // A conversion that depends on a template parameter exists only in the
   // instantiations; it is written out where the template is written (an
-  // instantiation that does not convert gets a copy: hip_bfloat16(b)).
-  bool shouldVisitTemplateInstantiations() const { return true; }
+  // instantiation that does not convert gets a copy: hip_bfloat16(b)):
+  // the traversal visits template instantiations.
 
-  bool VisitImplicitCastExpr(ImplicitCastExpr *IC) {
+  bool VisitImplicitCastExpr(ImplicitCastExpr *IC) override {
     if (IC->getCastKind() != CK_ConstructorConversion &&
         IC->getCastKind() != CK_UserDefinedConversion)
       return true;
@@ -79,7 +81,7 @@ public:
     return true;
   }
 
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) override {
     if (OC->getOperator() != OO_Equal || OC->getNumArgs() != 2)
       return true;
     const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OC->getDirectCallee());
@@ -126,12 +128,11 @@ bool isBf16Family(QualType T) {
 }
 
 /// PK1019: the bfloat16 API that ROCm 5 does not have.
-class Rocm5Bf16Api : public RecursiveASTVisitor<Rocm5Bf16Api> {
+class Rocm5Bf16Api : public DynamicASTVisitor {
 public:
   explicit Rocm5Bf16Api(TargetContext &TC) : TC(TC) {}
-  bool shouldVisitTemplateInstantiations() const { return false; }
 
-  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) override {
     const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
     // The intrinsics are global functions; namespaced APIs that take
     // bfloat16 values (nvcuda::wmma) have rules of their own.
@@ -152,7 +153,7 @@ public:
     return true;
   }
 
-  bool VisitTypeLoc(TypeLoc TL) {
+  bool VisitTypeLoc(TypeLoc TL) override {
     QualType T = TL.getType();
     if (TL.getTypeLocClass() != TypeLoc::Typedef &&
         TL.getTypeLocClass() != TypeLoc::Record)
@@ -206,12 +207,11 @@ private:
 /// __float22bfloat162_rn(make_float2(a, b)), __float2bfloat162_rn(x) ->
 /// __bfloat162bfloat162(__float2bfloat16(x)).  Each argument is still
 /// evaluated once.
-class Rocm6PairedBf16 : public RecursiveASTVisitor<Rocm6PairedBf16> {
+class Rocm6PairedBf16 : public DynamicASTVisitor {
 public:
   explicit Rocm6PairedBf16(TargetContext &TC) : TC(TC) {}
-  bool shouldVisitTemplateInstantiations() const { return false; }
 
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     const Expr *Callee = CE->getCallee()->IgnoreImplicit();
     llvm::StringRef Name;
     bool Own = false; // a function of the user's of that name

@@ -13,7 +13,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringMap.h"
@@ -49,10 +49,10 @@ const llvm::StringMap<const char *> &flaggedNames() {
 
 /// g.meta_group_rank() / g.meta_group_size() on a group that is not a
 /// thread_block_tile: ROCm 5.2 declares neither.
-class MetaGroupCalls : public RecursiveASTVisitor<MetaGroupCalls> {
+class MetaGroupCalls : public DynamicASTVisitor {
 public:
   explicit MetaGroupCalls(TargetContext &TC) : TC(TC) {}
-  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) {
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *MC) override {
     const CXXMethodDecl *MD = MC->getMethodDecl();
     if (!MD || !MD->getIdentifier() ||
         (MD->getName() != "meta_group_rank" &&

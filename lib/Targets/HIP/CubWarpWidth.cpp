@@ -18,7 +18,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <set>
@@ -44,10 +44,10 @@ bool isCubWarpTemplate(const TemplateDecl *TD) {
          NS->getParent()->getRedeclContext()->isTranslationUnit();
 }
 
-class Visitor : public RecursiveASTVisitor<Visitor> {
+class Visitor : public DynamicASTVisitor {
 public:
   explicit Visitor(TargetContext &TC) : TC(TC) {}
-  bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) {
+  bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) override {
     const auto *T = TL.getTypePtr();
     if (!isCubWarpTemplate(T->getTemplateName().getAsTemplateDecl()))
       return true;

@@ -24,7 +24,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/OperatorKinds.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -55,28 +55,27 @@ const llvm::StringSet<> &deviceOnlyMath() {
   return S;
 }
 
-class HostMathCalls : public RecursiveASTVisitor<HostMathCalls> {
+class HostMathCalls : public DynamicASTVisitor {
 public:
   explicit HostMathCalls(TargetContext &TC) : TC(TC) {}
-  bool shouldVisitTemplateInstantiations() const { return false; }
 
-  bool TraverseFunctionDecl(FunctionDecl *FD) {
+  bool TraverseFunctionDecl(FunctionDecl *FD) override {
     const FunctionDecl *Old = Fn;
     Fn = FD;
-    bool R = RecursiveASTVisitor::TraverseFunctionDecl(FD);
+    bool R = DynamicASTVisitor::TraverseFunctionDecl(FD);
     Fn = Old;
     return R;
   }
 
-  bool TraverseCXXMethodDecl(CXXMethodDecl *MD) {
+  bool TraverseCXXMethodDecl(CXXMethodDecl *MD) override {
     const FunctionDecl *Old = Fn;
     Fn = MD;
-    bool R = RecursiveASTVisitor::TraverseCXXMethodDecl(MD);
+    bool R = DynamicASTVisitor::TraverseCXXMethodDecl(MD);
     Fn = Old;
     return R;
   }
 
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     if (!Fn || Fn->hasAttr<CUDAGlobalAttr>())
       return true;
     bool Device = Fn->hasAttr<CUDADeviceAttr>();
@@ -115,7 +114,7 @@ public:
   /// exact product and, for +, -, /, is wide enough that rounding twice
   /// gives the correctly rounded __half: the device's result too, so
   /// __host__ __device__ functions are rewritten as well).
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) override {
     if (!Fn || Fn->hasAttr<CUDAGlobalAttr>())
       return true;
     bool Device = Fn->hasAttr<CUDADeviceAttr>();

@@ -10,7 +10,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace pk;
@@ -18,11 +18,11 @@ using namespace clang;
 
 namespace {
 
-class HipRewriter : public RecursiveASTVisitor<HipRewriter> {
+class HipRewriter : public DynamicASTVisitor {
 public:
   explicit HipRewriter(TargetContext &TC) : TC(TC) {}
 
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     if (!TC.isUserLoc(CE->getBeginLoc()))
       return true;
     llvm::StringRef Name = calleeName(CE);

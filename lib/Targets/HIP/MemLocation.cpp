@@ -25,7 +25,7 @@
 #include "HipPasses.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -51,11 +51,11 @@ bool isMemLocation(QualType T) {
   return RD && RD->getIdentifier() && RD->getName() == "cudaMemLocation";
 }
 
-class Visitor : public RecursiveASTVisitor<Visitor> {
+class Visitor : public DynamicASTVisitor {
 public:
   explicit Visitor(TargetContext &TC) : TC(TC) {}
 
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD || !FD->getIdentifier() || TC.isUserLoc(FD->getLocation()))
       return true;

@@ -17,7 +17,7 @@
 #include "pk/ASTUtil.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -34,7 +34,7 @@ constexpr const char *LiveVar = "__pk_mfma_live";
 /// fragment operations (whose loads and stores get masked) and barriers:
 /// no stores to memory, no reads of memory (a finished warp's indices may be
 /// out of bounds), no calls of user functions, no inline asm.
-class MaskCheck : public RecursiveASTVisitor<MaskCheck> {
+class MaskCheck : public DynamicASTVisitor {
 public:
   explicit MaskCheck(TargetContext &TC) : TC(TC) {}
   const Stmt *Bad = nullptr;
@@ -48,7 +48,7 @@ public:
     return false;
   }
 
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     llvm::StringRef Name;
     if (wmmaCallee(CE, Name))
       return true;
@@ -76,24 +76,24 @@ public:
     }
     return true;
   }
-  bool VisitBinaryOperator(BinaryOperator *BO) {
+  bool VisitBinaryOperator(BinaryOperator *BO) override {
     if (BO->isAssignmentOp() && !isLocal(BO->getLHS()))
       return fail(BO, "a store to memory");
     return true;
   }
-  bool VisitUnaryOperator(UnaryOperator *UO) {
+  bool VisitUnaryOperator(UnaryOperator *UO) override {
     if (UO->isIncrementDecrementOp() && !isLocal(UO->getSubExpr()))
       return fail(UO, "a store to memory");
     return true;
   }
-  bool VisitImplicitCastExpr(ImplicitCastExpr *ICE) {
+  bool VisitImplicitCastExpr(ImplicitCastExpr *ICE) override {
     if (ICE->getCastKind() == CK_LValueToRValue && !isLocal(ICE->getSubExpr()))
       return fail(ICE, "a read of memory");
     return true;
   }
-  bool VisitGCCAsmStmt(GCCAsmStmt *S) { return fail(S, "inline assembly"); }
-  bool VisitCXXNewExpr(CXXNewExpr *E) { return fail(E, "'new'"); }
-  bool VisitCXXDeleteExpr(CXXDeleteExpr *E) { return fail(E, "'delete'"); }
+  bool VisitGCCAsmStmt(GCCAsmStmt *S) override { return fail(S, "inline assembly"); }
+  bool VisitCXXNewExpr(CXXNewExpr *E) override { return fail(E, "'new'"); }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *E) override { return fail(E, "'delete'"); }
 
   /// An lvalue that names thread-private storage (a local variable or
   /// parameter, a member or array element of one, a constant).

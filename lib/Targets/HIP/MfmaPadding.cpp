@@ -19,7 +19,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/MapVector.h"
@@ -51,16 +51,15 @@ const char *instruction(lds::Mapping M) {
 }
 
 /// References to the candidate arrays, and the __shared__ bytes per function.
-class Refs : public RecursiveASTVisitor<Refs> {
+class Refs : public DynamicASTVisitor {
 public:
   explicit Refs(const std::set<const VarDecl *> &Want) : Want(Want) {}
-  bool shouldVisitTemplateInstantiations() const { return false; }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
+  bool VisitDeclRefExpr(DeclRefExpr *E) override {
     if (const auto *V = dyn_cast<VarDecl>(E->getDecl()); V && Want.count(V))
       Of[V].push_back(E);
     return true;
   }
-  bool VisitVarDecl(VarDecl *V) {
+  bool VisitVarDecl(VarDecl *V) override {
     if (V->hasAttr<CUDASharedAttr>() && !V->getType()->isDependentType() &&
         V->getType()->isConstantSizeType() && !V->hasExternalStorage())
       Shared[V->getParentFunctionOrMethod()] +=

@@ -13,7 +13,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ParentMapContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -160,13 +160,12 @@ static bool isFragOpName(llvm::StringRef N) {
 
 namespace {
 
-class FragmentScan : public RecursiveASTVisitor<FragmentScan> {
+class FragmentScan : public DynamicASTVisitor {
 public:
   FragmentScan(TargetContext &TC, FragmentPlan &P) : TC(TC), P(P) {}
 
-  bool shouldVisitTemplateInstantiations() const { return false; }
 
-  bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc Q) {
+  bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc Q) override {
     if (!Q)
       return true;
     const NestedNameSpecifier *NNS = Q.getNestedNameSpecifier();
@@ -177,10 +176,10 @@ public:
         P.Quals.push_back(Q);
       return true; // the prefix (nvcuda::) goes with it
     }
-    return RecursiveASTVisitor::TraverseNestedNameSpecifierLoc(Q);
+    return DynamicASTVisitor::TraverseNestedNameSpecifierLoc(Q);
   }
 
-  bool VisitUsingDirectiveDecl(UsingDirectiveDecl *D) {
+  bool VisitUsingDirectiveDecl(UsingDirectiveDecl *D) override {
     const NamespaceDecl *N = D->getNominatedNamespace();
     if ((isNvcudaNS(N) || isWmmaNS(N)) && TC.isUserLoc(D->getLocation())) {
       P.AnyWmma = true;
@@ -188,7 +187,7 @@ public:
     }
     return true;
   }
-  bool VisitNamespaceAliasDecl(NamespaceAliasDecl *D) {
+  bool VisitNamespaceAliasDecl(NamespaceAliasDecl *D) override {
     if (isWmmaNS(D->getNamespace()) && TC.isUserLoc(D->getLocation())) {
       P.AnyWmma = true;
       P.Aliases.push_back(D);
@@ -196,7 +195,7 @@ public:
     return true;
   }
 
-  bool VisitDeclaratorDecl(DeclaratorDecl *D) {
+  bool VisitDeclaratorDecl(DeclaratorDecl *D) override {
     noteType(D->getType(), D->getLocation());
     if (std::optional<FragType> F = fragType(D->getType()))
       if (!F->Dependent && F->supported() && TC.isUserLoc(D->getLocation())) {
@@ -208,19 +207,19 @@ public:
       }
     return true;
   }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
+  bool VisitDeclRefExpr(DeclRefExpr *E) override {
     if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
       if (isa<ConstantArrayType>(VD->getType().getCanonicalType()) &&
           fragType(VD->getType()))
         P.ArrayRefs.push_back(E);
     return true;
   }
-  bool VisitTypedefNameDecl(TypedefNameDecl *D) {
+  bool VisitTypedefNameDecl(TypedefNameDecl *D) override {
     noteType(D->getUnderlyingType(), D->getLocation());
     return true;
   }
 
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     if (!TC.isUserLoc(CE->getBeginLoc()))
       return true;
     llvm::StringRef Name;
@@ -248,14 +247,14 @@ public:
     return true;
   }
 
-  bool VisitMemberExpr(MemberExpr *ME) {
+  bool VisitMemberExpr(MemberExpr *ME) override {
     const ValueDecl *D = ME->getMemberDecl();
     if (isa<FieldDecl>(D) && D->getIdentifier() && D->getName() == "x" &&
         inWmma(D) && TC.isUserLoc(ME->getBeginLoc()))
       P.ElemRefs.push_back(ME);
     return true;
   }
-  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *ME) {
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *ME) override {
     if (ME->getMember().isIdentifier() &&
         ME->getMember().getAsIdentifierInfo()->getName() == "x" &&
         !ME->isImplicitAccess() && fragType(ME->getBaseType()) &&
@@ -264,7 +263,7 @@ public:
     return true;
   }
 
-  bool VisitGCCAsmStmt(GCCAsmStmt *S) {
+  bool VisitGCCAsmStmt(GCCAsmStmt *S) override {
     // Inline assembly of host-only functions is the host's (x86 rdtsc, ...),
     // not PTX: only device code's is the MFMA rules' (PK3002, PK3011).
     if (TC.isUserLoc(S->getAsmLoc()) && !inHostOnlyFunction(S))
@@ -283,13 +282,13 @@ public:
     return false;
   }
 
-  bool VisitFunctionDecl(FunctionDecl *FD) {
+  bool VisitFunctionDecl(FunctionDecl *FD) override {
     if (FD->hasAttr<CUDAGlobalAttr>() && FD->doesThisDeclarationHaveABody() &&
         TC.isUserLoc(FD->getLocation()))
       P.Kernels.push_back(FD);
     return true;
   }
-  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *CE) {
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *CE) override {
     if (TC.isUserLoc(CE->getBeginLoc()))
       P.Launches.push_back(CE);
     return true;
@@ -323,12 +322,13 @@ private:
   }
 };
 
-class InstantiationScan : public RecursiveASTVisitor<InstantiationScan> {
+class InstantiationScan : public DynamicASTVisitor {
 public:
   InstantiationScan(TargetContext &TC, InstantiatedFragments &R)
-      : TC(TC), R(R) {}
-  bool shouldVisitTemplateInstantiations() const { return true; }
-  bool VisitDeclaratorDecl(DeclaratorDecl *D) {
+      : TC(TC), R(R) {
+    ShouldVisitTemplateInstantiations = true;
+  }
+  bool VisitDeclaratorDecl(DeclaratorDecl *D) override {
     if (!TC.isUserLoc(D->getLocation()))
       return true;
     if (std::optional<FragType> F = fragType(D->getType())) {

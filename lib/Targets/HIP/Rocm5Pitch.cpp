@@ -13,7 +13,7 @@
 #include "HipPasses.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include <string>
 
 using namespace pk;
@@ -21,10 +21,10 @@ using namespace clang;
 
 namespace {
 
-class PitchCasts : public RecursiveASTVisitor<PitchCasts> {
+class PitchCasts : public DynamicASTVisitor {
 public:
   explicit PitchCasts(TargetContext &TC) : TC(TC) {}
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     const FunctionDecl *FD = CE->getDirectCallee();
     if (!FD || FD->getName() != "cudaMallocPitch" || CE->getNumArgs() != 4 ||
         !TC.isUserLoc(CE->getBeginLoc()))

@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "Wave64Rewrite.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include <map>
@@ -33,7 +33,7 @@ static constexpr int pk_waveSize = 64;
 namespace {
 /// `x.warpSize` / `p->warpSize` of cudaDeviceProp or hipDeviceProp_t in the
 /// user's files, by the file offset of the member name.
-class DevicePropWarpSize : public RecursiveASTVisitor<DevicePropWarpSize> {
+class DevicePropWarpSize : public DynamicASTVisitor {
 public:
   DevicePropWarpSize(TargetContext &TC) : TC(TC) {}
   std::map<std::pair<std::string, unsigned>, const MemberExpr *> Found;
@@ -41,7 +41,7 @@ public:
     for (Decl *D : TC.userTopLevelDecls())
       TraverseDecl(D);
   }
-  bool VisitMemberExpr(MemberExpr *ME) {
+  bool VisitMemberExpr(MemberExpr *ME) override {
     const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
     if (!FD || FD->getName() != "warpSize")
       return true;

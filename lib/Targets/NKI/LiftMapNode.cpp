@@ -11,7 +11,7 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
@@ -287,7 +287,7 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
 /// the kernel (or inside the stored expression), as the model reads global
 /// memory as it was when the kernel started.
 bool MapBuilder::readBeforeWrite(const ParmVarDecl *PV) {
-  struct Refs : RecursiveASTVisitor<Refs> {
+  struct Refs : DynamicASTVisitor {
     const ParmVarDecl *PV;
     std::vector<SourceRange> Stores; ///< whole assignments
     std::vector<SourceRange> RHS;
@@ -305,17 +305,17 @@ bool MapBuilder::readBeforeWrite(const ParmVarDecl *PV) {
       Stores.push_back(Whole->getSourceRange());
       RHS.push_back(Rhs->getSourceRange());
     }
-    bool VisitBinaryOperator(BinaryOperator *B) {
+    bool VisitBinaryOperator(BinaryOperator *B) override {
       if (B->isAssignmentOp())
         store(B->getLHS(), B, B->getRHS());
       return true;
     }
-    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) override {
       if (C->isAssignmentOp() && C->getNumArgs() == 2)
         store(C->getArg(0), C, C->getArg(1));
       return true;
     }
-    bool VisitDeclRefExpr(DeclRefExpr *D) {
+    bool VisitDeclRefExpr(DeclRefExpr *D) override {
       if (D->getDecl() == PV)
         Reads.push_back(D->getLocation());
       return true;

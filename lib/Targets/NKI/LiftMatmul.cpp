@@ -70,27 +70,27 @@ namespace gemm {
 
 /// Does the kernel have the shape of a GEMM: a WMMA mma_sync, or a
 /// floating `+=` of a product reading a shared or local array?
-class GemmShape : public RecursiveASTVisitor<GemmShape> {
+class GemmShape : public DynamicASTVisitor {
 public:
   bool Mma = false, Mac = false, Shared = false;
   unsigned Depth = 0;
-  bool VisitVarDecl(VarDecl *V) {
+  bool VisitVarDecl(VarDecl *V) override {
     Shared = Shared || V->hasAttr<CUDASharedAttr>();
     return true;
   }
   /// mma_sync inside a loop (a K loop): a lone mma_sync is not a GEMM.
-  bool TraverseForStmt(ForStmt *F) {
+  bool TraverseForStmt(ForStmt *F) override {
     ++Depth;
-    bool R = RecursiveASTVisitor::TraverseForStmt(F);
+    bool R = DynamicASTVisitor::TraverseForStmt(F);
     --Depth;
     return R;
   }
-  bool VisitCallExpr(CallExpr *C) {
+  bool VisitCallExpr(CallExpr *C) override {
     if (Depth && calleeName(C) == "mma_sync")
       Mma = true;
     return true;
   }
-  bool VisitBinaryOperator(BinaryOperator *B) {
+  bool VisitBinaryOperator(BinaryOperator *B) override {
     if (B->getOpcode() != BO_AddAssign)
       return true;
     if (!B->getLHS()->getType()->isFloatingType() &&

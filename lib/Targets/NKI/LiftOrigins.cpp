@@ -27,7 +27,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -71,7 +71,7 @@ bool computes(const Op &O, llvm::StringRef Name) {
          (B == "min" && Fn == "minimum");
 }
 
-class ParamUseVisitor : public RecursiveASTVisitor<ParamUseVisitor> {
+class ParamUseVisitor : public DynamicASTVisitor {
 public:
   ParamUseVisitor(const SourceManager &SM, FileID File, ParamLines &Out)
       : SM(SM), File(File), Out(Out) {}
@@ -125,14 +125,14 @@ public:
       M[P].insert(Line);
   }
 
-  bool VisitVarDecl(VarDecl *V) {
+  bool VisitVarDecl(VarDecl *V) override {
     if (V->getType()->isPointerType() && V->getInit())
       if (const ParmVarDecl *P = baseParam(V->getInit()))
         Alias[V] = P;
     return true;
   }
 
-  bool VisitBinaryOperator(BinaryOperator *BO) {
+  bool VisitBinaryOperator(BinaryOperator *BO) override {
     if (BO->isAssignmentOp())
       assignment(BO->getLHS(), BO->isCompoundAssignmentOp(),
                  BO->getOperatorLoc());
@@ -140,14 +140,14 @@ public:
   }
   /// An assignment of a class type (__half, __nv_bfloat16, float2 with
   /// operators): operator= or a compound operator on the element.
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) {
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *OC) override {
     if (OC->isAssignmentOp() && OC->getNumArgs() == 2)
       assignment(OC->getArg(0), OC->getOperator() != OO_Equal,
                  OC->getOperatorLoc());
     return true;
   }
 
-  bool VisitCallExpr(CallExpr *CE) {
+  bool VisitCallExpr(CallExpr *CE) override {
     // By name as written (a template's unresolved calls too).
     llvm::StringRef Name = calleeName(CE);
     if (unsigned Line = Name.empty() ? 0 : lineOf(CE->getBeginLoc()))
@@ -182,12 +182,12 @@ public:
 
   /// Every other access through a parameter is a read (a subscript or
   /// dereference whose value is used).
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) {
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *AS) override {
     if (!Stored.count(AS))
       note(Out.Reads, baseParam(AS), AS->getBeginLoc());
     return true;
   }
-  bool VisitUnaryOperator(UnaryOperator *UO) {
+  bool VisitUnaryOperator(UnaryOperator *UO) override {
     if (UO->getOpcode() == UO_Deref && !Stored.count(UO))
       note(Out.Reads, baseParam(UO), UO->getBeginLoc());
     return true;

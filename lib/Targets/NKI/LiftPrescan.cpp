@@ -24,7 +24,7 @@ namespace lift {
 // The pre-scan: constructs outside the element-wise model.
 //===----------------------------------------------------------------------===//
 
-class Scan : public RecursiveASTVisitor<Scan> {
+class Scan : public DynamicASTVisitor {
 public:
   explicit Scan(ASTContext &Ctx) : Ctx(Ctx) {}
   std::optional<Refusal> F;
@@ -62,7 +62,7 @@ public:
     return true; // keep looking for a reason that ranks higher
   }
 
-  bool VisitVarDecl(VarDecl *V) {
+  bool VisitVarDecl(VarDecl *V) override {
     if (V->hasAttr<CUDASharedAttr>())
       return fail(RuleId::PK5004, V->getLocation(),
                   llvm::formatv("__shared__ array '{0}': threads of a block "
@@ -82,7 +82,7 @@ public:
     return true;
   }
 
-  bool VisitCallExpr(CallExpr *C) {
+  bool VisitCallExpr(CallExpr *C) override {
     const FunctionDecl *Callee = C->getDirectCallee();
     if (!Callee)
       return true;
@@ -129,7 +129,7 @@ public:
   }
 
   /// A store or load whose index reads memory: a scatter or gather.
-  bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) {
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr *A) override {
     bool Reads = false;
     std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
       if (!S)

@@ -42,7 +42,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -354,16 +354,16 @@ std::vector<Step> blockScanShape() {
 }
 
 /// The __shfl_up_sync calls of a body, with the loop each one is in.
-struct ShuffleUps : RecursiveASTVisitor<ShuffleUps> {
+struct ShuffleUps : DynamicASTVisitor {
   std::vector<std::pair<const CallExpr *, const ForStmt *>> Calls;
   std::vector<const ForStmt *> Loops;
-  bool TraverseForStmt(ForStmt *F) {
+  bool TraverseForStmt(ForStmt *F) override {
     Loops.push_back(F);
-    bool R = RecursiveASTVisitor::TraverseForStmt(F);
+    bool R = DynamicASTVisitor::TraverseForStmt(F);
     Loops.pop_back();
     return R;
   }
-  bool VisitCallExpr(CallExpr *C) {
+  bool VisitCallExpr(CallExpr *C) override {
     std::string N;
     if (const FunctionDecl *F = C->getDirectCallee())
       N = F->getNameAsString();

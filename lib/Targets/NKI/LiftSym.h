@@ -13,7 +13,7 @@
 #include "pk/BuiltinVars.h"
 #include "pk/KernelModel.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include <optional>
 #include <set>
 #include <string>
@@ -31,10 +31,10 @@ DType dtypeOfSym(km::Ty T);
 /// Which launch coordinates a kernel reads, in itself or in the device
 /// functions it calls: Thread[d] for threadIdx/blockDim, Block[d] for
 /// blockIdx/gridDim.
-class LaunchDims : public clang::RecursiveASTVisitor<LaunchDims> {
+class LaunchDims : public DynamicASTVisitor {
 public:
   bool Thread[3] = {false, false, false}, Block[3] = {false, false, false};
-  bool VisitExpr(clang::Expr *E) {
+  bool VisitExpr(clang::Expr *E) override {
     if (std::optional<BuiltinIndex> BI = builtinIndex(E)) {
       llvm::StringRef V = BI->Var;
       unsigned D = BI->Dim;
@@ -45,7 +45,7 @@ public:
     }
     return true;
   }
-  bool VisitCallExpr(clang::CallExpr *C) {
+  bool VisitCallExpr(clang::CallExpr *C) override {
     if (auto *F = C->getDirectCallee())
       if (F->getDefinition() && F->getDefinition()->hasBody() &&
           Seen.insert(F).second)
