@@ -179,50 +179,24 @@ SymP SymPool::undef(Ty T) {
 // Integer polynomials.
 //===----------------------------------------------------------------------===//
 
-static void addTo(Poly &P, const Mono &M, int64_t C) {
-  if (!C)
-    return;
-  auto It = P.find(M);
-  if (It == P.end()) {
-    P.emplace(M, C);
-    return;
-  }
-  It->second += C;
-  if (!It->second)
-    P.erase(It);
-}
-
 std::optional<Poly> SymPool::poly(SymP S) {
   if (!S || !S->isInt() || S->T == Ty::Bool)
     return std::nullopt;
-  Poly P;
-  if (S->K == SK::Int) {
-    addTo(P, {}, S->I);
-    return P;
-  }
-  if (S->K == SK::Bin && (S->Op == "+" || S->Op == "-" || S->Op == "*")) {
+  std::optional<Poly> P;
+  if (S->K == SK::Int)
+    P = Poly::constant(S->I);
+  else if (S->K == SK::Bin && (S->Op == "+" || S->Op == "-" || S->Op == "*")) {
     auto A = poly(S->Ops[0]), B = poly(S->Ops[1]);
     if (!A || !B)
       return std::nullopt;
-    if (S->Op == "*") {
-      for (auto &[MA, CA] : *A)
-        for (auto &[MB, CB] : *B) {
-          Mono M = MA;
-          M.insert(M.end(), MB.begin(), MB.end());
-          std::sort(M.begin(), M.end(),
-                    [](SymP X, SymP Y) { return X->Id < Y->Id; });
-          addTo(P, M, CA * CB);
-        }
-      return P;
-    }
-    P = *A;
-    for (auto &[M, C] : *B)
-      addTo(P, M, S->Op == "+" ? C : -C);
-    return P;
-  }
-  if (S->K == SK::Cast && S->Ops[0]->isInt())
+    P = S->Op == "*" ? *A * *B : S->Op == "+" ? *A + *B : *A - *B;
+  } else if (S->K == SK::Cast && S->Ops[0]->isInt())
     return poly(S->Ops[0]);
-  addTo(P, {S}, 1);
+  else
+    P = Poly::atom(S);
+  // A coefficient beyond 64 bits: not a polynomial the analyses can read.
+  if (P->overflowed())
+    return std::nullopt;
   return P;
 }
 
@@ -320,22 +294,10 @@ SymP SymPool::bin(llvm::StringRef Op, SymP A, SymP B) {
   if (IsInt && (Op == "+" || Op == "-" || Op == "*")) {
     auto PA = poly(A), PB = poly(B);
     if (PA && PB) {
-      Poly R;
-      if (Op == "*") {
-        for (auto &[MA, CA] : *PA)
-          for (auto &[MB, CB] : *PB) {
-            Mono M = MA;
-            M.insert(M.end(), MB.begin(), MB.end());
-            std::sort(M.begin(), M.end(),
-                      [](SymP X, SymP Y) { return X->Id < Y->Id; });
-            addTo(R, M, CA * CB);
-          }
-      } else {
-        R = *PA;
-        for (auto &[M, C] : *PB)
-          addTo(R, M, Op == "+" ? C : -C);
-      }
-      return fromPoly(R, T);
+      Poly R = Op == "*" ? *PA * *PB : Op == "+" ? *PA + *PB : *PA - *PB;
+      // Beyond 64 bits the operation stays as written.
+      if (!R.overflowed())
+        return fromPoly(R, T);
     }
   }
   if (IsInt && B->K == SK::Int) {
@@ -353,7 +315,7 @@ SymP SymPool::bin(llvm::StringRef Op, SymP A, SymP B) {
         if (Exact) {
           Poly Q;
           for (auto &[M, C] : *P)
-            addTo(Q, M, C / D);
+            Q.add(M, C / D);
           return fromPoly(Q, T);
         }
       }
@@ -461,9 +423,7 @@ SymP SymPool::cmp(llvm::StringRef Op, SymP A, SymP B) {
   if (A->isInt() && B->isInt()) {
     auto PA = poly(A), PB = poly(B);
     if (PA && PB) {
-      Poly D = *PA;
-      for (auto &[M, C] : *PB)
-        addTo(D, M, -C);
+      Poly D = *PA - *PB;
       if (D.empty())
         return boolc(cmpConst(Op, 0, 0));
       if (D.size() == 1 && D.begin()->first.empty())

@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pk/BuiltinVars.h"
+#include "pk/DynamicVisitor.h"
 #include "pk/Frontend.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Frontend/ASTUnit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -30,13 +30,13 @@ namespace {
 
 /// The right-hand sides of the assignments in the body of kernel `k`, in
 /// source order (built-in and class assignment operators).
-struct Assignments : RecursiveASTVisitor<Assignments> {
-  bool VisitBinaryOperator(BinaryOperator *B) {
+struct Assignments : pk::DynamicASTVisitor {
+  bool VisitBinaryOperator(BinaryOperator *B) override {
     if (B->getOpcode() == BO_Assign)
       Rhs.push_back(B->getRHS());
     return true;
   }
-  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) override {
     if (C->getOperator() == OO_Equal && C->getNumArgs() == 2)
       Rhs.push_back(C->getArg(1));
     return true;

@@ -11,10 +11,12 @@
 #define PK_TARGETS_CUDA_FROMHIPMFMAGEMM_H
 
 #include "FromHip.h"
+#include "pk/DynamicVisitor.h"
+#include "pk/Polynomial.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -32,16 +34,20 @@ using namespace clang;
 // element (or register) number E of the operand loop.
 enum : int { DR = -1, DQ = -2, DW = -3, DE = -4 };
 
-using Mono = std::vector<int>; // sorted atom ids (digits negative)
-using Poly = std::map<Mono, int64_t>;
+/// Polynomials over atom ids (pk/Polynomial.h; digits negative).
+using Poly = Polynomial<int>;
+using Mono = Poly::Mono;
 
-Poly constant(int64_t C);
-Poly atom(int Id);
-void addTo(Poly &P, const Mono &M, int64_t C);
-Poly add(const Poly &A, const Poly &B, int64_t S = 1);
-Poly mul(const Poly &A, const Poly &B);
-Poly scale(const Poly &A, int64_t S);
-std::optional<int64_t> asConstant(const Poly &P);
+inline Poly constant(int64_t C) { return Poly::constant(C); }
+inline Poly atom(int Id) { return Poly::atom(Id); }
+inline Poly add(const Poly &A, const Poly &B, int64_t S = 1) {
+  return A + B * S;
+}
+inline Poly mul(const Poly &A, const Poly &B) { return A * B; }
+inline Poly scale(const Poly &A, int64_t S) { return A * S; }
+inline std::optional<int64_t> asConstant(const Poly &P) {
+  return P.asConstant();
+}
 bool hasDigit(const Poly &P, std::initializer_list<int> Ds);
 
 struct Failure {

@@ -11,46 +11,6 @@
 
 namespace pk::cuda::mfmagemm {
 
-Poly constant(int64_t C) {
-  Poly P;
-  if (C)
-    P[{}] = C;
-  return P;
-}
-Poly atom(int Id) { return Poly{{{Id}, 1}}; }
-void addTo(Poly &P, const Mono &M, int64_t C) {
-  if (!C)
-    return;
-  int64_t &V = P[M];
-  V += C;
-  if (!V)
-    P.erase(M);
-}
-Poly add(const Poly &A, const Poly &B, int64_t S) {
-  Poly R = A;
-  for (auto &[M, C] : B)
-    addTo(R, M, S * C);
-  return R;
-}
-Poly mul(const Poly &A, const Poly &B) {
-  Poly R;
-  for (auto &[MA, CA] : A)
-    for (auto &[MB, CB] : B) {
-      Mono M = MA;
-      M.insert(M.end(), MB.begin(), MB.end());
-      llvm::sort(M);
-      addTo(R, M, CA * CB);
-    }
-  return R;
-}
-Poly scale(const Poly &A, int64_t S) { return mul(A, constant(S)); }
-std::optional<int64_t> asConstant(const Poly &P) {
-  if (P.empty())
-    return 0;
-  if (P.size() == 1 && P.begin()->first.empty())
-    return P.begin()->second;
-  return std::nullopt;
-}
 bool hasDigit(const Poly &P, std::initializer_list<int> Ds) {
   for (auto &[M, C] : P)
     for (int A : M)
@@ -177,11 +137,15 @@ std::optional<Poly> Recogniser::eval(const Expr *E0) {
       return std::nullopt;
     switch (Op) {
     case BO_Add:
-      return add(*L, *R);
     case BO_Sub:
-      return add(*L, *R, -1);
-    case BO_Mul:
-      return mul(*L, *R);
+    case BO_Mul: {
+      Poly P = Op == BO_Add ? *L + *R : Op == BO_Sub ? *L - *R : *L * *R;
+      if (P.overflowed()) {
+        fail(E, "'" + S + "': integers beyond 64 bits");
+        return std::nullopt;
+      }
+      return P;
+    }
     case BO_Div:
     case BO_Rem:
     case BO_And:
@@ -236,15 +200,20 @@ std::optional<Poly> Recogniser::eval(const Expr *E0) {
           return std::nullopt;
         }
         if (Co % D == 0) {
-          High[M] = Co / D;
+          High.add(M, Co / D);
           continue;
         }
         if (M[0] == DW) {
           fail(E, "'" + S + "': lane arithmetic the pattern does not follow");
           return std::nullopt;
         }
-        Low[M] = Co;
-        MaxLow += Co * ((M[0] == DR ? 16 : 4) - 1);
+        Low.add(M, Co);
+        int64_t Span;
+        if (__builtin_mul_overflow(Co, (M[0] == DR ? 16 : 4) - 1, &Span) ||
+            __builtin_add_overflow(MaxLow, Span, &MaxLow)) {
+          fail(E, "'" + S + "': integers beyond 64 bits");
+          return std::nullopt;
+        }
       }
       if (MaxLow >= D) {
         fail(E, "'" + S + "': lane arithmetic the pattern does not follow");
@@ -306,12 +275,12 @@ bool Recogniser::split(const Expr *E, const Poly &P, Poly &Base, Poly &CR,
     if (N > 1)
       return fail(E, "an index with a product of lane digits");
     if (N == 0) {
-      addTo(Base, M, C);
+      Base.add(M, C);
       continue;
     }
     if (hasDigit(Poly{{Rest, 1}}, {DW}))
       return fail(E, "an index whose lane stride depends on the wave");
-    addTo(Found == DR ? CR : Found == DQ ? CQ : CE, Rest, C);
+    (Found == DR ? CR : Found == DQ ? CQ : CE).add(Rest, C);
   }
   return true;
 }

@@ -80,11 +80,11 @@ std::optional<MapSpec> MapBuilder::build() {
         Other.push_back(A);
     }
     if (D < 0) {
-      Rest[M] += C;
+      Rest.add(M, C);
       continue;
     }
     km::Poly Sp;
-    Sp[Other] = C;
+    Sp.add(Other, C);
     SymP S = P.fromPoly(Sp);
     Stride[unsigned(D)] =
         Stride.count(unsigned(D)) ? P.bin("+", Stride[unsigned(D)], S) : S;
@@ -112,9 +112,9 @@ std::optional<MapSpec> MapBuilder::build() {
     auto A = P.poly(C->Ops[0]), B = P.poly(C->Ops[1]);
     if (!A || !B)
       return notMap("a condition on element values", RuleId::PK5007), std::nullopt;
-    km::Poly Dif = *A;
-    for (auto &[M, K] : *B)
-      Dif[M] -= K;
+    km::Poly Dif = *A - *B;
+    if (Dif.overflowed())
+      return notMap("a condition beyond 64-bit integers"), std::nullopt;
     // Dif op 0 with Dif = s * g_d + r.
     int D = -1;
     int64_t Sg = 0;
@@ -133,7 +133,7 @@ std::optional<MapSpec> MapBuilder::build() {
         if (X->K == SK::Param && !X->D)
           return notMap("a condition on a combination of the coordinates"),
                  std::nullopt;
-      R[M] += K;
+      R.add(M, K);
     }
     if (D < 0)
       return notMap("a condition that does not bound a coordinate"),
@@ -142,10 +142,7 @@ std::optional<MapSpec> MapBuilder::build() {
     if (Sg < 0) { // -g + r op 0  <=>  g op' r
       Op = Op == "<" ? ">" : Op == "<=" ? ">=" : Op == ">" ? "<" : Op == ">=" ? "<=" : Op;
     } else { // g + r op 0  <=>  g op -r
-      km::Poly NR;
-      for (auto &[M, K] : R)
-        NR[M] = -K;
-      R = NR;
+      R = R * -1;
     }
     SymP E = P.fromPoly(R);
     if (Op == "<=")
@@ -321,7 +318,7 @@ std::optional<MapSpec> MapBuilder::build() {
             QM.push_back(A);
             Have.erase(Have.find(A->Id));
           }
-        Q[QM] += C / KC;
+        Q.add(QM, C / KC);
       }
       auto KPy = pySize(K), RPy = pySize(P.fromPoly(Q));
       if (!KPy || !RPy)

@@ -141,11 +141,10 @@ mapread::untile(SymPool &P, SymP It, SymP Body, SymP Guard, std::string &Why) {
     return No("a sum over tiles whose count is not (K + T - 1) / T for T "
               "terms a tile");
   auto EP = P.poly(End->Ops[0]);
-  if (!EP || !EP->count(km::Mono{}) || (*EP)[km::Mono{}] != T - 1)
+  if (!EP || EP->coefficient(km::Mono{}) != T - 1 || T == 1)
     return No("a sum over tiles whose count is not (K + T - 1) / T for T "
               "terms a tile");
-  km::Poly KP = *EP;
-  KP.erase(km::Mono{});
+  km::Poly KP = *EP - km::Poly::constant(T - 1);
   SymP Kx = P.fromPoly(KP);
   SymP K = P.atom(1010);
   // The term of tile element kk is g(t * T + kk) for one g.

@@ -8,7 +8,7 @@
 #include "LiftSym.h"
 #include "pk/KernelModel.h"
 
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
 #include <map>
 #include <optional>
 #include <set>

@@ -90,7 +90,7 @@ std::string splitCoverCheck(Poly Row, Poly Col, std::vector<CoverGen> Gens,
       continue;
     auto Rename = [&](const Poly &P) {
       Poly R;
-      for (const auto &[M, V] : P.T) {
+      for (const auto &[M, V] : P) {
         Poly Term = Poly::c(V);
         for (std::string At : M) {
           for (size_t K; (K = At.find(From)) != std::string::npos;)

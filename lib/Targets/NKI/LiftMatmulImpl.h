@@ -17,7 +17,8 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
+#include "pk/DynamicVisitor.h"
+#include "pk/Polynomial.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
@@ -43,110 +44,43 @@ using namespace clang;
 
 using Mono = std::vector<std::string>;
 
-struct Poly {
-  std::map<Mono, int64_t> T;
+/// Polynomials over named atoms (pk/Polynomial.h), printed as Python.
+struct Poly : Polynomial<std::string> {
+  using Base = Polynomial<std::string>;
+  Poly() = default;
+  Poly(Base B) : Base(std::move(B)) {}
 
-  static Poly c(int64_t V) {
-    Poly P;
-    if (V)
-      P.T[{}] = V;
-    return P;
-  }
-  static Poly atom(const std::string &A) {
-    Poly P;
-    P.T[{A}] = 1;
-    return P;
-  }
-  Poly operator+(const Poly &O) const {
-    Poly R = *this;
-    for (const auto &[M, V] : O.T)
-      if (!(R.T[M] += V))
-        R.T.erase(M);
-    return R;
-  }
-  Poly operator*(int64_t K) const {
-    Poly R;
-    if (K)
-      for (const auto &[M, V] : T)
-        R.T[M] = V * K;
-    return R;
-  }
-  Poly operator-(const Poly &O) const { return *this + O * -1; }
-  Poly operator*(const Poly &O) const {
-    Poly R;
-    for (const auto &[M1, V1] : T)
-      for (const auto &[M2, V2] : O.T) {
-        Mono M = M1;
-        M.insert(M.end(), M2.begin(), M2.end());
-        std::sort(M.begin(), M.end());
-        if (!(R.T[M] += V1 * V2))
-          R.T.erase(M);
-      }
-    return R;
-  }
-  bool operator==(const Poly &O) const { return T == O.T; }
-  bool operator!=(const Poly &O) const { return T != O.T; }
-  std::optional<int64_t> constant() const {
-    if (T.empty())
-      return 0;
-    if (T.size() == 1 && T.begin()->first.empty())
-      return T.begin()->second;
-    return std::nullopt;
-  }
-  /// The single atom this polynomial is (coefficient 1), if any.
-  std::optional<std::string> single() const {
-    if (T.size() == 1 && T.begin()->first.size() == 1 && T.begin()->second == 1)
-      return T.begin()->first[0];
-    return std::nullopt;
-  }
+  static Poly c(int64_t V) { return Base::constant(V); }
+  static Poly atom(const std::string &A) { return Base::atom(A); }
+  Poly operator+(const Poly &O) const { return Base::operator+(O); }
+  Poly operator-(const Poly &O) const { return Base::operator-(O); }
+  Poly operator*(int64_t K) const { return Base::operator*(K); }
+  Poly operator*(const Poly &O) const { return Base::operator*(O); }
+  std::optional<int64_t> constant() const { return asConstant(); }
+  /// Whether an atom contains \p A (the name inside x // c and x % c
+  /// atoms too).
   bool mentions(const std::string &A) const {
-    for (const auto &[M, V] : T)
+    for (const auto &[M, V] : *this)
       for (const std::string &X : M)
-        if (X == A || X.find(A) != std::string::npos)
+        if (X.find(A) != std::string::npos)
           return true;
     return false;
   }
-  std::set<std::string> atoms() const {
-    std::set<std::string> S;
-    for (const auto &[M, V] : T)
-      S.insert(M.begin(), M.end());
-    return S;
-  }
-  /// Splits into Q * A + R where no term of R contains the atom \p A (one
-  /// occurrence of A is taken out of each term of Q).
   void divide(const std::string &A, Poly &Q, Poly &R) const {
-    Q = Poly();
-    R = Poly();
-    for (const auto &[M, V] : T) {
-      auto It = std::find(M.begin(), M.end(), A);
-      if (It == M.end()) {
-        R.T[M] = V;
-        continue;
-      }
-      Mono M2 = M;
-      M2.erase(M2.begin() + (It - M.begin()));
-      Q.T[M2] = V;
-    }
+    Base BQ, BR;
+    Base::divide(A, BQ, BR);
+    Q = BQ;
+    R = BR;
   }
-  /// Replaces atoms (whole atoms only).
   Poly subst(const std::map<std::string, Poly> &S) const {
-    Poly R;
-    for (const auto &[M, V] : T) {
-      Poly Term = Poly::c(V);
-      for (const std::string &A : M) {
-        auto It = S.find(A);
-        Term = Term * (It == S.end() ? Poly::atom(A) : It->second);
-      }
-      R = R + Term;
-    }
-    return R;
+    return Base::subst(S);
   }
   std::string py() const {
-    if (T.empty())
+    if (empty())
       return "0";
     std::string S;
     bool First = true;
-    for (const auto &[M, V] : T) {
+    for (const auto &[M, V] : *this) {
       int64_t A = V;
       if (!First)
         S += A < 0 ? " - " : " + ";
@@ -252,6 +186,13 @@ public:
   /// Upper bounds (inclusive, Python) of atoms, for bound proofs.
   std::map<std::string, std::string> Max;
 
+  /// A result beyond 64-bit integers is no value the lifter knows.
+  static std::optional<Poly> known(Poly P) {
+    if (P.overflowed())
+      return std::nullopt;
+    return P;
+  }
+
   std::optional<Poly> eval(const Expr *E) {
     E = stripCastsAndSubst(E);
     if (auto A = builtinAtom(E))
@@ -282,7 +223,7 @@ public:
     if (auto *U = dyn_cast<UnaryOperator>(E)) {
       if (U->getOpcode() == UO_Minus)
         if (auto P = eval(U->getSubExpr()))
-          return *P * -1;
+          return known(*P * -1);
       if (U->getOpcode() == UO_Plus)
         return eval(U->getSubExpr());
       return std::nullopt;
@@ -294,11 +235,11 @@ public:
         return std::nullopt;
       switch (B->getOpcode()) {
       case BO_Add:
-        return *L + *R;
+        return known(*L + *R);
       case BO_Sub:
-        return *L - *R;
+        return known(*L - *R);
       case BO_Mul:
-        return *L * *R;
+        return known(*L * *R);
       case BO_Div:
       case BO_Rem:
       case BO_Shr:
@@ -347,7 +288,7 @@ public:
   std::optional<std::string> maxOf(const Poly &P) {
     Poly R;
     std::map<std::string, Poly> S;
-    for (const auto &[M, V] : P.T) {
+    for (const auto &[M, V] : P) {
       if (V < 0)
         return std::nullopt;
       for (const std::string &A : M) {

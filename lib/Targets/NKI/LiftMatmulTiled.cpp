@@ -388,7 +388,7 @@ void TiledGemm::warpUniform(const Poly &Off, SourceLocation Loc) {
   // the K tile, with the same iterations in every lane) must not involve
   // the thread; the rest must be uniform over each warp.
   Poly P;
-  for (const auto &[M, V] : Off.T) {
+  for (const auto &[M, V] : Off) {
     bool Loop = false, Tid = false;
     for (const std::string &A : M) {
       if (uniformLoopVar(A))
@@ -402,7 +402,7 @@ void TiledGemm::warpUniform(const Poly &Off, SourceLocation Loc) {
                  " multiplies a loop variable by a thread index (only a "
                  "sum of a warp-uniform offset and loop terms is lifted)");
     if (!Loop)
-      P.T[M] = V;
+      P.add(M, V);
   }
   for (const std::string &A : P.atoms()) {
     std::string R = A;

@@ -187,7 +187,7 @@ bool Reader::split(SymP S, SymP A, int64_t &Coef, Poly &Rest) {
   if (!Pl)
     return false;
   Coef = 0;
-  Rest.clear();
+  Rest = Poly();
   for (auto &[M, C] : *Pl) {
     unsigned N = 0;
     for (SymP At : M)
@@ -199,7 +199,7 @@ bool Reader::split(SymP S, SymP A, int64_t &Coef, Poly &Rest) {
         return false;
       Coef = C;
     } else {
-      Rest[M] = C;
+      Rest.add(M, C);
     }
   }
   return true;
@@ -280,12 +280,10 @@ std::optional<Elem> Reader::element(const Term &T, SymP Base, int64_t W,
                         "of the sizes (" + text(C) + ")"),
                  std::nullopt;
     // Base * Cf + Rest < 0: x = Base(*W) + D < D - Rest (+1 for <=).
-    Poly B;
-    for (auto &[M, K] : Rest)
-      B[M] -= K;
-    B[Mono{}] += *D + (Op == "<=" ? 1 : 0);
-    for (auto It = B.begin(); It != B.end();)
-      It = It->second ? std::next(It) : B.erase(It);
+    Poly B = Rest * -1 + Poly::constant(*D + (Op == "<=" ? 1 : 0));
+    if (B.overflowed())
+      return refuse(RuleId::PK5007, "a bound beyond 64-bit integers"),
+             std::nullopt;
     Bounds.push_back(P.fromPoly(B, Ty::I64));
   }
   if (Bounds.empty())

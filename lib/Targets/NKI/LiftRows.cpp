@@ -65,7 +65,7 @@ std::optional<Decomp> Reader::decompose(SymP Idx) {
       fail(RuleId::PK5007, Here, "an index nonlinear in blockIdx.x");
       return std::nullopt;
     }
-    (N ? Q : Rest)[Without] += C;
+    (N ? Q : Rest).add(Without, C);
   }
   Decomp D;
   if (Q.empty()) {
@@ -96,7 +96,7 @@ std::optional<Decomp> Reader::decompose(SymP Idx) {
       }
     if (Var) {
       int64_t E = Var->Ops[1]->I;
-      int64_t C0 = Rest.count(km::Mono{}) ? Rest[km::Mono{}] : 0;
+      int64_t C0 = Rest.coefficient(km::Mono{});
       if (C0 < 0)
         return notMine(), std::nullopt;
       D.PitchS = P.intc(E);
@@ -105,9 +105,7 @@ std::optional<Decomp> Reader::decompose(SymP Idx) {
       if (D.R.O >= D.R.A)
         return notMine(), std::nullopt;
       km::Poly Col = Rest;
-      Col.erase(km::Mono{});
-      if (C0 % E)
-        Col[km::Mono{}] = C0 % E;
+      Col.add(km::Mono{}, C0 % E - C0);
       D.Col = P.fromPoly(Col);
       return D;
     }
@@ -128,7 +126,7 @@ std::optional<Decomp> Reader::decompose(SymP Idx) {
       Have.erase(It);
     }
     if (!Div) {
-      Col[M] += C;
+      Col.add(M, C);
       continue;
     }
     km::Mono Qm;
@@ -142,7 +140,7 @@ std::optional<Decomp> Reader::decompose(SymP Idx) {
       else
         Qm.push_back(A);
     }
-    RowRest[Qm] += C;
+    RowRest.add(Qm, C);
   }
   for (auto &[M, C] : RowRest)
     if (!M.empty()) {

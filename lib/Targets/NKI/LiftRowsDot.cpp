@@ -159,7 +159,7 @@ std::optional<SymP> Reader::dot(SymP S, unsigned T) {
       A == It ? ++NIt : A == X ? ++NX : (Rest.push_back(A), 0);
     if (NIt + NX != 1)
       return std::nullopt;
-    (NIt ? OfIt : OfX)[Rest] += C;
+    (NIt ? OfIt : OfX).add(Rest, C);
   }
   if (!X || X->Ops[0] != P.intc(0) || X->Ops[2] != P.intc(1))
     return std::nullopt;

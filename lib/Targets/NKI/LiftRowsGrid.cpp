@@ -142,12 +142,12 @@ std::optional<SymP> Summer::linear(SymP S, int64_t &K,
       for (SymP A : M)
         if (P.contains(A, Bx))
           return std::nullopt;
-      Q[M] += Co;
+      Q.add(M, Co);
     }
     if (!Seen || (C && *C != Const) || Const < 0 || Const >= K)
       return std::nullopt;
     C = Const;
-    Q[Mono{G}] += 1;
+    Q.add(Mono{G}, 1);
     Out = P.fromPoly(Q, S->T);
   } else {
     std::vector<SymP> Ops;

@@ -25,6 +25,8 @@
 #ifndef PK_ANALYSIS_KERNELMODEL_H
 #define PK_ANALYSIS_KERNELMODEL_H
 
+#include "pk/Polynomial.h"
+
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -91,13 +93,17 @@ struct Sym {
 };
 using SymP = const Sym *;
 
-/// An integer polynomial: monomial (atoms, sorted by Id) -> coefficient,
-/// ordered by the atoms' Ids (deterministic).
+/// An integer polynomial (pk/Polynomial.h): monomial (atoms, sorted by Id)
+/// -> coefficient, the monomials ordered by degree, then by their atoms'
+/// Ids (deterministic).
+struct SymIdLess {
+  bool operator()(SymP A, SymP B) const { return A->Id < B->Id; }
+};
 using Mono = std::vector<SymP>;
 struct MonoLess {
   bool operator()(const Mono &A, const Mono &B) const;
 };
-using Poly = std::map<Mono, int64_t, MonoLess>;
+using Poly = Polynomial<SymP, SymIdLess, MonoLess>;
 
 /// The pool: every value of one analysis.  Constructors simplify (constant
 /// folding, identities, canonical operand order, integer polynomials).
