@@ -41,11 +41,7 @@ namespace pk {
 namespace nki {
 namespace lift {
 
-void linAdd(LinearMap &A, const LinearMap &B, int64_t S) {
-  for (auto &[K, V] : B)
-    if ((A[K] += S * V) == 0)
-      A.erase(K);
-}
+void linAdd(LinearMap &A, const LinearMap &B, int64_t S) { A = A + B * S; }
 void affAdd(Aff &A, const Aff &B, int64_t S) {
   for (auto &[K, V] : B) {
     linAdd(A[K], V, S);
@@ -54,25 +50,22 @@ void affAdd(Aff &A, const Aff &B, int64_t S) {
   }
 }
 /// The constant of a LinearMap that has no parameter.
-std::optional<int64_t> linConst(const LinearMap &L) {
-  if (L.empty())
-    return 0;
-  if (L.size() == 1 && L.count(""))
-    return L.at("");
-  return std::nullopt;
-}
+std::optional<int64_t> linConst(const LinearMap &L) { return L.asConstant(); }
 std::optional<LinearMap> linMul(const LinearMap &A, const LinearMap &B) {
-  if (auto C = linConst(A)) {
-    LinearMap R;
-    linAdd(R, B, *C);
-    return R;
-  }
-  if (auto C = linConst(B)) {
-    LinearMap R;
-    linAdd(R, A, *C);
-    return R;
-  }
-  return std::nullopt;
+  std::optional<LinearMap> R;
+  if (auto C = linConst(A))
+    R = B * *C;
+  else if (auto C = linConst(B))
+    R = A * *C;
+  if (R && R->overflowed())
+    R.reset();
+  return R;
+}
+bool affOverflowed(const Aff &A) {
+  for (auto &[K, V] : A)
+    if (V.overflowed())
+      return true;
+  return false;
 }
 std::optional<Aff> affMul(const Aff &A, const Aff &B) {
   auto Pure = [](const Aff &X) {
@@ -104,9 +97,10 @@ std::optional<int64_t> affCoef(const Aff &A, const std::string &Atom) {
 
 std::string linText(const LinearMap &L) {
   std::string S;
-  for (auto &[K, V] : L) {
-    std::string T = K.empty() ? std::to_string(V)
-                              : (V == 1 ? K : std::to_string(V) + " * " + K);
+  for (auto &[M, V] : L) {
+    std::string T = M.empty()
+                        ? std::to_string(V)
+                        : (V == 1 ? M[0] : std::to_string(V) + " * " + M[0]);
     S += (S.empty() ? "" : " + ") + T;
   }
   if (S.empty())
@@ -122,15 +116,15 @@ const VarDecl *TransposeLifter::varOf(const Expr *E) {
 std::optional<Aff> TransposeLifter::aff(const Expr *E) {
   E = strip(E);
   if (auto *I = dyn_cast<IntegerLiteral>(E))
-    return Aff{{"", LinearMap{{"", I->getValue().getSExtValue()}}}};
+    return Aff{{"", LinearMap::constant(I->getValue().getSExtValue())}};
   std::optional<BuiltinIndex> BI = builtinIndex(E);
   if (BI && (BI->axis() == 'x' || BI->axis() == 'y')) {
     llvm::StringRef N = BI->Var;
     char D = BI->axis();
     if (N == "threadIdx")
-      return Aff{{std::string("t") + D, LinearMap{{"", 1}}}};
+      return Aff{{std::string("t") + D, LinearMap::constant(1)}};
     if (N == "blockIdx")
-      return Aff{{std::string("b") + D, LinearMap{{"", 1}}}};
+      return Aff{{std::string("b") + D, LinearMap::constant(1)}};
     return std::nullopt;
   }
   if (auto *DR = dyn_cast<DeclRefExpr>(E)) {
@@ -138,13 +132,13 @@ std::optional<Aff> TransposeLifter::aff(const Expr *E) {
     if (!V)
       return std::nullopt;
     if (V == J)
-      return Aff{{"j", LinearMap{{"", 1}}}};
+      return Aff{{"j", LinearMap::constant(1)}};
     auto It = Env.find(V);
     if (It != Env.end())
       return It->second;
     if (auto *P = dyn_cast<ParmVarDecl>(V))
       if (P->getDeclContext() == FD && P->getType()->isIntegerType())
-        return Aff{{"", LinearMap{{pyName(P->getName()), 1}}}};
+        return Aff{{"", LinearMap::atom(pyName(P->getName()))}};
     return std::nullopt;
   }
   if (auto *B = dyn_cast<BinaryOperator>(E)) {
@@ -153,10 +147,11 @@ std::optional<Aff> TransposeLifter::aff(const Expr *E) {
       return std::nullopt;
     switch (B->getOpcode()) {
     case BO_Add:
-      affAdd(*L, *R, 1);
-      return L;
     case BO_Sub:
-      affAdd(*L, *R, -1);
+      affAdd(*L, *R, B->getOpcode() == BO_Add ? 1 : -1);
+      // Beyond 64-bit integers: no index the lifter knows.
+      if (affOverflowed(*L))
+        return std::nullopt;
       return L;
     case BO_Mul:
       return affMul(*L, *R);
@@ -186,7 +181,7 @@ bool TransposeLifter::guard(const Expr *E, std::vector<Bound> &G) {
     return false;
   LinearMap Size = Bd->count("") ? Bd->at("") : LinearMap();
   if (Op == BO_LE)
-    linAdd(Size, LinearMap{{"", 1}}, 1);
+    linAdd(Size, LinearMap::constant(1), 1);
   G.push_back({*A, Size});
   return true;
 }
@@ -301,7 +296,7 @@ bool TransposeLifter::tileAt(const ArraySubscriptExpr *A, const Aff &I0,
       return false;
     Pitch = *P;
   }
-  auto Want = affMul(I0, Aff{{"", LinearMap{{"", Pitch}}}});
+  auto Want = affMul(I0, Aff{{"", LinearMap::constant(Pitch)}});
   if (!Want)
     return false;
   affAdd(*Want, I1, 1);
@@ -328,9 +323,9 @@ NodeP TransposeLifter::value(const Expr *E, SourceLocation Loc) {
 /// tile[ty + j][tx] = g(in[Gr * Cols + Gc]) with guard Gc < Cols, Gr < Rows.
 bool TransposeLifter::stage(const Expr *Lhs, const Expr *Rhs,
                             SourceLocation Loc, std::vector<Bound> &G) {
-  Aff I0{{"ty", {{"", 1}}}}, I1{{"tx", {{"", 1}}}};
+  Aff I0{{"ty", LinearMap::constant(1)}}, I1{{"tx", LinearMap::constant(1)}};
   if (J)
-    I0["j"] = {{"", 1}};
+    I0["j"] = LinearMap::constant(1);
   auto *A = dyn_cast<ArraySubscriptExpr>(Lhs->IgnoreParens());
   const Expr *Base = A ? A->getBase()->IgnoreParenImpCasts() : nullptr;
   if (A && !Flat)
@@ -447,9 +442,9 @@ bool TransposeLifter::store(const Expr *Lhs, const Expr *Rhs,
   if (P == In)
     return fail(Loc, "a transpose in place (the store writes the staged "
                      "matrix)");
-  Aff J0{{"tx", {{"", 1}}}}, J1{{"ty", {{"", 1}}}};
+  Aff J0{{"tx", LinearMap::constant(1)}}, J1{{"ty", LinearMap::constant(1)}};
   if (J)
-    J1["j"] = {{"", 1}};
+    J1["j"] = LinearMap::constant(1);
   TileLeaf = std::make_shared<Node>();
   TileLeaf->K = Node::Ref;
   TileLeaf->Text = "(tile element)";
@@ -618,7 +613,8 @@ std::optional<Refusal> TransposeLifter::finish() {
                    "the tile loops run past the shared tile"};
   // The blocks must be TD x R threads; R0 and C0 must be TD times the block
   // indices so that the blocks' tiles cover the matrix (the grid covers it).
-  Aff WantR0{{"by", {{"", TD}}}}, WantC0{{"bx", {{"", TD}}}};
+  Aff WantR0{{"by", LinearMap::constant(TD)}},
+      WantC0{{"bx", LinearMap::constant(TD)}};
   if (R0 != WantR0 || C0 != WantC0)
     return Refusal{RuleId::PK5009, Tile->getLocation(),
                    "the block's tile does not start at (blockIdx.y * TILE, "

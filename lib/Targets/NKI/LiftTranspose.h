@@ -10,14 +10,15 @@
 #define PK_NKI_LIFTTRANSPOSE_H
 
 #include "LiftInternal.h"
+#include "pk/Polynomial.h"
 
 namespace pk {
 namespace nki {
 namespace lift {
 
-/// A linear form over the scalar parameters: name -> coefficient ("" is the
-/// constant).
-using LinearMap = std::map<std::string, int64_t>;
+/// A linear form over the scalar parameters: an integer polynomial
+/// (pk/Polynomial.h) whose terms are a constant and parameters.
+using LinearMap = Polynomial<std::string>;
 /// An affine form over the index atoms tx, ty, bx, by, j with LinearMap
 /// coefficients; atom "" is the constant part.
 using Aff = std::map<std::string, LinearMap>;
