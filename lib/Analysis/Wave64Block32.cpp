@@ -10,10 +10,10 @@
 #include "Wave64Internal.h"
 #include "pk/ASTUtil.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
-#include "pk/DynamicVisitor.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace pk;

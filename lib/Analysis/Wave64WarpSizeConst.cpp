@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "Wave64Internal.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
-#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace pk;

@@ -284,8 +284,8 @@ bool Runner::compile(StringRef Main, StringRef Exe, bool Hip, StringRef Dir,
   }
   // Clang's refusals of a precompiled header name it or say what it is.
   auto RefusesPrelude = [&](StringRef Out) {
-    return (Pch && Out.contains(validate::preludePchPath(Opts.CacheDir,
-                                                         Pch->Key))) ||
+    return (Pch &&
+            Out.contains(validate::preludePchPath(Opts.CacheDir, Pch->Key))) ||
            Out.contains_insensitive("precompiled header") ||
            Out.contains("PCH file") || Out.contains("AST file");
   };

@@ -7,12 +7,12 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <filesystem>
 #include <grp.h>
 #include <random>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <filesystem>
 #include <sys/wait.h>
 #include <unistd.h>
 

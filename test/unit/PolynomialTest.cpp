@@ -108,8 +108,8 @@ struct DegreeFirst {
                   const std::vector<std::string> &B) const {
     if (A.size() != B.size())
       return A.size() < B.size();
-    return std::lexicographical_compare(A.begin(), A.end(), B.begin(),
-                                        B.end(), ByLen());
+    return std::lexicographical_compare(A.begin(), A.end(), B.begin(), B.end(),
+                                        ByLen());
   }
 };
 

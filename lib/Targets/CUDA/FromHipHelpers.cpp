@@ -19,9 +19,9 @@
 #include "FromHip.h"
 #include "RawTokens.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMapContext.h"
-#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringSwitch.h"

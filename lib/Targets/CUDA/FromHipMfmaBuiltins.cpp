@@ -43,8 +43,8 @@
 #include "FromHipMfmaGemm.h"
 #include "RawTokens.h"
 
-#include "clang/AST/ASTContext.h"
 #include "pk/DynamicVisitor.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"

@@ -30,9 +30,9 @@
 //===----------------------------------------------------------------------===//
 #include "FromHip.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
-#include "pk/DynamicVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"

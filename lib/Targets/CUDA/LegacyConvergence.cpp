@@ -21,10 +21,10 @@
 #include "LegacyPasses.h"
 #include "pk/BuiltinVars.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
-#include "pk/DynamicVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include <algorithm>

@@ -13,8 +13,8 @@
 #include "LegacyPasses.h"
 
 #include "pk/DataDir.h"
-#include "clang/AST/ASTContext.h"
 #include "pk/DynamicVisitor.h"
+#include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace pk;

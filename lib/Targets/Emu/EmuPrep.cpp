@@ -10,11 +10,11 @@
 #include "pk/ASTUtil.h"
 #include "pk/TargetContext.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/QualTypeNames.h"
-#include "pk/DynamicVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/ASTUnit.h"
@@ -428,8 +428,7 @@ llvm::Error pk::runEmuPrep(TargetContext &TC) {
   V.replaceDeclarations();
   V.bindDeviceVariables();
   if (!V.DeviceAsm.empty())
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   V.DeviceAsm);
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), V.DeviceAsm);
   // Reports name the user's file and lines.
   for (const std::string &File : TC.PF.UserFiles)
     TC.edit(File, 0, 0, llvm::formatv("#line 1 \"{0}\"\n", File).str(),

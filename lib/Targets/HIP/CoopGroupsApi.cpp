@@ -10,10 +10,10 @@
 //===----------------------------------------------------------------------===//
 #include "HipPasses.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringMap.h"

@@ -16,9 +16,9 @@
 //===----------------------------------------------------------------------===//
 #include "HipPasses.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
-#include "pk/DynamicVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <set>
@@ -47,7 +47,8 @@ bool isCubWarpTemplate(const TemplateDecl *TD) {
 class Visitor : public DynamicASTVisitor {
 public:
   explicit Visitor(TargetContext &TC) : TC(TC) {}
-  bool VisitTemplateSpecializationTypeLoc(TemplateSpecializationTypeLoc TL) override {
+  bool VisitTemplateSpecializationTypeLoc(
+      TemplateSpecializationTypeLoc TL) override {
     const auto *T = TL.getTypePtr();
     if (!isCubWarpTemplate(T->getTemplateName().getAsTemplateDecl()))
       return true;

@@ -8,9 +8,9 @@
 #include "HipPasses.h"
 #include "pk/ASTUtil.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
-#include "pk/DynamicVisitor.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace pk;

@@ -24,8 +24,8 @@
 //===----------------------------------------------------------------------===//
 #include "HipPasses.h"
 
-#include "clang/AST/ASTContext.h"
 #include "pk/DynamicVisitor.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"

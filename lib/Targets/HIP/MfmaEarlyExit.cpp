@@ -16,8 +16,8 @@
 #include "MfmaRules.h"
 #include "pk/ASTUtil.h"
 
-#include "clang/AST/ASTContext.h"
 #include "pk/DynamicVisitor.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -91,9 +91,13 @@ public:
       return fail(ICE, "a read of memory");
     return true;
   }
-  bool VisitGCCAsmStmt(GCCAsmStmt *S) override { return fail(S, "inline assembly"); }
+  bool VisitGCCAsmStmt(GCCAsmStmt *S) override {
+    return fail(S, "inline assembly");
+  }
   bool VisitCXXNewExpr(CXXNewExpr *E) override { return fail(E, "'new'"); }
-  bool VisitCXXDeleteExpr(CXXDeleteExpr *E) override { return fail(E, "'delete'"); }
+  bool VisitCXXDeleteExpr(CXXDeleteExpr *E) override {
+    return fail(E, "'delete'");
+  }
 
   /// An lvalue that names thread-private storage (a local variable or
   /// parameter, a member or array element of one, a constant).

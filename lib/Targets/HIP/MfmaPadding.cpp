@@ -16,10 +16,10 @@
 #include "pk/ASTUtil.h"
 #include "pk/Rules.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ParentMapContext.h"
-#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/MapVector.h"

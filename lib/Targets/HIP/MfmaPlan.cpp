@@ -9,11 +9,11 @@
 #include "MfmaPlan.h"
 #include "pk/ASTUtil.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ParentMapContext.h"
-#include "pk/DynamicVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -164,7 +164,6 @@ class FragmentScan : public DynamicASTVisitor {
 public:
   FragmentScan(TargetContext &TC, FragmentPlan &P) : TC(TC), P(P) {}
 
-
   bool TraverseNestedNameSpecifierLoc(NestedNameSpecifierLoc Q) override {
     if (!Q)
       return true;
@@ -254,7 +253,8 @@ public:
       P.ElemRefs.push_back(ME);
     return true;
   }
-  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *ME) override {
+  bool
+  VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr *ME) override {
     if (ME->getMember().isIdentifier() &&
         ME->getMember().getAsIdentifierInfo()->getName() == "x" &&
         !ME->isImplicitAccess() && fragType(ME->getBaseType()) &&

@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 #include "HipPasses.h"
 
-#include "clang/AST/ASTContext.h"
 #include "pk/DynamicVisitor.h"
+#include "clang/AST/ASTContext.h"
 #include <string>
 
 using namespace pk;

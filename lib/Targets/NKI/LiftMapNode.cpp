@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "LiftMapImpl.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
-#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>

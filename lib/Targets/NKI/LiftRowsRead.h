@@ -11,8 +11,8 @@
 #include "LiftRowsImpl.h"
 #include "LiftSym.h"
 
-#include "clang/AST/ASTContext.h"
 #include "pk/DynamicVisitor.h"
+#include "clang/AST/ASTContext.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cstdlib>

@@ -31,8 +31,8 @@ namespace pk {
 /// Monomials in lexicographic order of their atoms.
 template <class A, class AtomLess = std::less<A>> struct LexMonoLess {
   bool operator()(const std::vector<A> &X, const std::vector<A> &Y) const {
-    return std::lexicographical_compare(X.begin(), X.end(), Y.begin(),
-                                        Y.end(), AtomLess());
+    return std::lexicographical_compare(X.begin(), X.end(), Y.begin(), Y.end(),
+                                        AtomLess());
   }
 };
 

@@ -93,8 +93,7 @@ public:
   virtual bool TraverseFunctionDecl(clang::FunctionDecl *D);
   virtual bool TraverseCXXMethodDecl(clang::CXXMethodDecl *D);
   virtual bool TraverseForStmt(clang::ForStmt *S);
-  virtual bool
-  TraverseNestedNameSpecifierLoc(clang::NestedNameSpecifierLoc Q);
+  virtual bool TraverseNestedNameSpecifierLoc(clang::NestedNameSpecifierLoc Q);
   virtual bool TraverseTemplateArgumentLoc(const clang::TemplateArgumentLoc &L);
 
   /// Called before a statement is traversed: false skips it and what it
