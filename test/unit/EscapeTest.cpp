@@ -11,7 +11,7 @@ using namespace pk;
 namespace {
 
 // Inputs a hostile file name or source line would carry.
-const llvm::StringLiteral Hostile[] = {
+const llvm::StringRef Hostile[] = {
     "",
     " ",
     "plain.cu",
@@ -34,11 +34,11 @@ const llvm::StringLiteral Hostile[] = {
     "zero\xe2\x80\x8bwidth",
     "nul\x01\x1b[31mcolour",
     "not utf8 \xe9\xff",
-    "\xef\xbb\xbfbom",
+    "\xef\xbb\xbf" "bom", // a byte-order mark (apart: "\xbfb" would be one escape)
     "` leading and trailing `",
     "``",
     // Found by fuzz.escape-replay: a NUL byte was encoded as "%000".
-    "a|\0b",
+    llvm::StringRef("a|\0b", 4),
 };
 
 TEST(Escape, HostileInputsHoldEveryProperty) {
