@@ -16,8 +16,9 @@
 // (for loops) are traversed by recursion, as RecursiveASTVisitor does for a
 // derived class that overrides their Traverse function.
 //
-// A pass that overrides more of the traversal derives from
-// RecursiveASTVisitor itself.
+// A pass that needs another hook adds it here.  Only the parent index
+// (pk/ParentIndex.h), which overrides most of the traversal, instantiates
+// RecursiveASTVisitor itself (test suite.ast-visitors).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PK_FRONTEND_DYNAMICVISITOR_H
