@@ -329,12 +329,17 @@ SymP SymPool::bin(llvm::StringRef Op, SymP A, SymP B) {
           return intc(0);
       }
   }
-  // An int32 max with INT_MIN, min with INT_MAX.
+  // An int32 max with INT_MIN, min with INT_MAX; a uint32 max with 0, min
+  // with UINT_MAX (a constant taken modulo 2^32, as converting it does).
   if (IsInt && (Op == "max" || Op == "min"))
     for (int Side = 0; Side < 2; ++Side) {
       SymP C = Side ? A : B, X = Side ? B : A;
-      if (C->K == SK::Int && X->T == Ty::I32 &&
-          C->I == (Op == "max" ? INT32_MIN : INT32_MAX))
+      if (C->K != SK::Int)
+        continue;
+      if (X->T == Ty::I32 && C->I == (Op == "max" ? INT32_MIN : INT32_MAX))
+        return X;
+      if (X->T == Ty::U32 &&
+          (uint64_t(C->I) & UINT32_MAX) == (Op == "max" ? 0 : UINT32_MAX))
         return X;
     }
   // Float identities.
@@ -557,6 +562,10 @@ SymP SymPool::identity(llvm::StringRef Op, Ty T) {
     return flt(INFINITY, T);
   if ((Op == "max" || Op == "min") && T == Ty::I32)
     return intc(Op == "max" ? INT32_MIN : INT32_MAX);
+  if ((Op == "max" || Op == "min") && T == Ty::U32)
+    return intc(Op == "max" ? 0 : int64_t(UINT32_MAX), Ty::U32);
+  if ((Op == "max" || Op == "min") && T == Ty::I64)
+    return intc(Op == "max" ? INT64_MIN : INT64_MAX, Ty::I64);
   return nullptr;
 }
 

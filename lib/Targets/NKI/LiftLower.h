@@ -31,9 +31,14 @@ struct Node {
   /// down the columns of the tile (nc_matmul with a column of ones).
   /// RowRed: Fn (nl.add, nl.maximum, nl.minimum) over the columns c <
   /// Depth of A, whose loads ('W') read along the tile's rows.
+  /// RowArg: the first (Fn nl.minimum) or the last (nl.maximum) column c <
+  /// Depth at which A (loads 'W') equals the per-row value B, or Text (the
+  /// kernel model's ArgNone or ArgLow) in a row where none does.
+  // clang-format off
   enum Kind {
-    Load, Scalar, Bin, Unary, Cast, Ref, Row, Dot, ColSum, RowRed
+    Load, Scalar, Bin, Unary, Cast, Ref, Row, Dot, ColSum, RowRed, RowArg
   } K = Scalar;
+  // clang-format on
   DType Ty = DType::F32;
   std::string Text;  ///< Scalar: Python expression; Load: parameter
   /// Load: 'e' own element, 'r' row (gx), 'c' column (gy), 'R' the rows
@@ -76,6 +81,18 @@ inline std::string loadTransposed(Builder &B, Access Src, const std::string &NRo
   B.op(C);
   return Out;
 }
+
+/// The exact max (\p Max) or min of the int32 or uint32 (\p T) tile
+/// \p Tile ([0:np_, 0:NF] of tiles FSize wide) into a new (P, 1) column of
+/// \p T, returned (LiftRowsIntMax.cpp: on 16-bit halves, exact in float32).
+std::string exactIntReduce(Builder &B, bool Max, DType T, const Access &Tile,
+                           const std::string &NF, const std::string &FSize);
+/// The exact max or min of two (P, 1) columns of \p T, a new column.
+std::string exactIntCombine(Builder &B, bool Max, DType T, const Access &A,
+                            const Access &C);
+/// The identity of an exact max (\p Max) or min of \p T (int32 or
+/// uint32): the smallest or the largest value, as the memset literal.
+const char *exactIntIdentity(bool Max, DType T);
 
 class TileLowering {
 public:
@@ -175,6 +192,8 @@ public:
       return colSumTile(N);
     case Node::RowRed:
       return rowRedTile(N);
+    case Node::RowArg:
+      return rowArgTile(N);
     }
     return Operand::scalar("0");
   }
@@ -266,6 +285,8 @@ public:
   /// of columns c0:c1, tensor_reduce along the free axis and the combination
   /// into the column.
   Operand rowRedTile(const NodeP &N) {
+    if (N->Ty == DType::I32 || N->Ty == DType::U32)
+      return rowIntRedTile(N);
     std::string Acc = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
     Access AA = colAccess(Acc);
     Op M;
@@ -301,6 +322,90 @@ public:
     Cb.Dst = AA;
     Cb.Srcs = {Operand::tile(AA), Operand::tile(RA)};
     B.op(Cb);
+    B.close();
+    return Operand::tile(AA);
+  }
+
+  /// An int32 or uint32 max or min (N->Ty) over the columns 0:Depth of
+  /// N->A, exact: per 512 columns the chunk's tile of values is reduced on
+  /// its 16-bit halves and combined with the accumulator alike
+  /// (LiftRowsIntMax.cpp; the tiles' partitions are 0:np_).
+  Operand rowIntRedTile(const NodeP &N) {
+    const bool Max = N->Fn == "nl.maximum";
+    std::string Acc = B.alloc("acc", Mem::SBUF, N->Ty, {"128", "1"});
+    Access AA = colAccess(Acc);
+    B.op(OpKind::Memset, AA, {Operand::scalar(exactIntIdentity(Max, N->Ty))});
+    B.open("c0", "0", N->Depth, "512");
+    B.assign("c1", "min(" + N->Depth + ", c0 + 512)");
+    B.assign("nc_", "c1 - c0");
+    TileLowering In(B, HbmName, true);
+    In.PLo = PLo;
+    In.PHi = PHi;
+    In.FHi = "nc_";
+    In.RowLo = RowLo;
+    In.RowHi = RowHi;
+    In.ColLo = "c0";
+    In.ColHi = "c1";
+    Operand V = In.lower(N->A);
+    std::string C = exactIntReduce(B, Max, N->Ty, V.Tile, "nc_", "512");
+    std::string Cb = exactIntCombine(B, Max, N->Ty, AA, colAccess(C));
+    B.op(OpKind::TensorCopy, AA, {Operand::tile(colAccess(Cb))});
+    B.close();
+    return Operand::tile(AA);
+  }
+
+  /// The first (last) column where N->A equals the per-row N->B: a (P, 1)
+  /// column set to N->Text, then per 512 columns the 0/1 mask of A == B
+  /// (tensor_scalar nl.equal with B's column), turned into c where it holds
+  /// and N->Text where not (mask * (c - None) + None, the columns c by
+  /// nisa.iota), reduced along the free axis by Fn and combined into the
+  /// column.  Exact in float32 while Depth <= 2^24 (asserted when traced).
+  Operand rowArgTile(const NodeP &N) {
+    Operand Best = lower(N->B);
+    // B is one value per row: in the map's row reductions (the only
+    // builder of RowArg) an element of the map is a row, its tiles one
+    // column wide, so a full tile of B is that column.
+    if (Best.IsTile && !isCol(Best))
+      Best = Operand::tile(colAccess(Best.Tile.Tensor));
+    B.check("(" + N->Depth + ") <= 16777216",
+            "cols <= 2**24: column indices exact in float32 (arg-reduction)");
+    std::string Acc = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
+    Access AA = colAccess(Acc);
+    Op M;
+    M.Kind = OpKind::Memset;
+    M.Dst = AA;
+    M.Srcs = {Operand::scalar(N->Text + ".0")};
+    B.op(M);
+    B.open("c0", "0", N->Depth, "512");
+    B.assign("c1", "min(" + N->Depth + ", c0 + 512)");
+    B.assign("nc_", "c1 - c0");
+    TileLowering In(B, HbmName, true);
+    In.PLo = PLo;
+    In.PHi = PHi;
+    In.FHi = "nc_";
+    In.RowLo = RowLo;
+    In.RowHi = RowHi;
+    In.ColLo = "c0";
+    In.ColHi = "c1";
+    Operand V = In.lower(N->A);
+    Access Io = In.fresh(DType::F32, false);
+    B.op(OpKind::Iota, Io, {Operand::scalar("c0"), Operand::scalar("nc_")});
+    Access Mk = In.fresh(DType::F32, false);
+    const std::string &None = N->Text;
+    const std::string NegNone =
+        None.front() == '-' ? None.substr(1) : "-" + None;
+    B.op(OpKind::TensorScalar, Mk, {V, Best}, "nl.equal");
+    B.op(OpKind::TensorScalar, Mk,
+         {Operand::tile(Mk), Operand::scalar(NegNone + ".0")}, "nl.multiply");
+    B.op(OpKind::TensorScalar, Mk,
+         {Operand::tile(Mk), Operand::scalar(None + ".0")}, "nl.add");
+    B.op(OpKind::TensorTensor, Mk, {Operand::tile(Mk), Operand::tile(Io)},
+         "nl.add");
+    std::string Red = B.alloc("red", Mem::SBUF, DType::F32, {"128", "1"});
+    Access RA = colAccess(Red);
+    B.op(OpKind::Reduce, RA, {Operand::tile(Mk)}, N->Fn);
+    B.op(OpKind::TensorTensor, AA, {Operand::tile(AA), Operand::tile(RA)},
+         N->Fn);
     B.close();
     return Operand::tile(AA);
   }

@@ -106,6 +106,15 @@ private:
   }
   NodeP node(SymP S, SourceLocation L);
   bool classify(SymP S, SourceLocation L, std::set<SymP> &Seen);
+  /// An arg-reduction's index: the values along the row (Vals, over the
+  /// reduction's variable), the row's best they are compared with, and
+  /// whether ties go to the last index.
+  struct ArgForm {
+    SymP Vals, Best;
+    bool Last;
+  };
+  std::optional<ArgForm> argForm(SymP S);
+  NodeP argIndex(SymP S, SourceLocation L);
   /// Column reductions: the reduction being classified, the extent of the
   /// column coordinate (the matrix's row length), whether the map is 1-D.
   SymP CurIter = nullptr, ColExt = nullptr;

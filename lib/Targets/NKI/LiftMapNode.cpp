@@ -15,12 +15,134 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <algorithm>
+#include <functional>
 
 using namespace pk;
 using namespace pk::nki;
 using namespace pk::nki::mapread;
 using namespace pk::km;
 using namespace clang;
+
+namespace mapnode {
+
+/// Whether \p S mentions \p It other than as the variable of a reduction
+/// over it (where it is bound).
+bool freeIn(SymP S, SymP It) {
+  if (S == It)
+    return true;
+  if (S->K == SK::Reduce && S->Ops[0] == It)
+    return false;
+  for (SymP O : S->Ops)
+    if (freeIn(O, It))
+      return true;
+  return false;
+}
+
+} // namespace mapnode
+
+/// The kernel model's form of an arg-max or arg-min's index
+/// (lib/Analysis/KernelArg.cpp): reduce(min, it, v(it) == best ? it :
+/// ArgNone) for the first index, reduce(max, it, ... : ArgLow) for the
+/// last, with best free of it.
+std::optional<MapBuilder::ArgForm> MapBuilder::argForm(SymP S) {
+  const bool Last = S->Op == "max";
+  if (S->K != SK::Reduce || (S->Op != "min" && !Last))
+    return std::nullopt;
+  SymP It = S->Ops[0], Body = S->Ops[1];
+  if (Body->K != SK::Select || Body->Ops[1] != It ||
+      Body->Ops[2] != P.intc(Last ? SymPool::ArgLow : SymPool::ArgNone) ||
+      Body->Ops[0]->K != SK::Cmp || Body->Ops[0]->Op != "==")
+    return std::nullopt;
+  SymP V = Body->Ops[0]->Ops[0], Best = Body->Ops[0]->Ops[1];
+  if (mapnode::freeIn(Best, It))
+    std::swap(V, Best);
+  if (mapnode::freeIn(Best, It) || !mapnode::freeIn(V, It))
+    return std::nullopt;
+  return ArgForm{V, Best, Last};
+}
+
+/// The index of an arg-max or arg-min with its initial pair
+/// (lib/Analysis/KernelArg.cpp): min(reduce(min, it, v == best ? it :
+/// ArgNone), v0 == best ? i0 : ArgNone) (max and ArgLow for the last
+/// index), a (P, 1) column: the reduction's RowArg, and for the pair the
+/// 0/1 column of v0 == best times (i0 - ArgNone) plus ArgNone, exact in
+/// float32 (every value an integer below 2^25).  Null where \p S is not
+/// such an index.
+NodeP MapBuilder::argIndex(SymP S, SourceLocation L) {
+  if (S->K != SK::Bin || isFloatTy(S->T) || (S->Op != "min" && S->Op != "max"))
+    return nullptr;
+  const bool Last = S->Op == "max";
+  const int64_t None = Last ? SymPool::ArgLow : SymPool::ArgNone;
+  auto IsPair = [&](SymP X) {
+    return X->K == SK::Select && X->Ops[2] == P.intc(None) &&
+           X->Ops[0]->K == SK::Cmp && X->Ops[0]->Op == "==" &&
+           !P.containsKind(X->Ops[1], SK::Load);
+  };
+  std::vector<SymP> Terms;
+  std::function<void(SymP)> Flat = [&](SymP X) {
+    if (X->K == SK::Bin && X->Op == S->Op && !isFloatTy(X->T)) {
+      Flat(X->Ops[0]);
+      Flat(X->Ops[1]);
+    } else {
+      Terms.push_back(X);
+    }
+  };
+  Flat(S);
+  bool AnyReduce = false;
+  for (SymP X : Terms) {
+    auto A = argForm(X);
+    if (A && A->Last == Last)
+      AnyReduce = true;
+    else if (!IsPair(X))
+      return nullptr;
+  }
+  if (!AnyReduce)
+    return nullptr;
+  auto Scalar = [](std::string Text) {
+    auto N = std::make_shared<Node>();
+    N->K = Node::Scalar;
+    N->Text = std::move(Text);
+    return N;
+  };
+  auto Bin = [](const char *Fn, NodeP A, NodeP B) {
+    auto N = std::make_shared<Node>();
+    N->K = Node::Bin;
+    N->Fn = Fn;
+    N->A = std::move(A);
+    N->B = std::move(B);
+    return N;
+  };
+  NodeP Out;
+  for (SymP X : Terms) {
+    NodeP T;
+    if (argForm(X)) {
+      T = node(X, L);
+    } else {
+      NodeP V = node(X->Ops[0]->Ops[0], L);
+      NodeP Best = V ? node(X->Ops[0]->Ops[1], L) : nullptr;
+      NodeP I0 = Best ? node(X->Ops[1], L) : nullptr;
+      if (!I0)
+        return nullptr;
+      if (V->K == Node::Scalar)
+        std::swap(V, Best);
+      if (V->K == Node::Scalar || I0->K != Node::Scalar) {
+        refuse(RuleId::PK5007, L,
+               "an arg-reduction's initial pair that is not a constant "
+               "compared with the row's best");
+        return nullptr;
+      }
+      T = Bin("nl.add",
+              Bin("nl.multiply", Bin("nl.equal", V, Best),
+                  Scalar("float((" + I0->Text + ") - (" + std::to_string(None) +
+                         "))")),
+              Scalar(std::to_string(None) + ".0"));
+    }
+    if (!T)
+      return nullptr;
+    Out = Out ? Bin(Last ? "nl.maximum" : "nl.minimum", Out, T) : T;
+  }
+  return Out;
+}
 
 bool MapBuilder::classify(SymP S, SourceLocation L, std::set<SymP> &Seen) {
   if (!Seen.insert(S).second)
@@ -34,6 +156,23 @@ bool MapBuilder::classify(SymP S, SourceLocation L, std::set<SymP> &Seen) {
       return notMap("a reduction in a map over more than one coordinate (a "
                     "contraction)",
                     RuleId::PK5007);
+    if (auto Arg = argForm(S)) {
+      // The best value is classified as the map's own reduction, the
+      // values compared with it as the terms of this one.
+      if (!classify(Arg->Best, L, Seen))
+        return false;
+      CurIter = S->Ops[0];
+      bool Ok = classify(Arg->Vals, L, Seen);
+      CurIter = nullptr;
+      HasReduce = true;
+      if (!Ok)
+        return false;
+      if (RedKind != 'W')
+        return refuse(RuleId::PK5007, L,
+                      "an arg-reduction that is not along each element's "
+                      "row (down the columns only sums are lowered)");
+      return true;
+    }
     CurIter = S->Ops[0];
     bool Ok = classify(S->Ops[1], L, Seen);
     CurIter = nullptr;
@@ -187,6 +326,10 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
     break;
   }
   case SK::Bin: {
+    if (NodeP Arg = argIndex(S, L)) {
+      Memo[S] = Arg;
+      return Arg;
+    }
     static const std::map<std::string, std::string> Alu = {
         {"+", "nl.add"},      {"-", "nl.subtract"}, {"*", "nl.multiply"},
         {"/", "nl.divide"},   {"max", "nl.maximum"}, {"min", "nl.minimum"},
@@ -256,6 +399,24 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
     break;
   }
   case SK::Reduce: {
+    if (auto Arg = argForm(S)) {
+      // The column of the row's best (first or last on ties).
+      NodeP A = node(Arg->Vals, L), Best = A ? node(Arg->Best, L) : nullptr;
+      auto D = pySize(S->Ops[0]->Ops[1]);
+      if (!A || !Best)
+        return nullptr;
+      if (A->K == Node::Scalar || !D)
+        return Fail("an arg-reduction of a value that does not read the "
+                    "row");
+      N->K = Node::RowArg;
+      N->Ty = DType::F32;
+      N->A = A;
+      N->B = Best;
+      N->Depth = *D;
+      N->Fn = Arg->Last ? "nl.maximum" : "nl.minimum";
+      N->Text = std::to_string(Arg->Last ? SymPool::ArgLow : SymPool::ArgNone);
+      break;
+    }
     NodeP A = node(S->Ops[1], L);
     if (!A)
       return nullptr;
@@ -265,6 +426,28 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
                   "them");
     N->K = RedKind == 'W' ? Node::RowRed : Node::ColSum;
     N->Ty = DType::F32;
+    if (!isFloatTy(S->T)) {
+      // Integers: a max or min of int32 or uint32 elements along the row is
+      // exact on 16-bit halves; the engines add and multiply in float32.
+      const DType IT = dtypeOfSym(S->T);
+      const bool MaxMin = S->Op == "max" || S->Op == "min";
+      if (!MaxMin || RedKind != 'W' || (S->T != Ty::I32 && S->T != Ty::U32))
+        return Fail(
+            llvm::formatv("an integer {0} {1} (the engines compute in float32, "
+                          "exact only below 2^24; int32 and uint32 maxima and "
+                          "minima along a row are lowered exactly)",
+                          S->Op == "+"   ? "sum"
+                          : S->Op == "*" ? "product"
+                                         : S->Op.str(),
+                          RedKind == 'W' ? "along a row" : "down the columns")
+                .str());
+      if (A->K != Node::Load || A->Ty != IT)
+        return Fail(llvm::formatv("an {0} {1} of values that are not {0} "
+                                  "elements read from a tensor",
+                                  dtypeName(IT), S->Op)
+                        .str());
+      N->Ty = IT;
+    }
     N->A = A;
     N->Depth = *D;
     N->Fn = S->Op == "max"   ? "nl.maximum"

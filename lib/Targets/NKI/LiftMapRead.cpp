@@ -95,7 +95,7 @@ SymP Reader::norm(SymP S) {
   if (It != Memo.end())
     return It->second;
   SymP Out = nullptr;
-  if (S->isInt() && S->T != Ty::Bool) {
+  if (S->isInt() && S->T != Ty::Bool && S->K != SK::Reduce) {
     Out = normInt(S);
   } else {
     switch (S->K) {
@@ -192,6 +192,9 @@ SymP Reader::normAtom(SymP A) {
   case SK::Select:
   case SK::Cast:
     return rebuild(A);
+  case SK::Reduce:
+    // An integer reduction as a value (an arg-max's index).
+    return norm(A);
   case SK::Load: {
     // An integer element value (an index read from memory is refused by
     // the model itself, as data-dependent).

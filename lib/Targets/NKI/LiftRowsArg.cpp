@@ -3,8 +3,8 @@
 //
 // The row emitter's lowering of the arg form of an arg-max or arg-min
 // (lib/Analysis/KernelArg.cpp): the first column equal to the row's best,
-// by nisa.iota, nl.equal and nl.minimum; and of int32 max and min
-// reductions, exact on 16-bit halves (LiftRowsIntMax.cpp).
+// by nisa.iota, nl.equal and nl.minimum; and of int32 and uint32 max and
+// min reductions, exact on 16-bit halves (LiftRowsIntMax.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "LiftRowsEmit.h"
@@ -121,20 +121,25 @@ bool Emitter::argReduce(SymP R) {
   return true;
 }
 
-/// An int32 max or min over the row, exact: per chunk the int32 tile of
-/// the terms is reduced on its 16-bit halves and combined with the
+/// An int32 or uint32 max or min over the row, exact: per chunk the tile
+/// of the terms is reduced on its 16-bit halves and combined with the
 /// accumulator alike (LiftRowsIntMax.cpp).  A row vector (a single-row
 /// program: atomics over the grid into out[0]) is loaded as it is, not
 /// broadcast through the float32 matmul.
 bool Emitter::intReduce(SymP R) {
   bool Max = R->Op == "max";
-  if (R->T != Ty::I32 || (R->Op != "max" && R->Op != "min"))
-    return fail(RuleId::PK5007, "an integer reduction other than an int32 "
-                                "max or min (the engines add in float32)");
-  std::string Acc = B.alloc("acc", Mem::SBUF, DType::I32, {"128", "1"});
+  if ((R->T != Ty::I32 && R->T != Ty::U32) ||
+      (R->Op != "max" && R->Op != "min"))
+    return fail(RuleId::PK5007,
+                R->T == Ty::I64 && (R->Op == "max" || R->Op == "min")
+                    ? "a 64-bit integer max or min (NKI tiles hold no 64-bit "
+                      "integers; int32 and uint32 are lowered exactly)"
+                    : "an integer reduction other than an int32 or uint32 "
+                      "max or min (the engines add in float32)");
+  const DType IT = R->T == Ty::U32 ? DType::U32 : DType::I32;
+  std::string Acc = B.alloc("acc", Mem::SBUF, IT, {"128", "1"});
   Access AA{Acc, {{"0", "np_"}, {"0", "1"}}, {}};
-  B.op(OpKind::Memset, AA,
-       {Operand::scalar(Max ? "-2147483648" : "2147483647")});
+  B.op(OpKind::Memset, AA, {Operand::scalar(exactIntIdentity(Max, IT))});
   B.open("f0", "0", ColsE, Chunk);
   B.assign("f1", "min(" + ColsE + ", f0 + " + Chunk + ")");
   B.assign("nf_", "f1 - f0");
@@ -148,7 +153,7 @@ bool Emitter::intReduce(SymP R) {
     if (!Pr.RowGrid.empty())
       return fail(RuleId::PK5007, "an int32 max or min of a row vector in "
                                   "a program of several rows");
-    V = Access{B.alloc("t", Mem::SBUF, DType::I32, {"128", Chunk}),
+    V = Access{B.alloc("t", Mem::SBUF, IT, {"128", Chunk}),
                {{"0", "np_"}, {"0", "nf_"}},
                {}};
     B.op(OpKind::DmaCopy, V,
@@ -161,12 +166,15 @@ bool Emitter::intReduce(SymP R) {
                                   "the column");
     V = O.Tile;
   }
-  if (Body->Ty != DType::I32)
-    return fail(RuleId::PK5007, "an int32 max or min of values that are not "
-                                "int32 elements");
-  std::string C = exactIntReduce(B, Max, V, "nf_", Chunk);
-  std::string N =
-      exactIntCombine(B, Max, AA, Access{C, {{"0", "np_"}, {"0", "1"}}, {}});
+  if (Body->Ty != IT)
+    return fail(RuleId::PK5007,
+                llvm::formatv("an {0} max or min of values that are not {0} "
+                              "elements",
+                              dtypeName(IT))
+                    .str());
+  std::string C = exactIntReduce(B, Max, IT, V, "nf_", Chunk);
+  std::string N = exactIntCombine(B, Max, IT, AA,
+                                  Access{C, {{"0", "np_"}, {"0", "1"}}, {}});
   B.op(OpKind::TensorCopy, AA,
        {Operand::tile(Access{N, {{"0", "np_"}, {"0", "1"}}, {}})});
   B.close();

@@ -364,12 +364,23 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
                                   "its shape cannot be recovered",
                                   PV->getName())
                         .str());
-      if (!DT)
-        return fail(RuleId::PK5007,
-                    llvm::formatv("element type {0} of '{1}' has no NKI dtype",
-                                  Q->getPointeeType().getAsString(),
-                                  PV->getName())
-                        .str());
+      if (!DT) {
+        // The kernel is understood; its data is what has no tile: the
+        // reason stands over the other lifters' (Definite).
+        QualType E = Q->getPointeeType();
+        const bool Wide = E->isIntegerType() && !E->isDependentType() &&
+                          TC.Ctx().getTypeSize(E) == 64;
+        Here = PV->getLocation();
+        fail(RuleId::PK5007,
+             llvm::formatv("element type {0} of '{1}' has no NKI dtype{2}",
+                           E.getAsString(), PV->getName(),
+                           Wide ? " (a 64-bit integer: NKI tiles hold "
+                                  "integers of 32 bits at most)"
+                                : "")
+                 .str());
+        Why->Definite = true;
+        return false;
+      }
       const rows::TensorUse &U = It->second;
       Pa.IsTensor = true;
       Pa.Ty = *DT;
@@ -500,12 +511,16 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
       L.Srcs = {Operand::tile(
           Access{pyName(RS.P->getName()), {{"p0", "p1"}, {"0", "1"}}, {}})};
       B.op(L);
-      if (RS.AccOp != "+" && OT == DType::I32) {
-        // atomicMax/atomicMin of ints: exact (LiftRowsIntMax.cpp).
-        if (N->Ty != DType::I32)
-          return fail(RuleId::PK5002, "an int atomicMax/atomicMin of values "
-                                      "that are not int32");
-        Src.Tensor = exactIntCombine(B, RS.AccOp == "max", L.Dst, Src);
+      if (RS.AccOp != "+" && (OT == DType::I32 || OT == DType::U32)) {
+        // atomicMax/atomicMin of 32-bit integers: exact
+        // (LiftRowsIntMax.cpp).
+        if (N->Ty != OT)
+          return fail(RuleId::PK5002,
+                      llvm::formatv("an atomicMax/atomicMin into {0} of "
+                                    "values that are not {0}",
+                                    dtypeName(OT))
+                          .str());
+        Src.Tensor = exactIntCombine(B, RS.AccOp == "max", OT, L.Dst, Src);
       } else {
         std::string Sum = B.alloc("c", Mem::SBUF, DType::F32, {"128", "1"});
         B.op(OpKind::TensorTensor, Access{Sum, {{"0", "np_"}, {"0", "1"}}, {}},

@@ -276,10 +276,15 @@ rows::GridSum Summer::run() {
            "grid, and no other store may go with it");
       return R;
     }
-    if (!isFloatTy(St.Val->T) && (Op == "+" || St.Val->T != Ty::I32)) {
+    if (!isFloatTy(St.Val->T) &&
+        (Op == "+" || (St.Val->T != Ty::I32 && St.Val->T != Ty::U32))) {
       fail(Op == "+" ? "an integer accumulation (the engines add in float32)"
-                     : "an atomicMax/atomicMin of integers other than int32 "
-                       "(only int32 has an exact lowering)");
+           : St.Val->T == Ty::I64
+               ? "an atomicMax/atomicMin of 64-bit integers (NKI tiles "
+                 "hold no 64-bit integers; int32 and uint32 are lowered "
+                 "exactly)"
+               : "an atomicMax/atomicMin of integers other than int32 and "
+                 "uint32 (only they have an exact lowering)");
       return R;
     }
     // A condition on blockIdx.x selects contributions: it goes into the

@@ -108,15 +108,6 @@ bool emitPartials(TargetContext &TC, const clang::FunctionDecl *FD,
                   const PartialProgram &Pr, km::SymPool &P,
                   const std::vector<km::BlockShape> &Shapes, Kernel &K,
                   std::optional<Refusal> &Why);
-/// The exact max (\p Max) or min of the int32 tile \p Tile ([0:np_,
-/// 0:NF] of tiles FSize wide) into a new int32 (P, 1) column, returned
-/// (LiftRowsIntMax.cpp: on 16-bit halves, exact in float32).
-std::string exactIntReduce(Builder &B, bool Max, const Access &Tile,
-                           const std::string &NF, const std::string &FSize);
-/// The exact max or min of two int32 (P, 1) columns, a new column.
-std::string exactIntCombine(Builder &B, bool Max, const Access &A,
-                            const Access &C);
-
 /// Reads the trace of one block shape as a row program.
 Verdict analyse(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
                 const km::Trace &Tr, km::SymPool &P);

@@ -603,6 +603,66 @@ def cases_row_min_atomic(rng):
                dict(rtol=0, atol=0))
 
 
+def wide_uints(rng, shape):
+    """uint32 values of any magnitude: both halves of the range (a signed
+    comparison would order them wrongly), neighbours that differ in the low
+    bits only, 0 and 2^32 - 1."""
+    x = rng.integers(0, 2**32, shape, dtype=np.int64)
+    flat = x.reshape(-1)
+    k = flat.size
+    flat[rng.integers(0, k, max(1, k // 7))] = 2**31 + 1
+    flat[rng.integers(0, k, max(1, k // 7))] = 2**31 + 3
+    flat[rng.integers(0, k, max(1, k // 9))] = 2**31 - 1
+    flat[rng.integers(0, k, max(1, k // 11))] = 2**32 - 1
+    flat[rng.integers(0, k, max(1, k // 11))] = 0
+    return x.astype(np.uint32)
+
+
+def cases_row_umax_atomic(rng):
+    for rows, cols in ((37, 100), (130, 1300), (3, 1)):
+        x = wide_uints(rng, (rows, cols))
+        hi = wide_uints(rng, rows)
+        hi[0] = 2**32 - 1
+        yield ("%dx%d" % (rows, cols), dict(hi=hi, x=x, rows=rows, cols=cols),
+               L(cdiv(cols, 128), 128, rows, 1),
+               dict(hi=np.maximum(hi, x.max(axis=1)).astype(np.uint32)),
+               dict(rtol=0, atol=0))
+
+
+def cases_global_umin_atomic(rng):
+    for n, grid, init in ((1000, 3, 2**32 - 1), (70001, 40, 5),
+                          (33, 1, 0), (5000, 7, 2**31 + 2)):
+        x = wide_uints(rng, n)
+        if n == 5000:
+            x = rng.integers(2**31 + 5, 2**32, n).astype(np.uint32)
+        out = np.array([init], dtype=np.uint32)
+        yield ("n=%d grid=%d" % (n, grid), dict(out=out, x=x, n=n),
+               L(grid, 256),
+               dict(out=np.array([min(int(init), int(x.min()))],
+                                 dtype=np.uint32)),
+               dict(rtol=0, atol=0))
+
+
+def cases_row_umax_per_thread(rng):
+    for rows, cols in ((37, 100), (130, 1300), (3, 1)):
+        x = wide_uints(rng, (rows, cols))
+        if rows == 130:
+            x[5:9, :] = rng.integers(2**31, 2**31 + 3, (4, cols))
+        yield ("%dx%d" % (rows, cols), dict(out=None, x=x, rows=rows,
+                                            cols=cols),
+               L(cdiv(rows, 64), 64),
+               dict(out=x.max(axis=1).astype(np.uint32)),
+               dict(rtol=0, atol=0))
+
+
+def cases_argmax_per_thread(rng):
+    for name, rows, cols, x in arg_inputs(rng):
+        yield (name, dict(idx=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, 64), 64),
+               dict(idx=x.argmax(axis=1).astype(np.int32)),
+               dict(rtol=0, atol=0))
+
+
 def cases_square_locals(rng):
     for n in (3700, 390001):
         x = f32(rng, n, -3, 3)
@@ -917,7 +977,7 @@ def run_case(mod, kernel, args, launch, refs, tol):
             bad.append("%s: shape %s, expected %d elements" %
                        (name, g.shape, ref.size))
             continue
-        want_dt = tol.get("dtype", ref.dtype if ref.dtype.kind == "i"
+        want_dt = tol.get("dtype", ref.dtype if ref.dtype.kind in "iu"
                           else np.float32)
         if g.dtype != want_dt:
             bad.append("%s: dtype %s, expected %s" % (name, g.dtype,
