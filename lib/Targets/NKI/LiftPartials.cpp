@@ -5,7 +5,9 @@
 // (after a tree, shuffles, a last warp in a helper: however the block's
 // values met) computes per-block partial sums when v, as the kernel model
 // executes one block, is a sum of terms that each read the input at an
-// element x of the block:
+// element x of the block (partial maxima and minima alike: v a max or min
+// of such terms and of constants the threads start from, each element
+// counted at least once, as max and min are idempotent):
 //
 //   - a grid-stride loop's reduction, its variable i from W * blockIdx.x + c
 //     by W * gridDim.x while i < E, of g(i + d) (under `i + d < B` checks):
@@ -38,7 +40,9 @@
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include <algorithm>
 #include <functional>
+#include <map>
 #include <set>
 
 using namespace pk;
@@ -100,8 +104,20 @@ private:
       V.Why = Refusal{R, Here, std::move(M), /*Definite=*/true};
     return false;
   }
-  /// \p S as a sum of terms under conditions (selects of sums split, the
-  /// two sides of a condition met again where their terms agree).
+  /// How the terms meet ("+", "max", "min"), and for max/min the
+  /// constants among them (the threads' starting values).
+  std::string Op = "+";
+  std::vector<double> Consts;
+  /// max/min: constants under one condition (`i < n ? x[i] : -FLT_MAX`:
+  /// a thread past the end contributes the constant).
+  std::vector<Term> CondConsts;
+  /// "partial sum", "partial max", "partial min" (messages).
+  std::string what() const {
+    return Op == "+" ? "partial sum" : "partial " + Op;
+  }
+  /// \p S as a sum (max, min: Op) of terms under conditions (selects
+  /// split, the two sides of a condition met again where their terms
+  /// agree); Op's identity is no term.
   void linear(SymP S, std::vector<SymP> Conds, std::vector<Term> &Out);
   void merge(std::vector<Term> &Ts);
   /// The polynomial of \p S as  Coef * A + Rest  (Rest free of A).
@@ -118,7 +134,7 @@ void Reader::linear(SymP S, std::vector<SymP> Conds, std::vector<Term> &Out) {
     Out.push_back({Conds, P.undef()});
     return;
   }
-  if (S->K == SK::Bin && S->Op == "+" && !S->isInt()) {
+  if (S->K == SK::Bin && S->Op == Op && !S->isInt()) {
     linear(S->Ops[0], Conds, Out);
     linear(S->Ops[1], Conds, Out);
     return;
@@ -131,7 +147,9 @@ void Reader::linear(SymP S, std::vector<SymP> Conds, std::vector<Term> &Out) {
     linear(S->Ops[2], B, Out);
     return;
   }
-  if (S->K == SK::Flt && S->F == 0)
+  if (S->K == SK::Flt && (Op == "+"     ? S->F == 0
+                          : Op == "max" ? S->F == -INFINITY
+                                        : S->F == INFINITY))
     return;
   std::vector<SymP> Cs;
   bool Dead = false;
@@ -236,12 +254,12 @@ std::optional<Elem> Reader::element(const Term &T, SymP Base, int64_t W,
   SymP H = Rebuild(T.F);
   if (Bad)
     return refuse(RuleId::PK5007,
-                  "a term of the partial sum reads the input at another "
+                  "a term of the " + what() + " reads the input at another "
                   "index than the element it visits plus a constant (" +
                       text(T.F) + ")"),
            std::nullopt;
   if (!D)
-    return refuse(RuleId::PK5007, "a term of the partial sum that reads no "
+    return refuse(RuleId::PK5007, "a term of the " + what() + " that reads no "
                                   "input element (" + text(T.F) + ")"),
            std::nullopt;
   if (P.contains(H, Base) || P.contains(H, Bx) ||
@@ -249,7 +267,7 @@ std::optional<Elem> Reader::element(const Term &T, SymP Base, int64_t W,
       P.containsKind(H, SK::Reduce) || P.containsKind(H, SK::Carried))
     return refuse(RuleId::PK5007,
                   "the element's index, another loop's variable or a value "
-                  "no thread wrote is used in a term of the partial sum"),
+                  "no thread wrote is used in a term of the " + what()),
            std::nullopt;
   // The bounds on the element x = Base + D (W * blockIdx.x + D).
   std::vector<SymP> Bounds;
@@ -268,7 +286,7 @@ std::optional<Elem> Reader::element(const Term &T, SymP Base, int64_t W,
     if ((Op != "<" && Op != "<=") || !split(P.bin("-", L, R), Base, Cf, Rest) ||
         Cf != (Loop ? 1 : W))
       return refuse(RuleId::PK5007,
-                    "a term of the partial sum under a condition that is "
+                    "a term of the " + what() + " under a condition that is "
                     "not a bound `element < size` on the element it reads "
                     "(" + text(C) + ")"),
              std::nullopt;
@@ -320,9 +338,30 @@ std::optional<Elem> Reader::element(const Term &T, SymP Base, int64_t W,
 }
 
 bool Reader::output(SymP Val, rows::PartialOut &O, rows::PartialProgram &Pr) {
+  // A max or min of the block's values (a float max at the top, or one
+  // grid-stride reduction), else a sum.
+  Op = "+";
+  Consts.clear();
+  CondConsts.clear();
+  if ((Val->K == SK::Bin || Val->K == SK::Reduce) && !Val->isInt() &&
+      (Val->Op == "max" || Val->Op == "min"))
+    Op = Val->Op.str();
   std::vector<Term> Ts;
   linear(Val, {}, Ts);
   merge(Ts);
+  if (Op != "+") {
+    // The starting values: constants, under no condition.
+    std::vector<Term> Rest;
+    for (Term &T : Ts) {
+      if (T.F->K == SK::Flt && T.Conds.empty())
+        Consts.push_back(T.F->F);
+      else if (T.F->K == SK::Flt)
+        CondConsts.push_back(std::move(T));
+      else
+        Rest.push_back(std::move(T));
+    }
+    Ts = std::move(Rest);
+  }
   // The shape first: each term a grid-stride reduction started at W *
   // blockIdx.x + c by M * gridDim.x, or a value of loads at W * blockIdx.x
   // + e; anything else is not a partial sum.
@@ -338,7 +377,7 @@ bool Reader::output(SymP Val, rows::PartialOut &O, rows::PartialProgram &Pr) {
       SymP It = T.F->Ops[0];
       int64_t W = 0, M = 0;
       Poly Rest, SRest;
-      if (!T.Conds.empty() || T.F->Op != "+" || It->K != SK::Iter ||
+      if (!T.Conds.empty() || T.F->Op != Op || It->K != SK::Iter ||
           !split(It->Ops[0], Bx, W, Rest) || W <= 0 ||
           (!Rest.empty() &&
            (Rest.size() != 1 || !Rest.begin()->first.empty())) ||
@@ -388,16 +427,18 @@ bool Reader::output(SymP Val, rows::PartialOut &O, rows::PartialProgram &Pr) {
   int64_t W = Parts[0].W;
   std::vector<int64_t> Offs;
   SymP N = nullptr, H = nullptr;
+  /// The offsets of the elements read under each single condition.
+  std::map<SymP, std::vector<int64_t>> OffUnder;
   for (const Part &Pa : Parts) {
     if ((Pa.Base->K == SK::Iter) != Stride)
       return refuse(RuleId::PK5007,
-                    "a partial sum of both grid-stride loops and elements "
+                    "a " + what() + " of both grid-stride loops and elements "
                     "read once per block");
     if (Pa.W != W)
       return refuse(RuleId::PK5007,
-                    llvm::formatv("terms of the partial sum start {0} and "
+                    llvm::formatv("terms of the {2} start {0} and "
                                   "{1} elements apart from block to block",
-                                  W, Pa.W)
+                                  W, Pa.W, what())
                         .str());
     if (Stride && Pa.M != W)
       return refuse(
@@ -419,12 +460,14 @@ bool Reader::output(SymP Val, rows::PartialOut &O, rows::PartialProgram &Pr) {
       auto E = element(T, Pa.Base, W, Pa.Start);
       if (!E)
         return false;
+      if (!Stride && T.Conds.size() == 1)
+        OffUnder[T.Conds[0]].push_back(E->Off);
       if ((N && E->N != N) || (H && E->H != H))
         return refuse(RuleId::PK5007,
                       N && E->N != N
-                          ? "terms of the partial sum bounded by different "
+                          ? "terms of the " + what() + " bounded by different "
                             "sizes (" + text(N) + ", " + text(E->N) + ")"
-                          : "terms of the partial sum that apply different "
+                          : "terms of the " + what() + " that apply different "
                             "functions to the elements");
       N = E->N;
       H = E->H;
@@ -432,6 +475,9 @@ bool Reader::output(SymP Val, rows::PartialOut &O, rows::PartialProgram &Pr) {
     }
   }
   std::sort(Offs.begin(), Offs.end());
+  // A max or min counts an element twice alike.
+  if (Op != "+")
+    Offs.erase(std::unique(Offs.begin(), Offs.end()), Offs.end());
   for (size_t I = 0; I < Offs.size(); ++I) {
     if (Offs[I] < 0 || Offs[I] >= W)
       return refuse(RuleId::PK5004,
@@ -458,17 +504,56 @@ bool Reader::output(SymP Val, rows::PartialOut &O, rows::PartialProgram &Pr) {
                                 "element b * {0} + {1} of the chunk of {0} "
                                 "elements its threads visit (a tree or "
                                 "shuffle over fewer threads than hold "
-                                "partial sums, at this block shape)",
+                                "partial values, at this block shape)",
                                 W, Missing)
                       .str());
   }
   if (Pr.W && (Pr.W != W || Pr.Stride != Stride || Pr.N != N))
     return refuse(RuleId::PK5007, "outputs that partition the input "
                                   "differently");
+  // A constant under a condition is the value of a thread whose element
+  // is past the end: each condition must negate an element's bound, all
+  // the constants must be one, and the block's last element must be among
+  // those elements (then exactly the blocks that are not whole take it).
+  bool Last = false;
+  for (const Term &C : CondConsts) {
+    SymP Cond = C.Conds.size() == 1 ? C.Conds[0] : nullptr;
+    auto It = Cond ? OffUnder.find(P.logicalNot(Cond)) : OffUnder.end();
+    if (Stride || It == OffUnder.end())
+      return refuse(RuleId::PK5007,
+                    llvm::formatv("the {0} takes the constant {1} under a "
+                                  "condition that is not an element past the "
+                                  "end ({2})",
+                                  what(), pyFloat(C.F->F),
+                                  Cond ? text(Cond) : std::string("several"))
+                        .str());
+    if (O.CondInit && *O.CondInit != C.F->F)
+      return refuse(RuleId::PK5007,
+                    llvm::formatv("threads past the end contribute different "
+                                  "constants ({0}, {1}) to the {2}",
+                                  pyFloat(*O.CondInit), pyFloat(C.F->F),
+                                  what())
+                        .str());
+    O.CondInit = C.F->F;
+    Last |= std::find(It->second.begin(), It->second.end(), W - 1) !=
+            It->second.end();
+  }
+  if (O.CondInit && !Last)
+    return refuse(RuleId::PK5007,
+                  llvm::formatv("the {0} takes the constant {1} for some "
+                                "threads past the end but not for the "
+                                "block's last one: whether a block that is "
+                                "not whole takes it depends on the size",
+                                what(), pyFloat(*O.CondInit))
+                      .str());
   Pr.W = W;
   Pr.Stride = Stride;
   Pr.N = N;
   O.H = H;
+  O.Op = Op;
+  if (!Consts.empty())
+    O.Init = Op == "max" ? *std::max_element(Consts.begin(), Consts.end())
+                         : *std::min_element(Consts.begin(), Consts.end());
   return true;
 }
 
@@ -497,8 +582,10 @@ rows::PartialVerdict Reader::run() {
     if (!output(Val, O, Pr))
       return V;
     if (Val->T != Ty::F32)
-      return refuse(RuleId::PK5007, "per-block partial sums accumulated in "
-                                    "a type other than float"),
+      return refuse(RuleId::PK5007,
+                    "per-block partial " +
+                        std::string(O.Op == "+" ? "sums" : O.Op + "ima") +
+                        " accumulated in a type other than float"),
              V;
     Pr.Outs.push_back(O);
   }
@@ -508,7 +595,10 @@ rows::PartialVerdict Reader::run() {
            ";" + (Pr.PerThread ? "t" + std::to_string(Pr.PerThread)
                                : "w" + std::to_string(Pr.W));
   for (const rows::PartialOut &O : Pr.Outs)
-    Pr.Key += ";" + O.P->getName().str() + ":" +
+    Pr.Key += ";" + O.P->getName().str() + ":" + O.Op + ":" +
+              (O.Init ? llvm::formatv("{0}", *O.Init).str() : "") + ":" +
+              (O.CondInit ? llvm::formatv("{0}", *O.CondInit).str() : "") +
+              ":" +
               std::to_string(P.acHash(O.H));
   V.Prog = Pr;
   return V;

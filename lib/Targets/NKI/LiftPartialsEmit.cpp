@@ -212,10 +212,11 @@ bool Emitter::section(const std::string &PLo, const std::string &PHi,
                                   "on the element");
     std::string Red = B.alloc("red", Mem::SBUF, DType::F32, {"128", "1"});
     Access RA{Red, {{PLo, PHi}, {"0", "1"}}, {}};
-    B.op(OpKind::Reduce, RA, {V}, "nl.add");
+    const char *Fn = aluOp(Pr.Outs[I].Op);
+    B.op(OpKind::Reduce, RA, {V}, Fn);
     Access AA{Accs[I], {{PLo, PHi}, {"0", "1"}}, {}};
     B.op(OpKind::TensorTensor, AA, {Operand::tile(AA), Operand::tile(RA)},
-         "nl.add");
+         Fn);
   }
   return true;
 }
@@ -287,10 +288,15 @@ bool Emitter::run(const std::vector<BlockShape> &Shapes) {
   std::vector<std::string> Ss;
   for (const BlockShape &S : Shapes)
     Ss.push_back(std::to_string(S.X));
+  std::set<std::string> Kinds;
+  for (const rows::PartialOut &O : Pr.Outs)
+    Kinds.insert(O.Op == "+" ? "sums" : O.Op + "ima");
+  const std::string What = llvm::join(Kinds, " and ");
   B.check("block_x in (" + llvm::join(Ss, ", ") +
               (Ss.size() == 1 ? ",)" : ")"),
           "the block shapes at which the kernel was proven to compute "
-          "per-block partial sums");
+          "per-block partial " +
+              What);
   B.assign("w_", Pr.PerThread == 1  ? std::string("block_x")
                  : Pr.PerThread > 1 ? std::to_string(Pr.PerThread) +
                                           " * block_x"
@@ -309,10 +315,18 @@ bool Emitter::run(const std::vector<BlockShape> &Shapes) {
   B.assign("b1", "min(grid_x, b0 + 128)");
   B.assign("nb_", "b1 - b0");
   std::vector<std::string> Accs;
-  for (size_t I = 0; I < Pr.Outs.size(); ++I) {
+  for (const rows::PartialOut &O : Pr.Outs) {
+    // A block with no element stores what its threads started from (a
+    // max or min), or 0 (a sum).
     std::string Acc = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
+    const double Id = O.Op == "max"   ? -INFINITY
+                      : O.Op == "min" ? INFINITY
+                                      : 0.0;
+    double V = O.Init.value_or(Id);
+    if (O.CondInit)
+      V = O.Op == "max" ? std::max(V, *O.CondInit) : std::min(V, *O.CondInit);
     B.op(OpKind::Memset, Access{Acc, {{"0", "nb_"}, {"0", "1"}}, {}},
-         {Operand::scalar("0.0")});
+         {Operand::scalar(pyFloat(V))});
     Accs.push_back(Acc);
   }
   B.open("k0", "0",
@@ -322,6 +336,18 @@ bool Emitter::run(const std::vector<BlockShape> &Shapes) {
   B.assign("av_", N + " - lo0");
   B.assign("nr_", "max(0, min(nb_, av_ // w_))");
   B.assign("rem_", "min(nb_ - nr_, 1) * max(0, min(w_, av_ - nr_ * w_))");
+  // The blocks whose chunk is whole have no thread past the end: their
+  // accumulators start without its constant (one round: no grid stride).
+  for (size_t I = 0; I < Pr.Outs.size(); ++I) {
+    const rows::PartialOut &O = Pr.Outs[I];
+    if (!O.CondInit)
+      continue;
+    const double Id = O.Op == "max" ? -INFINITY : INFINITY;
+    B.open("q2", "0", "min(1, nr_)", "1");
+    B.op(OpKind::Memset, Access{Accs[I], {{"0", "nr_"}, {"0", "1"}}, {}},
+         {Operand::scalar(pyFloat(O.Init.value_or(Id)))});
+    B.close();
+  }
   // The blocks whose chunk is whole.
   B.open("q0", "0", "min(1, nr_)", "1");
   B.assign("lo", "lo0");
@@ -346,12 +372,13 @@ bool Emitter::run(const std::vector<BlockShape> &Shapes) {
     B.op(OpKind::DmaCopy, Access{Outs[I], {{"b0", "b1"}}, {"nb_", "1"}},
          {Operand::tile(Access{Accs[I], {{"0", "nb_"}, {"0", "1"}}, {}})});
   B.close();
-  K.Family = llvm::formatv("per-block partial sums of a 1-D input (blocks on "
+  K.Family = llvm::formatv("per-block partial {3} of a 1-D input (blocks on "
                            "the partitions, {0} of each block's chunk of "
                            "elements as rows of a tile, tensor_reduce; "
                            "proven at block shape{1} {2})",
                            Pr.Stride ? "the grid-stride rounds" : "one round",
-                           Ss.size() == 1 ? "" : "s", llvm::join(Ss, ", "))
+                           Ss.size() == 1 ? "" : "s", llvm::join(Ss, ", "),
+                           What)
                  .str();
   return true;
 }

@@ -85,6 +85,14 @@ struct PartialOut {
   const clang::ParmVarDecl *P = nullptr;
   km::SymP H = nullptr; ///< of the loads at the element atom
   clang::SourceLocation Loc;
+  /// How the block's elements meet: "+", "max" or "min".
+  std::string Op = "+";
+  /// max/min: the constants the threads start from (the value of a block
+  /// with no element), met with the elements; none: Op's identity.
+  std::optional<double> Init;
+  /// max/min of one element per thread: the constant a thread whose
+  /// element is past the end contributes (blocks that are not whole).
+  std::optional<double> CondInit;
 };
 struct PartialProgram {
   int64_t W = 0;

@@ -300,6 +300,58 @@ def partial_ref(x, chunk, grid, rounds=True):
     return ref
 
 
+def partial_extreme(x, chunk, grid, fn, init, rounds=True):
+    """partial[b]: fn (np.maximum, np.minimum) of x[j] over the chunks of
+    `chunk` elements block b visits (as partial_ref), init where none."""
+    ref = np.full(grid, init, dtype=np.float64)
+    c = np.arange(x.size) // chunk
+    keep = np.ones(x.size, bool) if rounds else c < grid
+    fn.at(ref, c[keep] % grid, x.astype(np.float64)[keep])
+    return ref.astype(np.float32)
+
+
+def cases_block_partial_max(rng):
+    fmax = float(np.finfo(np.float32).max)
+    for n, grid, block in ((5000, 6, 128), (300001, 150, 256),
+                           (100, 4, 32), (70, 5, 64)):
+        x = f32(rng, n, -5, 5)
+        if n == 5000:
+            x = -np.abs(x) - 1  # every value negative: -FLT_MAX must not win
+        yield ("n=%d grid=%d block=%d" % (n, grid, block),
+               dict(partial=None, x=x, n=n), L(grid, block),
+               dict(partial=partial_extreme(x, block, grid, np.maximum,
+                                            -fmax)),
+               dict(rtol=0, atol=0))
+
+
+def cases_block_partial_max_ternary(rng):
+    fmax = float(np.finfo(np.float32).max)
+    for n, grid, block in ((5000, 40, 128), (3000, 5, 256), (100, 4, 32)):
+        x = f32(rng, n, -5, 5)
+        if n == 5000:
+            x[:2 * block] = -np.inf   # two whole blocks of -inf stay -inf
+            x[-(n % block):] = -np.inf  # the ragged block takes -FLT_MAX
+        ref = partial_extreme(x, block, grid, np.maximum, -fmax,
+                              rounds=False)
+        for b in range(grid):
+            if (b + 1) * block <= n:  # whole: no thread past the end
+                ref[b] = x[b * block:(b + 1) * block].max()
+        yield ("n=%d grid=%d block=%d" % (n, grid, block),
+               dict(partial=None, x=x, n=n), L(grid, block, shared=4 * block),
+               dict(partial=ref), dict(rtol=0, atol=0))
+
+
+def cases_block_partial_min_shfl(rng):
+    for n, grid, block in ((5000, 20, 128), (300001, 600, 256),
+                           (100, 4, 64), (1000, 3, 512)):
+        x = f32(rng, n, -5, 5)
+        yield ("n=%d grid=%d block=%d" % (n, grid, block),
+               dict(lo=None, x=x, n=n), L(grid, block),
+               dict(lo=partial_extreme(np.abs(x), 2 * block, grid,
+                                       np.minimum, np.inf, rounds=False)),
+               dict(rtol=0, atol=0))
+
+
 def cases_block_partial_onepass(rng):
     for n, grid, block in ((5000, 6, 128), (300001, 150, 256),
                            (100, 4, 32)):
