@@ -254,20 +254,24 @@ std::optional<Elem> Reader::element(const Term &T, SymP Base, int64_t W,
   SymP H = Rebuild(T.F);
   if (Bad)
     return refuse(RuleId::PK5007,
-                  "a term of the " + what() + " reads the input at another "
-                  "index than the element it visits plus a constant (" +
+                  "a term of the " + what() +
+                      " reads the input at another "
+                      "index than the element it visits plus a constant (" +
                       text(T.F) + ")"),
            std::nullopt;
   if (!D)
-    return refuse(RuleId::PK5007, "a term of the " + what() + " that reads no "
-                                  "input element (" + text(T.F) + ")"),
+    return refuse(RuleId::PK5007, "a term of the " + what() +
+                                      " that reads no "
+                                      "input element (" +
+                                      text(T.F) + ")"),
            std::nullopt;
   if (P.contains(H, Base) || P.contains(H, Bx) ||
       P.containsKind(H, SK::Iter) || P.containsKind(H, SK::Undef) ||
       P.containsKind(H, SK::Reduce) || P.containsKind(H, SK::Carried))
     return refuse(RuleId::PK5007,
                   "the element's index, another loop's variable or a value "
-                  "no thread wrote is used in a term of the " + what()),
+                  "no thread wrote is used in a term of the " +
+                      what()),
            std::nullopt;
   // The bounds on the element x = Base + D (W * blockIdx.x + D).
   std::vector<SymP> Bounds;
@@ -286,9 +290,11 @@ std::optional<Elem> Reader::element(const Term &T, SymP Base, int64_t W,
     if ((Op != "<" && Op != "<=") || !split(P.bin("-", L, R), Base, Cf, Rest) ||
         Cf != (Loop ? 1 : W))
       return refuse(RuleId::PK5007,
-                    "a term of the " + what() + " under a condition that is "
-                    "not a bound `element < size` on the element it reads "
-                    "(" + text(C) + ")"),
+                    "a term of the " + what() +
+                        " under a condition that is "
+                        "not a bound `element < size` on the element it reads "
+                        "(" +
+                        text(C) + ")"),
              std::nullopt;
     for (auto &[M, K] : Rest)
       for (SymP At : M)
@@ -432,8 +438,9 @@ bool Reader::output(SymP Val, rows::PartialOut &O, rows::PartialProgram &Pr) {
   for (const Part &Pa : Parts) {
     if ((Pa.Base->K == SK::Iter) != Stride)
       return refuse(RuleId::PK5007,
-                    "a " + what() + " of both grid-stride loops and elements "
-                    "read once per block");
+                    "a " + what() +
+                        " of both grid-stride loops and elements "
+                        "read once per block");
     if (Pa.W != W)
       return refuse(RuleId::PK5007,
                     llvm::formatv("terms of the {2} start {0} and "
@@ -464,11 +471,13 @@ bool Reader::output(SymP Val, rows::PartialOut &O, rows::PartialProgram &Pr) {
         OffUnder[T.Conds[0]].push_back(E->Off);
       if ((N && E->N != N) || (H && E->H != H))
         return refuse(RuleId::PK5007,
-                      N && E->N != N
-                          ? "terms of the " + what() + " bounded by different "
-                            "sizes (" + text(N) + ", " + text(E->N) + ")"
-                          : "terms of the " + what() + " that apply different "
-                            "functions to the elements");
+                      N && E->N != N ? "terms of the " + what() +
+                                           " bounded by different "
+                                           "sizes (" +
+                                           text(N) + ", " + text(E->N) + ")"
+                                     : "terms of the " + what() +
+                                           " that apply different "
+                                           "functions to the elements");
       N = E->N;
       H = E->H;
       Offs.push_back(E->Off);
@@ -531,8 +540,7 @@ bool Reader::output(SymP Val, rows::PartialOut &O, rows::PartialProgram &Pr) {
       return refuse(RuleId::PK5007,
                     llvm::formatv("threads past the end contribute different "
                                   "constants ({0}, {1}) to the {2}",
-                                  pyFloat(*O.CondInit), pyFloat(C.F->F),
-                                  what())
+                                  pyFloat(*O.CondInit), pyFloat(C.F->F), what())
                         .str());
     O.CondInit = C.F->F;
     Last |= std::find(It->second.begin(), It->second.end(), W - 1) !=
@@ -598,8 +606,7 @@ rows::PartialVerdict Reader::run() {
     Pr.Key += ";" + O.P->getName().str() + ":" + O.Op + ":" +
               (O.Init ? llvm::formatv("{0}", *O.Init).str() : "") + ":" +
               (O.CondInit ? llvm::formatv("{0}", *O.CondInit).str() : "") +
-              ":" +
-              std::to_string(P.acHash(O.H));
+              ":" + std::to_string(P.acHash(O.H));
   V.Prog = Pr;
   return V;
 }

@@ -215,8 +215,7 @@ bool Emitter::section(const std::string &PLo, const std::string &PHi,
     const char *Fn = aluOp(Pr.Outs[I].Op);
     B.op(OpKind::Reduce, RA, {V}, Fn);
     Access AA{Accs[I], {{PLo, PHi}, {"0", "1"}}, {}};
-    B.op(OpKind::TensorTensor, AA, {Operand::tile(AA), Operand::tile(RA)},
-         Fn);
+    B.op(OpKind::TensorTensor, AA, {Operand::tile(AA), Operand::tile(RA)}, Fn);
   }
   return true;
 }
@@ -292,8 +291,7 @@ bool Emitter::run(const std::vector<BlockShape> &Shapes) {
   for (const rows::PartialOut &O : Pr.Outs)
     Kinds.insert(O.Op == "+" ? "sums" : O.Op + "ima");
   const std::string What = llvm::join(Kinds, " and ");
-  B.check("block_x in (" + llvm::join(Ss, ", ") +
-              (Ss.size() == 1 ? ",)" : ")"),
+  B.check("block_x in (" + llvm::join(Ss, ", ") + (Ss.size() == 1 ? ",)" : ")"),
           "the block shapes at which the kernel was proven to compute "
           "per-block partial " +
               What);
@@ -372,14 +370,14 @@ bool Emitter::run(const std::vector<BlockShape> &Shapes) {
     B.op(OpKind::DmaCopy, Access{Outs[I], {{"b0", "b1"}}, {"nb_", "1"}},
          {Operand::tile(Access{Accs[I], {{"0", "nb_"}, {"0", "1"}}, {}})});
   B.close();
-  K.Family = llvm::formatv("per-block partial {3} of a 1-D input (blocks on "
-                           "the partitions, {0} of each block's chunk of "
-                           "elements as rows of a tile, tensor_reduce; "
-                           "proven at block shape{1} {2})",
-                           Pr.Stride ? "the grid-stride rounds" : "one round",
-                           Ss.size() == 1 ? "" : "s", llvm::join(Ss, ", "),
-                           What)
-                 .str();
+  K.Family =
+      llvm::formatv("per-block partial {3} of a 1-D input (blocks on "
+                    "the partitions, {0} of each block's chunk of "
+                    "elements as rows of a tile, tensor_reduce; "
+                    "proven at block shape{1} {2})",
+                    Pr.Stride ? "the grid-stride rounds" : "one round",
+                    Ss.size() == 1 ? "" : "s", llvm::join(Ss, ", "), What)
+          .str();
   return true;
 }
 
