@@ -480,14 +480,15 @@ public:
       return Operand::tile(full(T));
     }
     if (N->Layout == 'c') {
-      // p[gy]: a column, one value per partition, broadcast along the free
-      // axis by tensor_scalar/activation operands; here made a full tile by
+      // p[gy]: a column, one value per partition (the HBM rows RowLo:RowHi
+      // on the partitions PLo:PHi), broadcast along the free axis by
+      // tensor_scalar/activation operands; here made a full tile by
       // multiplying a tile of ones by the column.
       std::string Col = B.alloc("col", Mem::SBUF, N->Ty, {"128", "1"});
       Op O;
       O.Kind = OpKind::DmaCopy;
-      O.Dst = Access{Col, {{"0", "np_"}, {"0", "1"}}};
-      O.Srcs = {Operand::tile(Access{Src, {{"p0", "p1"}, {"0", "1"}}})};
+      O.Dst = colAccess(Col);
+      O.Srcs = {Operand::tile(Access{Src, {{RowLo, RowHi}, {"0", "1"}}})};
       B.op(O);
       std::string T = B.alloc("t", Mem::SBUF, N->Ty, tileShape());
       Op M;
@@ -499,8 +500,7 @@ public:
       S.Kind = OpKind::TensorScalar;
       S.Fn = "nl.multiply";
       S.Dst = full(T);
-      S.Srcs = {Operand::tile(full(T)),
-                Operand::tile(Access{Col, {{"0", "np_"}, {"0", "1"}}})};
+      S.Srcs = {Operand::tile(full(T)), Operand::tile(colAccess(Col))};
       B.op(S);
       return Operand::tile(full(T));
     }

@@ -614,8 +614,8 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
   rowsread::PartialShapes Partials;
   std::optional<rows::Program> Chosen;
   std::vector<std::pair<BlockShape, int64_t>> Valid;
-  std::optional<Refusal> FirstWhy;
-  bool AnyNotMine = false, SharedBytes = false;
+  std::optional<Refusal> FirstWhy, RaceWhy;
+  bool AnyNotMine = false, SharedBytes = false, RaceFree = false;
   // PK_NKI_MODEL_DEBUG=1: each block shape's verdict on stderr.
   bool Debug = std::getenv("PK_NKI_MODEL_DEBUG") != nullptr;
   auto Say = [&](const BlockShape &S, const std::string &What) {
@@ -628,17 +628,21 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
     if (Tr.F)
       Say(S, "model: " + Tr.F->Msg);
     SharedBytes |= Tr.UsesSharedBytes;
+    RaceFree |= !Tr.F;
     if (Tr.F) {
       if (!FirstWhy)
         FirstWhy = Refusal{rowsread::ruleOf(*Tr.F), Tr.F->Loc, Tr.F->Msg,
                            Tr.F->K != Failure::Unsupported &&
                                Tr.F->K != Failure::Shape};
       // A data race is a bug of the kernel, whatever it computes: it is
-      // the reason.  What the model cannot follow at all is the same at
-      // every shape.
+      // the reason, unless the kernel runs without one at another shape
+      // (a tile whose side is a constant races only at the block shapes
+      // it was not written for: those are not shapes to run at).  What
+      // the model cannot follow at all is the same at every shape.
       if (Tr.F->K == Failure::Race) {
-        Why = Refusal{RuleId::PK5004, Tr.F->Loc, Tr.F->Msg, true};
-        return false;
+        if (!RaceWhy)
+          RaceWhy = Refusal{RuleId::PK5004, Tr.F->Loc, Tr.F->Msg, true};
+        continue;
       }
       if (Tr.F->K == Failure::Unsupported || Tr.F->K == Failure::Carried ||
           Tr.F->K == Failure::DataDependent || Tr.F->K == Failure::Layout ||
@@ -690,6 +694,10 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
     if (!Chosen)
       Chosen = V.Prog;
     Valid.push_back({S, V.Prog->A});
+  }
+  if (RaceWhy && !RaceFree) {
+    Why = RaceWhy;
+    return false;
   }
   if (Partials.Seen)
     return Partials.finish(TC, FD, P, K, Why);

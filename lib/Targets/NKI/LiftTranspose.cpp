@@ -460,6 +460,11 @@ bool TransposeLifter::store(const Expr *Lhs, const Expr *Rhs,
     Read = true;
     return TileLeaf;
   };
+  // The element read is in[R0 + J0][C0 + J1] (r, c): the output's
+  // element is out[c][r].
+  Aff SrcRow = R0, SrcCol = C0;
+  affAdd(SrcRow, J0, 1);
+  affAdd(SrcCol, J1, 1);
   Elem.GlobalRead = [&](const ArraySubscriptExpr *A) -> NodeP {
     // tile[i][k]: the element-wise reader sees the shared array only
     // under one subscript.
@@ -468,11 +473,47 @@ bool TransposeLifter::store(const Expr *Lhs, const Expr *Rhs,
       Root = Sub->getBase()->IgnoreParenImpCasts();
     if (tileOf(Root))
       return Elem.SharedRead(A);
-    Elem.fail(RuleId::PK5009, A->getBeginLoc(),
-              "the stored value reads global memory besides the tile (only "
-              "the tile's element, scalars and element-wise operations on "
-              "them are lifted)");
-    return nullptr;
+    // Another tensor at the output's row, column or element (an epilogue:
+    // a bias per output row, a residual).
+    auto *PD = dyn_cast<DeclRefExpr>(strip(A->getBase()));
+    auto *Q = PD ? dyn_cast<ParmVarDecl>(PD->getDecl()) : nullptr;
+    auto X = aff(A->getIdx());
+    auto Ty = Q && Q->getType()->isPointerType()
+                  ? dtypeOf(Q->getType()->getPointeeType())
+                  : std::nullopt;
+    auto Elt = affMul(SrcCol, Aff{{"", Rows}});
+    if (Elt)
+      affAdd(*Elt, SrcRow, 1);
+    char Lay = !X                  ? 0
+               : *X == SrcCol      ? 'c'
+               : *X == SrcRow      ? 'r'
+               : Elt && *X == *Elt ? 'e'
+                                   : 0;
+    if (!Q || !Ty || Q == In || Q == P || !Lay) {
+      Elem.fail(RuleId::PK5009, A->getBeginLoc(),
+                !Q || !Ty
+                    ? "the stored value reads memory other than the tile and "
+                      "pointer parameters with an NKI dtype"
+                : Q == In || Q == P
+                    ? "the stored value reads the staged matrix or the output "
+                      "again besides the tile"
+                    : "the stored value reads another tensor at an index that "
+                      "is not the output element's row c, column r or "
+                      "element c * rows + r");
+      return nullptr;
+    }
+    auto [It, New] = EpiReads.insert({Q, Lay});
+    if (!New && It->second != Lay) {
+      Elem.fail(RuleId::PK5009, A->getBeginLoc(),
+                "the stored value reads one tensor at two kinds of index");
+      return nullptr;
+    }
+    auto N = std::make_shared<Node>();
+    N->K = Node::Load;
+    N->Text = pyName(Q->getName());
+    N->Layout = Lay;
+    N->Ty = *Ty;
+    return N;
   };
   NodeP V = value(Rhs, Loc);
   Elem.SharedRead = nullptr;
@@ -486,11 +527,8 @@ bool TransposeLifter::store(const Expr *Lhs, const Expr *Rhs,
   if (!V)
     return fail(Loc, "stored value not lifted: " +
                          (Elem.F ? Elem.F->Msg : std::string("a conversion")));
-  // The element read is in[R0 + J0][C0 + J1]; the store must touch out at
-  // its transposed place exactly where that element is in bounds.
-  Aff SrcRow = R0, SrcCol = C0;
-  affAdd(SrcRow, J0, 1);
-  affAdd(SrcCol, J1, 1);
+  // The store must touch out at the element's transposed place exactly
+  // where that element is in bounds.
   bool RowB = false, ColB = false, Other = false;
   for (const Bound &Bd : G) {
     if (Bd.Coord == SrcRow && Bd.Size == Rows)

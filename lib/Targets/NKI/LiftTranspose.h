@@ -79,6 +79,10 @@ private:
   /// element (leaf TileLeaf).
   ElementwiseLifter Elem;
   NodeP InLeaf, TileLeaf, StageVal, StoreVal;
+  /// Other tensors the stored value reads, by the output's element
+  /// out[c][r]: 'c' at its row c (a vector of cols), 'r' at its column r
+  /// (a vector of rows), 'e' at the element itself (a cols x rows tensor).
+  std::map<const ParmVarDecl *, char> EpiReads;
 
   bool fail(SourceLocation L, std::string M) {
     if (!F)

@@ -28,6 +28,7 @@ std::optional<Refusal> TransposeLifter::emit() {
     return Refusal{RuleId::PK5009, Out->getLocation(),
                    "input or output of the transpose has no NKI dtype"};
   std::string Rs = linText(Rows), Cs = linText(Cols);
+  std::map<std::string, std::string> EpiHbm;
   for (const ParmVarDecl *P : FD->parameters()) {
     Param Pa;
     Pa.Name = P->getName().str();
@@ -38,6 +39,15 @@ std::optional<Refusal> TransposeLifter::emit() {
       Pa.Shape = P == In ? std::vector<std::string>{Rs, Cs}
                          : std::vector<std::string>{Cs, Rs};
       Pa.R = P == In ? Param::In : Param::Out;
+    } else if (auto E = EpiReads.find(P); E != EpiReads.end()) {
+      // Read by the stored value at the output's row, column or element.
+      Pa.IsTensor = true;
+      Pa.Ty = *dtypeOf(P->getType()->getPointeeType());
+      Pa.Shape = E->second == 'c'   ? std::vector<std::string>{Cs, "1"}
+                 : E->second == 'r' ? std::vector<std::string>{"1", Rs}
+                                    : std::vector<std::string>{Cs, Rs};
+      Pa.R = Param::In;
+      EpiHbm[Pa.PyName] = Pa.PyName;
     } else if (P->getType()->isPointerType()) {
       return Refusal{RuleId::PK5008, P->getLocation(),
                      "pointer parameter the transpose does not access"};
@@ -82,21 +92,29 @@ std::optional<Refusal> TransposeLifter::emit() {
   // partitions) and as transposed (the output's rows on the partitions).
   std::map<std::string, std::string> NoHbm;
   auto Lower = [&](const NodeP &V, const NodeP &Leaf, const Access &At,
-                   const std::string &PHi,
-                   const std::string &FHi) -> std::optional<Access> {
+                   const std::string &PHi, const std::string &FHi,
+                   bool Transposed) -> std::optional<Access> {
     if (V == Leaf)
       return At;
-    TileLowering TL(B, NoHbm, true);
+    // The stored value's other tensors are read at the output's element:
+    // its rows f0:f1 on the partitions, its columns p0:p1.
+    TileLowering TL(B, Transposed ? EpiHbm : NoHbm, true);
     TL.PHi = PHi;
     TL.FHi = FHi;
     TL.FSize = "128";
+    if (Transposed) {
+      TL.RowLo = "f0";
+      TL.RowHi = "f1";
+      TL.ColLo = "p0";
+      TL.ColHi = "p1";
+    }
     TL.Done[Leaf.get()] = Operand::tile(At);
     Operand R = TL.lower(V);
     if (!R.IsTile || TileLowering::isCol(R))
       return std::nullopt;
     return R.Tile;
   };
-  auto S = Lower(StageVal, InLeaf, Ld.Dst, "np_", "nf_");
+  auto S = Lower(StageVal, InLeaf, Ld.Dst, "np_", "nf_", false);
   if (!S)
     return Refusal{RuleId::PK5007, Tile->getLocation(),
                    "the staged value does not depend on the element"};
@@ -113,7 +131,7 @@ std::optional<Refusal> TransposeLifter::emit() {
   Cp.Dst = Access{U, {{"0", "nf_"}, {"0", "np_"}}, {}};
   Cp.Srcs = {Operand::tile(Tr.Dst)};
   B.op(Cp);
-  auto V = Lower(StoreVal, TileLeaf, Cp.Dst, "nf_", "np_");
+  auto V = Lower(StoreVal, TileLeaf, Cp.Dst, "nf_", "np_", true);
   if (!V)
     return Refusal{RuleId::PK5007, Out->getLocation(),
                    "the stored value does not depend on the tile's element"};

@@ -516,6 +516,28 @@ def cases_transpose_flat_relu(rng):
                dict(out=np.maximum(x.T, 0)), dict(rtol=0, atol=0))
 
 
+def cases_transpose_bias_rows(rng):
+    for rows, cols in ((70, 45), (300, 1300), (129, 33)):
+        x = f32(rng, (rows, cols), -10, 10)
+        bias = f32(rng, cols, -3, 3)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, bias=bias, rows=rows, cols=cols),
+               L(cdiv(cols, 32), 32, cdiv(rows, 32), 8),
+               dict(out=x.T + bias[:, None]), dict(rtol=0, atol=0))
+
+
+def cases_transpose_residual(rng):
+    for rows, cols in ((70, 45), (300, 1300), (17, 200)):
+        x = f32(rng, (rows, cols), -10, 10)
+        res = f32(rng, (cols, rows), -3, 3)
+        scale = f32(rng, rows, -2, 2)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, **{"in": x}, res=res, scale=scale, rows=rows,
+                    cols=cols),
+               L(cdiv(cols, 16), 16, cdiv(rows, 16), 16),
+               dict(out=res + scale[None, :] * x.T), F32)
+
+
 def cases_transpose_stage_scale(rng):
     for rows, cols in ((70, 45), (300, 1300), (31, 200)):
         x = f32(rng, (rows, cols), -10, 10)
