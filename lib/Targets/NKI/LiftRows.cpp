@@ -171,27 +171,31 @@ bool Reader::complete(SymP S) {
   return true;
 }
 
-uint64_t Reader::rowsIn(SymP S) {
+int64_t Reader::rowsIn(SymP S) {
+  auto Meet = [](int64_t A, int64_t B) {
+    return A == NoRow ? B : B == NoRow || A == B ? A : int64_t(SeveralRows);
+  };
   // Row atoms occur only in the indices of loads.
-  std::function<uint64_t(SymP)> InIdx = [&](SymP X) -> uint64_t {
-    if (X->K == SK::Param && !X->D && X->I > RowAtom && X->I <= RowAtom + 64)
-      return uint64_t(1) << (X->I - RowAtom - 1);
-    uint64_t R = 0;
+  std::function<int64_t(SymP)> InIdx = [&](SymP X) -> int64_t {
+    if (X->K == SK::Param && !X->D && X->I >= RowOffAtom &&
+        X->I < RowOffAtom + MaxRowsPerBlock)
+      return X->I - RowOffAtom;
+    int64_t R = NoRow;
     for (SymP O : X->Ops)
-      R |= InIdx(O);
+      R = Meet(R, InIdx(O));
     return R;
   };
   if (!(S->Kinds & (uint32_t(1) << unsigned(SK::Load))))
-    return 0;
+    return NoRow;
   auto It = RowsMemo.find(S);
   if (It != RowsMemo.end())
     return It->second;
-  uint64_t R = 0;
+  int64_t R = NoRow;
   if (S->K == SK::Load)
     R = InIdx(S->Ops[0]);
   else
     for (SymP O : S->Ops)
-      R |= rowsIn(O);
+      R = Meet(R, rowsIn(O));
   RowsMemo[S] = R;
   return R;
 }
@@ -201,10 +205,10 @@ std::optional<SymP> Reader::atRow(SymP S, int64_t O) {
   auto It = AtRowMemo.find(Key);
   if (It != AtRowMemo.end())
     return It->second;
-  uint64_t Rs = rowsIn(S);
-  if (Rs & ~(uint64_t(1) << O))
+  int64_t Rs = rowsIn(S);
+  if (Rs != NoRow && Rs != O)
     return std::nullopt;
-  SymP R = Rs ? P.subst(S, {{rowAtom(O), Row}}) : S;
+  SymP R = Rs != NoRow ? P.subst(S, {{rowAtom(O), Row}}) : S;
   AtRowMemo[Key] = R;
   return R;
 }
@@ -333,8 +337,8 @@ SymP Reader::normNew(SymP S, unsigned T) {
     rows::TensorUse::Kind K;
     SymP Idx;
     if (D->HasRow) {
-      if (D->R.O >= 64) {
-        fail(RuleId::PK5007, Here, "more than 64 rows per block");
+      if (D->R.O >= MaxRowsPerBlock) {
+        fail(RuleId::PK5007, Here, "more than 1024 rows per block");
         return S;
       }
       if (LoadA && LoadA != D->R.A) {
@@ -628,7 +632,9 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
     if (Tr.F)
       Say(S, "model: " + Tr.F->Msg);
     SharedBytes |= Tr.UsesSharedBytes;
-    RaceFree |= !Tr.F;
+    // A block of one warp (wave) needs no barrier: that it runs without a
+    // race says nothing of the barriers between warps.
+    RaceFree |= !Tr.F && int64_t(S.X) * S.Y * S.Z > int64_t(waveOf(TC));
     if (Tr.F) {
       if (!FirstWhy)
         FirstWhy = Refusal{rowsread::ruleOf(*Tr.F), Tr.F->Loc, Tr.F->Msg,
@@ -636,8 +642,9 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
                                Tr.F->K != Failure::Shape};
       // A data race is a bug of the kernel, whatever it computes: it is
       // the reason, unless the kernel runs without one at another shape
-      // (a tile whose side is a constant races only at the block shapes
-      // it was not written for: those are not shapes to run at).  What
+      // of several warps (a tile whose side is a constant races only at
+      // the block shapes it was not written for: those are not shapes to
+      // run at).  What
       // the model cannot follow at all is the same at every shape.
       if (Tr.F->K == Failure::Race) {
         if (!RaceWhy)

@@ -182,8 +182,8 @@ std::optional<SymP> Reader::dot(SymP S, unsigned T) {
     fail(RuleId::PK5007, Here, "a contraction of a tensor with itself");
     return S;
   }
-  if (DA->R.O >= 64) {
-    fail(RuleId::PK5007, Here, "more than 64 rows per block");
+  if (DA->R.O >= MaxRowsPerBlock) {
+    fail(RuleId::PK5007, Here, "more than 1024 rows per block");
     return S;
   }
   if (LoadA && LoadA != DA->R.A) {

@@ -303,13 +303,19 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
   std::vector<Form> Forms = {
       {"1", [](const BlockShape &) { return 1; }},
       {"block_y", [](const BlockShape &S) { return int64_t(S.Y); }},
-      {"(block_x // 32)", [](const BlockShape &S) { return int64_t(S.X / 32); }},
+      {"(block_x // 32)",
+       [](const BlockShape &S) { return int64_t(S.X / 32); }},
       {"(block_x * block_y // 32)",
        [](const BlockShape &S) { return int64_t(S.X * S.Y / 32); }},
       // One 64-lane wave per row (HIP sources on CDNA).
-      {"(block_x // 64)", [](const BlockShape &S) { return int64_t(S.X / 64); }},
+      {"(block_x // 64)",
+       [](const BlockShape &S) { return int64_t(S.X / 64); }},
       {"(block_x * block_y // 64)",
-       [](const BlockShape &S) { return int64_t(S.X * S.Y / 64); }}};
+       [](const BlockShape &S) { return int64_t(S.X * S.Y / 64); }},
+      // One thread per row.
+      {"block_x", [](const BlockShape &S) { return int64_t(S.X); }},
+      {"(block_x * block_y)",
+       [](const BlockShape &S) { return int64_t(S.X * S.Y); }}};
   const Form *Best = nullptr;
   std::vector<BlockShape> Shapes;
   for (const Form &F : Forms) {

@@ -19,6 +19,10 @@ namespace rows {
 /// Atoms of the normalised program: the row (a partition) and the column
 /// (the free axis) every element value is a function of.
 enum : unsigned { RowAtom = 1 };
+/// The row of a load while its thread's row is not yet known: the atom
+/// RowOffAtom + o for row offset o within the block (below
+/// MaxRowsPerBlock: one thread per row of a block of up to 1024 threads).
+enum : unsigned { RowOffAtom = 1u << 20, MaxRowsPerBlock = 1024 };
 
 /// How a pointer parameter is accessed, relative to the thread's row.
 struct TensorUse {

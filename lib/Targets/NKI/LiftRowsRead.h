@@ -63,17 +63,19 @@ private:
   int64_t LoadA = 0;
   std::set<SymP> Complete;
   /// Normalised values do not depend on the thread: a load's row offset
-  /// is in its row atom (RowAtom + 1 + offset) until the store's row
+  /// is in its row atom (RowOffAtom + offset) until the store's row
   /// replaces it (atRow).
   std::unordered_map<SymP, SymP> NormMemo;
-  std::unordered_map<SymP, uint64_t> RowsMemo;
+  std::unordered_map<SymP, int64_t> RowsMemo;
   std::map<std::pair<SymP, int64_t>, SymP> AtRowMemo;
-  /// The row offsets of the loads in \p S (bit o).
-  uint64_t rowsIn(SymP S);
+  /// The row offset the loads in \p S read at: NoRow when none does,
+  /// SeveralRows when they read several.
+  enum : int64_t { NoRow = -1, SeveralRows = -2 };
+  int64_t rowsIn(SymP S);
   /// \p S (normalised) for the store of row offset \p O: every row atom
   /// must be O's, which becomes the row.
   std::optional<SymP> atRow(SymP S, int64_t O);
-  SymP rowAtom(int64_t O) { return P.atom(RowAtom + 1 + unsigned(O)); }
+  SymP rowAtom(int64_t O) { return P.atom(RowOffAtom + unsigned(O)); }
 
   bool fail(RuleId R, SourceLocation L, std::string M) {
     if (!V.Why)

@@ -762,6 +762,31 @@ def cases_softmax_warp_width(rng):
                dict(rtol=1e-4, atol=1e-6))
 
 
+def cases_softmax_per_thread(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (64, 256, 1024)):
+        x = f32(rng, (rows, cols), -6, 6)
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(y=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, block), block), dict(y=softmax_ref(x)),
+               dict(rtol=1e-4, atol=1e-6))
+
+
+def cases_layernorm_per_thread(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (32, 128, 512)):
+        x = f32(rng, (rows, cols), -2, 3)
+        g = f32(rng, cols, 0.5, 1.5)
+        b = f32(rng, cols, -0.5, 0.5)
+        xd = x.astype(np.float64)
+        m = xd.mean(axis=1, keepdims=True)
+        v = ((xd - m) ** 2).mean(axis=1, keepdims=True)
+        s = 1 / np.sqrt(v + 1e-5)
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(y=None, mean=None, rstd=None, x=x, g=g, b=b, rows=rows,
+                    cols=cols, eps=1e-5),
+               L(cdiv(rows, block), block),
+               dict(y=(xd - m) * s * g + b, mean=m[:, 0], rstd=s[:, 0]), F32)
+
+
 def cases_map_inplace_scale(rng):
     for n in (3700, 390001):
         x = f32(rng, n, -3, 3)
