@@ -42,17 +42,25 @@ llvm::StringRef SymPool::intern(llvm::StringRef S) {
   return Interned.insert(S).first->getKey();
 }
 
-size_t SymPool::SameHash::operator()(SymP S) const {
+unsigned SymPool::SameInfo::getHashValue(SymP S) { return S->Hash; }
+
+/// The hash of the fields that identify \p S.
+static uint32_t fieldsHash(const Sym *S) {
   uint64_t FBits;
   std::memcpy(&FBits, &S->F, sizeof FBits);
   llvm::hash_code H = llvm::hash_combine(unsigned(S->K), unsigned(S->T), S->I,
                                          FBits, S->D, S->Site, S->Op);
   for (SymP O : S->Ops)
     H = llvm::hash_combine(H, O->Id);
-  return size_t(H);
+  return uint32_t(size_t(H));
 }
 
-bool SymPool::SameEq::operator()(SymP A, SymP B) const {
+bool SymPool::SameInfo::isEqual(SymP A, SymP B) {
+  if (A == B)
+    return true;
+  if (A == getEmptyKey() || A == getTombstoneKey() || B == getEmptyKey() ||
+      B == getTombstoneKey() || A->Hash != B->Hash)
+    return false;
   // The floating constant compares by its bits (0.0 and -0.0 differ, a NaN
   // meets itself); operands by identity (they are pool values).
   return A->K == B->K && A->T == B->T && A->I == B->I &&
@@ -61,6 +69,7 @@ bool SymPool::SameEq::operator()(SymP A, SymP B) const {
 }
 
 SymP SymPool::make(Sym S) {
+  S.Hash = fieldsHash(&S);
   auto It = Map.find(&S);
   if (It != Map.end())
     return *It;

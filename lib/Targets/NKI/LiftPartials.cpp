@@ -44,6 +44,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace pk;
 using namespace pk::nki;
@@ -174,30 +175,92 @@ void Reader::linear(SymP S, std::vector<SymP> Conds, std::vector<Term> &Out) {
 }
 
 void Reader::merge(std::vector<Term> &Ts) {
-  // f under G && c plus f under G && !c is f under G.
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (size_t I = 0; I < Ts.size() && !Changed; ++I)
-      for (size_t J = I + 1; J < Ts.size() && !Changed; ++J) {
-        if (Ts[I].F != Ts[J].F || Ts[I].Conds.size() != Ts[J].Conds.size())
-          continue;
-        std::vector<SymP> OnlyI, OnlyJ, Both;
-        std::set<SymP> SJ(Ts[J].Conds.begin(), Ts[J].Conds.end());
-        for (SymP C : Ts[I].Conds)
-          (SJ.count(C) ? Both : OnlyI).push_back(C);
-        std::set<SymP> SI(Ts[I].Conds.begin(), Ts[I].Conds.end());
-        for (SymP C : Ts[J].Conds)
-          if (!SI.count(C))
-            OnlyJ.push_back(C);
-        if (OnlyI.size() != 1 || OnlyJ.size() != 1 ||
-            (P.logicalNot(OnlyI[0]) != OnlyJ[0] &&
-             P.logicalNot(OnlyJ[0]) != OnlyI[0]))
-          continue;
-        Ts[I].Conds = Both;
-        Ts.erase(Ts.begin() + J);
-        Changed = true;
+  // f under G && c plus f under G && !c is f under G.  The pairs are
+  // merged in the order of a scan that restarts after each merge (the
+  // first term I that has a partner J > I, with its first partner); the
+  // partners are found through an index of each term's conditions less
+  // one, so a block of many threads' terms is not a cubic scan.
+  using Key = std::tuple<SymP, std::vector<SymP>, SymP>;
+  // (F, conditions less c, c) -> terms; (F, conditions less c, !c) ->
+  // terms (a partner's c' may be the negation of c, or c of c').
+  std::map<Key, std::set<size_t>> Has, NegHas;
+  std::vector<char> Live(Ts.size(), 1);
+  auto Rest = [](const std::vector<SymP> &Cs, size_t K) {
+    std::vector<SymP> R;
+    R.reserve(Cs.size() - 1);
+    for (size_t I = 0; I < Cs.size(); ++I)
+      if (I != K)
+        R.push_back(Cs[I]);
+    return R;
+  };
+  auto Index = [&](size_t I, bool Add) {
+    const Term &T = Ts[I];
+    for (size_t K = 0; K < T.Conds.size(); ++K) {
+      std::vector<SymP> R = Rest(T.Conds, K);
+      Key A{T.F, R, T.Conds[K]}, B{T.F, std::move(R), P.logicalNot(T.Conds[K])};
+      if (Add) {
+        Has[A].insert(I);
+        NegHas[B].insert(I);
+      } else {
+        Has[A].erase(I);
+        NegHas[B].erase(I);
       }
+    }
+  };
+  // The partners of I: J with conditions of I's less c plus !c (or c' with
+  // !c' == c); Below: those before I, else those after it.
+  auto Partners = [&](size_t I, bool Below) {
+    std::set<size_t> Out;
+    const Term &T = Ts[I];
+    for (size_t K = 0; K < T.Conds.size(); ++K) {
+      std::vector<SymP> R = Rest(T.Conds, K);
+      for (auto *M : {&Has, &NegHas}) {
+        Key Q = M == &Has ? Key{T.F, R, P.logicalNot(T.Conds[K])}
+                          : Key{T.F, R, T.Conds[K]};
+        auto It = M->find(Q);
+        if (It == M->end())
+          continue;
+        for (size_t J : It->second)
+          if (J != I && Live[J] && (Below ? J < I : J > I))
+            Out.insert(J);
+      }
+    }
+    return Out;
+  };
+  for (size_t I = 0; I < Ts.size(); ++I)
+    Index(I, true);
+  for (size_t I = 0; I < Ts.size();) {
+    if (!Live[I]) {
+      ++I;
+      continue;
+    }
+    std::set<size_t> Js = Partners(I, false);
+    if (Js.empty()) {
+      ++I;
+      continue;
+    }
+    size_t J = *Js.begin();
+    // The conditions both have, in I's order.
+    std::set<SymP> SJ(Ts[J].Conds.begin(), Ts[J].Conds.end());
+    std::vector<SymP> Both;
+    for (SymP C : Ts[I].Conds)
+      if (SJ.count(C))
+        Both.push_back(C);
+    Index(I, false);
+    Index(J, false);
+    Live[J] = 0;
+    Ts[I].Conds = std::move(Both);
+    Index(I, true);
+    // Earlier terms had no partner but may pair with I now.
+    std::set<size_t> Ks = Partners(I, true);
+    if (!Ks.empty())
+      I = *Ks.begin();
   }
+  std::vector<Term> Out;
+  for (size_t I = 0; I < Ts.size(); ++I)
+    if (Live[I])
+      Out.push_back(std::move(Ts[I]));
+  Ts = std::move(Out);
 }
 
 bool Reader::split(SymP S, SymP A, int64_t &Coef, Poly &Rest) {

@@ -29,6 +29,7 @@
 
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include <array>
@@ -81,6 +82,7 @@ struct Sym {
   Ty T = Ty::F32;
   unsigned Id = 0;  ///< creation order: deterministic canonical ordering
   uint32_t Kinds = 0; ///< bit K set: a value of kind K occurs in this one
+  uint32_t Hash = 0;  ///< of the fields that identify it (SymPool::make)
   int64_t I = 0;    ///< Int value; BlockIdx/GridDim dimension; Iter tag
   double F = 0;     ///< Flt value
   const clang::ValueDecl *D = nullptr;
@@ -188,13 +190,17 @@ private:
   std::deque<Sym> Store;
   /// Hash-consing: every value by its fields (kind, type, constants,
   /// declarations, operator and operands), compared in place.
-  struct SameHash {
-    size_t operator()(SymP S) const;
+  /// Structural identity of pool values (their operands by identity): an
+  /// open-addressing set over each value's hash, computed once (make).
+  struct SameInfo {
+    static SymP getEmptyKey() { return llvm::DenseMapInfo<SymP>::getEmptyKey(); }
+    static SymP getTombstoneKey() {
+      return llvm::DenseMapInfo<SymP>::getTombstoneKey();
+    }
+    static unsigned getHashValue(SymP S);
+    static bool isEqual(SymP A, SymP B);
   };
-  struct SameEq {
-    bool operator()(SymP A, SymP B) const;
-  };
-  std::unordered_set<SymP, SameHash, SameEq> Map;
+  llvm::DenseSet<SymP, SameInfo> Map;
   std::unordered_map<SymP, uint64_t> Hashes;
   llvm::StringSet<> Interned;
   llvm::StringRef intern(llvm::StringRef S);
