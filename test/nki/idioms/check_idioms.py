@@ -787,6 +787,25 @@ def cases_layernorm_per_thread(rng):
                dict(y=(xd - m) * s * g + b, mean=m[:, 0], rstd=s[:, 0]), F32)
 
 
+def cases_row_norm_2d_threads(rng):
+    for (rows, cols), (bx, by) in zip(ROWS_COLS, ((32, 4), (16, 16), (64, 4))):
+        x = f32(rng, (rows, cols), -3, 3)
+        ref = np.sqrt((x.astype(np.float64) ** 2).sum(axis=1))
+        yield ("%dx%d block=%dx%d" % (rows, cols, bx, by),
+               dict(y=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, bx * by), bx, 1, by), dict(y=ref), F32)
+
+
+def cases_row_normalize_inplace(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (64, 256, 1024)):
+        x = f32(rng, (rows, cols), 0.5, 3)
+        ref = x.astype(np.float64) / x.astype(np.float64).sum(axis=1,
+                                                                keepdims=True)
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(x=x.copy(), rows=rows, cols=cols),
+               L(cdiv(rows, block), block), dict(x=ref), F32)
+
+
 def cases_map_inplace_scale(rng):
     for n in (3700, 390001):
         x = f32(rng, n, -3, 3)
