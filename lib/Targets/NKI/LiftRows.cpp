@@ -362,6 +362,20 @@ SymP Reader::normNew(SymP S, unsigned T) {
         }
         U.Pitch = Pitch;
         Idx = P.bin("+", P.bin("*", Row, Pitch), Col);
+      } else if (D->PitchS && Col->K == SK::Int) {
+        // The row's element at a fixed column: most often a reduction's
+        // first element, taken before a loop from the next column.
+        fail(RuleId::PK5007, Here,
+             llvm::formatv("'{0}' is read at the fixed column {1} of the "
+                           "row (a reduction's first element taken before "
+                           "a loop that starts after it?): only reductions "
+                           "over a column loop's variable are lifted; start "
+                           "the loop at column 0 from the operation's "
+                           "identity (-INFINITY for a max, 0 for a sum)",
+                           PV->getName(), Col->I)
+                 .str());
+        V.Why->Definite = true; // what the kernel reads, not a spelling
+        return S;
       } else {
         fail(RuleId::PK5007, Here,
              llvm::formatv("'{0}' is read at a column that is not a column "
