@@ -224,11 +224,7 @@ bool ElementwiseLifter::boundAtLeast(const Expr *E, bool Negated) {
 }
 
 NodeP ElementwiseLifter::scalarNode(std::string S, DType T) {
-  auto N = std::make_shared<Node>();
-  N->K = Node::Scalar;
-  N->Text = std::move(S);
-  N->Ty = T;
-  return N;
+  return scalarLeaf(std::move(S), T);
 }
 
 NodeP ElementwiseLifter::load(const Expr *Base, const Expr *Idx,

@@ -51,6 +51,38 @@ struct Node {
 };
 using NodeP = std::shared_ptr<Node>;
 
+/// A scalar leaf (a Python expression) and a binary operation (an nl
+/// function) of element trees.
+inline NodeP scalarLeaf(std::string Text, DType Ty = DType::F32) {
+  auto N = std::make_shared<Node>();
+  N->K = Node::Scalar;
+  N->Text = std::move(Text);
+  N->Ty = Ty;
+  return N;
+}
+inline NodeP binNode(std::string Fn, NodeP A, NodeP B) {
+  auto N = std::make_shared<Node>();
+  N->K = Node::Bin;
+  N->Fn = std::move(Fn);
+  N->A = std::move(A);
+  N->B = std::move(B);
+  return N;
+}
+/// An arg-reduction's single pair `v0 == best ? i0 : None` (None the
+/// kernel model's ArgNone or ArgLow) as a tree: the 0/1 mask of V == Best
+/// times (i0 - None), plus None; exact in float32 (integers below 2^25).
+inline NodeP argPairNode(NodeP V, NodeP Best, const std::string &I0,
+                         int64_t None) {
+  return binNode("nl.add",
+                 binNode("nl.multiply",
+                         binNode("nl.equal", std::move(V), std::move(Best)),
+                         scalarLeaf("float(" + I0 +
+                                    (None < 0 ? " + " + std::to_string(-None)
+                                              : " - " + std::to_string(None)) +
+                                    ")")),
+                 scalarLeaf(std::to_string(None) + ".0"));
+}
+
 //===----------------------------------------------------------------------===//
 // From the element-wise model to the tile program.
 //===----------------------------------------------------------------------===//
@@ -280,6 +312,24 @@ public:
     return Operand::tile(D);
   }
 
+  /// Opens the loop over the columns 0:Depth of the tile's rows in chunks
+  /// of 512 (c0:c1, nc_ of them) and returns the lowering of one chunk;
+  /// the caller closes the loop.
+  TileLowering openColumnChunks(const std::string &Depth) {
+    B.open("c0", "0", Depth, "512");
+    B.assign("c1", "min(" + Depth + ", c0 + 512)");
+    B.assign("nc_", "c1 - c0");
+    TileLowering In(B, HbmName, true);
+    In.PLo = PLo;
+    In.PHi = PHi;
+    In.FHi = "nc_";
+    In.RowLo = RowLo;
+    In.RowHi = RowHi;
+    In.ColLo = "c0";
+    In.ColHi = "c1";
+    return In;
+  }
+
   /// Fn over the columns 0:Depth of N->A for the tile's rows: a (P, 1)
   /// column set to Fn's identity, then per 512 columns the body on the tile
   /// of columns c0:c1, tensor_reduce along the free axis and the combination
@@ -296,17 +346,7 @@ public:
                               : N->Fn == "nl.maximum" ? "-3.4028234663852886e38"
                                                       : "3.4028234663852886e38")};
     B.op(M);
-    B.open("c0", "0", N->Depth, "512");
-    B.assign("c1", "min(" + N->Depth + ", c0 + 512)");
-    B.assign("nc_", "c1 - c0");
-    TileLowering In(B, HbmName, true);
-    In.PLo = PLo;
-    In.PHi = PHi;
-    In.FHi = "nc_";
-    In.RowLo = RowLo;
-    In.RowHi = RowHi;
-    In.ColLo = "c0";
-    In.ColHi = "c1";
+    TileLowering In = openColumnChunks(N->Depth);
     Operand V = In.lower(N->A);
     std::string Red = B.alloc("red", Mem::SBUF, DType::F32, {"128", "1"});
     Access RA = colAccess(Red);
@@ -335,17 +375,7 @@ public:
     std::string Acc = B.alloc("acc", Mem::SBUF, N->Ty, {"128", "1"});
     Access AA = colAccess(Acc);
     B.op(OpKind::Memset, AA, {Operand::scalar(exactIntIdentity(Max, N->Ty))});
-    B.open("c0", "0", N->Depth, "512");
-    B.assign("c1", "min(" + N->Depth + ", c0 + 512)");
-    B.assign("nc_", "c1 - c0");
-    TileLowering In(B, HbmName, true);
-    In.PLo = PLo;
-    In.PHi = PHi;
-    In.FHi = "nc_";
-    In.RowLo = RowLo;
-    In.RowHi = RowHi;
-    In.ColLo = "c0";
-    In.ColHi = "c1";
+    TileLowering In = openColumnChunks(N->Depth);
     Operand V = In.lower(N->A);
     std::string C = exactIntReduce(B, Max, N->Ty, V.Tile, "nc_", "512");
     std::string Cb = exactIntCombine(B, Max, N->Ty, AA, colAccess(C));
@@ -376,17 +406,7 @@ public:
     M.Dst = AA;
     M.Srcs = {Operand::scalar(N->Text + ".0")};
     B.op(M);
-    B.open("c0", "0", N->Depth, "512");
-    B.assign("c1", "min(" + N->Depth + ", c0 + 512)");
-    B.assign("nc_", "c1 - c0");
-    TileLowering In(B, HbmName, true);
-    In.PLo = PLo;
-    In.PHi = PHi;
-    In.FHi = "nc_";
-    In.RowLo = RowLo;
-    In.RowHi = RowHi;
-    In.ColLo = "c0";
-    In.ColHi = "c1";
+    TileLowering In = openColumnChunks(N->Depth);
     Operand V = In.lower(N->A);
     Access Io = In.fresh(DType::F32, false);
     B.op(OpKind::Iota, Io, {Operand::scalar("c0"), Operand::scalar("nc_")});

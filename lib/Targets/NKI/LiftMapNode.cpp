@@ -98,20 +98,6 @@ NodeP MapBuilder::argIndex(SymP S, SourceLocation L) {
   }
   if (!AnyReduce)
     return nullptr;
-  auto Scalar = [](std::string Text) {
-    auto N = std::make_shared<Node>();
-    N->K = Node::Scalar;
-    N->Text = std::move(Text);
-    return N;
-  };
-  auto Bin = [](const char *Fn, NodeP A, NodeP B) {
-    auto N = std::make_shared<Node>();
-    N->K = Node::Bin;
-    N->Fn = Fn;
-    N->A = std::move(A);
-    N->B = std::move(B);
-    return N;
-  };
   NodeP Out;
   for (SymP X : Terms) {
     NodeP T;
@@ -131,15 +117,11 @@ NodeP MapBuilder::argIndex(SymP S, SourceLocation L) {
                "compared with the row's best");
         return nullptr;
       }
-      T = Bin("nl.add",
-              Bin("nl.multiply", Bin("nl.equal", V, Best),
-                  Scalar("float((" + I0->Text + ") - (" + std::to_string(None) +
-                         "))")),
-              Scalar(std::to_string(None) + ".0"));
+      T = argPairNode(V, Best, I0->Text, None);
     }
     if (!T)
       return nullptr;
-    Out = Out ? Bin(Last ? "nl.maximum" : "nl.minimum", Out, T) : T;
+    Out = Out ? binNode(Last ? "nl.maximum" : "nl.minimum", Out, T) : T;
   }
   return Out;
 }

@@ -30,33 +30,12 @@ NodeP Emitter::argPair(SymP S) {
   auto I0 = py(S->Ops[1]);
   if (!I0)
     return nullptr;
-  auto Sc = [](std::string T) {
-    auto N = std::make_shared<Node>();
-    N->K = Node::Scalar;
-    N->Text = std::move(T);
-    return N;
-  };
-  auto Bin = [](const char *Fn, NodeP A, NodeP B) {
-    auto N = std::make_shared<Node>();
-    N->K = Node::Bin;
-    N->Fn = Fn;
-    N->A = std::move(A);
-    N->B = std::move(B);
-    return N;
-  };
   NodeP L = node(S->Ops[0]->Ops[0]), R = node(S->Ops[0]->Ops[1]);
   if (!L || !R)
     return nullptr;
   if (L->K == Node::Scalar)
     std::swap(L, R);
-  std::string NoneS = std::to_string(NoneV) + ".0";
-  NodeP M = Bin("nl.equal", L, R);
-  NodeP V = Bin("nl.multiply", M,
-                Sc("float(" + *I0 +
-                   (NoneV < 0 ? " + " + std::to_string(-NoneV)
-                              : " - " + std::to_string(NoneV)) +
-                   ")"));
-  NodeP Out = Bin("nl.add", V, Sc(NoneS));
+  NodeP Out = argPairNode(L, R, *I0, NoneV);
   (NoneV < 0 ? ArgLastUsed : ArgUsed) = true;
   return Out;
 }
