@@ -62,7 +62,7 @@ while IFS= read -r f; do
     case "$f" in "$d"/*) [ -f "$d/.cc_args" ] && cc_args=$(cat "$d/.cc_args") ;; esac
   done
   # shellcheck disable=SC2086
-  if ! "$NVCC" -arch=sm_90 -c -w $cc_args -o "$TMP/x.o" "$f" >"$TMP/cc.err" 2>&1; then
+  if ! "$NVCC" -arch=sm_90 -c -O0 -w $cc_args -o "$TMP/x.o" "$f" >"$TMP/cc.err" 2>&1; then
     echo "FAIL: nvcc ${f#$TMP/}"; grep -m5 error "$TMP/cc.err" || tail -5 "$TMP/cc.err"
     fails=$((fails+1))
   fi

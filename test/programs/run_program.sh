@@ -19,8 +19,13 @@
 #   EXPECT_HIP  a pattern the HIP output of main.cu must contain
 #   ROCM5       1 (default) or 0: 0 skips the ROCm 5.2 checks, for programs
 #               using a ROCm library Debian's ROCm 5.2 lacks (hipBLAS, hipCUB)
+#
+# Every compile check is one side (the host, or one architecture's device
+# code), the HIP runtime header precompiled where that cannot change the
+# verdict (test/lib/hip_pch.sh).
 set -euo pipefail
 BIN="$1"; SRC="$2"; CXX="${3:-clang++-19}"; NAME="$4"
+. "$SRC/test/lib/hip_pch.sh"
 DIR="$SRC/test/programs/$NAME"
 ROCM6="${PK_ROCM6_INCLUDE:-/work/shared/rocm-6.3/include}"
 TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
@@ -59,8 +64,8 @@ check() { # ROCM OUTDIR FLAGS...
                      "gfx942 --offload-device-only"; do
       arch="${arch_side% *}"; side="${arch_side#* }"
       # shellcheck disable=SC2086
-      "$CXX" -x hip --offload-arch=$arch $side -fsyntax-only -nogpulib -w \
-        "$@" $CC_ARGS "$hip" 2>"$TMP/cc.err" || {
+      pk_hip_cc "$CXX" "$hip" -x hip --offload-arch=$arch $side -fsyntax-only -nogpulib -w \
+        "$@" $CC_ARGS 2>"$TMP/cc.err" || {
         grep error "$TMP/cc.err" | head -5
         fail "${hip#$dir/hip/} does not compile (ROCm $rocm, $arch, $side)"; }
       n=$((n+1))
@@ -107,12 +112,17 @@ if [ "$FULL" = 1 ]; then
   for f in "$DEVLIBS"/*.bc; do ln -s "$f" "$TMP/devlibs/"; done
   ln -sf oclc_isa_version_940.bc "$TMP/devlibs/oclc_isa_version_942.bc"
   while IFS= read -r hip; do
-    # shellcheck disable=SC2086
-    "$CXX" -x hip --offload-arch=gfx90a --offload-arch=gfx942 -c -O1 -w \
-      --rocm-path=/usr --rocm-device-lib-path="$TMP/devlibs" -fuse-ld=lld \
-      $CC_ARGS -o "$TMP/obj.o" "$hip" 2>"$TMP/cc.err" || {
-      grep error "$TMP/cc.err" | head -5
-      fail "${hip#$TMP/out5/hip/} does not build with -c (ROCm 5.2, gfx90a+gfx942)"; }
+    # The host, then each architecture's device code (compiled and linked
+    # with lld): one -c build of both, less the offload bundle.
+    for side in "gfx90a --offload-host-only" "gfx90a --offload-device-only" \
+                "gfx942 --offload-device-only"; do
+      # shellcheck disable=SC2086
+      pk_hip_cc "$CXX" "$hip" -x hip --offload-arch="${side% *}" "${side#* }" -c -O1 -w \
+        --rocm-path=/usr --rocm-device-lib-path="$TMP/devlibs" -fuse-ld=lld \
+        $CC_ARGS -o "$TMP/obj.o" 2>"$TMP/cc.err" || {
+        grep error "$TMP/cc.err" | head -5
+        fail "${hip#$TMP/out5/hip/} does not build with -c (ROCm 5.2, $side)"; }
+    done
     n=$((n+1))
   done < <(find "$TMP/out5/hip" -name '*.hip')
   echo "$NAME: full -c builds of the ROCm 5 output passed"
