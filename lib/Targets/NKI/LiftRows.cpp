@@ -156,6 +156,27 @@ std::optional<Decomp> Reader::decompose(SymP Idx) {
   return D;
 }
 
+bool Reader::noFixedColumn(SymP S) {
+  if (FixedCol.empty())
+    return true;
+  std::set<SymP> Seen;
+  std::vector<SymP> Work{S};
+  while (!Work.empty()) {
+    SymP X = Work.back();
+    Work.pop_back();
+    if (!P.containsKind(X, SK::Load) || !Seen.insert(X).second)
+      continue;
+    auto F = FixedCol.find(X);
+    if (F != FixedCol.end()) {
+      fail(RuleId::PK5007, F->second.first, F->second.second);
+      V.Why->Definite = true; // what the kernel reads, not a spelling
+      return false;
+    }
+    Work.insert(Work.end(), X->Ops.begin(), X->Ops.end());
+  }
+  return true;
+}
+
 /// Whether every reduction in \p S runs over a whole row.
 bool Reader::complete(SymP S) {
   if (!P.containsKind(S, SK::Reduce) || !Complete.insert(S).second)
@@ -218,6 +239,56 @@ std::optional<SymP> Reader::atRow(SymP S, int64_t O) {
 SymP Reader::merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T) {
   std::vector<char> Drop(Terms.size(), 0);
   std::vector<SymP> Out;
+  // A reduction whose loop starts at column s >= 1, combined with its own
+  // elements s-1, ..., 0 read before the loop (`m = x[r][0]; for (c = 1;
+  // ...) m = max(m, x[r][c])`; single elements, or a reduction over
+  // [a, s) that the model read from unrolled terms), is one reduction from
+  // column 0 when the loop runs at least once: the program then assumes
+  // Cols >= s (Pr.MinCols, a trace-time assert of the output).
+  for (size_t I = 0; I < Terms.size(); ++I) {
+    SymP X = Terms[I];
+    int64_t From = 0;
+    while (X->K == SK::Reduce && X->Op == Op) {
+      SymP It = X->Ops[0];
+      SymP St = It->Ops[0];
+      if (St->K != SK::Int || St->I < 1 || It->Ops[2] != P.intc(1))
+        break;
+      // The term that covers [a, s): its start a, or -1.
+      auto Covers = [&](SymP Y) -> int64_t {
+        if (Y == P.subst(X->Ops[1], {{It, P.intc(St->I - 1)}}))
+          return St->I - 1;
+        if (Y->K != SK::Reduce || Y->Op != Op)
+          return -1;
+        SymP YIt = Y->Ops[0];
+        SymP A = YIt->Ops[0];
+        if (YIt->Ops[1] != St || YIt->Ops[2] != P.intc(1) || A->K != SK::Int ||
+            A->I < 0 || A->I >= St->I)
+          return -1;
+        SymP NIt = P.iter(It->Site, A, It->Ops[1], It->Ops[2], unsigned(It->I));
+        return P.subst(Y->Ops[1], {{YIt, NIt}}) ==
+                       P.subst(X->Ops[1], {{It, NIt}})
+                   ? A->I
+                   : -1;
+      };
+      size_t J = 0;
+      int64_t A = -1;
+      for (; J < Terms.size(); ++J)
+        if (J != I && !Drop[J] && (A = Covers(Terms[J])) >= 0)
+          break;
+      if (J == Terms.size())
+        break;
+      if (!From)
+        From = St->I;
+      Drop[J] = 1;
+      SymP NIt =
+          P.iter(It->Site, P.intc(A), It->Ops[1], It->Ops[2], unsigned(It->I));
+      X = P.reduce(Op, NIt, P.subst(X->Ops[1], {{It, NIt}}));
+    }
+    if (From) {
+      Terms[I] = X;
+      Pr.MinCols = std::max(Pr.MinCols, From);
+    }
+  }
   // max and min are idempotent: a term twice is once; for min, of pairs
   // `c ? a : ArgNone` under one condition (a first-index arg-reduction's
   // single pairs) the least constant a is enough.
@@ -336,6 +407,7 @@ SymP Reader::normNew(SymP S, unsigned T) {
     bool ColVar = Col->K == SK::Iter;
     rows::TensorUse::Kind K;
     SymP Idx;
+    bool Fixed = false;
     if (D->HasRow) {
       if (D->R.O >= MaxRowsPerBlock) {
         fail(RuleId::PK5007, Here, "more than 1024 rows per block");
@@ -362,20 +434,23 @@ SymP Reader::normNew(SymP S, unsigned T) {
         }
         U.Pitch = Pitch;
         Idx = P.bin("+", P.bin("*", Row, Pitch), Col);
-      } else if (D->PitchS && Col->K == SK::Int) {
+      } else if (D->PitchS && Col->K == SK::Int && Col->I >= 0) {
         // The row's element at a fixed column: most often a reduction's
-        // first element, taken before a loop from the next column.
-        fail(RuleId::PK5007, Here,
-             llvm::formatv("'{0}' is read at the fixed column {1} of the "
-                           "row (a reduction's first element taken before "
-                           "a loop that starts after it?): only reductions "
-                           "over a column loop's variable are lifted; start "
-                           "the loop at column 0 from the operation's "
-                           "identity (-INFINITY for a max, 0 for a sum)",
-                           PV->getName(), Col->I)
-                 .str());
-        V.Why->Definite = true; // what the kernel reads, not a spelling
-        return S;
+        // first element, taken before a loop from the next column, which
+        // merge() folds into the loop's reduction.  One left over is
+        // refused (FixedCol).
+        K = rows::TensorUse::Matrix;
+        SymP Pitch = D->PitchS;
+        if (U.Pitch && U.Pitch != Pitch) {
+          fail(
+              RuleId::PK5007, Here,
+              llvm::formatv("'{0}' is read with two row pitches", PV->getName())
+                  .str());
+          return S;
+        }
+        U.Pitch = Pitch;
+        Idx = P.bin("+", P.bin("*", Row, Pitch), Col);
+        Fixed = true;
       } else {
         fail(RuleId::PK5007, Here,
              llvm::formatv("'{0}' is read at a column that is not a column "
@@ -404,7 +479,18 @@ SymP Reader::normNew(SymP S, unsigned T) {
       return S;
     }
     U.K = K;
-    return P.load(PV, Idx, S->T);
+    SymP L = P.load(PV, Idx, S->T);
+    if (Fixed)
+      FixedCol.try_emplace(
+          L, Here,
+          llvm::formatv("'{0}' is read at the fixed column {1} of the row, "
+                        "not as the first element of a reduction over a "
+                        "column loop that starts after it: only such "
+                        "reductions and values over a column loop's "
+                        "variable are lifted",
+                        PV->getName(), Col->I)
+              .str());
+    return L;
   }
   case SK::Reduce: {
     if (auto Dt = dot(S, T))

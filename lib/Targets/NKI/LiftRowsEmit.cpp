@@ -443,6 +443,13 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
                                   "the scalar parameters");
     B.check(Lhs + " >= " + *Bound, "the grid reaches every column summed");
   }
+  // A reduction whose first elements were read before its loop is one
+  // reduction from column 0 only where that loop runs.
+  if (Pr.MinCols > 0)
+    B.check("(" + ColsE + ") >= " + std::to_string(Pr.MinCols),
+            "a reduction's first columns are read before its loop, which "
+            "must run: at least " +
+                std::to_string(Pr.MinCols) + " column(s)");
   for (size_t I = 0; I < K.Params.size(); ++I) {
     Param &Pa = K.Params[I];
     if (!Pa.IsTensor || Pa.R == Param::In)

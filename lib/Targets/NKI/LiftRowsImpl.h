@@ -53,6 +53,10 @@ struct Program {
   std::map<const clang::ParmVarDecl *, TensorUse> Uses;
   std::vector<RowStore> Stores;
   unsigned Reductions = 0;
+  /// The fewest columns the program is right for: a reduction that read
+  /// its first elements before a loop from column s (s; the output asserts
+  /// it), else 0.
+  int64_t MinCols = 0;
   /// The grid dimension that reaches every row ("grid_x"); empty: a single
   /// row that every launch reaches.
   std::string RowGrid = "grid_x";

@@ -68,6 +68,11 @@ private:
   std::unordered_map<SymP, SymP> NormMemo;
   std::unordered_map<SymP, int64_t> RowsMemo;
   std::map<std::pair<SymP, int64_t>, SymP> AtRowMemo;
+  /// Loads of a row's element at a fixed column, with where and why they
+  /// are refused when merge() does not fold them into a reduction.
+  std::map<SymP, std::pair<SourceLocation, std::string>> FixedCol;
+  /// Refuses the first such load left in \p S; false then.
+  bool noFixedColumn(SymP S);
   /// The row offset the loads in \p S read at: NoRow when none does,
   /// SeveralRows when they read several.
   enum : int64_t { NoRow = -1, SeveralRows = -2 };

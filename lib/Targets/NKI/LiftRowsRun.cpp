@@ -62,7 +62,7 @@ rows::Verdict Reader::run() {
     Bound = *B;
     SymP Col = norm(D->Col, St.Thread);
     SymP Val = norm(St.Val, St.Thread);
-    if (V.Why || V.NotMine)
+    if (V.Why || V.NotMine || !noFixedColumn(Val))
       return V;
     if (LoadA && LoadA != D->R.A)
       return fail(RuleId::PK5007, Here,
