@@ -57,6 +57,33 @@ bool km::isScalarType(QualType Q) {
          S == "__nv_bfloat16" || S == "struct __hip_bfloat16";
 }
 
+unsigned km::lanesOf(QualType Q, QualType *Elem) {
+  Q = Q.getCanonicalType().getUnqualifiedType();
+  if (isScalarType(Q))
+    return 0; // __half and friends are records too
+  const RecordDecl *R = Q->getAsRecordDecl();
+  if (!R || R->isUnion() || !R->getDefinition())
+    return 0;
+  R = R->getDefinition();
+  if (auto *C = dyn_cast<CXXRecordDecl>(R))
+    if (C->getNumBases() || C->isPolymorphic() || !C->isTriviallyCopyable())
+      return 0;
+  unsigned N = 0;
+  QualType E;
+  for (const FieldDecl *F : R->fields()) {
+    QualType FT = F->getType().getCanonicalType().getUnqualifiedType();
+    if (F->isBitField() || !isScalarType(FT) || (N && FT != E))
+      return 0;
+    E = FT;
+    ++N;
+  }
+  if (N == 0 || N > 16)
+    return 0;
+  if (Elem)
+    *Elem = E;
+  return N;
+}
+
 const Expr *km::stripE(const Expr *E) {
   while (true) {
     const Expr *N = E->IgnoreParens();
@@ -107,8 +134,11 @@ void Exec::run() {
     Tr.Params.push_back(PV);
     QualType Q = PV->getType();
     SymP V;
+    QualType LE;
     if (Q->isPointerType())
-      V = P.ptr(PV, P.intc(0), tyOf(Q->getPointeeType()));
+      V = P.ptr(
+          PV, P.intc(0),
+          tyOf(lanesOf(Q->getPointeeType(), &LE) ? LE : Q->getPointeeType()));
     else if (isScalarType(Q))
       V = P.param(PV, tyOf(Q));
     else {
@@ -187,11 +217,16 @@ void Exec::declare(const DeclStmt *DS, const Mask &M) {
     if (!V)
       continue;
     if (V->hasAttr<CUDASharedAttr>()) {
-      Shared[V].Elem = tyOf(V->getType()->isArrayType()
-                                ? QualType(V->getType()->getBaseElementTypeUnsafe(), 0)
-                                : V->getType());
+      QualType Base =
+          V->getType()->isArrayType()
+              ? QualType(V->getType()->getBaseElementTypeUnsafe(), 0)
+              : V->getType();
+      // An array of records of one scalar type: their lanes in a row.
+      QualType LE;
+      unsigned Lanes = V->getType()->isArrayType() ? lanesOf(Base, &LE) : 0;
+      Shared[V].Elem = tyOf(Lanes ? LE : Base);
       if (auto *CA = Ctx.getAsConstantArrayType(V->getType())) {
-        uint64_t N = 1;
+        uint64_t N = Lanes ? Lanes : 1;
         QualType Q = V->getType();
         while (auto *A = Ctx.getAsConstantArrayType(Q)) {
           N *= A->getSize().getZExtValue();
@@ -263,10 +298,32 @@ void Exec::declare(const DeclStmt *DS, const Mask &M) {
         Th[T].Env[V] = X[T];
       continue;
     }
+    QualType LE;
+    if (unsigned N = lanesOf(Q, &LE)) {
+      // N lanes, like a local array; undefined until written (C leaves a
+      // local without an initialiser so).
+      for (unsigned T : M)
+        Th[T].Arrays[V].assign(N, P.undef(tyOf(LE)));
+      const Expr *Init = V->getInit();
+      if (Init && !isa<ImplicitValueInitExpr>(Init)) {
+        const Expr *I = stripE(Init)->IgnoreParenImpCasts();
+        auto *CC = dyn_cast<CXXConstructExpr>(I);
+        if (!CC || CC->getNumArgs() != 0) {
+          std::vector<Vals> Lanes;
+          if (!evalLanes(Init, N, LE, M, Lanes))
+            return;
+          for (unsigned T : M)
+            for (unsigned K = 0; K < N; ++K)
+              Th[T].Arrays[V][K] = Lanes[K][T];
+        }
+      }
+      continue;
+    }
     if (!Q->isPointerType() && !isScalarType(Q)) {
       fail(Failure::Unsupported, V->getLocation(),
-           llvm::formatv("local '{0}' of type {1}: only scalars, pointers and "
-                         "arrays of scalars are modelled",
+           llvm::formatv("local '{0}' of type {1}: only scalars, pointers, "
+                         "arrays of scalars and records of one scalar type "
+                         "are modelled",
                          V->getName(), Q.getAsString())
                .str());
       return;

@@ -44,7 +44,8 @@ const VarDecl *Exec::localVar(const Expr *E) {
     return nullptr;
   for (auto It = Alias.find(V); It != Alias.end(); It = Alias.find(V))
     V = It->second;
-  if (V->hasAttr<CUDASharedAttr>() || Ctx.getAsConstantArrayType(V->getType()))
+  if (V->hasAttr<CUDASharedAttr>() ||
+      Ctx.getAsConstantArrayType(V->getType()) || lanesOf(V->getType()))
     return nullptr;
   return V;
 }
@@ -131,6 +132,17 @@ Vals Exec::eval(const Expr *E, const Mask &M) {
                         Ty::U32));
     return All(BV == "blockIdx" ? P.blockIdx(Dim) : P.gridDim(Dim));
   }
+  // A value of a record of one scalar type is N lanes: only its copies
+  // (evalLanes, storeLanes), its fields and its address are modelled.
+  if (lanesOf(Q) && !isa<CXXOperatorCallExpr>(E)) {
+    fail(Failure::Unsupported, E->getExprLoc(),
+         llvm::formatv("a value of type {0} where the model needs a scalar "
+                       "(records of one scalar type are modelled in copies, "
+                       "initialisers and through their fields)",
+                       Q.getAsString())
+             .str());
+    return All(P.undef());
+  }
   if (auto *DR = dyn_cast<DeclRefExpr>(E)) {
     const ValueDecl *D = DR->getDecl();
     if (auto *EC = dyn_cast<EnumConstantDecl>(D))
@@ -205,6 +217,24 @@ Vals Exec::eval(const Expr *E, const Mask &M) {
     }
   }
   if (auto *CE = dyn_cast<ExplicitCastExpr>(E)) {
+    // A pointer seen as a pointer to a record of one scalar type
+    // (reinterpret_cast<const float4 *>(x)): the same scalars, N a step,
+    // when the scalar type is the one pointed to.
+    QualType To = Q->isPointerType() ? Q->getPointeeType() : QualType();
+    QualType From = CE->getSubExpr()->getType();
+    QualType LE;
+    if (!To.isNull() && lanesOf(To, &LE) && From->isPointerType()) {
+      QualType FE = From->getPointeeType();
+      lanesOf(FE, &FE); // float4 * -> int4 * compares the lanes' types
+      if (FE.getCanonicalType().getUnqualifiedType() != LE) {
+        fail(Failure::NoTile, E->getExprLoc(),
+             llvm::formatv("a cast of {0} to {1}: the bits of one scalar "
+                           "type read as another",
+                           From.getAsString(), Q.getAsString())
+                 .str());
+        return All(P.undef());
+      }
+    }
     Vals X = eval(CE->getSubExpr(), M);
     for (unsigned T : M)
       R[T] = convert(X[T], Q);
@@ -272,9 +302,21 @@ Vals Exec::eval(const Expr *E, const Mask &M) {
   if (auto *DA = dyn_cast<CXXDefaultArgExpr>(E))
     return eval(DA->getExpr(), M);
   // A member enumerator through an object (frag.num_elements).
-  if (auto *ME = dyn_cast<MemberExpr>(E))
+  if (auto *ME = dyn_cast<MemberExpr>(E)) {
     if (auto *EC = dyn_cast<EnumConstantDecl>(ME->getMemberDecl()))
       return All(P.intc(EC->getInitVal().getSExtValue()));
+    // A field of a record of one scalar type: its lane.
+    QualType BT = ME->getBase()->getType();
+    if (ME->isArrow() && BT->isPointerType())
+      BT = BT->getPointeeType();
+    if (lanesOf(BT)) {
+      Vals A = evalAddr(E, M);
+      for (unsigned T : M)
+        if (!failed())
+          R[T] = readPtr(A[T], T, E->getExprLoc());
+      return failed() ? All(P.undef()) : R;
+    }
+  }
   fail(Failure::Unsupported, E->getExprLoc(),
        llvm::formatv("expression ({0}) is not modelled",
                      E->getStmtClassName())
@@ -298,6 +340,8 @@ Vals Exec::evalAddr(const Expr *E, const Mask &M) {
       Stride *= int64_t(CA->getSize().getZExtValue());
       El = CA->getElementType();
     }
+    if (unsigned N = lanesOf(El))
+      Stride *= int64_t(N);
     for (unsigned T : M) {
       if (Bp[T]->K != SK::Ptr) {
         fail(Failure::Unsupported, A->getExprLoc(),
@@ -311,8 +355,43 @@ Vals Exec::evalAddr(const Expr *E, const Mask &M) {
     }
     return R;
   }
+  if (auto *ME = dyn_cast<MemberExpr>(E)) {
+    // A field of a record of one scalar type: the record's address plus
+    // the field's lane.
+    auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    QualType BT = ME->getBase()->getType();
+    if (ME->isArrow() && BT->isPointerType())
+      BT = BT->getPointeeType();
+    if (FD && lanesOf(BT)) {
+      Vals Bp =
+          ME->isArrow() ? eval(ME->getBase(), M) : evalAddr(ME->getBase(), M);
+      if (failed())
+        return Vals(Th.size(), P.undef());
+      for (unsigned T : M) {
+        if (Bp[T]->K != SK::Ptr) {
+          fail(Failure::Unsupported, ME->getExprLoc(),
+               "a field of a record the model does not follow");
+          return Vals(Th.size(), P.undef());
+        }
+        R[T] = P.ptr(
+            Bp[T]->D,
+            P.bin("+", Bp[T]->Ops[0], P.intc(int64_t(FD->getFieldIndex()))),
+            tyOf(FD->getType()));
+      }
+      return R;
+    }
+  }
   if (auto *DR = dyn_cast<DeclRefExpr>(E))
     if (auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
+      for (auto It = Alias.find(V); It != Alias.end(); It = Alias.find(V))
+        V = It->second;
+      QualType LE;
+      if (!V->hasAttr<CUDASharedAttr>() && lanesOf(V->getType(), &LE) &&
+          Th[M[0]].Arrays.count(V)) {
+        for (unsigned T : M)
+          R[T] = P.ptr(V, P.intc(0), tyOf(LE));
+        return R;
+      }
       if (V->hasAttr<CUDASharedAttr>() && !Ctx.getAsArrayType(V->getType())) {
         for (unsigned T : M)
           R[T] = P.ptr(V, P.intc(0), tyOf(V->getType()));
@@ -355,6 +434,93 @@ void Exec::assign(const Expr *L, const Vals &V, const Mask &M,
   }
 }
 
+bool Exec::evalLanes(const Expr *E, unsigned N, QualType Elem, const Mask &M,
+                     std::vector<Vals> &Out) {
+  Out.assign(N, Vals(Th.size()));
+  const Expr *S = stripE(E)->IgnoreParenImpCasts();
+  // A copy (a trivial copy or move constructor) reads its source.
+  while (auto *CC = dyn_cast<CXXConstructExpr>(S)) {
+    if (CC->getNumArgs() != 1 ||
+        !CC->getConstructor()->isCopyOrMoveConstructor())
+      break;
+    S = stripE(CC->getArg(0))->IgnoreParenImpCasts();
+  }
+  auto Conv = [&](Vals X) {
+    for (unsigned T : M)
+      X[T] = convert(X[T], Elem);
+    return X;
+  };
+  if (auto *IL = dyn_cast<InitListExpr>(S)) {
+    if (IL->getNumInits() > N)
+      return false;
+    for (unsigned K = 0; K < N; ++K) {
+      if (K < IL->getNumInits() && !isa<ImplicitValueInitExpr>(IL->getInit(K)))
+        Out[K] = Conv(eval(IL->getInit(K), M));
+      else // aggregate initialisation: the rest are zero
+        for (unsigned T : M)
+          Out[K][T] = P.cast(tyOf(Elem), P.intc(0));
+      if (failed())
+        return false;
+    }
+    return true;
+  }
+  // make_float4(x, y, z, w) and its kin: the CUDA vector constructors,
+  // one argument per field in order.
+  if (auto *C = dyn_cast<CallExpr>(S))
+    if (C->getNumArgs() == N && calleeName(C).starts_with("make_") &&
+        lanesOf(C->getType())) {
+      for (unsigned K = 0; K < N; ++K) {
+        Out[K] = Conv(eval(C->getArg(K), M));
+        if (failed())
+          return false;
+      }
+      return true;
+    }
+  if (S->isGLValue() && lanesOf(S->getType())) {
+    Vals A = evalAddr(S, M);
+    if (failed())
+      return false;
+    for (unsigned T : M) {
+      if (A[T]->K != SK::Ptr) {
+        fail(Failure::Unsupported, S->getExprLoc(),
+             "a record the model does not follow");
+        return false;
+      }
+      for (unsigned K = 0; K < N && !failed(); ++K)
+        Out[K][T] =
+            readPtr(P.ptr(A[T]->D, P.bin("+", A[T]->Ops[0], P.intc(int64_t(K))),
+                          tyOf(Elem)),
+                    T, S->getExprLoc());
+    }
+    return !failed();
+  }
+  fail(Failure::Unsupported, S->getExprLoc(),
+       llvm::formatv("a value of type {0} made by {1}: records of one scalar "
+                     "type are modelled from initialiser lists, make_* "
+                     "constructors and copies",
+                     S->getType().getAsString(), S->getStmtClassName())
+           .str());
+  return false;
+}
+
+void Exec::storeLanes(const Expr *Dst, const std::vector<Vals> &Lanes,
+                      QualType Elem, const Mask &M) {
+  Vals A = evalAddr(Dst, M);
+  if (failed())
+    return;
+  for (unsigned T : M) {
+    if (A[T]->K != SK::Ptr) {
+      fail(Failure::Unsupported, Dst->getExprLoc(),
+           "a store of a record the model does not follow");
+      return;
+    }
+    for (size_t K = 0; K < Lanes.size() && !failed(); ++K)
+      writePtr(P.ptr(A[T]->D, P.bin("+", A[T]->Ops[0], P.intc(int64_t(K))),
+                     tyOf(Elem)),
+               T, Lanes[K][T], Dst->getExprLoc());
+  }
+}
+
 Vals Exec::evalBinary(const BinaryOperator *B, const Mask &M) {
   BinaryOperatorKind K = B->getOpcode();
   Vals R(Th.size());
@@ -372,10 +538,22 @@ Vals Exec::evalBinary(const BinaryOperator *B, const Mask &M) {
     assign(B->getLHS(), Conv, M);
     return Conv;
   }
+  // A pointer to a record of one scalar type steps N scalars.
+  auto Scaled = [&](const Expr *PtrE, Vals V) {
+    QualType PT = PtrE->getType();
+    unsigned N = PT->isPointerType() ? lanesOf(PT->getPointeeType()) : 0;
+    if (N > 1)
+      for (unsigned T : M)
+        if (V[T])
+          V[T] = P.bin("*", V[T], P.intc(int64_t(N)));
+    return V;
+  };
   if (B->isCompoundAssignmentOp()) {
     Vals Old = eval(B->getLHS(), M), V = eval(B->getRHS(), M);
     if (failed())
       return V;
+    if (K == BO_AddAssign || K == BO_SubAssign)
+      V = Scaled(B->getLHS(), V);
     const char *Op = binOpName(K);
     Vals N = arith(Op, Old, V, M, B->getOperatorLoc());
     for (unsigned T : M)
@@ -428,6 +606,20 @@ Vals Exec::evalBinary(const BinaryOperator *B, const Mask &M) {
       R[T] = P.cmp(Op, A[T], C[T]);
     return R;
   }
+  if (K == BO_Add || K == BO_Sub) {
+    if (B->getLHS()->getType()->isPointerType() &&
+        !B->getRHS()->getType()->isPointerType())
+      C = Scaled(B->getLHS(), C);
+    else if (B->getRHS()->getType()->isPointerType() &&
+             !B->getLHS()->getType()->isPointerType())
+      A = Scaled(B->getRHS(), A);
+    else if (B->getLHS()->getType()->isPointerType() &&
+             lanesOf(B->getLHS()->getType()->getPointeeType()) > 1) {
+      fail(Failure::Unsupported, B->getOperatorLoc(),
+           "the difference of two pointers to records");
+      return A;
+    }
+  }
   return arith(Op, A, C, M, B->getOperatorLoc());
 }
 
@@ -469,8 +661,10 @@ Vals Exec::evalUnary(const UnaryOperator *U, const Mask &M) {
   case UO_PostDec: {
     Vals Old = eval(U->getSubExpr(), M);
     Vals One(Th.size());
+    QualType PT = U->getSubExpr()->getType();
+    unsigned Step = PT->isPointerType() ? lanesOf(PT->getPointeeType()) : 0;
     for (unsigned T : M)
-      One[T] = P.intc(1);
+      One[T] = P.intc(Step > 1 ? int64_t(Step) : 1);
     Vals N = arith(U->isIncrementOp() ? "+" : "-", Old, One, M,
                    U->getOperatorLoc());
     for (unsigned T : M)
@@ -628,6 +822,13 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
       case OO_EqualEqual: Op = "=="; break;
       case OO_ExclaimEqual: Op = "!="; break;
       case OO_Equal: {
+        QualType LE;
+        if (unsigned N = lanesOf(OC->getArg(0)->getType(), &LE)) {
+          std::vector<Vals> Lanes;
+          if (evalLanes(OC->getArg(1), N, LE, M, Lanes))
+            storeLanes(OC->getArg(0), Lanes, LE, M);
+          return Vals(Th.size(), P.undef());
+        }
         Vals V = eval(OC->getArg(1), M);
         for (unsigned T : M)
           V[T] = convert(V[T], OC->getArg(0)->getType());

@@ -116,6 +116,15 @@ private:
   // Statements (KernelModel.cpp, KernelModelLoops.cpp).
   void exec(const clang::Stmt *S, const Mask &M);
   void declare(const clang::DeclStmt *DS, const Mask &M);
+  /// The N lanes of a value of a lanes record type (lanesOf): an
+  /// initialiser list, make_float4-style calls of N arguments, a copy, or
+  /// an lvalue (a local, an element through a pointer); false (failed)
+  /// for any other.
+  bool evalLanes(const clang::Expr *E, unsigned N, clang::QualType Elem,
+                 const Mask &M, std::vector<Vals> &Out);
+  /// Stores \p Lanes at the lvalue \p Dst of a lanes record type.
+  void storeLanes(const clang::Expr *Dst, const std::vector<Vals> &Lanes,
+                  clang::QualType Elem, const Mask &M);
   void execIf(const clang::IfStmt *I, const Mask &M);
   void execLoop(const clang::Stmt *Loop, const clang::Stmt *Init,
                 const clang::Expr *Cond, const clang::Expr *Inc,

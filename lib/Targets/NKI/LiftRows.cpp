@@ -391,6 +391,18 @@ SymP Reader::normNew(SymP S, unsigned T) {
     fail(RuleId::PK5007, Here, "a pointer or loop state used as a value");
     return S;
   case SK::Iter:
+    // A loop whose range is the thread's own row (`for (c = 0; c <= t;
+    // ...)`: a causal or triangular mask) is not a row program's column
+    // loop; said as such over the other lifters' reasons.
+    if (P.containsKind(S->Ops[0], SK::BlockIdx) ||
+        P.containsKind(S->Ops[1], SK::BlockIdx)) {
+      fail(RuleId::PK5007, Here,
+           "a column loop whose range depends on the row (a causal or "
+           "triangular range such as `c <= row`): only loops over the same "
+           "columns for every row are lifted");
+      V.Why->Definite = true; // what the kernel computes, not a spelling
+      return S;
+    }
     // The loop stays part of the variable: two loops over the same range
     // are different variables (only merging partial reductions and the
     // column of a row map make the canonical full-row variable).
@@ -569,9 +581,23 @@ std::optional<SymP> Reader::rowBound(SymP Guard, const RowOf &R) {
       std::swap(X, Y);
       Op = Op == ">" ? "<" : "<=";
     }
-    // X - Y = row - B  with row = A * bid + O.
+    // X - Y = c * row - B  with row = A * bid + O and c >= 1 (c > 1: a
+    // thread's several elements along a row, `4 * i < n` for a float4 per
+    // thread), or X - Y = (row - B) / m (m > 1: a thread's m elements are
+    // m rows, m * i + k for k < m, and the guard bounds i).
     SymP D = P.bin("-", X, Y);
-    SymP B = P.bin("-", RowPoly, D);
+    int64_t Scale = 1, Mult = 1;
+    if (auto Pl = P.poly(D))
+      for (auto &[Mo, C] : *Pl)
+        if (Mo.size() == 1 && Mo[0] == P.blockIdx(0) && C > 0) {
+          if (C > R.A && C % R.A == 0)
+            Scale = C / R.A;
+          else if (C < R.A && R.A % C == 0)
+            Mult = R.A / C;
+        }
+    SymP B =
+        P.bin("-", Scale == 1 ? RowPoly : P.bin("*", P.intc(Scale), RowPoly),
+              Mult == 1 ? D : P.bin("*", P.intc(Mult), D));
     if ((Op != "<" && Op != "<=") || P.contains(B, P.blockIdx(0)) ||
         P.containsKind(B, SK::Iter) || P.containsKind(B, SK::Load)) {
       fail(RuleId::PK5007, Here,
@@ -581,7 +607,11 @@ std::optional<SymP> Reader::rowBound(SymP Guard, const RowOf &R) {
                .str());
       return std::nullopt;
     }
-    if (Op == "<=")
+    if (Scale > 1) // c * row < B: row < ceil(B / c); c * row <= B: row <= B / c
+      B = Op == "<="
+              ? P.bin("+", P.bin("/", B, P.intc(Scale)), P.intc(1))
+              : P.bin("/", P.bin("+", B, P.intc(Scale - 1)), P.intc(Scale));
+    else if (Op == "<=")
       B = P.bin("+", B, P.intc(1));
     // row < B and row < B + c (c >= 0, a bound on an earlier row of the
     // block: an early return for the whole block) is row < B.

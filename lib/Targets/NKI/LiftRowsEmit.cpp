@@ -362,7 +362,11 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
     Pa.PyName = pyName(PV->getName());
     QualType Q = PV->getType();
     if (Q->isPointerType()) {
-      auto DT = dtypeOf(Q->getPointeeType());
+      // A pointer to a record of one scalar type (float4 *) is its
+      // scalars: the model's offsets count them.
+      QualType LE = Q->getPointeeType();
+      km::lanesOf(LE, &LE);
+      auto DT = dtypeOf(LE);
       auto It = Pr.Uses.find(PV);
       if (It == Pr.Uses.end() || It->second.K == rows::TensorUse::None)
         return fail(RuleId::PK5008,

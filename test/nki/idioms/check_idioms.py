@@ -772,6 +772,51 @@ def cases_argmax_first_element(rng):
            dict(idx=np.zeros(4, np.int32)), dict(raises=FIRST_COLS))
 
 
+def cases_adam_update(rng):
+    lr, b1, b2, eps, wd = 1e-3, 0.9, 0.999, 1e-8, 0.01
+    for n, t in ((3700, 1), (390001, 7)):
+        w, g = f32(rng, n, -1, 1), f32(rng, n, -0.1, 0.1)
+        m, v = f32(rng, n, -0.01, 0.01), f32(rng, n, 0, 1e-4)
+        c1, c2 = 1 - b1 ** t, 1 - b2 ** t
+        f = np.float64
+        mi = b1 * m.astype(f) + (1 - b1) * g
+        vi = b2 * v.astype(f) + (1 - b2) * g.astype(f) * g
+        wi = w - lr * (mi / c1 / (np.sqrt(vi / c2) + eps) + wd * w)
+        yield ("n=%d step=%d" % (n, t),
+               dict(w=w.copy(), g=g, m=m.copy(), v=v.copy(), n=n, lr=lr,
+                    b1=b1, b2=b2, c1=c1, c2=c2, eps=eps, wd=wd),
+               L(cdiv(n, 256), 256), dict(w=wi, m=mi, v=vi),
+               dict(rtol=1e-4, atol=1e-6))
+
+
+def cases_scale_float4(rng):
+    for n in (4000, 390004, 4):
+        x = f32(rng, n, -3, 3)
+        yield ("n=%d" % n, dict(y=None, x=x, a=1.75, n=n),
+               L(cdiv(n // 4, 256), 256), dict(y=x * np.float32(1.75)),
+               dict(rtol=0, atol=0))
+
+
+def cases_axpy_float4(rng):
+    for n4 in (1000, 97501):
+        x, y = f32(rng, 4 * n4), f32(rng, 4 * n4)
+        yield ("n4=%d" % n4, dict(y=y.copy(), x=x, a=-0.5, n4=n4),
+               L(cdiv(n4, 128), 128),
+               dict(y=np.float32(-0.5) * x + y), F32)
+
+
+def cases_complex_mul_pairs(rng):
+    for n in (1000, 33001):
+        a, b = f32(rng, 2 * n), f32(rng, 2 * n)
+        za = a[0::2] + 1j * a[1::2].astype(np.float64)
+        zb = b[0::2] + 1j * b[1::2].astype(np.float64)
+        z = za * zb
+        c = np.empty(2 * n)
+        c[0::2], c[1::2] = z.real, z.imag
+        yield ("n=%d" % n, dict(c=None, a=a, b=b, n=n), L(cdiv(n, 256), 256),
+               dict(c=c), F32)
+
+
 def cases_argmax_per_thread(rng):
     for name, rows, cols, x in arg_inputs(rng):
         yield (name, dict(idx=None, x=x, rows=rows, cols=cols),

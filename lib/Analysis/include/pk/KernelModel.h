@@ -45,6 +45,7 @@
 
 namespace clang {
 class ASTContext;
+class QualType;
 class Expr;
 class FunctionDecl;
 class Stmt;
@@ -57,6 +58,11 @@ namespace km {
 /// The element type of a value.
 enum class Ty : uint8_t { I32, U32, I64, F32, F16, BF16, Bool };
 bool isFloatTy(Ty T);
+/// A record of N fields of one scalar type (float4, int2, a user's
+/// `struct { float re, im; }`): N, and the fields' type in \p Elem; 0 for
+/// any other type.  The model reads a local of such a type as N lanes (a
+/// local array of N), and a pointer to one as stepping N scalars.
+unsigned lanesOf(clang::QualType Q, clang::QualType *Elem = nullptr);
 
 enum class SK : uint8_t {
   Int,      ///< integer constant I
