@@ -846,6 +846,10 @@ bool nki::liftRows(TargetContext &TC, const FunctionDecl *FD, Kernel &K,
   }
   bool Ok =
       rows::emit(TC, FD, *Chosen, P, Valid, DS.Thread[1], SharedBytes, K, Why);
+  // The kernel was proven a row program: what has no tile operation in it
+  // is what the kernel computes, more precise than a spelling's reason.
+  if (!Ok && Why)
+    Why->Definite = true;
   if (!Ok && Debug && Why)
     llvm::errs() << "model: " << FD->getName() << ": not emitted: " << Why->Msg
                  << "\n";

@@ -187,8 +187,10 @@ NodeP Emitter::nodeNew(SymP S) {
     [[fallthrough]];
   case SK::Cmp:
     fail(RuleId::PK5007,
-         "a per-element condition (select or comparison) in a row value: "
-         "no tile operation is emitted for it");
+         "a per-element condition in a row value (a select that is not a "
+         "max or min, or a comparison used as a value): the current NKI "
+         "dialect has no select operation, and a blend with a 0/1 mask is "
+         "not exact for infinite values");
     return nullptr;
   default:
     fail(RuleId::PK5007, "a value with no tile equivalent: " + P.str(S));

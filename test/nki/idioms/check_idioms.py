@@ -817,6 +817,14 @@ def cases_complex_mul_pairs(rng):
                dict(c=c), F32)
 
 
+def cases_vec3_norm(rng):
+    for n in (1000, 70001):
+        p = f32(rng, 3 * n, -4, 4)
+        q = p.reshape(n, 3).astype(np.float64)
+        yield ("n=%d" % n, dict(out=None, p=p, n=n), L(cdiv(n, 128), 128),
+               dict(out=np.sqrt((q * q).sum(axis=1))), F32)
+
+
 def cases_argmax_per_thread(rng):
     for name, rows, cols, x in arg_inputs(rng):
         yield (name, dict(idx=None, x=x, rows=rows, cols=cols),
