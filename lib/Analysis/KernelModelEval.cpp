@@ -71,6 +71,15 @@ Vals Exec::arith(llvm::StringRef Op, const Vals &A, const Vals &B,
   return R;
 }
 
+static bool isCacheHintLoad(llvm::StringRef N) {
+  return N == "__ldg" || N == "__ldcg" || N == "__ldca" || N == "__ldcs" ||
+         N == "__ldlu" || N == "__ldcv";
+}
+
+static bool isCacheHintStore(llvm::StringRef N) {
+  return N == "__stwb" || N == "__stcg" || N == "__stcs" || N == "__stwt";
+}
+
 static const char *binOpName(BinaryOperatorKind K) {
   switch (K) {
   case BO_Add: case BO_AddAssign: return "+";
@@ -203,6 +212,8 @@ Vals Exec::eval(const Expr *E, const Mask &M) {
   }
   if (auto *IC = dyn_cast<ImplicitCastExpr>(E)) {
     Vals X = eval(IC->getSubExpr(), M);
+    if (IC->getCastKind() == CK_PointerToBoolean) // `if (bias)`
+      return nonNull(X, M, IC->getExprLoc(), true);
     switch (IC->getCastKind()) {
     case CK_LValueToRValue:
     case CK_NoOp:
@@ -434,6 +445,22 @@ void Exec::assign(const Expr *L, const Vals &V, const Mask &M,
   }
 }
 
+Vals Exec::nonNull(const Vals &Ptrs, const Mask &M, SourceLocation L,
+                   bool NonNull) {
+  Vals R(Th.size());
+  for (unsigned T : M) {
+    if (failed())
+      break;
+    if (!Ptrs[T] || Ptrs[T]->K != SK::Ptr) {
+      fail(Failure::Unsupported, L,
+           "a pointer compared with null that the model does not follow");
+      break;
+    }
+    R[T] = P.boolc(NonNull);
+  }
+  return failed() ? Vals(Th.size(), P.undef()) : R;
+}
+
 bool Exec::evalLanes(const Expr *E, unsigned N, QualType Elem, const Mask &M,
                      std::vector<Vals> &Out) {
   Out.assign(N, Vals(Th.size()));
@@ -464,6 +491,26 @@ bool Exec::evalLanes(const Expr *E, unsigned N, QualType Elem, const Mask &M,
     }
     return true;
   }
+  // A cache-hinted load of a record (__ldg(p4 + i)): the record at *p.
+  if (auto *C = dyn_cast<CallExpr>(S))
+    if (C->getNumArgs() == 1 && isCacheHintLoad(calleeName(C))) {
+      Vals A = eval(C->getArg(0), M);
+      if (failed())
+        return false;
+      for (unsigned T : M) {
+        if (A[T]->K != SK::Ptr) {
+          fail(Failure::Unsupported, S->getExprLoc(),
+               "a record the model does not follow");
+          return false;
+        }
+        for (unsigned K = 0; K < N && !failed(); ++K)
+          Out[K][T] = readPtr(
+              P.ptr(A[T]->D, P.bin("+", A[T]->Ops[0], P.intc(int64_t(K))),
+                    tyOf(Elem)),
+              T, S->getExprLoc());
+      }
+      return !failed();
+    }
   // make_float4(x, y, z, w) and its kin: the CUDA vector constructors,
   // one argument per field in order.
   if (auto *C = dyn_cast<CallExpr>(S))
@@ -592,6 +639,15 @@ Vals Exec::evalBinary(const BinaryOperator *B, const Mask &M) {
     }
     return R;
   }
+  // A pointer compared with null (`mean != nullptr`: an optional input or
+  // output): pointers the model follows point to something.
+  if (K == BO_EQ || K == BO_NE)
+    for (auto [X, Y] : {std::pair{B->getLHS(), B->getRHS()},
+                        std::pair{B->getRHS(), B->getLHS()}})
+      if (X->getType()->isPointerType() &&
+          Y->IgnoreParenImpCasts()->isNullPointerConstant(
+              Ctx, Expr::NPC_ValueDependentIsNotNull))
+        return nonNull(eval(X, M), M, B->getOperatorLoc(), K == BO_NE);
   Vals A = eval(B->getLHS(), M), C = eval(B->getRHS(), M);
   if (failed())
     return A;
@@ -922,12 +978,41 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
              .str());
     return R;
   }
-  if (N == "__ldg" && NA == 1) {
+  // A failed assert() traps the kernel: nothing it computes is defined
+  // then, so the model follows the threads for which the assertion holds.
+  if (N == "__assert_fail" || N == "__assertfail" || N == "__assert_rtn" ||
+      N == "_wassert")
+    return All(P.intc(0));
+  // Loads and stores with cache hints (the CUDA C++ Programming Guide's
+  // "Load Functions Using Cache Hints" and "Store Functions Using Cache
+  // Hints"): a read or write of *p.
+  if (isCacheHintLoad(N) && NA == 1) {
     Vals A = eval(C->getArg(0), M);
     for (unsigned T : M)
       if (!failed())
         R[T] = readPtr(A[T], T, C->getBeginLoc());
     return R;
+  }
+  if (isCacheHintStore(N) && NA == 2) {
+    QualType LE;
+    if (unsigned N2 = lanesOf(C->getArg(1)->getType(), &LE)) {
+      std::vector<Vals> Lanes;
+      if (evalLanes(C->getArg(1), N2, LE, M, Lanes)) {
+        Vals A = eval(C->getArg(0), M);
+        for (unsigned T : M)
+          for (unsigned K = 0; K < N2 && !failed(); ++K)
+            writePtr(
+                P.ptr(A[T]->D, P.bin("+", A[T]->Ops[0], P.intc(K)), tyOf(LE)),
+                T, Lanes[K][T], C->getBeginLoc());
+      }
+      return All(P.intc(0));
+    }
+    Vals A = eval(C->getArg(0), M), V = eval(C->getArg(1), M);
+    for (unsigned T : M)
+      if (!failed())
+        writePtr(A[T], T, convert(V[T], C->getArg(1)->getType()),
+                 C->getBeginLoc());
+    return All(P.intc(0));
   }
   Ty RT = tyOf(C->getType());
   if (NA == 1) {

@@ -122,6 +122,12 @@ private:
   /// for any other.
   bool evalLanes(const clang::Expr *E, unsigned N, clang::QualType Elem,
                  const Mask &M, std::vector<Vals> &Out);
+  /// Whether each pointer of \p Ptrs is not null (\p NonNull) or null:
+  /// every pointer the model follows points to a parameter's memory or a
+  /// local or shared array, so a caller of the lifted kernel passes every
+  /// tensor (docs/nki.md).
+  Vals nonNull(const Vals &Ptrs, const Mask &M, clang::SourceLocation L,
+               bool NonNull);
   /// Stores \p Lanes at the lvalue \p Dst of a lanes record type.
   void storeLanes(const clang::Expr *Dst, const std::vector<Vals> &Lanes,
                   clang::QualType Elem, const Mask &M);

@@ -883,6 +883,22 @@ def cases_layernorm_per_thread(rng):
                dict(y=(xd - m) * s * g + b, mean=m[:, 0], rstd=s[:, 0]), F32)
 
 
+def cases_layernorm_cg_optional(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (128, 256, 64)):
+        x = f32(rng, (rows, cols), -2, 3)
+        g = f32(rng, cols, 0.5, 1.5)
+        b = f32(rng, cols, -0.5, 0.5)
+        xd = x.astype(np.float64)
+        m = xd.mean(axis=1, keepdims=True)
+        v = ((xd - m) ** 2).mean(axis=1, keepdims=True)
+        s = 1 / np.sqrt(v + 1e-5)
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(y=None, mean=None, rstd=None, x=x, g=g, b=b, rows=rows,
+                    cols=cols),
+               L(cdiv(rows, block // 32), block),
+               dict(y=(xd - m) * s * g + b, mean=m[:, 0], rstd=s[:, 0]), F32)
+
+
 def cases_row_norm_2d_threads(rng):
     for (rows, cols), (bx, by) in zip(ROWS_COLS, ((32, 4), (16, 16), (64, 4))):
         x = f32(rng, (rows, cols), -3, 3)
