@@ -491,6 +491,43 @@ void Exec::execIf(const IfStmt *I, const Mask &M) {
 // Memory.
 //===----------------------------------------------------------------------===//
 
+std::optional<size_t> Exec::ownStore(unsigned T, const ValueDecl *D, SymP Off,
+                                     std::map<SymP, SymP> &Ren) {
+  auto Iters = [&](SymP S) {
+    std::vector<SymP> Out;
+    std::set<SymP> Seen;
+    std::vector<SymP> Work{S};
+    while (!Work.empty()) {
+      SymP X = Work.back();
+      Work.pop_back();
+      if (!P.containsKind(X, SK::Iter) || !Seen.insert(X).second)
+        continue;
+      if (X->K == SK::Iter)
+        Out.push_back(X);
+      Work.insert(Work.end(), X->Ops.begin(), X->Ops.end());
+    }
+    return Out;
+  };
+  const auto &Own = Th[T].Own;
+  for (auto It = Own.rbegin(); It != Own.rend(); ++It) {
+    const Store &St = Tr.Stores[*It];
+    if (St.P != D || St.Guard != Th[T].Guard)
+      continue;
+    Ren.clear();
+    if (St.Idx == Off)
+      return *It;
+    // One loop variable each, over the same range: the same elements.
+    std::vector<SymP> A = Iters(St.Idx), B = Iters(Off);
+    if (A.size() != 1 || B.size() != 1 || A[0]->Ops != B[0]->Ops)
+      continue;
+    Ren[A[0]] = B[0];
+    if (P.subst(St.Idx, Ren) == Off)
+      return *It;
+  }
+  Ren.clear();
+  return std::nullopt;
+}
+
 SymP Exec::readPtr(SymP Ptr, unsigned T, SourceLocation L) {
   if (Ptr->K != SK::Ptr) {
     fail(Failure::Unsupported, L, "a pointer the model does not follow");
@@ -506,6 +543,17 @@ SymP Exec::readPtr(SymP Ptr, unsigned T, SourceLocation L) {
            "is traced");
       return P.undef();
     }
+    // What this thread stored there itself (a row written, then read
+    // back or normalised in place).
+    std::map<SymP, SymP> Ren;
+    if (auto I = ownStore(T, D, Off, Ren))
+      return Ren.empty() ? Tr.Stores[*I].Val : P.subst(Tr.Stores[*I].Val, Ren);
+    for (size_t I : Th[T].Own)
+      if (Tr.Stores[I].P == D) {
+        if (!llvm::is_contained(Tr.ReadAfterOwnStore, D))
+          Tr.ReadAfterOwnStore.push_back(D);
+        break;
+      }
     return P.load(D, Off, Ptr->T);
   }
   auto *V = cast<VarDecl>(D);
@@ -596,9 +644,22 @@ void Exec::writePtr(SymP Ptr, unsigned T, SymP Val, SourceLocation L,
     }
     if (Ptr->T != Val->T)
       Val = P.cast(Ptr->T, Val);
+    bool Plain = !P.identity(Acc, Ty::F32);
+    // A store of this thread to an element it stored before replaces it
+    // (the last store is what memory holds).
+    std::map<SymP, SymP> Ren;
+    if (Plain)
+      if (auto I = ownStore(T, D, Off, Ren)) {
+        Store &St = Tr.Stores[*I];
+        St.Idx = Off;
+        St.Val = Val;
+        St.Loc = L;
+        return;
+      }
     Tr.Stores.push_back(
-        Store{T, D, Off, Val, Th[T].Guard, P.identity(Acc, Ty::F32) ? Acc : "",
-              L});
+        Store{T, D, Off, Val, Th[T].Guard, Plain ? "" : Acc, L});
+    if (Plain)
+      Th[T].Own.push_back(Tr.Stores.size() - 1);
     return;
   }
   auto *V = cast<VarDecl>(D);

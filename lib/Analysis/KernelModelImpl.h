@@ -31,6 +31,10 @@ struct ThreadState {
   llvm::DenseMap<const clang::VarDecl *, std::vector<SymP>> Frags;
   SymP Guard = nullptr; ///< null: true
   bool Live = true;
+  /// This thread's plain stores to parameters (indices into Trace::Stores):
+  /// a later read of the same element gets the value stored, a later store
+  /// replaces it (forwardOwn).
+  std::vector<size_t> Own;
 };
 
 struct Slot {
@@ -149,6 +153,13 @@ private:
   void barrier(const Mask &M, clang::SourceLocation L);
 
   // Memory.
+  /// The store of thread \p T to element \p Off of \p D under the thread's
+  /// present condition, if it made one: exactly there, or in a loop over
+  /// the same range as a loop variable of \p Off (`o[c] = ...` in one loop,
+  /// `o[c] /= s` in the next).  Its index into Trace::Stores, and in \p Ren
+  /// the renaming of its loop variable to \p Off's.
+  std::optional<size_t> ownStore(unsigned T, const clang::ValueDecl *D,
+                                 SymP Off, std::map<SymP, SymP> &Ren);
   SymP readPtr(SymP Ptr, unsigned T, clang::SourceLocation L);
   void writePtr(SymP Ptr, unsigned T, SymP Val, clang::SourceLocation L,
                 llvm::StringRef Acc = "");

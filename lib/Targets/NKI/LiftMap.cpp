@@ -430,7 +430,12 @@ std::optional<MapSpec> MapBuilder::build() {
                         .str()),
              std::nullopt;
     It->second.Written = true;
-    if (It->second.Read && !readBeforeWrite(S.P))
+    // The model forwards a thread's own stores to its later reads of the
+    // same element: a load left in the values reads memory before the
+    // thread's stores, unless the model says otherwise.  Each element is
+    // stored by one thread (the map's own check), so no other thread's
+    // store is read either.
+    if (It->second.Read && llvm::is_contained(Rd.ReadAfterOwnStore, S.P))
       return refuse(RuleId::PK5007, S.Loc,
                     llvm::formatv("'{0}' is read after it is written (or "
                                   "through another name): the lifted map "

@@ -50,6 +50,9 @@ struct Reading {
   RuleId NotMapRule = RuleId::PK5006;
   bool NotMapPreferred = false; ///< a reason to report over the matcher's
   SourceLocation NotMapLoc;
+  /// Parameters a thread read after its own store without the model
+  /// forwarding it (Trace::ReadAfterOwnStore).
+  std::vector<const ValueDecl *> ReadAfterOwnStore;
 };
 
 /// Reads the stores of one block shape's trace in the global coordinates.

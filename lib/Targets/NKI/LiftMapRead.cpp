@@ -319,5 +319,7 @@ void mapread::conjuncts(SymPool &P, SymP S, std::vector<SymP> &Out) {
 
 Reading mapread::readStores(const Trace &Tr, SymPool &P) {
   mapread_impl::Reader Rd(Tr, P);
-  return Rd.run();
+  Reading R = Rd.run();
+  R.ReadAfterOwnStore = Tr.ReadAfterOwnStore;
+  return R;
 }

@@ -883,6 +883,34 @@ def cases_layernorm_per_thread(rng):
                dict(y=(xd - m) * s * g + b, mean=m[:, 0], rstd=s[:, 0]), F32)
 
 
+def cases_map_read_after_write(rng):
+    for n in (3700, 390001):
+        x = f32(rng, n, -3, 3)
+        y = x + np.float32(1)
+        yield ("n=%d" % n, dict(y=None, z=None, x=x, n=n),
+               L(cdiv(n, 256), 256), dict(y=y, z=np.float32(2) * y),
+               dict(rtol=0, atol=0))
+
+
+def cases_momentum_read_back(rng):
+    lr, beta = np.float32(0.01), np.float32(0.9)
+    for n in (3700, 390001):
+        w, m, g = f32(rng, n), f32(rng, n, -0.1, 0.1), f32(rng, n, -1, 1)
+        m2 = beta * m + g
+        yield ("n=%d" % n, dict(w=w.copy(), m=m.copy(), g=g, n=n, lr=lr,
+                                beta=beta),
+               L(cdiv(n, 256), 256), dict(w=w - lr * m2, m=m2), F32)
+
+
+def cases_softmax_write_back(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (64, 256, 1024)):
+        x = f32(rng, (rows, cols), -6, 6)
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(y=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, block), block), dict(y=softmax_ref(x)),
+               dict(rtol=1e-4, atol=1e-6))
+
+
 def cases_layernorm_cg_optional(rng):
     for (rows, cols), block in zip(ROWS_COLS, (128, 256, 64)):
         x = f32(rng, (rows, cols), -2, 3)

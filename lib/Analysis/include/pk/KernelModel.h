@@ -261,6 +261,11 @@ struct Trace {
   bool FragElems = false;
   clang::SourceLocation FragElemLoc;
   bool UsesDimY = false, UsesDimZ = false, UsesSharedBytes = false;
+  /// Parameters a thread read after storing to them itself where the model
+  /// did not forward one of its stores (another element, another
+  /// condition): such a read may see memory the kernel changed.  A read
+  /// of the element the thread stored is its stored value (forwarded).
+  std::vector<const clang::ValueDecl *> ReadAfterOwnStore;
 };
 
 /// The model's operation for a call of the C math function \p Name with one
