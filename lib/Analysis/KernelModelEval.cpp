@@ -103,6 +103,17 @@ static const char *binOpName(BinaryOperatorKind K) {
 }
 
 Vals Exec::eval(const Expr *E, const Mask &M) {
+  Vals R = evalExpr(E, M);
+  // A failed evaluation may leave threads without a value; callers combine
+  // values before they look at failed(): an undefined value instead.
+  if (failed() && R.size() == Th.size())
+    for (unsigned T : M)
+      if (!R[T])
+        R[T] = P.undef();
+  return R;
+}
+
+Vals Exec::evalExpr(const Expr *E, const Mask &M) {
   Vals R(Th.size());
   auto All = [&](SymP V) {
     for (unsigned T : M)
@@ -790,7 +801,9 @@ Vals Exec::evalShuffle(const CallExpr *C, llvm::StringRef Kind, unsigned First,
 
 Vals Exec::inlineCall(const FunctionDecl *F, const CallExpr *C,
                       const Mask &M) {
-  Vals R(Th.size());
+  // Undefined where the call fails: callers combine the values before they
+  // look at failed().
+  Vals R(Th.size(), P.undef(tyOf(C->getType())));
   if (Depth >= 16) {
     fail(Failure::Unsupported, C->getBeginLoc(),
          "device functions nested more than 16 deep (or recursive)");
@@ -807,6 +820,13 @@ Vals Exec::inlineCall(const FunctionDecl *F, const CallExpr *C,
     const ParmVarDecl *PV = F->getParamDecl(I);
     if (PV->getType()->isReferenceType()) {
       const VarDecl *Tgt = localVar(C->getArg(I));
+      // A record of one scalar type (float4 &): its lanes.
+      if (!Tgt)
+        if (auto *DR = dyn_cast<DeclRefExpr>(
+                stripE(C->getArg(I))->IgnoreParenImpCasts()))
+          if (auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+            if (lanesOf(V->getType()) && Th[M[0]].Arrays.count(V))
+              Tgt = V;
       if (!Tgt) {
         fail(Failure::Unsupported, C->getArg(I)->getExprLoc(),
              llvm::formatv("argument bound to the reference parameter '{0}' "

@@ -166,6 +166,7 @@ private:
 
   // Expressions (KernelModelEval.cpp).
   Vals eval(const clang::Expr *E, const Mask &M);
+  Vals evalExpr(const clang::Expr *E, const Mask &M); ///< eval's cases
   Vals evalAddr(const clang::Expr *E, const Mask &M);
   Vals evalBinary(const clang::BinaryOperator *B, const Mask &M);
   Vals evalUnary(const clang::UnaryOperator *U, const Mask &M);

@@ -902,6 +902,15 @@ def cases_momentum_read_back(rng):
                L(cdiv(n, 256), 256), dict(w=w - lr * m2, m=m2), F32)
 
 
+def cases_rowmax_float4_lanes(rng):
+    for rows, cols in ((37, 100), (300, 1300), (3, 4)):
+        x = f32(rng, (rows, cols), -5, 5)
+        yield ("%dx%d" % (rows, cols), dict(out=None, x=x, rows=rows,
+                                            cols=cols),
+               L(cdiv(rows, 64), 64), dict(out=x.max(axis=1)),
+               dict(rtol=0, atol=0))
+
+
 def cases_softmax_write_back(rng):
     for (rows, cols), block in zip(ROWS_COLS, (64, 256, 1024)):
         x = f32(rng, (rows, cols), -6, 6)
