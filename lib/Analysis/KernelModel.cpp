@@ -57,6 +57,23 @@ bool km::isScalarType(QualType Q) {
          S == "__nv_bfloat16" || S == "struct __hip_bfloat16";
 }
 
+bool Exec::bindRef(const VarDecl *V, const Expr *E, const Mask &M) {
+  const Expr *S = stripE(E)->IgnoreParenImpCasts();
+  if (!S->isGLValue())
+    return false;
+  Vals A = evalAddr(S, M);
+  if (failed())
+    return false;
+  for (unsigned T : M)
+    if (!A[T] || A[T]->K != SK::Ptr)
+      return false;
+  Vals &R = RefAddr[V];
+  R.resize(Th.size());
+  for (unsigned T : M)
+    R[T] = A[T];
+  return true;
+}
+
 unsigned km::lanesOf(QualType Q, QualType *Elem) {
   Q = Q.getCanonicalType().getUnqualifiedType();
   if (isScalarType(Q))
@@ -277,6 +294,10 @@ void Exec::declare(const DeclStmt *DS, const Mask &M) {
               Alias[V] = Tgt;
               continue;
             }
+      if (Init && bindRef(V, Init, M))
+        continue;
+      if (failed())
+        return;
       fail(Failure::Unsupported, V->getLocation(),
            llvm::formatv("reference '{0}' to memory", V->getName()).str());
       return;

@@ -45,7 +45,8 @@ const VarDecl *Exec::localVar(const Expr *E) {
   for (auto It = Alias.find(V); It != Alias.end(); It = Alias.find(V))
     V = It->second;
   if (V->hasAttr<CUDASharedAttr>() ||
-      Ctx.getAsConstantArrayType(V->getType()) || lanesOf(V->getType()))
+      Ctx.getAsConstantArrayType(V->getType()) || lanesOf(V->getType()) ||
+      RefAddr.count(V))
     return nullptr;
   return V;
 }
@@ -177,6 +178,14 @@ Vals Exec::evalExpr(const Expr *E, const Mask &M) {
       V = It->second;
     if (V->getName() == "warpSize")
       return All(P.intc(Wave));
+    // A reference bound to memory: what is there now.
+    if (auto RA = RefAddr.find(V); RA != RefAddr.end()) {
+      for (unsigned T : M)
+        if (!failed())
+          R[T] = readPtr(RA->second[T] ? RA->second[T] : P.undef(), T,
+                         E->getExprLoc());
+      return failed() ? All(P.undef()) : R;
+    }
     if (V->hasAttr<CUDASharedAttr>() && !Ctx.getAsArrayType(V->getType())) {
       // A __shared__ scalar: its one slot.
       SymP Ptr = P.ptr(V, P.intc(0), tyOf(V->getType()));
@@ -407,6 +416,11 @@ Vals Exec::evalAddr(const Expr *E, const Mask &M) {
     if (auto *V = dyn_cast<VarDecl>(DR->getDecl())) {
       for (auto It = Alias.find(V); It != Alias.end(); It = Alias.find(V))
         V = It->second;
+      if (auto RA = RefAddr.find(V); RA != RefAddr.end()) {
+        for (unsigned T : M)
+          R[T] = RA->second[T] ? RA->second[T] : P.undef();
+        return R;
+      }
       QualType LE;
       if (!V->hasAttr<CUDASharedAttr>() && lanesOf(V->getType(), &LE) &&
           Th[M[0]].Arrays.count(V)) {
@@ -827,10 +841,15 @@ Vals Exec::inlineCall(const FunctionDecl *F, const CallExpr *C,
           if (auto *V = dyn_cast<VarDecl>(DR->getDecl()))
             if (lanesOf(V->getType()) && Th[M[0]].Arrays.count(V))
               Tgt = V;
+      if (!Tgt && bindRef(PV, C->getArg(I), M))
+        continue;
+      if (failed())
+        return R;
       if (!Tgt) {
         fail(Failure::Unsupported, C->getArg(I)->getExprLoc(),
              llvm::formatv("argument bound to the reference parameter '{0}' "
-                           "of '{1}' is not a local variable",
+                           "of '{1}' is not a local variable nor memory the "
+                           "model follows",
                            PV->getName(), F->getName())
                  .str());
         return R;

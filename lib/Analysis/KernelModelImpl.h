@@ -99,6 +99,12 @@ private:
   std::vector<ThreadState> Th;
   std::map<const clang::VarDecl *, SharedArr> Shared;
   std::map<const clang::VarDecl *, const clang::VarDecl *> Alias;
+  /// References bound to memory (`float &o = out[i]`, a `float4 &`
+  /// parameter given `x4[i]`): each thread's address.
+  std::map<const clang::VarDecl *, Vals> RefAddr;
+  /// Binds the reference \p V to the lvalue \p E in memory; false (failed)
+  /// when E is not an address the model follows.
+  bool bindRef(const clang::VarDecl *V, const clang::Expr *E, const Mask &M);
   std::vector<Frame> Frames;
   int Phase = 0;
   unsigned Wave = 32; ///< lanes per warp (64 for HIP's wavefronts)

@@ -126,9 +126,15 @@ public:
   }
 
   bool VisitVarDecl(VarDecl *V) override {
-    if (V->getType()->isPointerType() && V->getInit())
-      if (const ParmVarDecl *P = baseParam(V->getInit()))
+    // A pointer declared from a parameter, or a reference to an element
+    // of one (`float &o = y[i]`).
+    if ((V->getType()->isPointerType() || V->getType()->isReferenceType()) &&
+        V->getInit())
+      if (const ParmVarDecl *P = baseParam(V->getInit())) {
         Alias[V] = P;
+        if (V->getType()->isReferenceType())
+          Refs.insert(V);
+      }
     return true;
   }
 
@@ -161,6 +167,24 @@ public:
     // (wmma::load_matrix_sync).
     for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
       const Expr *A = CE->getArg(I);
+      // An element of a parameter bound to a reference parameter: written
+      // through when the reference is to non-const data.
+      if (I < FD->getNumParams() &&
+          FD->getParamDecl(I)->getType()->isLValueReferenceType() &&
+          !A->getType()->isPointerType()) {
+        const ParmVarDecl *P = baseParam(A);
+        if (!P)
+          continue;
+        if (!FD->getParamDecl(I)
+                 ->getType()
+                 ->getPointeeType()
+                 .isConstQualified()) {
+          note(Out.Writes, P, CE->getBeginLoc());
+          markStored(A);
+        }
+        note(Out.Reads, P, CE->getBeginLoc());
+        continue;
+      }
       if (!A->getType()->isPointerType())
         continue;
       const ParmVarDecl *P = baseParam(A);
@@ -198,7 +222,10 @@ private:
   /// pointer variable itself being assigned).
   void assignment(const Expr *LHS, bool Compound, SourceLocation Loc) {
     const Expr *L = LHS->IgnoreParenCasts();
-    if (!isa<ArraySubscriptExpr>(L) && !isa<MemberExpr>(L) &&
+    auto *DR = dyn_cast<DeclRefExpr>(L);
+    bool Ref = DR && isa<VarDecl>(DR->getDecl()) &&
+               Refs.count(cast<VarDecl>(DR->getDecl()));
+    if (!Ref && !isa<ArraySubscriptExpr>(L) && !isa<MemberExpr>(L) &&
         !(isa<UnaryOperator>(L) &&
           cast<UnaryOperator>(L)->getOpcode() == UO_Deref))
       return;
@@ -231,6 +258,8 @@ private:
   /// Stored-to expressions, visited before their subexpressions (the
   /// visitor is pre-order), so they are not counted as reads.
   std::set<const Expr *> Stored;
+  /// References to an element of a parameter (Alias holds which).
+  std::set<const VarDecl *> Refs;
 };
 
 std::string lineText(const std::set<unsigned> &Lines) {

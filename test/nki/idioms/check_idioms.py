@@ -911,6 +911,22 @@ def cases_rowmax_float4_lanes(rng):
                dict(rtol=0, atol=0))
 
 
+def cases_lane_ref_of_memory(rng):
+    for n in (1000, 70001):
+        x = f32(rng, 4 * n, -4, 4)
+        yield ("n=%d" % n, dict(y=None, x4=x, n=n), L(cdiv(n, 128), 128),
+               dict(y=np.maximum(0, x.reshape(n, 4).max(axis=1))),
+               dict(rtol=0, atol=0))
+
+
+def cases_ref_to_output(rng):
+    a = np.float32(1.5)
+    for n in (3700, 390001):
+        x = f32(rng, n, -3, 3)
+        yield ("n=%d" % n, dict(y=None, x=x, a=a, n=n), L(cdiv(n, 256), 256),
+               dict(y=(a * x + np.float32(1)) + x), dict(rtol=0, atol=0))
+
+
 def cases_softmax_write_back(rng):
     for (rows, cols), block in zip(ROWS_COLS, (64, 256, 1024)):
         x = f32(rng, (rows, cols), -6, 6)

@@ -1,9 +1,8 @@
 // lane_ref_of_memory: y[i] = max of the four lanes of x4[i], through a
 // helper taking `float4 &` bound to the element in memory (not a local).
-// The model binds references to locals only, and the values the failed
-// call leaves are never combined (this once crashed the model); refused,
-// with the element-wise lifter's reason (float4 elements on their own).
-// EXPECT: refuse PK5007 "has no NKI dtype"
+// The reference is bound to the element's address (a call that failed
+// here once left values its caller combined: a crash of the model).
+// EXPECT: lift
 #include <cuda_runtime.h>
 
 __device__ float lane_max(float4 &v) {
@@ -13,5 +12,5 @@ __device__ float lane_max(float4 &v) {
 __global__ void lane_ref_of_memory(float *y, float4 *x4, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    y[i] = fmaxf(0.0f, lane_max(x4[i])); // EXPECT-AT
+    y[i] = fmaxf(0.0f, lane_max(x4[i]));
 }
