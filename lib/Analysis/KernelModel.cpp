@@ -284,7 +284,10 @@ void Exec::declare(const DeclStmt *DS, const Mask &M) {
       continue;
     }
     if (Q->isReferenceType()) {
-      // A reference binds to a local (an alias) or to memory.
+      // A reference binds to a local (an alias) or to memory, anew each
+      // time its declaration runs.
+      Alias.erase(V);
+      RefAddr.erase(V);
       const Expr *Init = V->getInit();
       if (Init)
         if (auto *DR = dyn_cast<DeclRefExpr>(stripE(Init)->IgnoreImpCasts()))

@@ -841,8 +841,13 @@ Vals Exec::inlineCall(const FunctionDecl *F, const CallExpr *C,
           if (auto *V = dyn_cast<VarDecl>(DR->getDecl()))
             if (lanesOf(V->getType()) && Th[M[0]].Arrays.count(V))
               Tgt = V;
-      if (!Tgt && bindRef(PV, C->getArg(I), M))
+      // This call's binding only: a reference parameter bound by an
+      // earlier call (to a local, or to memory) is bound anew, after the
+      // argument is evaluated.
+      if (!Tgt && bindRef(PV, C->getArg(I), M)) {
+        Alias.erase(PV);
         continue;
+      }
       if (failed())
         return R;
       if (!Tgt) {
@@ -854,6 +859,7 @@ Vals Exec::inlineCall(const FunctionDecl *F, const CallExpr *C,
                  .str());
         return R;
       }
+      RefAddr.erase(PV);
       Alias[PV] = Tgt;
       continue;
     }

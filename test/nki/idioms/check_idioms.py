@@ -927,6 +927,23 @@ def cases_ref_to_output(rng):
                dict(y=(a * x + np.float32(1)) + x), dict(rtol=0, atol=0))
 
 
+def cases_ref_local_then_memory(rng):
+    for n in (3700, 390001):
+        x = f32(rng, n, -3, 3)
+        yield ("n=%d" % n, dict(y=None, x=x, n=n), L(cdiv(n, 256), 256),
+               dict(y=(x + np.float32(1)) + np.float32(2)),
+               dict(rtol=0, atol=0))
+
+
+def cases_ref_memory_then_local(rng):
+    for n in (3700, 390001):
+        x = f32(rng, n, -3, 3)
+        yield ("n=%d" % n, dict(y=None, z=None, x=x, n=n),
+               L(cdiv(n, 256), 256),
+               dict(y=x + np.float32(2), z=x * np.float32(2) + np.float32(1)),
+               dict(rtol=0, atol=0))
+
+
 def cases_softmax_write_back(rng):
     for (rows, cols), block in zip(ROWS_COLS, (64, 256, 1024)):
         x = f32(rng, (rows, cols), -6, 6)
