@@ -486,6 +486,21 @@ Vals Exec::nonNull(const Vals &Ptrs, const Mask &M, SourceLocation L,
   return failed() ? Vals(Th.size(), P.undef()) : R;
 }
 
+bool Exec::readLanes(const Vals &A, unsigned N, QualType Elem, const Mask &M,
+                     SourceLocation L, std::vector<Vals> &Out) {
+  for (unsigned T : M) {
+    if (failed())
+      return false;
+    if (!A[T] || A[T]->K != SK::Ptr) {
+      fail(Failure::Unsupported, L, "a record the model does not follow");
+      return false;
+    }
+    for (unsigned K = 0; K < N && !failed(); ++K)
+      Out[K][T] = readPtr(lanePtr(A[T], K, Elem), T, L);
+  }
+  return !failed();
+}
+
 bool Exec::evalLanes(const Expr *E, unsigned N, QualType Elem, const Mask &M,
                      std::vector<Vals> &Out) {
   Out.assign(N, Vals(Th.size()));
@@ -520,21 +535,7 @@ bool Exec::evalLanes(const Expr *E, unsigned N, QualType Elem, const Mask &M,
   if (auto *C = dyn_cast<CallExpr>(S))
     if (C->getNumArgs() == 1 && isCacheHintLoad(calleeName(C))) {
       Vals A = eval(C->getArg(0), M);
-      if (failed())
-        return false;
-      for (unsigned T : M) {
-        if (A[T]->K != SK::Ptr) {
-          fail(Failure::Unsupported, S->getExprLoc(),
-               "a record the model does not follow");
-          return false;
-        }
-        for (unsigned K = 0; K < N && !failed(); ++K)
-          Out[K][T] = readPtr(
-              P.ptr(A[T]->D, P.bin("+", A[T]->Ops[0], P.intc(int64_t(K))),
-                    tyOf(Elem)),
-              T, S->getExprLoc());
-      }
-      return !failed();
+      return !failed() && readLanes(A, N, Elem, M, S->getExprLoc(), Out);
     }
   // make_float4(x, y, z, w) and its kin: the CUDA vector constructors,
   // one argument per field in order.
@@ -550,21 +551,7 @@ bool Exec::evalLanes(const Expr *E, unsigned N, QualType Elem, const Mask &M,
     }
   if (S->isGLValue() && lanesOf(S->getType())) {
     Vals A = evalAddr(S, M);
-    if (failed())
-      return false;
-    for (unsigned T : M) {
-      if (A[T]->K != SK::Ptr) {
-        fail(Failure::Unsupported, S->getExprLoc(),
-             "a record the model does not follow");
-        return false;
-      }
-      for (unsigned K = 0; K < N && !failed(); ++K)
-        Out[K][T] =
-            readPtr(P.ptr(A[T]->D, P.bin("+", A[T]->Ops[0], P.intc(int64_t(K))),
-                          tyOf(Elem)),
-                    T, S->getExprLoc());
-    }
-    return !failed();
+    return !failed() && readLanes(A, N, Elem, M, S->getExprLoc(), Out);
   }
   fail(Failure::Unsupported, S->getExprLoc(),
        llvm::formatv("a value of type {0} made by {1}: records of one scalar "
@@ -580,17 +567,26 @@ void Exec::storeLanes(const Expr *Dst, const std::vector<Vals> &Lanes,
   Vals A = evalAddr(Dst, M);
   if (failed())
     return;
+  storeLanesAt(A, Lanes, Elem, M, Dst->getExprLoc());
+}
+
+void Exec::storeLanesAt(const Vals &A, const std::vector<Vals> &Lanes,
+                        QualType Elem, const Mask &M, SourceLocation L) {
   for (unsigned T : M) {
-    if (A[T]->K != SK::Ptr) {
-      fail(Failure::Unsupported, Dst->getExprLoc(),
+    if (failed())
+      return;
+    if (!A[T] || A[T]->K != SK::Ptr) {
+      fail(Failure::Unsupported, L,
            "a store of a record the model does not follow");
       return;
     }
     for (size_t K = 0; K < Lanes.size() && !failed(); ++K)
-      writePtr(P.ptr(A[T]->D, P.bin("+", A[T]->Ops[0], P.intc(int64_t(K))),
-                     tyOf(Elem)),
-               T, Lanes[K][T], Dst->getExprLoc());
+      writePtr(lanePtr(A[T], unsigned(K), Elem), T, Lanes[K][T], L);
   }
+}
+
+SymP Exec::lanePtr(SymP A, unsigned K, QualType Elem) {
+  return P.ptr(A->D, P.bin("+", A->Ops[0], P.intc(int64_t(K))), tyOf(Elem));
 }
 
 Vals Exec::evalBinary(const BinaryOperator *B, const Mask &M) {
@@ -1044,11 +1040,8 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
       std::vector<Vals> Lanes;
       if (evalLanes(C->getArg(1), N2, LE, M, Lanes)) {
         Vals A = eval(C->getArg(0), M);
-        for (unsigned T : M)
-          for (unsigned K = 0; K < N2 && !failed(); ++K)
-            writePtr(
-                P.ptr(A[T]->D, P.bin("+", A[T]->Ops[0], P.intc(K)), tyOf(LE)),
-                T, Lanes[K][T], C->getBeginLoc());
+        if (!failed())
+          storeLanesAt(A, Lanes, LE, M, C->getBeginLoc());
       }
       return All(P.intc(0));
     }

@@ -138,6 +138,15 @@ private:
   /// tensor (docs/nki.md).
   Vals nonNull(const Vals &Ptrs, const Mask &M, clang::SourceLocation L,
                bool NonNull);
+  /// Lane \p K of the record at address \p A.
+  SymP lanePtr(SymP A, unsigned K, clang::QualType Elem);
+  /// Reads the N lanes of the records at \p A (one address per thread).
+  bool readLanes(const Vals &A, unsigned N, clang::QualType Elem, const Mask &M,
+                 clang::SourceLocation L, std::vector<Vals> &Out);
+  /// Stores \p Lanes at the records at \p A.
+  void storeLanesAt(const Vals &A, const std::vector<Vals> &Lanes,
+                    clang::QualType Elem, const Mask &M,
+                    clang::SourceLocation L);
   /// Stores \p Lanes at the lvalue \p Dst of a lanes record type.
   void storeLanes(const clang::Expr *Dst, const std::vector<Vals> &Lanes,
                   clang::QualType Elem, const Mask &M);

@@ -434,7 +434,11 @@ SymP Reader::normNew(SymP S, unsigned T) {
       if (!D->PitchS && Col == P.intc(0)) {
         K = rows::TensorUse::RowCol;
         Idx = Row;
-      } else if (D->PitchS && ColVar) {
+      } else if (D->PitchS && (ColVar || (Col->K == SK::Int && Col->I >= 0))) {
+        // A row's element at a column loop's variable, or at a fixed
+        // column: most often a reduction's first element, taken before a
+        // loop from the next column, which merge() folds into the loop's
+        // reduction.  One left over is refused (FixedCol).
         K = rows::TensorUse::Matrix;
         SymP Pitch = D->PitchS;
         if (U.Pitch && U.Pitch != Pitch) {
@@ -446,23 +450,7 @@ SymP Reader::normNew(SymP S, unsigned T) {
         }
         U.Pitch = Pitch;
         Idx = P.bin("+", P.bin("*", Row, Pitch), Col);
-      } else if (D->PitchS && Col->K == SK::Int && Col->I >= 0) {
-        // The row's element at a fixed column: most often a reduction's
-        // first element, taken before a loop from the next column, which
-        // merge() folds into the loop's reduction.  One left over is
-        // refused (FixedCol).
-        K = rows::TensorUse::Matrix;
-        SymP Pitch = D->PitchS;
-        if (U.Pitch && U.Pitch != Pitch) {
-          fail(
-              RuleId::PK5007, Here,
-              llvm::formatv("'{0}' is read with two row pitches", PV->getName())
-                  .str());
-          return S;
-        }
-        U.Pitch = Pitch;
-        Idx = P.bin("+", P.bin("*", Row, Pitch), Col);
-        Fixed = true;
+        Fixed = !ColVar;
       } else {
         fail(RuleId::PK5007, Here,
              llvm::formatv("'{0}' is read at a column that is not a column "
