@@ -120,3 +120,72 @@ TEST(NkiEmit, CountsOperationsNotAllocations) {
 }
 
 } // namespace
+
+namespace {
+
+/// The first statement of \p Body's innermost loop body, for mutation.
+std::vector<Stmt> &loopBody(Kernel &K) {
+  for (Stmt &S : K.Body)
+    if (S.K == Stmt::LoopStmt)
+      return S.L->Body;
+  return K.Body;
+}
+
+} // namespace
+
+TEST(NkiEmit, WellTypedProgramPassesTheTypeCheck) {
+  EXPECT_EQ(verifyTileTypes(rowSum()), "");
+}
+
+TEST(NkiEmit, TypeCheckRejectsUnboundNames) {
+  Kernel K = rowSum();
+  Builder B(loopBody(K));
+  B.assign("hi", "p0 + rows"); // 'rows' is no parameter
+  EXPECT_NE(verifyTileTypes(K).find("reads 'rows', which nothing defines"),
+            std::string::npos)
+      << verifyTileTypes(K);
+
+  // Used before the statement that assigns it.
+  Kernel K2 = rowSum();
+  K2.Body.insert(K2.Body.begin(),
+                 Stmt{Stmt::Assign, Op(), nullptr, "a", "np_ + 1"});
+  EXPECT_NE(verifyTileTypes(K2).find("reads 'np_'"), std::string::npos)
+      << verifyTileTypes(K2);
+}
+
+TEST(NkiEmit, TypeCheckRejectsFloatShapesAndBounds) {
+  Kernel K = rowSum();
+  Builder B(loopBody(K));
+  B.alloc("bad", Mem::SBUF, DType::F32, {128, "cols / 2"});
+  std::string E = verifyTileTypes(K);
+  EXPECT_NE(E.find("`cols / 2` is a float, not int"), std::string::npos) << E;
+
+  Kernel K2 = rowSum();
+  Builder B2(K2.Body);
+  B2.open("i", 0, "grid_x * 0.5", 1);
+  B2.close();
+  E = verifyTileTypes(K2);
+  EXPECT_NE(E.find("the loop over i (end)"), std::string::npos) << E;
+}
+
+TEST(NkiEmit, TypeCheckRejectsNonBooleanChecksAndUnknownTensors) {
+  Kernel K = rowSum();
+  Builder(K.Body).check("grid_x + 1", "not a condition");
+  EXPECT_NE(verifyTileTypes(K).find("the check \"not a condition\""),
+            std::string::npos);
+
+  Kernel K2 = rowSum();
+  Builder B2(loopBody(K2));
+  B2.op(OpKind::TensorCopy, Access{"nowhere", {{0, "np_"}, {0, 1}}, {}},
+        {Operand::tile(Access{"in_", {}, {}})});
+  EXPECT_NE(verifyTileTypes(K2).find("'nowhere' is not a tensor"),
+            std::string::npos);
+
+  Kernel K3 = rowSum();
+  Builder B3(loopBody(K3));
+  B3.op(OpKind::TensorScalar, Access{"s", {{0, "np_"}, {0, 1}}, {}},
+        {Operand::tile(Access{"in_", {}, {}}), Operand::scalar("(1, 2)")},
+        "nl.add");
+  EXPECT_NE(verifyTileTypes(K3).find("operand 2"), std::string::npos)
+      << verifyTileTypes(K3);
+}

@@ -397,8 +397,18 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
           },
           Renamed);
       if (A.K) {
-        Lifted(Name, FD, std::move(*A.K), Renamed);
-        return;
+        // The tile program's expressions must type-check before anything
+        // is printed: a lifter's mistake is a refusal, not broken Python.
+        std::string Bad = verifyTileTypes(*A.K);
+        if (Bad.empty()) {
+          Lifted(Name, FD, std::move(*A.K), Renamed);
+          return;
+        }
+        A = LiftAnswer::refused(Refusal{
+            RuleId::PK5009, FD->getLocation(),
+            "the tile program built for it fails the tile IR's type check "
+            "(an internal error of the lifter; please report it): " +
+                Bad});
       }
       if (A.Why) {
         Refused.push_back({By, *A.Why});

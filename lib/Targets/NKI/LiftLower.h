@@ -90,25 +90,25 @@ inline NodeP argPairNode(NodeP V, NodeP Best, const std::string &I0,
 /// Loads Src (NRows x NCols, both at most 128) into SBUF and transposes it
 /// there through PSUM (nc_transpose, tensor_copy): returns the SBUF tile
 /// whose [0:NCols, 0:NRows] holds Src transposed.
-inline std::string loadTransposed(Builder &B, Access Src, const std::string &NRows,
-                           const std::string &NCols, DType Ty,
-                           const std::string &Prefix) {
-  std::string In = B.alloc(Prefix + "s", Mem::SBUF, Ty, {"128", "128"});
+inline std::string loadTransposed(Builder &B, Access Src, const PyExpr &NRows,
+                                  const PyExpr &NCols, DType Ty,
+                                  const std::string &Prefix) {
+  std::string In = B.alloc(Prefix + "s", Mem::SBUF, Ty, {128, 128});
   Op L;
   L.Kind = OpKind::DmaCopy;
-  L.Dst = Access{In, {{"0", NRows}, {"0", NCols}}, {}};
+  L.Dst = Access{In, {{0, NRows}, {0, NCols}}, {}};
   L.Srcs = {Operand::tile(std::move(Src))};
   B.op(L);
-  std::string Ps = B.alloc(Prefix + "t", Mem::PSUM, Ty, {"128", "128"});
+  std::string Ps = B.alloc(Prefix + "t", Mem::PSUM, Ty, {128, 128});
   Op T;
   T.Kind = OpKind::Transpose;
-  T.Dst = Access{Ps, {{"0", NCols}, {"0", NRows}}, {}};
+  T.Dst = Access{Ps, {{0, NCols}, {0, NRows}}, {}};
   T.Srcs = {Operand::tile(L.Dst)};
   B.op(T);
-  std::string Out = B.alloc(Prefix + "t", Mem::SBUF, Ty, {"128", "128"});
+  std::string Out = B.alloc(Prefix + "t", Mem::SBUF, Ty, {128, 128});
   Op C;
   C.Kind = OpKind::TensorCopy;
-  C.Dst = Access{Out, {{"0", NCols}, {"0", NRows}}, {}};
+  C.Dst = Access{Out, {{0, NCols}, {0, NRows}}, {}};
   C.Srcs = {Operand::tile(T.Dst)};
   B.op(C);
   return Out;
@@ -140,16 +140,18 @@ public:
 
   /// The partitions [PLo, PHi) and the free elements [0, FHi) of a tile
   /// that hold values, and the free size of the tiles.
-  std::string PLo = "0", PHi = "np_", FHi = "nf_", FSize = "512";
+  PyExpr PLo = 0, PHi = PyExpr::name("np_"), FHi = PyExpr::name("nf_"),
+         FSize = 512;
   /// The HBM rows and columns of a 2-D tile ('e' loads and stores).
-  std::string RowLo = "p0", RowHi = "p1", ColLo = "f0", ColHi = "f1";
+  PyExpr RowLo = PyExpr::name("p0"), RowHi = PyExpr::name("p1"),
+         ColLo = PyExpr::name("f0"), ColHi = PyExpr::name("f1");
   /// 'g' loads (grid-stride elements): the HBM access of this tile.
   std::optional<Access> GridSrc;
 
-  std::vector<std::string> tileShape() const { return {"128", FSize}; }
+  std::vector<PyExpr> tileShape() const { return {128, FSize}; }
   /// The valid part of a tile: np_ partitions by nf_ elements.
   Access full(const std::string &T) const {
-    return Access{T, {{PLo, PHi}, {"0", FHi}}, {}};
+    return Access{T, {{PLo, PHi}, {0, FHi}}, {}};
   }
   /// The thread's elements of an HBM tensor in this tile: rows p0:p1 and
   /// columns f0:f1 (2-D), or the run lo:hi of a 1-D tensor seen as np_
@@ -157,7 +159,9 @@ public:
   Access hbm(const std::string &T) const {
     if (TwoD)
       return Access{T, {{RowLo, RowHi}, {ColLo, ColHi}}, {}};
-    return Access{T, {{"lo", "hi"}}, {"np_", "nf_"}};
+    return Access{T,
+                  {{PyExpr::name("lo"), PyExpr::name("hi")}},
+                  {PyExpr::name("np_"), PyExpr::name("nf_")}};
   }
 
   Operand lower(const NodeP &N) {
@@ -172,16 +176,16 @@ public:
   /// A (P, 1) column: one value per row (partition).
   static bool isCol(const Operand &O) {
     return O.IsTile && O.Tile.Slices.size() == 2 &&
-           O.Tile.Slices[1].first == "0" && O.Tile.Slices[1].second == "1";
+           O.Tile.Slices[1].first.asInt() == 0 &&
+           O.Tile.Slices[1].second.asInt() == 1;
   }
   Access colAccess(const std::string &T) const {
-    return Access{T, {{PLo, PHi}, {"0", "1"}}, {}};
+    return Access{T, {{PLo, PHi}, {0, 1}}, {}};
   }
   /// A fresh tile shaped like a full tile or a column.
   Access fresh(DType Ty, bool Col) {
-    std::string T =
-        B.alloc(Col ? "c" : "t", Mem::SBUF, Ty,
-                Col ? std::vector<std::string>{"128", "1"} : tileShape());
+    std::string T = B.alloc(Col ? "c" : "t", Mem::SBUF, Ty,
+                            Col ? std::vector<PyExpr>{128, 1} : tileShape());
     return Col ? colAccess(T) : full(T);
   }
 
@@ -458,7 +462,7 @@ public:
       O.Srcs = {A, C};
     } else if (A.IsTile && (AF || !C.IsTile)) {
       if (Div && !C.IsTile)
-        C = Operand::scalar("(1.0 / " + C.Scalar + ")");
+        C = Operand::scalar(PyExpr::binary("/", PyExpr::real(1.0), C.Scalar));
       else if (Div)
         C = recip(C, N->Ty);
       O.Kind = OpKind::TensorScalar;

@@ -58,8 +58,7 @@ std::optional<Refusal> nki::emitMap(TargetContext &TC, const FunctionDecl *FD,
     Pa.Ty = *T;
     char Lay = U->second.Layout;
     if (Lay == 'e')
-      Pa.Shape = S.TwoD ? std::vector<std::string>{Ey, Ex}
-                        : std::vector<std::string>{Ex};
+      Pa.Shape = S.TwoD ? std::vector<PyExpr>{Ey, Ex} : std::vector<PyExpr>{Ex};
     else if (Lay == 'r')
       Pa.Shape = {"1", Ex};
     else if (Lay == 'R')

@@ -34,11 +34,11 @@ void emitGemm(const FunctionDecl *FD, const Gemm &G, Kernel &K) {
     Pa.IsTensor = true;
     Pa.Ty = *dtypeOf(P->getType()->getPointeeType());
     if (P == G.A)
-      Pa.Shape = G.ATransposed ? std::vector<std::string>{G.K, G.M}
-                               : std::vector<std::string>{G.M, G.K};
+      Pa.Shape = G.ATransposed ? std::vector<PyExpr>{G.K, G.M}
+                               : std::vector<PyExpr>{G.M, G.K};
     else if (P == G.B)
-      Pa.Shape = G.BTransposed ? std::vector<std::string>{G.N, G.K}
-                               : std::vector<std::string>{G.K, G.N};
+      Pa.Shape = G.BTransposed ? std::vector<PyExpr>{G.N, G.K}
+                               : std::vector<PyExpr>{G.K, G.N};
     else
       Pa.Shape = {G.M, G.N};
     Pa.R = P == G.C ? (G.Beta.empty() ? Param::Out : Param::InOut) : Param::In;

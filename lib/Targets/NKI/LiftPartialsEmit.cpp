@@ -273,8 +273,8 @@ bool Emitter::run(const std::vector<BlockShape> &Shapes) {
       Pa.Ty = *DT;
       PTy[PV] = *DT;
       Pa.R = Writes.count(PV) ? Param::Out : Param::In;
-      Pa.Shape = Writes.count(PV) ? std::vector<std::string>{"grid_x"}
-                                  : std::vector<std::string>{N};
+      Pa.Shape = Writes.count(PV) ? std::vector<PyExpr>{"grid_x"}
+                                  : std::vector<PyExpr>{N};
       HbmName[Pa.PyName] = Pa.PyName;
     } else {
       auto DT = dtypeOf(Q);

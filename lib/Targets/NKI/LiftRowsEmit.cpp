@@ -397,18 +397,19 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
       Pa.IsTensor = true;
       Pa.Ty = *DT;
       PTy[PV] = *DT;
-      Pa.Shape = U.K == rows::TensorUse::Matrix   ? std::vector<std::string>{RowsE, ColsE}
-                 : U.K == rows::TensorUse::RowVec ? std::vector<std::string>{"1", ColsE}
-                                            : std::vector<std::string>{RowsE, "1"};
+      Pa.Shape =
+          U.K == rows::TensorUse::Matrix   ? std::vector<PyExpr>{RowsE, ColsE}
+          : U.K == rows::TensorUse::RowVec ? std::vector<PyExpr>{"1", ColsE}
+                                           : std::vector<PyExpr>{RowsE, "1"};
       if (U.Depth) {
         auto DE = py(U.Depth);
         if (!DE)
           return fail(RuleId::PK5008, "the length of a contraction is not an "
                                       "expression of the scalar parameters");
-        Pa.Shape = U.K == rows::TensorUse::Stat ? std::vector<std::string>{RowsE, *DE}
-                   : U.K == rows::TensorUse::MovT
-                       ? std::vector<std::string>{ColsE, *DE}
-                       : std::vector<std::string>{*DE, ColsE};
+        Pa.Shape =
+            U.K == rows::TensorUse::Stat   ? std::vector<PyExpr>{RowsE, *DE}
+            : U.K == rows::TensorUse::MovT ? std::vector<PyExpr>{ColsE, *DE}
+                                           : std::vector<PyExpr>{*DE, ColsE};
         if (U.K == rows::TensorUse::MovT)
           Chunk = "128";
       }

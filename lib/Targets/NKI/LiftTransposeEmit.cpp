@@ -36,16 +36,16 @@ std::optional<Refusal> TransposeLifter::emit() {
     if (P == In || P == Out) {
       Pa.IsTensor = true;
       Pa.Ty = P == In ? *DT : *DO;
-      Pa.Shape = P == In ? std::vector<std::string>{Rs, Cs}
-                         : std::vector<std::string>{Cs, Rs};
+      Pa.Shape =
+          P == In ? std::vector<PyExpr>{Rs, Cs} : std::vector<PyExpr>{Cs, Rs};
       Pa.R = P == In ? Param::In : Param::Out;
     } else if (auto E = EpiReads.find(P); E != EpiReads.end()) {
       // Read by the stored value at the output's row, column or element.
       Pa.IsTensor = true;
       Pa.Ty = *dtypeOf(P->getType()->getPointeeType());
-      Pa.Shape = E->second == 'c'   ? std::vector<std::string>{Cs, "1"}
-                 : E->second == 'r' ? std::vector<std::string>{"1", Rs}
-                                    : std::vector<std::string>{Cs, Rs};
+      Pa.Shape = E->second == 'c'   ? std::vector<PyExpr>{Cs, "1"}
+                 : E->second == 'r' ? std::vector<PyExpr>{"1", Rs}
+                                    : std::vector<PyExpr>{Cs, Rs};
       Pa.R = Param::In;
       EpiHbm[Pa.PyName] = Pa.PyName;
     } else if (P->getType()->isPointerType()) {

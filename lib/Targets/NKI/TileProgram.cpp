@@ -71,15 +71,17 @@ void Builder::op(OpKind K, Access Dst, std::vector<Operand> Srcs,
   op(std::move(O));
 }
 
-void Builder::assign(std::string Var, std::string Value) {
+PyExpr Builder::assign(std::string Var, PyExpr Value) {
   Stmt S;
   S.K = Stmt::Assign;
   S.Var = std::move(Var);
   S.Value = std::move(Value);
+  PyExpr R = PyExpr::name(S.Var);
   Stack.back()->push_back(std::move(S));
+  return R;
 }
 
-void Builder::check(std::string Cond, std::string Why) {
+void Builder::check(PyExpr Cond, std::string Why) {
   Stmt S;
   S.K = Stmt::Check;
   S.Value = std::move(Cond);
@@ -87,8 +89,7 @@ void Builder::check(std::string Cond, std::string Why) {
   Stack.back()->push_back(std::move(S));
 }
 
-void Builder::open(std::string Var, std::string Begin, std::string End,
-                   std::string Step) {
+PyExpr Builder::open(std::string Var, PyExpr Begin, PyExpr End, PyExpr Step) {
   Stmt S;
   S.K = Stmt::LoopStmt;
   S.L = std::make_shared<Loop>();
@@ -98,6 +99,7 @@ void Builder::open(std::string Var, std::string Begin, std::string End,
   S.L->Step = std::move(Step);
   Stack.back()->push_back(S);
   Stack.push_back(&S.L->Body);
+  return PyExpr::name(S.L->Var);
 }
 
 void Builder::close() {
@@ -110,7 +112,7 @@ std::string Builder::fresh(const std::string &P) {
 }
 
 std::string Builder::alloc(const std::string &Prefix, Mem M, DType T,
-                           std::vector<std::string> Shape) {
+                           std::vector<PyExpr> Shape) {
   Op O;
   O.Kind = OpKind::Alloc;
   O.Alloc.Name = fresh(Prefix);
@@ -178,10 +180,10 @@ DType printedDtype(const Op &O, const DTypeFix &Fix) {
   return It == Fix.end() ? O.Alloc.Ty : It->second;
 }
 
-std::string shapeText(const std::vector<std::string> &S) {
+std::string shapeText(const std::vector<PyExpr> &S) {
   std::string R = "(";
   for (size_t I = 0; I < S.size(); ++I)
-    R += (I ? ", " : "") + S[I];
+    R += (I ? ", " : "") + S[I].py();
   return R + (S.size() == 1 ? ",)" : ")");
 }
 
@@ -190,7 +192,8 @@ std::string accessText(const Access &A) {
     return A.Tensor;
   std::string R = A.Tensor + "[";
   for (size_t I = 0; I < A.Slices.size(); ++I)
-    R += (I ? ", " : "") + A.Slices[I].first + ":" + A.Slices[I].second;
+    R += (I ? ", " : "") + A.Slices[I].first.py() + ":" +
+         A.Slices[I].second.py();
   R += "]";
   if (!A.Reshape.empty())
     R += ".reshape(" + shapeText(A.Reshape) + ")";
@@ -198,7 +201,7 @@ std::string accessText(const Access &A) {
 }
 
 std::string operandText(const Operand &O) {
-  return O.IsTile ? accessText(O.Tile) : O.Scalar;
+  return O.IsTile ? accessText(O.Tile) : O.Scalar.py();
 }
 
 /// Where the printer is: the kernel printed, the output line of the next
@@ -214,18 +217,18 @@ void emitBody(llvm::raw_ostream &OS, const std::vector<Stmt> &Body,
   std::string Pad(Indent * 4, ' ');
   for (const Stmt &S : Body) {
     if (S.K == Stmt::Assign) {
-      OS << Pad << S.Var << " = " << S.Value << "\n";
+      OS << Pad << S.Var << " = " << S.Value.py() << "\n";
       ++Pos.Line;
       continue;
     }
     if (S.K == Stmt::Check) {
-      OS << Pad << "assert " << S.Value << ", \"" << S.Var << "\"\n";
+      OS << Pad << "assert " << S.Value.py() << ", \"" << S.Var << "\"\n";
       ++Pos.Line;
       continue;
     }
     if (S.K == Stmt::LoopStmt) {
-      OS << Pad << "for " << S.L->Var << " in range(" << S.L->Begin << ", "
-         << S.L->End << ", " << S.L->Step << "):\n";
+      OS << Pad << "for " << S.L->Var << " in range(" << S.L->Begin.py() << ", "
+         << S.L->End.py() << ", " << S.L->Step.py() << "):\n";
       ++Pos.Line;
       if (S.L->Body.empty()) {
         OS << Pad << "    pass\n";
@@ -314,6 +317,13 @@ std::string quotedList(const std::vector<std::string> &V) {
   return R + "]";
 }
 
+std::string quotedList(const std::vector<PyExpr> &V) {
+  std::string R = "[";
+  for (size_t I = 0; I < V.size(); ++I)
+    R += (I ? ", " : "") + ("\"" + V[I].py() + "\"");
+  return R + "]";
+}
+
 } // namespace
 
 const char *nki::opCallName(OpKind K) {
@@ -378,25 +388,33 @@ const char *opKindName(OpKind K) {
   return "?";
 }
 
+llvm::json::Array jsonList(const std::vector<PyExpr> &V) {
+  llvm::json::Array A;
+  for (const PyExpr &E : V)
+    A.push_back(E.py());
+  return A;
+}
+
 llvm::json::Array bodyJson(const std::vector<Stmt> &Body, const DTypeFix &Fix) {
   llvm::json::Array A;
   for (const Stmt &S : Body) {
     if (S.K == Stmt::Assign) {
-      A.push_back(llvm::json::Object{{"assign", S.Var}, {"value", S.Value}});
+      A.push_back(
+          llvm::json::Object{{"assign", S.Var}, {"value", S.Value.py()}});
     } else if (S.K == Stmt::Check) {
-      A.push_back(llvm::json::Object{{"check", S.Value}, {"why", S.Var}});
+      A.push_back(llvm::json::Object{{"check", S.Value.py()}, {"why", S.Var}});
     } else if (S.K == Stmt::LoopStmt) {
       A.push_back(llvm::json::Object{{"loop", S.L->Var},
-                                     {"begin", S.L->Begin},
-                                     {"end", S.L->End},
-                                     {"step", S.L->Step},
+                                     {"begin", S.L->Begin.py()},
+                                     {"end", S.L->End.py()},
+                                     {"step", S.L->Step.py()},
                                      {"body", bodyJson(S.L->Body, Fix)}});
     } else if (S.O.Kind == OpKind::Alloc) {
       A.push_back(
           llvm::json::Object{{"alloc", S.O.Alloc.Name},
                              {"memory", memName(S.O.Alloc.Space)},
                              {"dtype", dtypeName(printedDtype(S.O, Fix))},
-                             {"shape", S.O.Alloc.Shape}});
+                             {"shape", jsonList(S.O.Alloc.Shape)}});
     } else {
       llvm::json::Array Srcs;
       for (const Operand &O : S.O.Srcs)
@@ -437,7 +455,7 @@ llvm::json::Value nki::toJson(const Kernel &K) {
                          {"kind", P.IsTensor ? "tensor" : "scalar"},
                          {"dtype", dtypeName(P.Ty)}};
     if (P.IsTensor) {
-      O["shape"] = P.Shape;
+      O["shape"] = jsonList(P.Shape);
       O["role"] = roleName(P.R);
     }
     Params.push_back(std::move(O));
@@ -518,4 +536,147 @@ std::string nki::emitPython(const std::vector<Kernel> &Ks,
   }
   OS << "}\n";
   return S;
+}
+
+namespace {
+
+/// The kernel's names and their types, in program order.
+class TypeScope {
+public:
+  std::map<std::string, PyType> Names;
+  std::string Err;
+
+  PyType type(const PyExpr &E) {
+    return typeOf(E, [&](llvm::StringRef N) {
+      auto It = Names.find(N.str());
+      return It == Names.end() ? PyType::Unknown : It->second;
+    });
+  }
+
+  /// \p E in \p Where must read bound names only and have a type in
+  /// \p Want (empty: any).
+  void need(const PyExpr &E, std::initializer_list<PyType> Want,
+            const std::string &Where) {
+    if (!Err.empty())
+      return;
+    if (E.empty()) {
+      Err = Where + ": no expression";
+      return;
+    }
+    std::vector<std::string> Free;
+    E.freeNames(Free);
+    for (const std::string &N : Free)
+      if (!Names.count(N) && N != "True" && N != "False" && N != "None") {
+        Err = Where + ": `" + E.py() + "` reads '" + N +
+              "', which nothing defines before it";
+        return;
+      }
+    if (Want.size() == 0)
+      return;
+    PyType T = type(E);
+    for (PyType W : Want)
+      if (T == W)
+        return;
+    Err = Where + ": `" + E.py() + "` is " +
+          (T == PyType::Unknown ? std::string("of no known type")
+                                : std::string("a ") + pyTypeName(T)) +
+          ", not " + pyTypeName(*Want.begin());
+  }
+
+  void access(const Access &A, const std::string &Where) {
+    if (!Err.empty())
+      return;
+    auto It = Names.find(A.Tensor);
+    if (It == Names.end() || It->second != PyType::Tensor) {
+      Err = Where + ": '" + A.Tensor + "' is not a tensor defined before it";
+      return;
+    }
+    for (size_t I = 0; I < A.Slices.size(); ++I) {
+      std::string W = Where + ", slice " + std::to_string(I + 1);
+      need(A.Slices[I].first, {PyType::Int, PyType::Bool}, W);
+      need(A.Slices[I].second, {PyType::Int, PyType::Bool}, W);
+    }
+    for (const PyExpr &R : A.Reshape)
+      need(R, {PyType::Int}, Where + ", reshape");
+  }
+
+  void body(const std::vector<Stmt> &Body) {
+    for (const Stmt &S : Body) {
+      if (!Err.empty())
+        return;
+      switch (S.K) {
+      case Stmt::Assign:
+        need(S.Value, {}, "`" + S.Var + " = ...`");
+        Names[S.Var] = type(S.Value);
+        break;
+      case Stmt::Check:
+        need(S.Value, {PyType::Bool}, "the check \"" + S.Var + "\"");
+        break;
+      case Stmt::LoopStmt: {
+        std::string W = "the loop over " + S.L->Var;
+        need(S.L->Begin, {PyType::Int}, W + " (start)");
+        need(S.L->End, {PyType::Int}, W + " (end)");
+        need(S.L->Step, {PyType::Int}, W + " (step)");
+        Names[S.L->Var] = PyType::Int;
+        body(S.L->Body);
+        break;
+      }
+      case Stmt::OpStmt: {
+        const Op &O = S.O;
+        std::string W = opCallName(O.Kind);
+        if (O.Kind == OpKind::Alloc) {
+          W += " of " + O.Alloc.Name;
+          for (const PyExpr &D : O.Alloc.Shape)
+            need(D, {PyType::Int}, W + " (shape)");
+          Names[O.Alloc.Name] = PyType::Tensor;
+          break;
+        }
+        access(O.Dst, W + " (dst)");
+        for (size_t I = 0; I < O.Srcs.size(); ++I) {
+          std::string WS = W + " (operand " + std::to_string(I + 1) + ")";
+          if (O.Srcs[I].IsTile)
+            access(O.Srcs[I].Tile, WS);
+          else
+            need(O.Srcs[I].Scalar, {PyType::Float, PyType::Int, PyType::Bool},
+                 WS);
+        }
+        break;
+      }
+      }
+    }
+  }
+};
+
+} // namespace
+
+std::string nki::verifyTileTypes(const Kernel &K) {
+  TypeScope S;
+  for (const Param &P : K.Params) {
+    std::string N = P.PyName.empty() ? P.Name : P.PyName;
+    if (P.IsTensor) {
+      // Outputs are allocated in the body; inputs arrive as tensors.
+      if (P.R != Param::Out)
+        S.Names[N] = PyType::Tensor;
+    } else {
+      S.Names[N] =
+          P.Ty == DType::F32 || P.Ty == DType::F16 || P.Ty == DType::BF16
+              ? PyType::Float
+              : PyType::Int;
+    }
+  }
+  for (const std::string &L : K.Launch)
+    S.Names[L] = PyType::Int;
+  // Parameter shapes are read by the caller, over the scalar parameters
+  // and the launch.
+  for (const Param &P : K.Params)
+    for (const PyExpr &D : P.Shape)
+      S.need(D, {PyType::Int}, "the shape of parameter '" + P.Name + "'");
+  S.body(K.Body);
+  if (S.Err.empty())
+    for (const std::string &R : K.Returns)
+      if (S.Names[R] != PyType::Tensor) {
+        S.Err = "the kernel returns '" + R + "', which is not a tensor";
+        break;
+      }
+  return S.Err;
 }

@@ -5,13 +5,16 @@
 // (tensors in HBM with shapes over the scalar parameters, scalars, launch
 // dimensions), tiles in SBUF or PSUM with shapes and dtypes, and a sequence
 // of tile operations and loops over tiles.  Shapes, bounds and scalar
-// operands are Python integer or float expressions over the kernel's scalar
-// parameters and loop variables (NKI traces them at kernel build time).
+// operands are typed expression trees (PyExpr.h) over the kernel's scalar
+// parameters and loop variables (NKI evaluates them at trace time); only
+// the emitter prints them as Python.  verifyTileTypes checks their types
+// and that every name they read is bound.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PK_NKI_TILEPROGRAM_H
 #define PK_NKI_TILEPROGRAM_H
 
+#include "PyExpr.h"
 #include "pk/Rules.h"
 #include "llvm/Support/JSON.h"
 #include <memory>
@@ -34,32 +37,32 @@ struct Tensor {
   std::string Name;
   Mem Space = Mem::SBUF;
   DType Ty = DType::F32;
-  std::vector<std::string> Shape; ///< Python expressions
+  std::vector<PyExpr> Shape; ///< integers
 };
 
 /// A rectangular access of a tensor: one slice per dimension, each
-/// `lo:hi` (Python expressions); an empty slice list is the whole tensor.
+/// `lo:hi` (integers); an empty slice list is the whole tensor.
 struct Access {
   std::string Tensor;
-  std::vector<std::pair<std::string, std::string>> Slices;
+  std::vector<std::pair<PyExpr, PyExpr>> Slices;
   /// A view of the slice with another shape (`.reshape((a, b))`): a run of
   /// a 1-D HBM tensor seen as rows of a tile.
-  std::vector<std::string> Reshape;
+  std::vector<PyExpr> Reshape;
 };
 
 /// An operand of an element-wise operation: a tile access, or a scalar
-/// (a Python expression: a constant or a scalar parameter).
+/// (a number: a constant, a scalar parameter, or arithmetic of them).
 struct Operand {
   bool IsTile = false;
   Access Tile;
-  std::string Scalar;
+  PyExpr Scalar;
   static Operand tile(Access A) {
     Operand O;
     O.IsTile = true;
     O.Tile = std::move(A);
     return O;
   }
-  static Operand scalar(std::string S) {
+  static Operand scalar(PyExpr S) {
     Operand O;
     O.Scalar = std::move(S);
     return O;
@@ -114,12 +117,15 @@ struct Stmt {
   enum Kind { OpStmt, LoopStmt, Assign, Check } K = OpStmt;
   Op O;
   std::shared_ptr<Loop> L;
-  std::string Var, Value; ///< Assign
+  /// Assign: the variable; Check: why the condition must hold.
+  std::string Var;
+  PyExpr Value; ///< Assign: the value; Check: the condition (a bool)
 };
 
 /// for Var in range(Begin, End, Step): Body
 struct Loop {
-  std::string Var, Begin, End, Step;
+  std::string Var;
+  PyExpr Begin, End, Step;
   std::vector<Stmt> Body;
 };
 
@@ -129,7 +135,7 @@ struct Param {
   std::string PyName; ///< the Python parameter (keywords get a '_')
   bool IsTensor = false;
   DType Ty = DType::F32;
-  std::vector<std::string> Shape; ///< tensors
+  std::vector<PyExpr> Shape; ///< tensors
   enum Role { In, Out, InOut } R = In;
 };
 
@@ -155,19 +161,20 @@ public:
   /// An operation of kind \p K writing \p Dst from \p Srcs (\p Fn: the
   /// activation or ALU function, where the kind has one).
   void op(OpKind K, Access Dst, std::vector<Operand> Srcs, std::string Fn = "");
-  void assign(std::string Var, std::string Value);
+  /// `Var = Value`; returns Var as an expression.
+  PyExpr assign(std::string Var, PyExpr Value);
   /// `assert Cond, "Why"` when the kernel is traced.
-  void check(std::string Cond, std::string Why);
-  /// Opens `for Var in range(Begin, End, Step)`; close() ends it.
-  void open(std::string Var, std::string Begin, std::string End,
-            std::string Step);
+  void check(PyExpr Cond, std::string Why);
+  /// Opens `for Var in range(Begin, End, Step)`; close() ends it.  Returns
+  /// Var as an expression.
+  PyExpr open(std::string Var, PyExpr Begin, PyExpr End, PyExpr Step);
   void close();
   /// A fresh tile name with prefix \p P.
   std::string fresh(const std::string &P);
 
   /// Allocates a tile and returns its name.
   std::string alloc(const std::string &Prefix, Mem M, DType T,
-                    std::vector<std::string> Shape);
+                    std::vector<PyExpr> Shape);
 
 private:
   std::vector<std::vector<Stmt> *> Stack;
@@ -195,6 +202,13 @@ std::string emitPython(const std::vector<Kernel> &Ks,
 const char *opCallName(OpKind K);
 /// The tile program as JSON (for --dump-tile-ir style inspection and tests).
 llvm::json::Value toJson(const Kernel &K);
+/// Checks the types of \p K's expressions: shapes, slice bounds, loop
+/// bounds and reshapes are integers, checks are booleans, scalar operands
+/// numbers, and every name an expression reads is a parameter, a launch
+/// dimension, a loop variable or a variable assigned before it (or a
+/// Python builtin the output may call).  Returns the first violation,
+/// naming the statement, or an empty string.
+std::string verifyTileTypes(const Kernel &K);
 /// How many tile operations (not allocations) the program has, loops
 /// counted once (the static size; the traced count depends on the sizes).
 unsigned staticOpCount(const std::vector<Stmt> &Body);

@@ -1,0 +1,1229 @@
+//===- PyExpr.cpp - typed trace-time expressions of the tile program ------===//
+// Rules: PK5001
+//
+// The expression trees, their parser (the Python expression grammar that
+// trace-time values use: literals, names, arithmetic, comparisons, boolean
+// operators, conditional expressions, calls, attributes, tuples, set and
+// list displays and comprehensions), the printer with Python's operator
+// precedence, and the type rules.
+//
+//===----------------------------------------------------------------------===//
+#include "PyExpr.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/ErrorHandling.h"
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace pk;
+using namespace pk::nki;
+
+namespace pk {
+namespace nki {
+
+/// One clause of a comprehension: `for Target in Iter` or `if Cond`.
+struct CompClause {
+  bool IsFor = true;
+  PyExpr Target, Value;
+};
+
+struct PyExpr::Node {
+  Kind K = None;
+  int64_t I = 0;
+  std::string Text, Op;
+  std::vector<PyExpr> Args;
+  std::vector<std::string> Ops;
+  char CompKind = 's';
+  std::vector<CompClause> Clauses;
+};
+
+} // namespace nki
+} // namespace pk
+
+const char *nki::pyTypeName(PyType T) {
+  switch (T) {
+  case PyType::Unknown:
+    return "unknown";
+  case PyType::Int:
+    return "int";
+  case PyType::Float:
+    return "float";
+  case PyType::Bool:
+    return "bool";
+  case PyType::Str:
+    return "str";
+  case PyType::Tuple:
+    return "tuple";
+  case PyType::Set:
+    return "set";
+  case PyType::List:
+    return "list";
+  case PyType::Tensor:
+    return "tensor";
+  }
+  return "unknown";
+}
+
+//===----------------------------------------------------------------------===//
+// Construction
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+using NodeP = std::shared_ptr<PyExpr::Node>;
+
+NodeP node(PyExpr::Kind K) {
+  auto N = std::make_shared<PyExpr::Node>();
+  N->K = K;
+  return N;
+}
+
+/// Python's floor division and modulo (the divisor nonzero).
+int64_t floorDivI(int64_t A, int64_t B) {
+  int64_t Q = A / B;
+  if ((A % B != 0) && ((A < 0) != (B < 0)))
+    --Q;
+  return Q;
+}
+int64_t floorModI(int64_t A, int64_t B) { return A - floorDivI(A, B) * B; }
+
+} // namespace
+
+PyExpr PyExpr::integer(int64_t V) {
+  auto N = node(IntLit);
+  N->I = V;
+  return PyExpr(std::shared_ptr<const Node>(std::move(N)));
+}
+
+PyExpr::PyExpr(int V) : PyExpr(integer(V)) {}
+PyExpr::PyExpr(long V) : PyExpr(integer(V)) {}
+PyExpr::PyExpr(long long V) : PyExpr(integer(V)) {}
+PyExpr::PyExpr(unsigned V) : PyExpr(integer(V)) {}
+PyExpr::PyExpr(unsigned long V) : PyExpr(integer(int64_t(V))) {}
+
+PyExpr::PyExpr(llvm::StringRef Text) {
+  auto E = parse(Text);
+  if (!E) {
+    std::string Msg = "internal: a tile program expression does not parse: '" +
+                      Text.str() + "': " + llvm::toString(E.takeError());
+    llvm::report_fatal_error(llvm::StringRef(Msg));
+  }
+  N = E->N;
+}
+PyExpr::PyExpr(const char *Text) : PyExpr(llvm::StringRef(Text)) {}
+PyExpr::PyExpr(const std::string &Text) : PyExpr(llvm::StringRef(Text)) {}
+
+PyExpr PyExpr::real(double V) {
+  if (std::isinf(V))
+    return call("float", {str(V > 0 ? "inf" : "-inf")});
+  if (std::isnan(V))
+    return call("float", {str("nan")});
+  char Buf[64];
+  snprintf(Buf, sizeof Buf, "%.9g", V);
+  std::string S = Buf;
+  if (S.find_first_of(".eEn") == std::string::npos)
+    S += ".0";
+  auto N = node(FloatLit);
+  N->Text = S;
+  return PyExpr(std::shared_ptr<const Node>(std::move(N)));
+}
+
+PyExpr PyExpr::name(llvm::StringRef Nm) {
+  auto N = node(Name);
+  N->Text = Nm.str();
+  return PyExpr(std::shared_ptr<const Node>(std::move(N)));
+}
+
+PyExpr PyExpr::str(llvm::StringRef S) {
+  auto N = node(StrLit);
+  N->Text = S.str();
+  return PyExpr(std::shared_ptr<const Node>(std::move(N)));
+}
+
+PyExpr PyExpr::call(llvm::StringRef Fn, std::vector<PyExpr> Args) {
+  auto N = node(Call);
+  N->Text = Fn.str();
+  N->Args = std::move(Args);
+  return PyExpr(std::shared_ptr<const Node>(std::move(N)));
+}
+
+PyExpr PyExpr::unary(llvm::StringRef Op, PyExpr A) {
+  if (Op == "-")
+    if (auto V = A.asInt())
+      return integer(-*V);
+  auto N = node(Unary);
+  N->Op = Op.str();
+  N->Args = {std::move(A)};
+  return PyExpr(std::shared_ptr<const Node>(std::move(N)));
+}
+
+PyExpr PyExpr::binary(llvm::StringRef Op, PyExpr A, PyExpr B) {
+  auto X = A.asInt(), Y = B.asInt();
+  if (X && Y) {
+    if (Op == "+")
+      return integer(*X + *Y);
+    if (Op == "-")
+      return integer(*X - *Y);
+    if (Op == "*")
+      return integer(*X * *Y);
+    if (Op == "//" && *Y != 0)
+      return integer(floorDivI(*X, *Y));
+    if (Op == "%" && *Y != 0)
+      return integer(floorModI(*X, *Y));
+  }
+  if ((Op == "+" || Op == "-") && Y && *Y == 0)
+    return A;
+  if (Op == "+" && X && *X == 0)
+    return B;
+  if ((Op == "*" || Op == "//") && Y && *Y == 1)
+    return A;
+  if (Op == "*" && X && *X == 1)
+    return B;
+  auto N = node(Binary);
+  N->Op = Op.str();
+  N->Args = {std::move(A), std::move(B)};
+  return PyExpr(std::shared_ptr<const Node>(std::move(N)));
+}
+
+PyExpr PyExpr::compare(PyExpr A, llvm::StringRef Op, PyExpr B) {
+  auto N = node(Compare);
+  N->Args = {std::move(A), std::move(B)};
+  N->Ops = {Op.str()};
+  return PyExpr(std::shared_ptr<const Node>(std::move(N)));
+}
+
+PyExpr PyExpr::both(PyExpr A, PyExpr B) {
+  if (A.empty())
+    return B;
+  if (B.empty())
+    return A;
+  auto N = node(BoolOp);
+  N->Op = "and";
+  N->Args = {std::move(A), std::move(B)};
+  return PyExpr(std::shared_ptr<const Node>(std::move(N)));
+}
+
+PyExpr PyExpr::either(PyExpr A, PyExpr B) {
+  if (A.empty())
+    return B;
+  if (B.empty())
+    return A;
+  auto N = node(BoolOp);
+  N->Op = "or";
+  N->Args = {std::move(A), std::move(B)};
+  return PyExpr(std::shared_ptr<const Node>(std::move(N)));
+}
+
+PyExpr PyExpr::tuple(std::vector<PyExpr> Elts) {
+  auto N = node(Tuple);
+  N->Args = std::move(Elts);
+  return PyExpr(std::shared_ptr<const Node>(std::move(N)));
+}
+
+PyExpr PyExpr::min(PyExpr A, PyExpr B) {
+  auto X = A.asInt(), Y = B.asInt();
+  if (X && Y)
+    return integer(std::min(*X, *Y));
+  return call("min", {std::move(A), std::move(B)});
+}
+
+PyExpr PyExpr::max(PyExpr A, PyExpr B) {
+  auto X = A.asInt(), Y = B.asInt();
+  if (X && Y)
+    return integer(std::max(*X, *Y));
+  return call("max", {std::move(A), std::move(B)});
+}
+
+PyExpr nki::operator+(const PyExpr &A, const PyExpr &B) {
+  return PyExpr::binary("+", A, B);
+}
+PyExpr nki::operator-(const PyExpr &A, const PyExpr &B) {
+  return PyExpr::binary("-", A, B);
+}
+PyExpr nki::operator*(const PyExpr &A, const PyExpr &B) {
+  return PyExpr::binary("*", A, B);
+}
+PyExpr nki::floorDiv(const PyExpr &A, const PyExpr &B) {
+  return PyExpr::binary("//", A, B);
+}
+PyExpr nki::mod(const PyExpr &A, const PyExpr &B) {
+  return PyExpr::binary("%", A, B);
+}
+
+PyExpr::Kind PyExpr::kind() const { return N ? N->K : None; }
+
+std::optional<int64_t> PyExpr::asInt() const {
+  if (N && N->K == IntLit)
+    return N->I;
+  return std::nullopt;
+}
+
+llvm::StringRef PyExpr::text() const {
+  return N ? llvm::StringRef(N->Text) : llvm::StringRef();
+}
+llvm::StringRef PyExpr::op() const {
+  return N ? llvm::StringRef(N->Op) : llvm::StringRef();
+}
+const std::vector<PyExpr> &PyExpr::args() const {
+  static const std::vector<PyExpr> Empty;
+  return N ? N->Args : Empty;
+}
+const std::vector<std::string> &PyExpr::ops() const {
+  static const std::vector<std::string> Empty;
+  return N ? N->Ops : Empty;
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct Tok {
+  enum K { End, Num, Str, Ident, Punct } Kind = End;
+  std::string Text;
+  size_t Pos = 0;
+};
+
+class Parser {
+public:
+  explicit Parser(llvm::StringRef S) : S(S) { lex(); }
+
+  llvm::Expected<PyExpr> all() {
+    PyExpr E = testList(/*AllowBareTuple=*/true);
+    if (!Err.empty())
+      return fail();
+    if (T.Kind != Tok::End)
+      return error("unexpected '" + T.Text + "'"), fail();
+    return E;
+  }
+
+private:
+  llvm::StringRef S;
+  size_t P = 0;
+  Tok T;
+  std::string Err;
+
+  llvm::Error fail() {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   llvm::StringRef(Err));
+  }
+  void error(const std::string &M) {
+    if (Err.empty())
+      Err = "column " + std::to_string(T.Pos + 1) + ": " + M;
+  }
+
+  void lex() {
+    while (P < S.size() && (S[P] == ' ' || S[P] == '\t'))
+      ++P;
+    T = Tok();
+    T.Pos = P;
+    if (P >= S.size())
+      return;
+    char C = S[P];
+    if (std::isdigit((unsigned char)C) ||
+        (C == '.' && P + 1 < S.size() &&
+         std::isdigit((unsigned char)S[P + 1]))) {
+      size_t B = P;
+      while (P < S.size() &&
+             (std::isalnum((unsigned char)S[P]) || S[P] == '.' || S[P] == '_' ||
+              ((S[P] == '+' || S[P] == '-') &&
+               (S[P - 1] == 'e' || S[P - 1] == 'E') &&
+               !llvm::StringRef(S.data() + B, P - B)
+                    .starts_with_insensitive("0x"))))
+        ++P;
+      T.Kind = Tok::Num;
+      T.Text = S.substr(B, P - B).str();
+      return;
+    }
+    if (std::isalpha((unsigned char)C) || C == '_') {
+      size_t B = P;
+      while (P < S.size() && (std::isalnum((unsigned char)S[P]) || S[P] == '_'))
+        ++P;
+      T.Kind = Tok::Ident;
+      T.Text = S.substr(B, P - B).str();
+      return;
+    }
+    if (C == '"' || C == '\'') {
+      size_t B = ++P;
+      while (P < S.size() && S[P] != C && S[P] != '\\')
+        ++P;
+      if (P >= S.size() || S[P] != C) {
+        T.Kind = Tok::Punct;
+        T.Text = "<string>";
+        error("unterminated or escaped string");
+        P = S.size();
+        return;
+      }
+      T.Kind = Tok::Str;
+      T.Text = S.substr(B, P - B).str();
+      ++P;
+      return;
+    }
+    static const char *Puncts[] = {
+        "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+", "-",
+        "*",  "/",  "%",  "<",  ">",  "(",  ")",  "[",  "]", "{",
+        "}",  ",",  ".",  "&",  "|",  "^",  "~",  ":"};
+    for (const char *Pu : Puncts)
+      if (S.substr(P).starts_with(Pu)) {
+        T.Kind = Tok::Punct;
+        T.Text = Pu;
+        P += T.Text.size();
+        return;
+      }
+    T.Kind = Tok::Punct;
+    T.Text = std::string(1, C);
+    error("unexpected character '" + T.Text + "'");
+    P = S.size();
+  }
+
+  bool is(llvm::StringRef X) const {
+    return (T.Kind == Tok::Punct || T.Kind == Tok::Ident) && T.Text == X;
+  }
+  bool accept(llvm::StringRef X) {
+    if (!is(X))
+      return false;
+    lex();
+    return true;
+  }
+  void expect(llvm::StringRef X) {
+    if (!accept(X))
+      error("expected '" + X.str() + "'" +
+            (T.Kind == Tok::End ? " at the end" : ", not '" + T.Text + "'"));
+  }
+  bool keyword(llvm::StringRef X) const {
+    return X == "and" || X == "or" || X == "not" || X == "in" || X == "is" ||
+           X == "if" || X == "else" || X == "for" || X == "lambda";
+  }
+
+  static PyExpr fromNode(NodeP N);
+
+  /// test (',' test)* [','] as a tuple where there is a comma.
+  PyExpr testList(bool AllowBareTuple) {
+    PyExpr E = test();
+    if (!AllowBareTuple || !is(","))
+      return E;
+    std::vector<PyExpr> Elts{E};
+    while (accept(",")) {
+      if (T.Kind == Tok::End || is(")"))
+        break;
+      Elts.push_back(test());
+    }
+    return PyExpr::tuple(std::move(Elts));
+  }
+
+  PyExpr test() {
+    PyExpr B = orTest();
+    if (!accept("if"))
+      return B;
+    PyExpr C = orTest();
+    expect("else");
+    PyExpr E = test();
+    auto N = node(PyExpr::IfElse);
+    N->Args = {C, B, E};
+    return fromNode(N);
+  }
+
+  PyExpr orTest() {
+    PyExpr A = andTest();
+    while (accept("or"))
+      A = PyExpr::either(A, andTest());
+    return A;
+  }
+  PyExpr andTest() {
+    PyExpr A = notTest();
+    while (accept("and"))
+      A = PyExpr::both(A, notTest());
+    return A;
+  }
+  PyExpr notTest() {
+    if (accept("not"))
+      return PyExpr::unary("not", notTest());
+    return comparison();
+  }
+
+  std::optional<std::string> compOp() {
+    for (const char *O : {"<", ">", "==", ">=", "<=", "!="})
+      if (T.Kind == Tok::Punct && T.Text == O) {
+        lex();
+        return std::string(O);
+      }
+    if (accept("in"))
+      return std::string("in");
+    if (is("not")) {
+      lex();
+      expect("in");
+      return std::string("not in");
+    }
+    if (accept("is"))
+      return std::string(accept("not") ? "is not" : "is");
+    return std::nullopt;
+  }
+
+  PyExpr comparison() {
+    PyExpr A = binary(0);
+    auto O = compOp();
+    if (!O)
+      return A;
+    auto N = node(PyExpr::Compare);
+    N->Args.push_back(A);
+    while (O) {
+      N->Ops.push_back(*O);
+      N->Args.push_back(binary(0));
+      O = compOp();
+    }
+    return fromNode(N);
+  }
+
+  /// Binary operator levels, loosest first.
+  static int level(const Tok &T) {
+    if (T.Kind != Tok::Punct)
+      return -1;
+    return llvm::StringSwitch<int>(T.Text)
+        .Case("|", 0)
+        .Case("^", 1)
+        .Case("&", 2)
+        .Cases("<<", ">>", 3)
+        .Cases("+", "-", 4)
+        .Cases("*", "/", "//", "%", 5)
+        .Default(-1);
+  }
+
+  PyExpr binary(int Min) {
+    if (Min > 5)
+      return unary();
+    PyExpr A = binary(Min + 1);
+    while (level(T) == Min) {
+      std::string Op = T.Text;
+      lex();
+      PyExpr B = binary(Min + 1);
+      // Built without folding: the tree is what the text says.
+      auto N = node(PyExpr::Binary);
+      N->Op = Op;
+      N->Args = {A, B};
+      A = fromNode(N);
+    }
+    return A;
+  }
+
+  PyExpr unary() {
+    if (T.Kind == Tok::Punct &&
+        (T.Text == "-" || T.Text == "+" || T.Text == "~")) {
+      std::string Op = T.Text;
+      lex();
+      return PyExpr::unary(Op, unary());
+    }
+    return power();
+  }
+
+  PyExpr power() {
+    PyExpr A = primary();
+    if (!accept("**"))
+      return A;
+    PyExpr B = unary();
+    auto N = node(PyExpr::Binary);
+    N->Op = "**";
+    N->Args = {A, B};
+    return fromNode(N);
+  }
+
+  PyExpr primary() {
+    PyExpr A = atom();
+    while (Err.empty()) {
+      if (is("(")) {
+        if (A.kind() != PyExpr::Name && A.kind() != PyExpr::Attr) {
+          error("only a name or an attribute is called");
+          return A;
+        }
+        lex();
+        std::vector<PyExpr> Args;
+        while (!is(")") && Err.empty()) {
+          PyExpr X = test();
+          if (is("for")) {
+            X = comprehension(X, 'g', ")");
+            Args.push_back(X);
+            break;
+          }
+          Args.push_back(X);
+          if (!accept(","))
+            break;
+        }
+        expect(")");
+        std::string Fn = A.kind() == PyExpr::Name ? A.text().str() : A.py();
+        A = PyExpr::call(Fn, std::move(Args));
+        continue;
+      }
+      if (accept(".")) {
+        if (T.Kind != Tok::Ident) {
+          error("expected an attribute name");
+          return A;
+        }
+        auto N = node(PyExpr::Attr);
+        N->Args = {A};
+        N->Text = T.Text;
+        lex();
+        A = fromNode(N);
+        continue;
+      }
+      if (is("[")) {
+        error("subscripts are not trace-time values of the tile program");
+        return A;
+      }
+      break;
+    }
+    return A;
+  }
+
+  /// `for target in iter [if cond]...` up to \p Close, after the element.
+  PyExpr comprehension(PyExpr Elt, char Kind, llvm::StringRef Close) {
+    auto N = node(PyExpr::Comp);
+    N->CompKind = Kind;
+    N->Args = {Elt};
+    while (Err.empty() && !is(Close)) {
+      if (accept("for")) {
+        CompClause C;
+        C.IsFor = true;
+        C.Target = target();
+        expect("in");
+        C.Value = orTest();
+        N->Clauses.push_back(C);
+      } else if (accept("if")) {
+        CompClause C;
+        C.IsFor = false;
+        C.Value = orTest();
+        N->Clauses.push_back(C);
+      } else {
+        error("expected 'for', 'if' or '" + Close.str() + "'");
+      }
+    }
+    return fromNode(N);
+  }
+
+  PyExpr targetAtom() {
+    if (accept("(")) {
+      PyExpr E = target();
+      expect(")");
+      return E;
+    }
+    if (T.Kind != Tok::Ident || keyword(T.Text)) {
+      error("expected a name to bind");
+      return PyExpr();
+    }
+    PyExpr E = PyExpr::name(T.Text);
+    lex();
+    return E;
+  }
+  PyExpr target() {
+    PyExpr A = targetAtom();
+    if (!is(","))
+      return A;
+    std::vector<PyExpr> Elts{A};
+    while (accept(",") && !is("in") && !is(")"))
+      Elts.push_back(targetAtom());
+    return PyExpr::tuple(std::move(Elts));
+  }
+
+  /// The elements of a display up to \p Close, or its comprehension.
+  PyExpr display(PyExpr::Kind K, char CompKind, llvm::StringRef Close) {
+    std::vector<PyExpr> Elts;
+    bool Comma = false;
+    if (!is(Close)) {
+      PyExpr First = test();
+      if (is("for")) {
+        PyExpr C = comprehension(First, CompKind, Close);
+        expect(Close);
+        return C;
+      }
+      Elts.push_back(First);
+      while (accept(",")) {
+        Comma = true;
+        if (is(Close))
+          break;
+        Elts.push_back(test());
+      }
+    }
+    expect(Close);
+    if (K == PyExpr::Tuple && Elts.size() == 1 && !Comma)
+      return Elts[0]; // parentheses, not a tuple
+    auto N = node(K);
+    N->Args = std::move(Elts);
+    return fromNode(N);
+  }
+
+  PyExpr atom() {
+    if (!Err.empty())
+      return PyExpr();
+    switch (T.Kind) {
+    case Tok::End:
+      error("expected an expression at the end");
+      return PyExpr();
+    case Tok::Num: {
+      std::string X = T.Text;
+      lex();
+      std::string Digits;
+      for (char C : X)
+        if (C != '_')
+          Digits += C;
+      bool Float = Digits.find_first_of(".eE") != std::string::npos &&
+                   !llvm::StringRef(Digits).starts_with_insensitive("0x");
+      if (Float) {
+        char *End = nullptr;
+        std::strtod(Digits.c_str(), &End);
+        if (!End || *End) {
+          error("malformed number '" + X + "'");
+          return PyExpr();
+        }
+        auto N = node(PyExpr::FloatLit);
+        N->Text = X;
+        return fromNode(N);
+      }
+      long long V = 0;
+      if (llvm::StringRef(Digits).getAsInteger(0, V)) {
+        error("malformed integer '" + X + "'");
+        return PyExpr();
+      }
+      return PyExpr::integer(V);
+    }
+    case Tok::Str: {
+      PyExpr E = PyExpr::str(T.Text);
+      lex();
+      return E;
+    }
+    case Tok::Ident: {
+      if (keyword(T.Text)) {
+        error("unexpected '" + T.Text + "'");
+        return PyExpr();
+      }
+      PyExpr E = PyExpr::name(T.Text);
+      lex();
+      return E;
+    }
+    case Tok::Punct:
+      if (accept("("))
+        return display(PyExpr::Tuple, 'g', ")");
+      if (accept("["))
+        return display(PyExpr::ListDisp, 'l', "]");
+      if (accept("{"))
+        return display(PyExpr::SetDisp, 's', "}");
+      error("unexpected '" + T.Text + "'");
+      return PyExpr();
+    }
+    return PyExpr();
+  }
+};
+
+} // namespace
+
+namespace pk {
+namespace nki {
+/// Grants the parser the private constructor.
+struct PyExprAccess {
+  static PyExpr make(std::shared_ptr<const PyExpr::Node> N);
+};
+} // namespace nki
+} // namespace pk
+
+PyExpr Parser::fromNode(NodeP N) {
+  return PyExprAccess::make(std::shared_ptr<const PyExpr::Node>(std::move(N)));
+}
+
+llvm::Expected<PyExpr> PyExpr::parse(llvm::StringRef Text) {
+  Parser P(Text);
+  return P.all();
+}
+
+PyExpr PyExprAccess::make(std::shared_ptr<const PyExpr::Node> N) {
+  return PyExpr(std::move(N));
+}
+
+//===----------------------------------------------------------------------===//
+// Printing
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Python's precedence levels (the language reference's table), loosest
+/// first.
+enum Prec {
+  PIfElse = 2,
+  POr = 3,
+  PAnd = 4,
+  PNot = 5,
+  PCompare = 6,
+  PBitOr = 7,
+  PBitXor = 8,
+  PBitAnd = 9,
+  PShift = 10,
+  PAdd = 11,
+  PMul = 12,
+  PUnary = 13,
+  PPower = 14,
+  PPrimary = 16,
+};
+
+int binaryPrec(llvm::StringRef Op) {
+  return llvm::StringSwitch<int>(Op)
+      .Case("|", PBitOr)
+      .Case("^", PBitXor)
+      .Case("&", PBitAnd)
+      .Cases("<<", ">>", PShift)
+      .Cases("+", "-", PAdd)
+      .Cases("*", "/", "//", "%", PMul)
+      .Case("**", PPower)
+      .Default(PPrimary);
+}
+
+int precOf(const PyExpr &E) {
+  switch (E.kind()) {
+  case PyExpr::IfElse:
+    return PIfElse;
+  case PyExpr::BoolOp:
+    return E.op() == "or" ? POr : PAnd;
+  case PyExpr::Unary:
+    return E.op() == "not" ? PNot : PUnary;
+  case PyExpr::Compare:
+    return PCompare;
+  case PyExpr::Binary:
+    return binaryPrec(E.op());
+  case PyExpr::IntLit:
+    return *E.asInt() < 0 ? PUnary : PPrimary;
+  case PyExpr::FloatLit:
+    return E.text().starts_with("-") ? PUnary : PPrimary;
+  default:
+    return PPrimary;
+  }
+}
+
+void print(const PyExpr &E, std::string &Out);
+} // namespace
+namespace pk {
+namespace nki {
+void printComp(const PyExpr &E, std::string &Out);
+} // namespace nki
+} // namespace pk
+namespace {
+
+void printAt(const PyExpr &E, int Min, std::string &Out) {
+  bool Paren = precOf(E) < Min;
+  if (Paren)
+    Out += '(';
+  print(E, Out);
+  if (Paren)
+    Out += ')';
+}
+
+void printList(const std::vector<PyExpr> &L, std::string &Out) {
+  for (size_t I = 0; I < L.size(); ++I) {
+    if (I)
+      Out += ", ";
+    printAt(L[I], PIfElse, Out);
+  }
+}
+
+void printTarget(const PyExpr &T, std::string &Out) {
+  if (T.kind() == PyExpr::Tuple) {
+    Out += '(';
+    for (size_t I = 0; I < T.args().size(); ++I) {
+      if (I)
+        Out += ", ";
+      printTarget(T.args()[I], Out);
+    }
+    Out += T.args().size() == 1 ? ",)" : ")";
+    return;
+  }
+  Out += T.text();
+}
+
+} // namespace
+
+namespace pk {
+namespace nki {
+void printComp(const PyExpr &E, std::string &Out);
+void printComp(const PyExpr &E, std::string &Out) {
+  printAt(E.args()[0], PIfElse, Out);
+  for (const CompClause &C : E.clauses()) {
+    if (C.IsFor) {
+      Out += " for ";
+      printTarget(C.Target, Out);
+      Out += " in ";
+    } else {
+      Out += " if ";
+    }
+    printAt(C.Value, POr, Out);
+  }
+}
+} // namespace nki
+} // namespace pk
+
+namespace {
+
+void print(const PyExpr &E, std::string &Out) {
+  const auto &A = E.args();
+  switch (E.kind()) {
+  case PyExpr::None:
+    Out += "None";
+    return;
+  case PyExpr::IntLit:
+    Out += std::to_string(*E.asInt());
+    return;
+  case PyExpr::FloatLit:
+  case PyExpr::Name:
+    Out += E.text();
+    return;
+  case PyExpr::StrLit:
+    Out += '"';
+    Out += E.text();
+    Out += '"';
+    return;
+  case PyExpr::Unary:
+    Out += E.op();
+    if (E.op() == "not")
+      Out += ' ';
+    printAt(A[0], E.op() == "not" ? PNot : PUnary, Out);
+    return;
+  case PyExpr::Binary: {
+    int P = binaryPrec(E.op());
+    if (E.op() == "**") {
+      printAt(A[0], PPrimary, Out);
+      Out += " ** ";
+      printAt(A[1], PUnary, Out);
+      return;
+    }
+    printAt(A[0], P, Out);
+    Out += ' ';
+    Out += E.op();
+    Out += ' ';
+    printAt(A[1], P + 1, Out);
+    return;
+  }
+  case PyExpr::Compare:
+    printAt(A[0], PBitOr, Out);
+    for (size_t I = 0; I < E.ops().size(); ++I) {
+      Out += ' ';
+      Out += E.ops()[I];
+      Out += ' ';
+      printAt(A[I + 1], PBitOr, Out);
+    }
+    return;
+  case PyExpr::BoolOp: {
+    int P = E.op() == "or" ? POr : PAnd;
+    printAt(A[0], P, Out);
+    for (size_t I = 1; I < A.size(); ++I) {
+      Out += ' ';
+      Out += E.op();
+      Out += ' ';
+      printAt(A[I], P + 1, Out);
+    }
+    return;
+  }
+  case PyExpr::IfElse:
+    printAt(A[1], POr, Out);
+    Out += " if ";
+    printAt(A[0], POr, Out);
+    Out += " else ";
+    printAt(A[2], PIfElse, Out);
+    return;
+  case PyExpr::Call:
+    Out += E.text();
+    Out += '(';
+    if (A.size() == 1 && A[0].kind() == PyExpr::Comp && A[0].compKind() == 'g')
+      printComp(A[0], Out); // f(x for x in y)
+    else
+      printList(A, Out);
+    Out += ')';
+    return;
+  case PyExpr::Attr:
+    printAt(A[0], PPrimary, Out);
+    Out += '.';
+    Out += E.text();
+    return;
+  case PyExpr::Tuple:
+    Out += '(';
+    printList(A, Out);
+    Out += A.size() == 1 ? ",)" : ")";
+    return;
+  case PyExpr::SetDisp:
+    if (A.empty()) {
+      Out += "set()";
+      return;
+    }
+    Out += '{';
+    printList(A, Out);
+    Out += '}';
+    return;
+  case PyExpr::ListDisp:
+    Out += '[';
+    printList(A, Out);
+    Out += ']';
+    return;
+  case PyExpr::Comp:
+    Out += E.py();
+    return;
+  }
+}
+
+} // namespace
+
+std::string PyExpr::py() const {
+  std::string Out;
+  if (kind() == Comp) {
+    char K = N->CompKind;
+    Out += K == 's' ? '{' : K == 'l' ? '[' : '(';
+    printComp(*this, Out);
+    Out += K == 's' ? '}' : K == 'l' ? ']' : ')';
+    return Out;
+  }
+  print(*this, Out);
+  return Out;
+}
+
+char PyExpr::compKind() const { return N ? N->CompKind : 0; }
+const std::vector<CompClause> &PyExpr::clauses() const {
+  static const std::vector<CompClause> Empty;
+  return N ? N->Clauses : Empty;
+}
+
+//===----------------------------------------------------------------------===//
+// Names, types, values
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+void bindTarget(const PyExpr &T, llvm::StringSet<> &Bound) {
+  if (T.kind() == PyExpr::Name)
+    Bound.insert(T.text());
+  for (const PyExpr &A : T.args())
+    bindTarget(A, Bound);
+}
+
+void freeNamesIn(const PyExpr &E, const llvm::StringSet<> &Bound,
+                 llvm::StringSet<> &Seen, std::vector<std::string> &Out) {
+  switch (E.kind()) {
+  case PyExpr::Name:
+    if (!Bound.count(E.text()) && Seen.insert(E.text()).second)
+      Out.push_back(E.text().str());
+    return;
+  case PyExpr::Comp: {
+    // Python binds the first iterable outside the comprehension; every
+    // later clause and the element see the targets bound before them.
+    llvm::StringSet<> Inner = Bound;
+    for (const CompClause &C : E.clauses()) {
+      freeNamesIn(C.Value, Inner, Seen, Out);
+      if (C.IsFor)
+        bindTarget(C.Target, Inner);
+    }
+    freeNamesIn(E.args()[0], Inner, Seen, Out);
+    return;
+  }
+  case PyExpr::Attr:
+    freeNamesIn(E.args()[0], Bound, Seen, Out);
+    return;
+  default:
+    for (const PyExpr &A : E.args())
+      freeNamesIn(A, Bound, Seen, Out);
+  }
+}
+
+} // namespace
+
+void PyExpr::freeNames(std::vector<std::string> &Out) const {
+  llvm::StringSet<> Bound, Seen;
+  for (const std::string &S : Out)
+    Seen.insert(S);
+  freeNamesIn(*this, Bound, Seen, Out);
+}
+
+namespace {
+PyExpr
+renameIn(const PyExpr &E, const llvm::StringSet<> &Bound,
+         const std::function<std::optional<std::string>(llvm::StringRef)> &R) {
+  if (E.kind() == PyExpr::Name) {
+    if (Bound.count(E.text()))
+      return E;
+    if (auto To = R(E.text()))
+      return PyExpr::name(*To);
+    return E;
+  }
+  if (E.args().empty())
+    return E;
+  auto N = std::make_shared<PyExpr::Node>();
+  N->K = E.kind();
+  N->Text = E.text().str();
+  N->Op = E.op().str();
+  N->Ops = E.ops();
+  N->CompKind = E.compKind();
+  if (E.kind() == PyExpr::IntLit)
+    N->I = *E.asInt();
+  if (E.kind() == PyExpr::Comp) {
+    llvm::StringSet<> Inner = Bound;
+    for (const CompClause &C : E.clauses()) {
+      CompClause D = C;
+      D.Value = renameIn(C.Value, Inner, R);
+      if (C.IsFor)
+        bindTarget(C.Target, Inner);
+      N->Clauses.push_back(D);
+    }
+    N->Args = {renameIn(E.args()[0], Inner, R)};
+  } else {
+    for (const PyExpr &A : E.args())
+      N->Args.push_back(renameIn(A, Bound, R));
+  }
+  return PyExprAccess::make(std::move(N));
+}
+} // namespace
+
+PyExpr PyExpr::renamed(
+    const std::function<std::optional<std::string>(llvm::StringRef)> &R) const {
+  llvm::StringSet<> Bound;
+  return renameIn(*this, Bound, R);
+}
+
+namespace {
+bool numeric(PyType T) {
+  return T == PyType::Int || T == PyType::Float || T == PyType::Bool;
+}
+PyType joinNumeric(PyType A, PyType B) {
+  if (!numeric(A) || !numeric(B))
+    return PyType::Unknown;
+  if (A == PyType::Float || B == PyType::Float)
+    return PyType::Float;
+  return PyType::Int;
+}
+} // namespace
+
+PyType nki::typeOf(const PyExpr &E,
+                   const std::function<PyType(llvm::StringRef)> &NameType) {
+  auto Ty = [&](const PyExpr &X) { return typeOf(X, NameType); };
+  const auto &A = E.args();
+  switch (E.kind()) {
+  case PyExpr::None:
+    return PyType::Unknown;
+  case PyExpr::IntLit:
+    return PyType::Int;
+  case PyExpr::FloatLit:
+    return PyType::Float;
+  case PyExpr::StrLit:
+    return PyType::Str;
+  case PyExpr::Name:
+    if (E.text() == "True" || E.text() == "False")
+      return PyType::Bool;
+    return NameType(E.text());
+  case PyExpr::Unary: {
+    if (E.op() == "not")
+      return PyType::Bool;
+    PyType T = Ty(A[0]);
+    if (E.op() == "~")
+      return T == PyType::Int || T == PyType::Bool ? PyType::Int
+                                                   : PyType::Unknown;
+    return T == PyType::Bool ? PyType::Int : numeric(T) ? T : PyType::Unknown;
+  }
+  case PyExpr::Binary: {
+    PyType X = Ty(A[0]), Y = Ty(A[1]);
+    llvm::StringRef Op = E.op();
+    if (X == PyType::Set && Y == PyType::Set &&
+        (Op == "|" || Op == "&" || Op == "-" || Op == "^"))
+      return PyType::Set;
+    if (Op == "/")
+      return numeric(X) && numeric(Y) ? PyType::Float : PyType::Unknown;
+    if (Op == "<<" || Op == ">>" || Op == "&" || Op == "|" || Op == "^")
+      return (X == PyType::Int || X == PyType::Bool) &&
+                     (Y == PyType::Int || Y == PyType::Bool)
+                 ? PyType::Int
+                 : PyType::Unknown;
+    return joinNumeric(X, Y);
+  }
+  case PyExpr::Compare:
+  case PyExpr::BoolOp:
+    return PyType::Bool;
+  case PyExpr::IfElse: {
+    PyType X = Ty(A[1]), Y = Ty(A[2]);
+    return X == Y ? X : joinNumeric(X, Y);
+  }
+  case PyExpr::Call: {
+    llvm::StringRef F = E.text();
+    if (F == "min" || F == "max") {
+      PyType T = A.empty() ? PyType::Unknown : Ty(A[0]);
+      for (size_t I = 1; I < A.size(); ++I)
+        T = joinNumeric(T, Ty(A[I]));
+      return T;
+    }
+    if (F == "float")
+      return PyType::Float;
+    if (F == "int" || F == "len" || F == "round")
+      return PyType::Int;
+    if (F == "bool" || F == "all" || F == "any")
+      return PyType::Bool;
+    if (F == "abs")
+      return A.size() == 1 ? Ty(A[0]) : PyType::Unknown;
+    if (F == "set")
+      return PyType::Set;
+    if (F == "range" || F == "list")
+      return PyType::List;
+    return PyType::Unknown;
+  }
+  case PyExpr::Attr:
+    return PyType::Unknown;
+  case PyExpr::Tuple:
+    return PyType::Tuple;
+  case PyExpr::SetDisp:
+    return PyType::Set;
+  case PyExpr::ListDisp:
+    return PyType::List;
+  case PyExpr::Comp:
+    return E.compKind() == 's'   ? PyType::Set
+           : E.compKind() == 'l' ? PyType::List
+                                 : PyType::Unknown;
+  }
+  return PyType::Unknown;
+}
+
+std::optional<int64_t> nki::evalInt(
+    const PyExpr &E,
+    const std::function<std::optional<int64_t>(llvm::StringRef)> &Env) {
+  auto Ev = [&](const PyExpr &X) { return evalInt(X, Env); };
+  const auto &A = E.args();
+  switch (E.kind()) {
+  case PyExpr::IntLit:
+    return E.asInt();
+  case PyExpr::Name:
+    return Env(E.text());
+  case PyExpr::Unary: {
+    auto V = Ev(A[0]);
+    if (!V || E.op() == "not" || E.op() == "~")
+      return std::nullopt;
+    return E.op() == "-" ? -*V : *V;
+  }
+  case PyExpr::Binary: {
+    auto X = Ev(A[0]), Y = Ev(A[1]);
+    if (!X || !Y)
+      return std::nullopt;
+    llvm::StringRef Op = E.op();
+    if (Op == "+")
+      return *X + *Y;
+    if (Op == "-")
+      return *X - *Y;
+    if (Op == "*")
+      return *X * *Y;
+    if ((Op == "//" || Op == "%") && *Y != 0)
+      return Op == "//" ? floorDivI(*X, *Y) : floorModI(*X, *Y);
+    return std::nullopt;
+  }
+  case PyExpr::Call: {
+    if ((E.text() != "min" && E.text() != "max") || A.empty())
+      return std::nullopt;
+    std::optional<int64_t> R;
+    for (const PyExpr &X : A) {
+      auto V = Ev(X);
+      if (!V)
+        return std::nullopt;
+      R = !R ? *V : E.text() == "min" ? std::min(*R, *V) : std::max(*R, *V);
+    }
+    return R;
+  }
+  default:
+    return std::nullopt;
+  }
+}
