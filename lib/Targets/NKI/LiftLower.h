@@ -47,16 +47,17 @@ struct Node {
   std::string Fn;    ///< Bin/Unary: nl op
   bool Reverse = false;
   std::shared_ptr<Node> A, B;
-  std::string Stat, Depth; ///< Dot
+  std::string Stat; ///< Dot
+  PyExpr Depth;     ///< Dot, ColSum, RowRed, RowArg
 };
 using NodeP = std::shared_ptr<Node>;
 
 /// A scalar leaf (a Python expression) and a binary operation (an nl
 /// function) of element trees.
-inline NodeP scalarLeaf(std::string Text, DType Ty = DType::F32) {
+inline NodeP scalarLeaf(const PyExpr &Val, DType Ty = DType::F32) {
   auto N = std::make_shared<Node>();
   N->K = Node::Scalar;
-  N->Text = std::move(Text);
+  N->Text = Val.pyAtom();
   N->Ty = Ty;
   return N;
 }
@@ -71,16 +72,12 @@ inline NodeP binNode(std::string Fn, NodeP A, NodeP B) {
 /// An arg-reduction's single pair `v0 == best ? i0 : None` (None the
 /// kernel model's ArgNone or ArgLow) as a tree: the 0/1 mask of V == Best
 /// times (i0 - None), plus None; exact in float32 (integers below 2^25).
-inline NodeP argPairNode(NodeP V, NodeP Best, const std::string &I0,
-                         int64_t None) {
-  return binNode("nl.add",
-                 binNode("nl.multiply",
-                         binNode("nl.equal", std::move(V), std::move(Best)),
-                         scalarLeaf("float(" + I0 +
-                                    (None < 0 ? " + " + std::to_string(-None)
-                                              : " - " + std::to_string(None)) +
-                                    ")")),
-                 scalarLeaf(std::to_string(None) + ".0"));
+inline NodeP argPairNode(NodeP V, NodeP Best, const PyExpr &I0, int64_t None) {
+  return binNode(
+      "nl.add",
+      binNode("nl.multiply", binNode("nl.equal", std::move(V), std::move(Best)),
+              scalarLeaf(PyExpr::call("float", {I0 - PyExpr(None)}))),
+      scalarLeaf(PyExpr::real(double(None))));
 }
 
 //===----------------------------------------------------------------------===//
@@ -118,7 +115,7 @@ inline std::string loadTransposed(Builder &B, Access Src, const PyExpr &NRows,
 /// \p Tile ([0:np_, 0:NF] of tiles FSize wide) into a new (P, 1) column of
 /// \p T, returned (LiftRowsIntMax.cpp: on 16-bit halves, exact in float32).
 std::string exactIntReduce(Builder &B, bool Max, DType T, const Access &Tile,
-                           const std::string &NF, const std::string &FSize);
+                           const PyExpr &NF, const PyExpr &FSize);
 /// The exact max or min of two (P, 1) columns of \p T, a new column.
 std::string exactIntCombine(Builder &B, bool Max, DType T, const Access &A,
                             const Access &C);
@@ -240,7 +237,7 @@ public:
   /// nf_]) gives [np_, nf_] in PSUM, copied to SBUF.  The column chunk is
   /// at most 128 (a transpose's free size); D <= 128 is asserted.
   Operand dotTile(const NodeP &N) {
-    const std::string &D = N->Depth;
+    const PyExpr &D = N->Depth;
     std::string Kt;
     if (N->Layout == 'k') {
       // The matrix given as [Depth, cols]: its columns f0:f1 as they are.
@@ -291,9 +288,9 @@ public:
     Z.Dst = Access{Ps, {{"0", "1"}, {"0", FHi}}, {}};
     Z.Srcs = {Operand::scalar("0.0")};
     B.op(Z);
-    B.open("r0", "0", N->Depth, "128");
-    B.assign("r1", "min(" + N->Depth + ", r0 + 128)");
-    B.assign("nr_", "r1 - r0");
+    PyExpr R0 = B.open("r0", 0, N->Depth, 128);
+    PyExpr R1 = B.assign("r1", PyExpr::min(N->Depth, R0 + 128));
+    B.assign("nr_", R1 - R0);
     TileLowering In(B, HbmName, true);
     In.PHi = "nr_";
     In.FHi = FHi;
@@ -319,10 +316,10 @@ public:
   /// Opens the loop over the columns 0:Depth of the tile's rows in chunks
   /// of 512 (c0:c1, nc_ of them) and returns the lowering of one chunk;
   /// the caller closes the loop.
-  TileLowering openColumnChunks(const std::string &Depth) {
-    B.open("c0", "0", Depth, "512");
-    B.assign("c1", "min(" + Depth + ", c0 + 512)");
-    B.assign("nc_", "c1 - c0");
+  TileLowering openColumnChunks(const PyExpr &Depth) {
+    PyExpr C0 = B.open("c0", 0, Depth, 512);
+    PyExpr C1 = B.assign("c1", PyExpr::min(Depth, C0 + 512));
+    B.assign("nc_", C1 - C0);
     TileLowering In(B, HbmName, true);
     In.PLo = PLo;
     In.PHi = PHi;
@@ -401,28 +398,28 @@ public:
     // column wide, so a full tile of B is that column.
     if (Best.IsTile && !isCol(Best))
       Best = Operand::tile(colAccess(Best.Tile.Tensor));
-    B.check("(" + N->Depth + ") <= 16777216",
+    B.check(PyExpr::compare(N->Depth, "<=", 16777216),
             "cols <= 2**24: column indices exact in float32 (arg-reduction)");
     std::string Acc = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
     Access AA = colAccess(Acc);
     Op M;
     M.Kind = OpKind::Memset;
     M.Dst = AA;
-    M.Srcs = {Operand::scalar(N->Text + ".0")};
+    const int64_t None = std::stoll(N->Text);
+    M.Srcs = {Operand::scalar(PyExpr::real(double(None)))};
     B.op(M);
     TileLowering In = openColumnChunks(N->Depth);
     Operand V = In.lower(N->A);
     Access Io = In.fresh(DType::F32, false);
     B.op(OpKind::Iota, Io, {Operand::scalar("c0"), Operand::scalar("nc_")});
     Access Mk = In.fresh(DType::F32, false);
-    const std::string &None = N->Text;
-    const std::string NegNone =
-        None.front() == '-' ? None.substr(1) : "-" + None;
     B.op(OpKind::TensorScalar, Mk, {V, Best}, "nl.equal");
     B.op(OpKind::TensorScalar, Mk,
-         {Operand::tile(Mk), Operand::scalar(NegNone + ".0")}, "nl.multiply");
+         {Operand::tile(Mk), Operand::scalar(PyExpr::real(-double(None)))},
+         "nl.multiply");
     B.op(OpKind::TensorScalar, Mk,
-         {Operand::tile(Mk), Operand::scalar(None + ".0")}, "nl.add");
+         {Operand::tile(Mk), Operand::scalar(PyExpr::real(double(None)))},
+         "nl.add");
     B.op(OpKind::TensorTensor, Mk, {Operand::tile(Mk), Operand::tile(Io)},
          "nl.add");
     std::string Red = B.alloc("red", Mem::SBUF, DType::F32, {"128", "1"});

@@ -187,14 +187,14 @@ std::optional<MapSpec> MapBuilder::build() {
       auto Py = pySize(Ext[D]);
       if (!Py)
         return notMap("a bound that is not a size"), std::nullopt;
-      Spec.Checks.push_back({Cover + " >= " + *Py,
+      Spec.Checks.push_back({Cover + " >= " + Py->pyAtom(),
                              std::string("the launch covers every ") + Nm[D] +
                                  " below the bound"});
     }
     auto Py = pySize(Ext[D]);
     if (!Py)
       return notMap("an extent that is not a size"), std::nullopt;
-    ExtPy[D] = *Py;
+    ExtPy[D] = Py->pyAtom();
   }
   for (auto &[D, E] : Bound)
     if (!Stride.count(D))
@@ -241,7 +241,7 @@ std::optional<MapSpec> MapBuilder::build() {
         for (auto &[D, S] : Stride)
           if (std::find(Order.begin(), Order.end(), D) == Order.end())
             if (auto Py = pySize(S))
-              Have = *Py;
+              Have = Py->pyAtom();
         auto Want = pySize(Pitch);
         return refuse(RuleId::PK5008, Rd.Stores.front().Loc,
                       llvm::formatv("'{0}' is indexed with a row pitch ({1}) "
@@ -331,8 +331,8 @@ std::optional<MapSpec> MapBuilder::build() {
       ToView[F] = Flat;
       F = Flat;
       Spec.TwoD = true;
-      Spec.Ex = *KPy;
-      Spec.Ey = *RPy;
+      Spec.Ex = KPy->pyAtom();
+      Spec.Ey = RPy->pyAtom();
       Desc = llvm::formatv("a 1-D index space of {0} x {1} elements, seen "
                            "as {0} rows of {1} through its `%` and `/` by {1} "
                            "(rows on the partitions, columns on the free axis)",

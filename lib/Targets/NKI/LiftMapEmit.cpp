@@ -113,12 +113,8 @@ std::optional<Refusal> nki::emitMap(TargetContext &TC, const FunctionDecl *FD,
     }
   };
   if (S.TwoD) {
-    B.open("p0", "0", Ey, "128");
-    B.assign("p1", "min(" + Ey + ", p0 + 128)");
-    B.assign("np_", "p1 - p0");
-    B.open("f0", "0", Ex, "512");
-    B.assign("f1", "min(" + Ex + ", f0 + 512)");
-    B.assign("nf_", "f1 - f0");
+    B.chunks("p0", "p1", "np_", Ey, 128);
+    B.chunks("f0", "f1", "nf_", Ex, 512);
     Body();
     B.close();
     B.close();

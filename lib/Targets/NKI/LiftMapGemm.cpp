@@ -294,7 +294,7 @@ mapread::contraction(SymPool &P, const NStore &S, SymP Row, SymP Col, SymP M,
   G.BTransposed = FB == 2;
   G.M = Spec.Ey;
   G.N = Spec.Ex;
-  G.K = *KPy;
+  G.K = KPy->pyAtom();
   G.Checks = Spec.Checks;
   G.Family = llvm::formatv(
       "GEMM read from the kernel model: C[{0} x {1}] = {2}A{3} * B{4}{5} "

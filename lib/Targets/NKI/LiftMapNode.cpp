@@ -208,7 +208,7 @@ bool MapBuilder::classify(SymP S, SourceLocation L, std::set<SymP> &Seen) {
         if (!R)
           return notMap("a reduction over a loop whose end is not a size",
                         RuleId::PK5007);
-        Rows = *R;
+        Rows = R->pyAtom();
       }
     } else {
       Lay = S->Ops[0] == F                 ? 'e'

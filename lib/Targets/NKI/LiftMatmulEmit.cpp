@@ -63,20 +63,14 @@ void emitGemm(const FunctionDecl *FD, const Gemm &G, Kernel &K) {
   }
   K.Returns = {Out};
   std::string NT = G.BTransposed ? "128" : "512";
-  B.open("m0", "0", G.M, "128");
-  B.assign("m1", "min(" + G.M + ", m0 + 128)");
-  B.assign("nm", "m1 - m0");
-  B.open("n0", "0", G.N, NT);
-  B.assign("n1", "min(" + G.N + ", n0 + " + NT + ")");
-  B.assign("nn", "n1 - n0");
+  B.chunks("m0", "m1", "nm", G.M, 128);
+  B.chunks("n0", "n1", "nn", G.N, NT);
   std::string Acc = B.alloc("acc", Mem::PSUM, DType::F32, {"128", NT});
   // Zeroed first: a K of 0 sums to 0 (alpha * 0 + beta * C), and every
   // nc_matmul then accumulates.
   B.op(OpKind::Memset, acc2(Acc, "0", "nm", "0", "nn"),
        {Operand::scalar("0.0")});
-  B.open("k0", "0", G.K, "128");
-  B.assign("k1", "min(" + G.K + ", k0 + 128)");
-  B.assign("nk", "k1 - k0");
+  B.chunks("k0", "k1", "nk", G.K, 128);
   auto T = [](Access A) { return Operand::tile(std::move(A)); };
   // Stationary: the A tile [m, k] transposed to [k, m] (an A given as
   // its K x M transpose is loaded as it is).

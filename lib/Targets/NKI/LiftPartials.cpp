@@ -85,7 +85,7 @@ private:
   /// \p S in the kernel's names where it has them (messages).
   std::string text(SymP S) {
     if (auto E = pySize(S))
-      return *E;
+      return E->pyAtom();
     if (S->K == SK::Param && S->D)
       return S->D->getName().str();
     if (S->K == SK::Iter)

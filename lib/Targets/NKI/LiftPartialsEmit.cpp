@@ -114,7 +114,7 @@ NodeP Emitter::node(SymP S) {
                                     "arithmetic of the elements"),
                nullptr;
       N->K = Node::Scalar;
-      N->Text = "float(" + *E + ")";
+      N->Text = PyExpr::call("float", {*E}).py();
       break;
     }
     N->K = Node::Cast;
@@ -227,7 +227,7 @@ bool Emitter::run(const std::vector<BlockShape> &Shapes) {
   if (!Ne)
     return fail(RuleId::PK5008, "the input's length is not an expression of "
                                 "the scalar parameters");
-  std::string N = *Ne;
+  std::string N = Ne->pyAtom();
   std::set<const ParmVarDecl *> Reads, Writes;
   for (const rows::PartialOut &O : Pr.Outs) {
     Writes.insert(O.P);

@@ -62,14 +62,12 @@ bool Emitter::argReduce(SymP R) {
     return fail(RuleId::PK5007, "an arg-reduction whose best value is not "
                                 "one value per row");
   std::string NoneS = std::to_string(NoneV);
-  B.check("(" + ColsE + ") <= " + std::to_string(SymPool::ArgNone),
+  B.check(PyExpr::compare(ColsE, "<=", PyExpr::integer(SymPool::ArgNone)),
           "cols <= 2**24: column indices exact in float32 (arg-reduction)");
   std::string Acc = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
   Access AA{Acc, {{"0", "np_"}, {"0", "1"}}, {}};
   B.op(OpKind::Memset, AA, {Operand::scalar(NoneS + ".0")});
-  B.open("f0", "0", ColsE, Chunk);
-  B.assign("f1", "min(" + ColsE + ", f0 + " + Chunk + ")");
-  B.assign("nf_", "f1 - f0");
+  B.chunks("f0", "f1", "nf_", ColsE, Chunk);
   TileLowering TL(B, HbmName, true);
   TL.FSize = Chunk;
   NodeP BN = node(Best), GN = node(G);
@@ -119,9 +117,7 @@ bool Emitter::intReduce(SymP R) {
   std::string Acc = B.alloc("acc", Mem::SBUF, IT, {"128", "1"});
   Access AA{Acc, {{"0", "np_"}, {"0", "1"}}, {}};
   B.op(OpKind::Memset, AA, {Operand::scalar(exactIntIdentity(Max, IT))});
-  B.open("f0", "0", ColsE, Chunk);
-  B.assign("f1", "min(" + ColsE + ", f0 + " + Chunk + ")");
-  B.assign("nf_", "f1 - f0");
+  B.chunks("f0", "f1", "nf_", ColsE, Chunk);
   TileLowering TL(B, HbmName, true);
   TL.FSize = Chunk;
   NodeP Body = node(R->Ops[1]);

@@ -22,7 +22,7 @@ using namespace clang;
 
 namespace rowsemit {
 
-std::optional<std::string> Emitter::py(SymP S) { return pySize(S); }
+std::optional<PyExpr> Emitter::py(SymP S) { return pySize(S); }
 
 /// Whether \p S is one value per row (no column variable outside the
 /// reductions it contains).
@@ -105,8 +105,9 @@ NodeP Emitter::nodeNew(SymP S) {
     if (S->K != SK::Cast || S->Ops[0]->isInt()) {
       if (auto E = py(S->K == SK::Cast ? S->Ops[0] : S)) {
         N->K = Node::Scalar;
-        N->Text = isFloatTy(S->T) || S->K == SK::Cast ? "float(" + *E + ")"
-                                                       : *E;
+        N->Text = isFloatTy(S->T) || S->K == SK::Cast
+                      ? PyExpr::call("float", {*E}).py()
+                      : E->pyAtom();
         N->Ty = S->K == SK::Cast ? dtypeOfSym(S->T) : DType::F32;
         return N;
       }
@@ -250,9 +251,7 @@ bool Emitter::reduce(SymP R) {
                             : ROp == "max" ? "-3.4028234663852886e38"
                                           : "3.4028234663852886e38")};
   B.op(M);
-  B.open("f0", "0", ColsE, Chunk);
-  B.assign("f1", "min(" + ColsE + ", f0 + " + Chunk + ")");
-  B.assign("nf_", "f1 - f0");
+  B.chunks("f0", "f1", "nf_", ColsE, Chunk);
   TileLowering TL(B, HbmName, true);
   TL.FSize = Chunk;
   NodeP Body = node(R->Ops[1]);
@@ -347,9 +346,9 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
     return fail(RuleId::PK5007, "the rows each block handles do not follow "
                                 "the block shape");
   std::string AE = Best ? Best->Py : ConstA;
-  auto Rows = Pr.Rows ? py(Pr.Rows) : std::optional<std::string>(
-                                          AE == "1" ? "grid_x"
-                                                    : "grid_x * " + AE);
+  auto Rows = Pr.Rows
+                  ? py(Pr.Rows)
+                  : std::optional<PyExpr>(PyExpr::name("grid_x") * PyExpr(AE));
   auto Cols = py(Pr.Cols);
   if (!Rows || !Cols)
     return fail(RuleId::PK5008, "the row or column count is not an "
@@ -441,19 +440,20 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
               llvm::join(Ss, ", ") + (Ss.size() == 1 ? ",)" : ")"),
           "the block shapes at which the kernel was proven a row program");
   if (Pr.Rows && !Pr.RowGrid.empty())
-    B.check(Pr.RowGrid + " * " + AE + " >= " + RowsE,
+    B.check(PyExpr::compare(PyExpr(Pr.RowGrid) * PyExpr(AE), ">=", RowsE),
             "the grid reaches every row");
   for (auto &[Lhs, E] : Pr.Reach) {
     auto Bound = py(E);
     if (!Bound)
       return fail(RuleId::PK5008, "the column count is not an expression of "
                                   "the scalar parameters");
-    B.check(Lhs + " >= " + *Bound, "the grid reaches every column summed");
+    B.check(PyExpr::compare(PyExpr(Lhs), ">=", *Bound),
+            "the grid reaches every column summed");
   }
   // A reduction whose first elements were read before its loop is one
   // reduction from column 0 only where that loop runs.
   if (Pr.MinCols > 0)
-    B.check("(" + ColsE + ") >= " + std::to_string(Pr.MinCols),
+    B.check(PyExpr::compare(ColsE, ">=", PyExpr::integer(Pr.MinCols)),
             "a reduction's first columns are read before its loop, which "
             "must run: at least " +
                 std::to_string(Pr.MinCols) + " column(s)");
@@ -470,9 +470,7 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
     K.Returns.push_back(N);
   }
   // Tiles of 128 rows.
-  B.open("p0", "0", RowsE, "128");
-  B.assign("p1", "min(" + RowsE + ", p0 + 128)");
-  B.assign("np_", "p1 - p0");
+  B.chunks("p0", "p1", "np_", RowsE, 128);
   // Per-row inputs: a (P, 1) column each, loaded once per tile of rows.
   for (auto &[PV, U] : Pr.Uses) {
     if (U.K != rows::TensorUse::RowCol || !U.Read)
@@ -490,13 +488,14 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
   for (auto &[PV, U] : Pr.Uses) {
     if (U.K != rows::TensorUse::Stat)
       continue;
-    std::string DE = *py(U.Depth);
+    PyExpr DE = *py(U.Depth);
     if (U.Depth->K == SK::Int && U.Depth->I > 128)
       return fail(RuleId::PK5007, "a contraction over more than 128 terms "
                                   "(one nc_matmul's partitions)");
     if (U.Depth->K != SK::Int)
-      B.check(DE + " <= 128", "a contraction's length fits the partitions "
-                              "of one nc_matmul");
+      B.check(PyExpr::compare(DE, "<=", 128),
+              "a contraction's length fits the partitions "
+              "of one nc_matmul");
     StatTile[PV] = loadTransposed(
         B, Access{pyName(PV->getName()), {{"p0", "p1"}, {"0", DE}}, {}}, "np_",
         DE, PTy.at(PV), "st");
@@ -569,9 +568,7 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
   for (const rows::RowStore &RS : Pr.Stores)
     AnyMap |= RS.Map;
   if (AnyMap) {
-    B.open("f0", "0", ColsE, Chunk);
-    B.assign("f1", "min(" + ColsE + ", f0 + " + Chunk + ")");
-    B.assign("nf_", "f1 - f0");
+    B.chunks("f0", "f1", "nf_", ColsE, Chunk);
     TileLowering TL(B, HbmName, true);
     TL.FSize = Chunk;
     for (const rows::RowStore &RS : Pr.Stores) {
@@ -617,17 +614,17 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
     B.close();
   }
   B.close();
-  K.Family = llvm::formatv("row program from the kernel model ({0} "
-                           "reduction{1} over each row, rows on partitions, "
-                           "columns in chunks of {4}{5}; proven at block "
-                           "shape{2} {3})",
-                           Reds.size(), Reds.size() == 1 ? "" : "s",
-                           Ss.size() == 1 ? "" : "s", llvm::join(Ss, ", "),
-                           Chunk,
-                           StatTile.empty() ? ""
-                                            : ", contractions by nc_matmul "
-                                              "into PSUM")
-                 .str();
+  K.Family =
+      llvm::formatv("row program from the kernel model ({0} "
+                    "reduction{1} over each row, rows on partitions, "
+                    "columns in chunks of {4}{5}; proven at block "
+                    "shape{2} {3})",
+                    Reds.size(), Reds.size() == 1 ? "" : "s",
+                    Ss.size() == 1 ? "" : "s", llvm::join(Ss, ", "), Chunk.py(),
+                    StatTile.empty() ? ""
+                                     : ", contractions by nc_matmul "
+                                       "into PSUM")
+          .str();
   if (ArgUsed || ArgLastUsed) {
     std::vector<std::string> Forms;
     if (ArgUsed)

@@ -51,8 +51,8 @@ private:
   std::map<const ParmVarDecl *, std::string> RowColTile; ///< s[row] inputs
   /// Contractions' A operands: the tile's rows transposed, [Depth, np_].
   std::map<const ParmVarDecl *, std::string> StatTile;
-  std::string RowsE, ColsE;
-  std::string Chunk = "512"; ///< columns per tile (128 under a MovT dot)
+  PyExpr RowsE, ColsE;
+  PyExpr Chunk = 512; ///< columns per tile (128 under a MovT dot)
   SourceLocation Here;
 
   bool fail(RuleId R, std::string M) {
@@ -60,7 +60,7 @@ private:
       Why = Refusal{R, Here.isValid() ? Here : FD->getLocation(), std::move(M)};
     return false;
   }
-  std::optional<std::string> py(SymP S);
+  std::optional<PyExpr> py(SymP S);
   NodeP node(SymP S);
   NodeP nodeNew(SymP S);
   NodeP dotNode(SymP S);

@@ -36,8 +36,8 @@ const char *nki::exactIntIdentity(bool Max, DType T) {
 }
 
 std::string nki::exactIntReduce(Builder &B, bool Max, DType T,
-                                const Access &Tile, const std::string &NF,
-                                const std::string &FSize) {
+                                const Access &Tile, const PyExpr &NF,
+                                const PyExpr &FSize) {
   using rowsint::col;
   auto Full = [&](const std::string &T) {
     return Access{T, {{"0", "np_"}, {"0", NF}}, {}};

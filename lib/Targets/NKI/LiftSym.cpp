@@ -7,17 +7,17 @@ using namespace pk;
 using namespace pk::nki;
 using namespace pk::km;
 
-std::optional<std::string> nki::pySize(SymP S) {
+std::optional<PyExpr> nki::pySize(SymP S) {
   switch (S->K) {
   case SK::Int:
-    return std::to_string(S->I);
+    return PyExpr::integer(S->I);
   case SK::Param:
     if (S->D)
-      return pyName(S->D->getName());
+      return PyExpr::name(pyName(S->D->getName()));
     return std::nullopt;
   case SK::GridDim:
     if (S->I == 0)
-      return std::string("grid_x");
+      return PyExpr::name("grid_x");
     return std::nullopt;
   case SK::Cast:
     if (S->isInt() && S->Ops[0]->isInt())
@@ -27,12 +27,15 @@ std::optional<std::string> nki::pySize(SymP S) {
     auto A = pySize(S->Ops[0]), C = pySize(S->Ops[1]);
     if (!A || !C || !S->isInt())
       return std::nullopt;
+    // Sizes are not negative: C's truncating / and % are Python's // and %.
     if (S->Op == "+" || S->Op == "-" || S->Op == "*" || S->Op == "%")
-      return "(" + *A + " " + S->Op.str() + " " + *C + ")";
+      return PyExpr::binary(S->Op, *A, *C);
     if (S->Op == "/")
-      return "(" + *A + " // " + *C + ")";
-    if (S->Op == "max" || S->Op == "min")
-      return S->Op.str() + "(" + *A + ", " + *C + ")";
+      return floorDiv(*A, *C);
+    if (S->Op == "max")
+      return PyExpr::max(*A, *C);
+    if (S->Op == "min")
+      return PyExpr::min(*A, *C);
     return std::nullopt;
   }
   default:

@@ -23,7 +23,7 @@ namespace nki {
 
 /// The Python expression of an integer value of the parameters and the
 /// grid (`n`, `(rows * cols)`, `grid_x`); none for anything else.
-std::optional<std::string> pySize(km::SymP S);
+std::optional<PyExpr> pySize(km::SymP S);
 
 /// The NKI dtype of a model value type.
 DType dtypeOfSym(km::Ty T);

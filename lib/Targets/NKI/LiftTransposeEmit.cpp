@@ -75,12 +75,8 @@ std::optional<Refusal> TransposeLifter::emit() {
   A.Alloc = Tensor{O, Mem::HBM, *DO, {Cs, Rs}};
   B.op(A);
   K.Returns.push_back(O);
-  B.open("p0", "0", Rs, "128");
-  B.assign("p1", "min(" + Rs + ", p0 + 128)");
-  B.assign("np_", "p1 - p0");
-  B.open("f0", "0", Cs, "128");
-  B.assign("f1", "min(" + Cs + ", f0 + 128)");
-  B.assign("nf_", "f1 - f0");
+  B.chunks("p0", "p1", "np_", Rs, 128);
+  B.chunks("f0", "f1", "nf_", Cs, 128);
   std::string T = B.alloc("t", Mem::SBUF, *DT, {"128", "128"});
   Op Ld;
   Ld.Kind = OpKind::DmaCopy;

@@ -22,6 +22,8 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FormatProviders.h"
+#include "llvm/Support/raw_ostream.h"
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -68,6 +70,7 @@ public:
   PyExpr(unsigned V);
   PyExpr(unsigned long V);
   /// Parses \p Text; malformed text is an internal error (a lifter's bug).
+  /// Empty text is the empty expression.
   PyExpr(const char *Text);
   PyExpr(const std::string &Text);
   PyExpr(llvm::StringRef Text);
@@ -108,6 +111,9 @@ public:
 
   /// The Python text, with the parentheses precedence needs and no other.
   std::string py() const;
+  /// py(), parenthesised unless it is a primary (a name, a literal, a
+  /// call): safe to paste into text beside any operator.
+  std::string pyAtom() const;
   /// Every name the expression reads, outside the comprehensions' own
   /// targets, in first-use order.
   void freeNames(std::vector<std::string> &Out) const;
@@ -163,5 +169,14 @@ using PyExprs = std::vector<PyExpr>;
 
 } // namespace nki
 } // namespace pk
+
+namespace llvm {
+/// formatv("{0}", E) prints E's Python text (messages and descriptions).
+template <> struct format_provider<pk::nki::PyExpr> {
+  static void format(const pk::nki::PyExpr &E, raw_ostream &OS, StringRef) {
+    OS << E.py();
+  }
+};
+} // namespace llvm
 
 #endif

@@ -102,6 +102,13 @@ PyExpr Builder::open(std::string Var, PyExpr Begin, PyExpr End, PyExpr Step) {
   return PyExpr::name(S.L->Var);
 }
 
+void Builder::chunks(std::string Lo, std::string Hi, std::string Count,
+                     PyExpr End, PyExpr Step) {
+  PyExpr L = open(std::move(Lo), 0, End, Step);
+  PyExpr H = assign(std::move(Hi), PyExpr::min(End, L + Step));
+  assign(std::move(Count), H - L);
+}
+
 void Builder::close() {
   if (Stack.size() > 1)
     Stack.pop_back();

@@ -168,6 +168,11 @@ public:
   /// Opens `for Var in range(Begin, End, Step)`; close() ends it.  Returns
   /// Var as an expression.
   PyExpr open(std::string Var, PyExpr Begin, PyExpr End, PyExpr Step);
+  /// One tile of [0, End) per iteration: opens `for Lo in range(0, End,
+  /// Step)` and assigns `Hi = min(End, Lo + Step)` and `Count = Hi - Lo`;
+  /// close() ends it.
+  void chunks(std::string Lo, std::string Hi, std::string Count, PyExpr End,
+              PyExpr Step);
   void close();
   /// A fresh tile name with prefix \p P.
   std::string fresh(const std::string &P);

@@ -344,9 +344,7 @@ private:
     if (Opened)
       return;
     Opened = true;
-    B.open("p0", "0", Rows, "128");
-    B.assign("p1", "min(" + Rows + ", p0 + 128)");
-    B.assign("np_", "p1 - p0");
+    B.chunks("p0", "p1", "np_", Rows, 128);
   }
 
   /// Lowers a per-row value now into a (P, 1) column; returns a Ref node.

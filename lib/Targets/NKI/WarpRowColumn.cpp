@@ -274,9 +274,7 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
   for (auto &St : ShStores)
     Narrow |= HasDot(St.second);
   std::string Chunk = Narrow ? "128" : "512";
-  B.open("f0", "0", Cols, Chunk);
-  B.assign("f1", "min(" + Cols + ", f0 + " + Chunk + ")");
-  B.assign("nf_", "f1 - f0");
+  B.chunks("f0", "f1", "nf_", Cols, Chunk);
   TileLowering TL(B, HbmName, true);
   TL.FSize = Chunk;
   for (size_t I = 0; I < Accs.size(); ++I) {
