@@ -217,6 +217,17 @@ private:
   SymP convert(SymP V, clang::QualType To);
 };
 
+/// Loads and stores with a cache hint (__ldg, __stcs, ...): *p read or
+/// written.
+inline bool isCacheHintLoad(llvm::StringRef N) {
+  return N == "__ldg" || N == "__ldcg" || N == "__ldca" || N == "__ldcs" ||
+         N == "__ldlu" || N == "__ldcv";
+}
+
+inline bool isCacheHintStore(llvm::StringRef N) {
+  return N == "__stwb" || N == "__stcg" || N == "__stcs" || N == "__stwt";
+}
+
 } // namespace km
 } // namespace pk
 

@@ -25,21 +25,21 @@ using pk::nki::pyexpr::PyNodeP;
 
 namespace {
 
-struct Tok {
+struct PyTok {
   enum K { End, Num, Str, Ident, Punct } Kind = End;
   std::string Text;
   size_t Pos = 0;
 };
 
-class Parser {
+class PyParser {
 public:
-  explicit Parser(llvm::StringRef S) : S(S) { lex(); }
+  explicit PyParser(llvm::StringRef S) : S(S) { lex(); }
 
   llvm::Expected<PyExpr> all() {
     PyExpr E = testList(/*AllowBareTuple=*/true);
     if (!Err.empty())
       return fail();
-    if (T.Kind != Tok::End)
+    if (T.Kind != PyTok::End)
       return error("unexpected '" + T.Text + "'"), fail();
     return E;
   }
@@ -47,7 +47,7 @@ public:
 private:
   llvm::StringRef S;
   size_t P = 0;
-  Tok T;
+  PyTok T;
   std::string Err;
 
   llvm::Error fail() {
@@ -62,7 +62,7 @@ private:
   void lex() {
     while (P < S.size() && (S[P] == ' ' || S[P] == '\t'))
       ++P;
-    T = Tok();
+    T = PyTok();
     T.Pos = P;
     if (P >= S.size())
       return;
@@ -78,7 +78,7 @@ private:
                !llvm::StringRef(S.data() + B, P - B)
                     .starts_with_insensitive("0x"))))
         ++P;
-      T.Kind = Tok::Num;
+      T.Kind = PyTok::Num;
       T.Text = S.substr(B, P - B).str();
       return;
     }
@@ -86,7 +86,7 @@ private:
       size_t B = P;
       while (P < S.size() && (std::isalnum((unsigned char)S[P]) || S[P] == '_'))
         ++P;
-      T.Kind = Tok::Ident;
+      T.Kind = PyTok::Ident;
       T.Text = S.substr(B, P - B).str();
       return;
     }
@@ -95,13 +95,13 @@ private:
       while (P < S.size() && S[P] != C && S[P] != '\\')
         ++P;
       if (P >= S.size() || S[P] != C) {
-        T.Kind = Tok::Punct;
+        T.Kind = PyTok::Punct;
         T.Text = "<string>";
         error("unterminated or escaped string");
         P = S.size();
         return;
       }
-      T.Kind = Tok::Str;
+      T.Kind = PyTok::Str;
       T.Text = S.substr(B, P - B).str();
       ++P;
       return;
@@ -112,19 +112,19 @@ private:
         "}",  ",",  ".",  "&",  "|",  "^",  "~",  ":"};
     for (const char *Pu : Puncts)
       if (S.substr(P).starts_with(Pu)) {
-        T.Kind = Tok::Punct;
+        T.Kind = PyTok::Punct;
         T.Text = Pu;
         P += T.Text.size();
         return;
       }
-    T.Kind = Tok::Punct;
+    T.Kind = PyTok::Punct;
     T.Text = std::string(1, C);
     error("unexpected character '" + T.Text + "'");
     P = S.size();
   }
 
   bool is(llvm::StringRef X) const {
-    return (T.Kind == Tok::Punct || T.Kind == Tok::Ident) && T.Text == X;
+    return (T.Kind == PyTok::Punct || T.Kind == PyTok::Ident) && T.Text == X;
   }
   bool accept(llvm::StringRef X) {
     if (!is(X))
@@ -135,7 +135,7 @@ private:
   void expect(llvm::StringRef X) {
     if (!accept(X))
       error("expected '" + X.str() + "'" +
-            (T.Kind == Tok::End ? " at the end" : ", not '" + T.Text + "'"));
+            (T.Kind == PyTok::End ? " at the end" : ", not '" + T.Text + "'"));
   }
   bool keyword(llvm::StringRef X) const {
     return X == "and" || X == "or" || X == "not" || X == "in" || X == "is" ||
@@ -151,7 +151,7 @@ private:
       return E;
     std::vector<PyExpr> Elts{E};
     while (accept(",")) {
-      if (T.Kind == Tok::End || is(")"))
+      if (T.Kind == PyTok::End || is(")"))
         break;
       Elts.push_back(test());
     }
@@ -190,7 +190,7 @@ private:
 
   std::optional<std::string> compOp() {
     for (const char *O : {"<", ">", "==", ">=", "<=", "!="})
-      if (T.Kind == Tok::Punct && T.Text == O) {
+      if (T.Kind == PyTok::Punct && T.Text == O) {
         lex();
         return std::string(O);
       }
@@ -222,8 +222,8 @@ private:
   }
 
   /// Binary operator levels, loosest first.
-  static int level(const Tok &T) {
-    if (T.Kind != Tok::Punct)
+  static int level(const PyTok &T) {
+    if (T.Kind != PyTok::Punct)
       return -1;
     return llvm::StringSwitch<int>(T.Text)
         .Case("|", 0)
@@ -253,7 +253,7 @@ private:
   }
 
   PyExpr unary() {
-    if (T.Kind == Tok::Punct &&
+    if (T.Kind == PyTok::Punct &&
         (T.Text == "-" || T.Text == "+" || T.Text == "~")) {
       std::string Op = T.Text;
       lex();
@@ -300,7 +300,7 @@ private:
         continue;
       }
       if (accept(".")) {
-        if (T.Kind != Tok::Ident) {
+        if (T.Kind != PyTok::Ident) {
           error("expected an attribute name");
           return A;
         }
@@ -351,7 +351,7 @@ private:
       expect(")");
       return E;
     }
-    if (T.Kind != Tok::Ident || keyword(T.Text)) {
+    if (T.Kind != PyTok::Ident || keyword(T.Text)) {
       error("expected a name to bind");
       return PyExpr();
     }
@@ -400,10 +400,10 @@ private:
     if (!Err.empty())
       return PyExpr();
     switch (T.Kind) {
-    case Tok::End:
+    case PyTok::End:
       error("expected an expression at the end");
       return PyExpr();
-    case Tok::Num: {
+    case PyTok::Num: {
       std::string X = T.Text;
       lex();
       std::string Digits;
@@ -430,12 +430,12 @@ private:
       }
       return PyExpr::integer(V);
     }
-    case Tok::Str: {
+    case PyTok::Str: {
       PyExpr E = PyExpr::str(T.Text);
       lex();
       return E;
     }
-    case Tok::Ident: {
+    case PyTok::Ident: {
       if (keyword(T.Text)) {
         error("unexpected '" + T.Text + "'");
         return PyExpr();
@@ -444,7 +444,7 @@ private:
       lex();
       return E;
     }
-    case Tok::Punct:
+    case PyTok::Punct:
       if (accept("("))
         return display(PyExpr::Tuple, 'g', ")");
       if (accept("["))
@@ -460,11 +460,11 @@ private:
 
 } // namespace
 
-PyExpr Parser::fromNode(PyNodeP N) {
+PyExpr PyParser::fromNode(PyNodeP N) {
   return PyExprAccess::make(std::shared_ptr<const PyExpr::Node>(std::move(N)));
 }
 
 llvm::Expected<PyExpr> PyExpr::parse(llvm::StringRef Text) {
-  Parser P(Text);
+  PyParser P(Text);
   return P.all();
 }

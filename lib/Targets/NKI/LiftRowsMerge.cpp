@@ -1,0 +1,146 @@
+//===- LiftRowsMerge.cpp - partial reductions into one row reduction ------===//
+// Rules: PK5001
+//
+// The row reader's merge (LiftRows.cpp): the terms a kernel combines with
+// +, *, max or min, each a reduction over one column loop whose threads
+// start at 0, 1, ..., step-1 (shuffles, shared-memory trees, atomics),
+// become one reduction over the whole row; single loads of the columns
+// just before a reduction's start are folded into it (Program::MinCols).
+//
+//===----------------------------------------------------------------------===//
+#include "LiftRowsRead.h"
+
+using namespace pk;
+using namespace pk::nki;
+using namespace pk::nki::rows;
+using namespace pk::km;
+using namespace clang;
+
+namespace rowsread {
+
+/// Combines \p Terms with \p Op: reductions over one column loop whose
+/// threads start at 0, 1, ..., step-1 become one reduction over the row.
+SymP Reader::merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T) {
+  std::vector<char> Drop(Terms.size(), 0);
+  std::vector<SymP> Out;
+  // A reduction whose loop starts at column s >= 1, combined with its own
+  // elements s-1, ..., 0 read before the loop (`m = x[r][0]; for (c = 1;
+  // ...) m = max(m, x[r][c])`; single elements, or a reduction over
+  // [a, s) that the model read from unrolled terms), is one reduction from
+  // column 0 when the loop runs at least once: the program then assumes
+  // Cols >= s (Pr.MinCols, a trace-time assert of the output).
+  for (size_t I = 0; I < Terms.size(); ++I) {
+    SymP X = Terms[I];
+    int64_t From = 0;
+    while (X->K == SK::Reduce && X->Op == Op) {
+      SymP It = X->Ops[0];
+      SymP St = It->Ops[0];
+      if (St->K != SK::Int || St->I < 1 || It->Ops[2] != P.intc(1))
+        break;
+      // The term that covers [a, s): its start a, or -1.
+      auto Covers = [&](SymP Y) -> int64_t {
+        if (Y == P.subst(X->Ops[1], {{It, P.intc(St->I - 1)}}))
+          return St->I - 1;
+        if (Y->K != SK::Reduce || Y->Op != Op)
+          return -1;
+        SymP YIt = Y->Ops[0];
+        SymP A = YIt->Ops[0];
+        if (YIt->Ops[1] != St || YIt->Ops[2] != P.intc(1) || A->K != SK::Int ||
+            A->I < 0 || A->I >= St->I)
+          return -1;
+        SymP NIt = P.iter(It->Site, A, It->Ops[1], It->Ops[2], unsigned(It->I));
+        return P.subst(Y->Ops[1], {{YIt, NIt}}) ==
+                       P.subst(X->Ops[1], {{It, NIt}})
+                   ? A->I
+                   : -1;
+      };
+      size_t J = 0;
+      int64_t A = -1;
+      for (; J < Terms.size(); ++J)
+        if (J != I && !Drop[J] && (A = Covers(Terms[J])) >= 0)
+          break;
+      if (J == Terms.size())
+        break;
+      if (!From)
+        From = St->I;
+      Drop[J] = 1;
+      SymP NIt =
+          P.iter(It->Site, P.intc(A), It->Ops[1], It->Ops[2], unsigned(It->I));
+      X = P.reduce(Op, NIt, P.subst(X->Ops[1], {{It, NIt}}));
+    }
+    if (From) {
+      Terms[I] = X;
+      Pr.MinCols = std::max(Pr.MinCols, From);
+    }
+  }
+  // max and min are idempotent: a term twice is once; for min, of pairs
+  // `c ? a : ArgNone` under one condition (a first-index arg-reduction's
+  // single pairs) the least constant a is enough.
+  if (Op == "max" || Op == "min")
+    for (size_t I = 0; I < Terms.size(); ++I)
+      for (size_t J = 0; J < I && !Drop[I]; ++J) {
+        SymP X = Terms[I], Y = Terms[J];
+        if (Drop[J])
+          continue;
+        if (X == Y) {
+          Drop[I] = 1;
+          continue;
+        }
+        // (For a last-index arg form, pairs `c ? a : ArgLow` under max:
+        // the greatest a.)
+        SymP None = P.intc(Op == "min" ? SymPool::ArgNone : SymPool::ArgLow);
+        if (X->K != SK::Select || Y->K != SK::Select ||
+            X->Ops[0] != Y->Ops[0] || X->Ops[2] != Y->Ops[2] ||
+            X->Ops[2] != None || X->Ops[1]->K != SK::Int ||
+            Y->Ops[1]->K != SK::Int)
+          continue;
+        bool XWorse = Op == "min" ? X->Ops[1]->I >= Y->Ops[1]->I
+                                  : X->Ops[1]->I <= Y->Ops[1]->I;
+        Drop[XWorse ? I : J] = 1;
+      }
+  std::map<std::string, std::vector<size_t>> Groups;
+  std::vector<SymP> Bodies(Terms.size());
+  for (size_t I = 0; I < Terms.size(); ++I) {
+    SymP X = Terms[I];
+    if (Drop[I] || X->K != SK::Reduce || X->Op != Op)
+      continue;
+    SymP It = X->Ops[0];
+    SymP Full = fullIter(It->Ops[1]);
+    Bodies[I] = P.subst(X->Ops[1], {{It, Full}});
+    std::string Key = std::to_string(It->Ops[1]->Id) + "/" +
+                      std::to_string(It->Ops[2]->Id) + "/" +
+                      std::to_string(P.acHash(Bodies[I]));
+    Groups[Key].push_back(I);
+  }
+  for (auto &[Key, Idx] : Groups) {
+    SymP It0 = Terms[Idx[0]]->Ops[0];
+    SymP Step = It0->Ops[2];
+    if (Step->K != SK::Int || Step->I <= 0 || size_t(Step->I) != Idx.size())
+      continue;
+    std::set<int64_t> Starts;
+    for (size_t I : Idx) {
+      SymP St = Terms[I]->Ops[0]->Ops[0];
+      if (St->K != SK::Int)
+        break;
+      Starts.insert(St->I);
+    }
+    if (Starts.size() != Idx.size() || *Starts.begin() != 0 ||
+        *Starts.rbegin() != Step->I - 1)
+      continue;
+    for (size_t I : Idx)
+      Drop[I] = 1;
+    Out.push_back(P.reduce(Op, fullIter(It0->Ops[1]), Bodies[Idx[0]]));
+    ++Pr.Reductions;
+  }
+  for (size_t I = 0; I < Terms.size(); ++I)
+    if (!Drop[I])
+      Out.push_back(Terms[I]);
+  std::sort(Out.begin(), Out.end(),
+            [](SymP A, SymP B) { return A->Id < B->Id; });
+  SymP R = nullptr;
+  for (SymP X : Out)
+    R = R ? P.bin(Op, R, X) : X;
+  return R ? R : P.identity(Op, T);
+}
+
+} // namespace rowsread
