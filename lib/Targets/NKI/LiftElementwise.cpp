@@ -426,7 +426,7 @@ std::optional<Refusal> liftElementwise(TargetContext &TC,
   // the space.  A bounded coordinate that is not a grid-stride loop is
   // covered only if the launch reaches the bound: checked when traced.
   std::map<char, std::string> Extent = *L.StoreBounds;
-  std::vector<std::pair<std::string, std::string>> Checks;
+  std::vector<std::pair<PyExpr, std::string>> Checks;
   std::vector<std::string> Launch;
   for (char D : std::string(TwoD ? "xy" : "x")) {
     if (L.StoreStride.count(D))
@@ -444,7 +444,7 @@ std::optional<Refusal> liftElementwise(TargetContext &TC,
   MapSpec Spec;
   Spec.TwoD = TwoD;
   Spec.Ex = Extent['x'];
-  Spec.Ey = TwoD ? Extent['y'] : "1";
+  Spec.Ey = TwoD ? PyExpr(Extent['y']) : PyExpr(1);
   Spec.Checks = Checks;
   Spec.Launch = Launch;
   for (const ParmVarDecl *P : FD->parameters()) {
@@ -454,7 +454,7 @@ std::optional<Refusal> liftElementwise(TargetContext &TC,
     const TensorUse &U = UI->second;
     if (U.Layout == 'e' && TwoD) {
       auto RP = L.RowPitch.find(P);
-      if (RP == L.RowPitch.end() || RP->second != Spec.Ex)
+      if (RP == L.RowPitch.end() || PyExpr(RP->second) != Spec.Ex)
         return Refusal{
             RuleId::PK5008, U.FirstUse,
             llvm::formatv("'{0}' is indexed with a row pitch ({1}) that is "

@@ -339,7 +339,7 @@ std::optional<MapSpec> MapBuilder::build() {
                            *RPy, *KPy);
     } else {
       Spec.Ex = ExtPy[CD];
-      Desc = "a 1-D index space of " + Spec.Ex +
+      Desc = "a 1-D index space of " + Spec.Ex.py() +
              " elements (rows of 512 elements on the partitions, a ragged "
              "tail row)";
     }
@@ -462,7 +462,7 @@ std::optional<MapSpec> MapBuilder::build() {
     Spec.TwoD = true;
     Spec.Ey = Spec.Ex;
     Spec.Ex = "1";
-    Spec.Family = "row reductions over a 1-D index space of " + Spec.Ey +
+    Spec.Family = "row reductions over a 1-D index space of " + Spec.Ey.py() +
                   " rows (each element's row on a partition, 128 rows a "
                   "tile; tensor_reduce along the free axis in chunks of 512 "
                   "columns into a (P, 1) column)";
@@ -470,7 +470,8 @@ std::optional<MapSpec> MapBuilder::build() {
     // One row of columns: each column's sum is a [1, nf_] PSUM row.
     Spec.TwoD = true;
     Spec.Ey = "1";
-    Spec.Family = "column reductions over a 1-D index space of " + Spec.Ex +
+    Spec.Family = "column reductions over a 1-D index space of " +
+                  Spec.Ex.py() +
                   " columns (each column's rows summed by nc_matmul with a "
                   "column of ones, 128 rows a step accumulated in PSUM; "
                   "the columns on the free axis in chunks of 512)";

@@ -34,12 +34,12 @@ namespace nki {
 /// (Ey rows of Ex columns), with its outputs and their values.
 struct MapSpec {
   bool TwoD = false;
-  /// The extents as trace-time Python expressions.
-  std::string Ex, Ey = "1";
+  /// The extents (trace-time integers).
+  PyExpr Ex, Ey = 1;
   /// Launch dimensions the kernel reads (grid_x, block_x, ...), in order.
   std::vector<std::string> Launch;
   /// Assumptions checked when the kernel is traced: (condition, why).
-  std::vector<std::pair<std::string, std::string>> Checks;
+  std::vector<std::pair<PyExpr, std::string>> Checks;
   /// How each pointer parameter is accessed: 'e' the element itself, 'r' a
   /// row vector (one value per column), 'c' a column vector (per row).
   /// 'R' a matrix read down its columns by a column reduction, of Rows
@@ -49,7 +49,7 @@ struct MapSpec {
   struct Use {
     char Layout = 'e';
     bool Read = false, Written = false;
-    std::string Rows;
+    PyExpr Rows;
   };
   std::map<const clang::ParmVarDecl *, Use> Uses;
   /// Outputs in the order the kernel stores them.

@@ -21,7 +21,7 @@ using namespace clang;
 std::optional<Refusal> nki::emitMap(TargetContext &TC, const FunctionDecl *FD,
                                     const MapSpec &S, Kernel &K) {
   (void)TC;
-  const std::string &Ex = S.Ex, &Ey = S.Ey;
+  const PyExpr &Ex = S.Ex, &Ey = S.Ey;
   K.Launch.insert(K.Launch.end(), S.Launch.begin(), S.Launch.end());
   // Shapes of the pointer parameters.
   std::map<std::string, std::string> HbmName;
@@ -119,7 +119,7 @@ std::optional<Refusal> nki::emitMap(TargetContext &TC, const FunctionDecl *FD,
     B.close();
     B.close();
   } else {
-    B.assign("full_", Ex + " // 512");
+    B.assign("full_", floorDiv(Ex, 512));
     B.open("r0", "0", "full_", "128");
     B.assign("np_", "min(128, full_ - r0)");
     B.assign("nf_", "512");

@@ -292,10 +292,11 @@ mapread::contraction(SymPool &P, const NStore &S, SymP Row, SymP Col, SymP M,
               "into float32)");
   G.ATransposed = FA == 2;
   G.BTransposed = FB == 2;
-  G.M = Spec.Ey;
-  G.N = Spec.Ex;
+  G.M = Spec.Ey.pyAtom();
+  G.N = Spec.Ex.pyAtom();
   G.K = KPy->pyAtom();
-  G.Checks = Spec.Checks;
+  for (const auto &[Cond, Why] : Spec.Checks)
+    G.Checks.push_back({Cond.py(), Why});
   G.Family = llvm::formatv(
       "GEMM read from the kernel model: C[{0} x {1}] = {2}A{3} * B{4}{5} "
       "summed over {6} (C in tiles of 128 x {7}, K in tiles of 128 "
