@@ -189,3 +189,17 @@ TEST(NkiEmit, TypeCheckRejectsNonBooleanChecksAndUnknownTensors) {
   EXPECT_NE(verifyTileTypes(K3).find("operand 2"), std::string::npos)
       << verifyTileTypes(K3);
 }
+
+TEST(NkiEmit, CapacityNoteSaysWhyTheTilesFit) {
+  // t [128, 512] f32 (2 KiB a partition), r [128, 1] (4 B); ps [128, 128]
+  // f32 in PSUM (512 B).
+  EXPECT_EQ(capacityNote(rowSum()),
+            "tiles per partition: SBUF at most 2.0 KiB a tile, 2.0 KiB for its "
+            "2 allocations (trn1, the smallest SBUF: 192 KiB); PSUM at most "
+            "512 B a tile (one bank: 2 KiB)");
+  Kernel K = rowSum();
+  Builder(loopBody(K)).alloc("w", Mem::SBUF, DType::F16, {128, "cols"});
+  EXPECT_NE(capacityNote(K).find("1 sized by the arguments (w_"),
+            std::string::npos)
+      << capacityNote(K);
+}

@@ -275,8 +275,8 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
     Changes.insert(Changes.end(), Renamed.begin(), Renamed.end());
     std::string Msg =
         llvm::formatv("kernel '{0}' lifted to an NKI tile program: "
-                      "{1}; {2} tile operations in its loop bodies",
-                      Name, K.Family, staticOpCount(K.Body))
+                      "{1}; {2} tile operations in its loop bodies; {3}",
+                      Name, K.Family, staticOpCount(K.Body), capacityNote(K))
             .str();
     if (!Changes.empty())
       Msg += " (names changed in the output, which Python, its imports or "

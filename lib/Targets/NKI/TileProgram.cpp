@@ -687,3 +687,85 @@ std::string nki::verifyTileTypes(const Kernel &K) {
       }
   return S.Err;
 }
+
+namespace {
+
+unsigned dtypeBytes(DType T) {
+  switch (T) {
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::I64:
+    return 8;
+  default:
+    return 4;
+  }
+}
+
+std::string kib(uint64_t Bytes) {
+  if (Bytes < 1024)
+    return std::to_string(Bytes) + " B";
+  char Buf[32];
+  snprintf(Buf, sizeof Buf, "%.1f KiB", double(Bytes) / 1024.0);
+  return Buf;
+}
+
+void collectAllocs(const std::vector<Stmt> &Body,
+                   std::vector<const Tensor *> &Out) {
+  for (const Stmt &S : Body) {
+    if (S.K == Stmt::LoopStmt)
+      collectAllocs(S.L->Body, Out);
+    else if (S.K == Stmt::OpStmt && S.O.Kind == OpKind::Alloc)
+      Out.push_back(&S.O.Alloc);
+  }
+}
+
+} // namespace
+
+std::string nki::capacityNote(const Kernel &K) {
+  std::vector<const Tensor *> Allocs;
+  collectAllocs(K.Body, Allocs);
+  uint64_t SbufMax = 0, SbufSum = 0, PsumMax = 0;
+  unsigned Sbuf = 0;
+  std::vector<std::string> Sized;
+  auto NoNames = [](llvm::StringRef) -> std::optional<int64_t> {
+    return std::nullopt;
+  };
+  for (const Tensor *T : Allocs) {
+    if (T->Space == Mem::HBM)
+      continue;
+    uint64_t Bytes = dtypeBytes(T->Ty);
+    bool Known = true;
+    for (size_t I = 1; I < T->Shape.size() && Known; ++I) {
+      auto V = evalInt(T->Shape[I], NoNames);
+      if (!V || *V < 0)
+        Known = false;
+      else
+        Bytes *= uint64_t(*V);
+    }
+    if (!Known) {
+      Sized.push_back(T->Name);
+      continue;
+    }
+    if (T->Space == Mem::PSUM) {
+      PsumMax = std::max(PsumMax, Bytes);
+    } else {
+      ++Sbuf;
+      SbufMax = std::max(SbufMax, Bytes);
+      SbufSum += Bytes;
+    }
+  }
+  std::string R = "tiles per partition: ";
+  if (Sbuf)
+    R += "SBUF at most " + kib(SbufMax) + " a tile, " + kib(SbufSum) +
+         " for its " + std::to_string(Sbuf) +
+         " allocations (trn1, the smallest SBUF: 192 KiB)";
+  else
+    R += "no SBUF tile of a constant shape";
+  if (PsumMax)
+    R += "; PSUM at most " + kib(PsumMax) + " a tile (one bank: 2 KiB)";
+  if (!Sized.empty())
+    R += "; " + std::to_string(Sized.size()) + " sized by the arguments (" +
+         llvm::join(Sized, ", ") + ": checked when traced)";
+  return R;
+}

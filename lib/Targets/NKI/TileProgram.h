@@ -214,6 +214,13 @@ llvm::json::Value toJson(const Kernel &K);
 /// Python builtin the output may call).  Returns the first violation,
 /// naming the statement, or an empty string.
 std::string verifyTileTypes(const Kernel &K);
+/// Why the program's tiles fit on-chip memory, for the PK5001 note: the
+/// largest SBUF tile and all SBUF allocations together in bytes per
+/// partition against the smallest generation's SBUF (trn1, 192 KiB per
+/// partition), and the largest PSUM tile against one 2 KiB bank, from the
+/// shapes that are constants; tiles sized by the kernel's arguments are
+/// counted and named (the simulator checks them when traced).
+std::string capacityNote(const Kernel &K);
 /// How many tile operations (not allocations) the program has, loops
 /// counted once (the static size; the traced count depends on the sizes).
 unsigned staticOpCount(const std::vector<Stmt> &Body);

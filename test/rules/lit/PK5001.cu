@@ -9,7 +9,7 @@
 // RUN: FileCheck %s --match-full-lines --input-file=%t/nki/PK5001.py
 #include <cuda_runtime.h>
 
-// DIAG: PK5001.cu:[[@LINE+1]]:17: note: kernel 'saxpy' lifted to an NKI tile program: element-wise map over a 1-D index space of n elements (rows of 512 elements on the partitions, a ragged tail row); 10 tile operations in its loop bodies [PK5001]
+// DIAG: PK5001.cu:[[@LINE+1]]:17: note: kernel 'saxpy' lifted to an NKI tile program: element-wise map over a 1-D index space of n elements (rows of 512 elements on the partitions, a ragged tail row); 10 tile operations in its loop bodies; tiles per partition: SBUF at most 2.0 KiB a tile, 16.0 KiB for its 8 allocations (trn1, the smallest SBUF: 192 KiB) [PK5001]
 __global__ void saxpy(float *y, const float *x, float a, int n) {
   const int stride = blockDim.x * gridDim.x;
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
