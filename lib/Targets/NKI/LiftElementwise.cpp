@@ -223,7 +223,7 @@ bool ElementwiseLifter::boundAtLeast(const Expr *E, bool Negated) {
   return true;
 }
 
-NodeP ElementwiseLifter::scalarNode(std::string S, DType T) {
+NodeP ElementwiseLifter::scalarNode(PyExpr S, DType T) {
   return scalarLeaf(std::move(S), T);
 }
 
@@ -268,7 +268,7 @@ NodeP ElementwiseLifter::load(const Expr *Base, const Expr *Idx,
     N->K = Node::Load;
     N->Ty = *Ty;
     N->Layout = Lay;
-    N->Text = P->getName().str();
+    N->Name = P->getName().str();
     return N;
   }
   if (!P || !P->getType()->isPointerType()) {
@@ -302,7 +302,7 @@ NodeP ElementwiseLifter::load(const Expr *Base, const Expr *Idx,
   N->K = Node::Load;
   N->Ty = *Ty;
   N->Layout = L;
-  N->Text = P->getName().str();
+  N->Name = P->getName().str();
   return N;
 }
 
@@ -332,7 +332,7 @@ NodeP ElementwiseLifter::rowLoad(const Value &RP, const Expr *Idx,
   N->K = Node::Load;
   N->Ty = *dtypeOf(P->getType()->getPointeeType());
   N->Layout = 'e';
-  N->Text = P->getName().str();
+  N->Name = P->getName().str();
   return N;
 }
 

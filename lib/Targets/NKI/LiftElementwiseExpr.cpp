@@ -148,12 +148,12 @@ NodeP ElementwiseLifter::castTo(NodeP S, QualType T, SourceLocation Loc) {
     return S;
   if (S->K == Node::Scalar) {
     if (isFloat(*Ty) && !isFloat(S->Ty))
-      return scalarNode("float(" + S->Text + ")", *Ty);
+      return scalarNode(PyExpr::call("float", {S->Val}), *Ty);
     if (isFloat(*Ty) != isFloat(S->Ty))
       return fail(RuleId::PK5007, Loc,
                   "conversion of a floating scalar to an integer"),
              nullptr;
-    return scalarNode(S->Text, *Ty);
+    return scalarNode(S->Val, *Ty);
   }
   if (!isFloat(*Ty) || !isFloat(S->Ty))
     return fail(RuleId::PK5007, Loc,
@@ -174,12 +174,11 @@ NodeP ElementwiseLifter::bin(const char *Fn, NodeP L, NodeP R, bool) {
                                                           {"nl.divide", "/"}};
     auto It = Py.find(Fn);
     if (It != Py.end())
-      return scalarNode("(" + L->Text + " " + It->second + " " + R->Text + ")",
-                        L->Ty);
-    return scalarNode(
-        std::string(Fn == std::string("nl.maximum") ? "max" : "min") + "(" +
-            L->Text + ", " + R->Text + ")",
-        L->Ty);
+      return scalarNode(PyExpr::binary(It->second, L->Val, R->Val), L->Ty);
+    return scalarNode(Fn == std::string("nl.maximum")
+                          ? PyExpr::max(L->Val, R->Val)
+                          : PyExpr::min(L->Val, R->Val),
+                      L->Ty);
   }
   auto N = std::make_shared<Node>();
   N->K = Node::Bin;

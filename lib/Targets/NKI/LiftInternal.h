@@ -171,7 +171,7 @@ public:
   bool boundAtLeast(const Expr *E, bool Negated);
 
   // --- element values ------------------------------------------------------
-  NodeP scalarNode(std::string S, DType T);
+  NodeP scalarNode(PyExpr S, DType T);
 
   NodeP load(const Expr *Base, const Expr *Idx, SourceLocation Loc);
 

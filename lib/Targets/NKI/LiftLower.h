@@ -21,18 +21,18 @@ namespace nki {
 
 /// A per-element value: a tree built from loads, scalars and operations.
 struct Node {
-  /// Ref: a per-row value already in a (P, 1) column tile named Text.
-  /// Row: a row of values in the SBUF tile Text ([128, cols]), the chunk
+  /// Ref: a per-row value already in a (P, 1) column tile named Name.
+  /// Row: a row of values in the SBUF tile Name ([128, cols]), the chunk
   /// [0:np_, f0:f1] in a column loop.  Dot: the staged row times the
-  /// matrix Text, sum over d < Depth of row[d] * Text[c, d] (Layout 'k':
-  /// Text[d, c]), with the staged row transposed in the tile Stat ([Depth,
+  /// matrix Name, sum over d < Depth of row[d] * Name[c, d] (Layout 'k':
+  /// Name[d, c]), with the staged row transposed in the tile Stat ([Depth,
   /// np_]).
   /// ColSum: the sum over the rows r < Depth of A, whose loads ('R') read
   /// down the columns of the tile (nc_matmul with a column of ones).
   /// RowRed: Fn (nl.add, nl.maximum, nl.minimum) over the columns c <
   /// Depth of A, whose loads ('W') read along the tile's rows.
   /// RowArg: the first (Fn nl.minimum) or the last (nl.maximum) column c <
-  /// Depth at which A (loads 'W') equals the per-row value B, or Text (the
+  /// Depth at which A (loads 'W') equals the per-row value B, or Name (the
   /// kernel model's ArgNone or ArgLow) in a row where none does.
   // clang-format off
   enum Kind {
@@ -40,7 +40,8 @@ struct Node {
   } K = Scalar;
   // clang-format on
   DType Ty = DType::F32;
-  std::string Text;  ///< Scalar: Python expression; Load: parameter
+  std::string Name; ///< Load: parameter; Ref, Row, Dot: tile; RowArg: none
+  PyExpr Val;       ///< Scalar: the value (a number)
   /// Load: 'e' own element, 'r' row (gx), 'c' column (gy), 'R' the rows
   /// r0:r1 of the tile's columns (inside a ColSum).
   char Layout = 'e';
@@ -52,12 +53,19 @@ struct Node {
 };
 using NodeP = std::shared_ptr<Node>;
 
+/// Whether \p V is written 0 or 0.0 (a sum's start that every thread can
+/// share).
+inline bool isZeroText(const PyExpr &V) {
+  std::string T = V.py();
+  return T == "0" || T == "0.0";
+}
+
 /// A scalar leaf (a Python expression) and a binary operation (an nl
 /// function) of element trees.
 inline NodeP scalarLeaf(const PyExpr &Val, DType Ty = DType::F32) {
   auto N = std::make_shared<Node>();
   N->K = Node::Scalar;
-  N->Text = Val.pyAtom();
+  N->Val = Val;
   N->Ty = Ty;
   return N;
 }
@@ -189,9 +197,9 @@ public:
   Operand lowerNew(const NodeP &N) {
     switch (N->K) {
     case Node::Scalar:
-      return Operand::scalar(N->Text);
+      return Operand::scalar(N->Val);
     case Node::Ref:
-      return Operand::tile(colAccess(N->Text));
+      return Operand::tile(colAccess(N->Name));
     case Node::Load:
       return loadTile(N);
     case Node::Cast: {
@@ -218,7 +226,7 @@ public:
     case Node::Bin:
       return binTile(N);
     case Node::Row:
-      return Operand::tile(Access{N->Text, {{PLo, PHi}, {"f0", "f1"}}, {}});
+      return Operand::tile(Access{N->Name, {{PLo, PHi}, {"f0", "f1"}}, {}});
     case Node::Dot:
       return dotTile(N);
     case Node::ColSum:
@@ -246,11 +254,11 @@ public:
       L.Kind = OpKind::DmaCopy;
       L.Dst = Access{Kt, {{"0", D}, {"0", FHi}}, {}};
       L.Srcs = {Operand::tile(
-          Access{HbmName.at(N->Text), {{"0", D}, {"f0", "f1"}}, {}})};
+          Access{HbmName.at(N->Name), {{"0", D}, {"f0", "f1"}}, {}})};
       B.op(L);
     } else {
       Kt = loadTransposed(
-          B, Access{HbmName.at(N->Text), {{"f0", "f1"}, {"0", D}}, {}}, FHi, D,
+          B, Access{HbmName.at(N->Name), {{"f0", "f1"}, {"0", D}}, {}}, FHi, D,
           N->Ty, "k");
     }
     std::string Ps = B.alloc("ps", Mem::PSUM, DType::F32, tileShape());
@@ -386,9 +394,9 @@ public:
   }
 
   /// The first (last) column where N->A equals the per-row N->B: a (P, 1)
-  /// column set to N->Text, then per 512 columns the 0/1 mask of A == B
+  /// column set to N->Val, then per 512 columns the 0/1 mask of A == B
   /// (tensor_scalar nl.equal with B's column), turned into c where it holds
-  /// and N->Text where not (mask * (c - None) + None, the columns c by
+  /// and N->Val where not (mask * (c - None) + None, the columns c by
   /// nisa.iota), reduced along the free axis by Fn and combined into the
   /// column.  Exact in float32 while Depth <= 2^24 (asserted when traced).
   Operand rowArgTile(const NodeP &N) {
@@ -405,7 +413,7 @@ public:
     Op M;
     M.Kind = OpKind::Memset;
     M.Dst = AA;
-    const int64_t None = std::stoll(N->Text);
+    const int64_t None = N->Val.asInt().value_or(0);
     M.Srcs = {Operand::scalar(PyExpr::real(double(None)))};
     B.op(M);
     TileLowering In = openColumnChunks(N->Depth);
@@ -479,7 +487,7 @@ public:
   }
 
   Operand loadTile(const NodeP &N) {
-    std::string Src = HbmName.at(N->Text);
+    std::string Src = HbmName.at(N->Name);
     if (N->Layout == 'g') {
       std::string T = B.alloc("t", Mem::SBUF, N->Ty, tileShape());
       Access A = *GridSrc;

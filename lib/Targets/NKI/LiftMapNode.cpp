@@ -117,7 +117,7 @@ NodeP MapBuilder::argIndex(SymP S, SourceLocation L) {
                "compared with the row's best");
         return nullptr;
       }
-      T = argPairNode(V, Best, I0->Text, None);
+      T = argPairNode(V, Best, I0->Val, None);
     }
     if (!T)
       return nullptr;
@@ -264,24 +264,24 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
   switch (S->K) {
   case SK::Flt:
     N->K = Node::Scalar;
-    N->Text = pyFloat(S->F);
+    N->Val = PyExpr::real(S->F);
     break;
   case SK::Param:
     if (!S->D)
       return Fail("a value with no tile equivalent");
     N->K = Node::Scalar;
-    N->Text = pyName(S->D->getName());
+    N->Val = PyExpr::name(pyName(S->D->getName()));
     if (auto T = dtypeOf(S->D->getType()))
       N->Ty = *T;
     break;
   case SK::Int:
     N->K = Node::Scalar;
-    N->Text = std::to_string(S->I);
+    N->Val = PyExpr::integer(S->I);
     break;
   case SK::Load: {
     auto *PV = cast<ParmVarDecl>(S->D);
     N->K = Node::Load;
-    N->Text = PV->getName().str();
+    N->Name = PV->getName().str();
     N->Layout = Uses.at(PV).Layout == 'V' ? 'r' : Uses.at(PV).Layout;
     if (auto T = dtypeOf(PV->getType()->getPointeeType()))
       N->Ty = *T;
@@ -293,9 +293,9 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
       return nullptr;
     if (A->K == Node::Scalar) {
       N->K = Node::Scalar;
-      N->Text = isFloatTy(S->T) && !isFloatTy(S->Ops[0]->T)
-                    ? "float(" + A->Text + ")"
-                    : A->Text;
+      N->Val = isFloatTy(S->T) && !isFloatTy(S->Ops[0]->T)
+                   ? PyExpr::call("float", {A->Val})
+                   : A->Val;
       if (!isFloatTy(S->T) && isFloatTy(S->Ops[0]->T))
         return Fail("a floating value converted to an integer");
       break;
@@ -331,11 +331,7 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
       return nullptr;
     if (A->K == Node::Scalar && B->K == Node::Scalar) {
       N->K = Node::Scalar;
-      N->Text = S->Op == "max" || S->Op == "min"
-                    ? S->Op.str() + "(" + A->Text + ", " + B->Text + ")"
-                : S->Op == "pow"
-                    ? "(" + A->Text + " ** " + B->Text + ")"
-                    : "(" + A->Text + " " + S->Op.str() + " " + B->Text + ")";
+      N->Val = PyExpr::apply(S->Op, A->Val, B->Val);
       break;
     }
     N->K = Node::Bin;
@@ -355,7 +351,7 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
     if (S->Op == "neg") {
       if (A->K == Node::Scalar) {
         N->K = Node::Scalar;
-        N->Text = "(-" + A->Text + ")";
+        N->Val = PyExpr::unary("-", A->Val);
         break;
       }
       N->K = Node::Bin;
@@ -363,7 +359,7 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
       N->A = A;
       N->B = std::make_shared<Node>();
       N->B->K = Node::Scalar;
-      N->B->Text = "-1.0";
+      N->B->Val = PyExpr::real(-1.0);
       N->B->Ty = A->Ty;
       break;
     }
@@ -396,7 +392,7 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
       N->B = Best;
       N->Depth = *D;
       N->Fn = Arg->Last ? "nl.maximum" : "nl.minimum";
-      N->Text = std::to_string(Arg->Last ? SymPool::ArgLow : SymPool::ArgNone);
+      N->Val = PyExpr::integer(Arg->Last ? SymPool::ArgLow : SymPool::ArgNone);
       break;
     }
     NodeP A = node(S->Ops[1], L);

@@ -96,7 +96,7 @@ NodeP Emitter::node(SymP S) {
   switch (S->K) {
   case SK::Flt:
     N->K = Node::Scalar;
-    N->Text = pyFloat(S->F);
+    N->Val = PyExpr::real(S->F);
     break;
   case SK::Param:
     if (S->isInt() || !S->D)
@@ -104,7 +104,7 @@ NodeP Emitter::node(SymP S) {
                                   "of the elements"),
              nullptr;
     N->K = Node::Scalar;
-    N->Text = pyName(S->D->getName());
+    N->Val = PyExpr::name(pyName(S->D->getName()));
     break;
   case SK::Cast:
     if (S->Ops[0]->isInt()) {
@@ -114,7 +114,7 @@ NodeP Emitter::node(SymP S) {
                                     "arithmetic of the elements"),
                nullptr;
       N->K = Node::Scalar;
-      N->Text = PyExpr::call("float", {*E}).py();
+      N->Val = PyExpr::call("float", {*E});
       break;
     }
     N->K = Node::Cast;
@@ -130,7 +130,7 @@ NodeP Emitter::node(SymP S) {
              nullptr;
     N->K = Node::Load;
     N->Layout = 'e';
-    N->Text = pyName(PV->getName());
+    N->Name = pyName(PV->getName());
     N->Ty = PTy.at(PV);
     break;
   }
@@ -151,11 +151,8 @@ NodeP Emitter::node(SymP S) {
       return nullptr;
     if (N->A->K == Node::Scalar && N->B->K == Node::Scalar) {
       // Arithmetic of scalars: a Python expression.
-      std::string A = N->A->Text, C = N->B->Text;
       N->K = Node::Scalar;
-      N->Text = S->Op == "max" || S->Op == "min"
-                    ? S->Op.str() + "(" + A + ", " + C + ")"
-                    : "(" + A + " " + S->Op.str() + " " + C + ")";
+      N->Val = PyExpr::apply(S->Op, N->A->Val, N->B->Val);
       N->A = N->B = nullptr;
     }
     break;
@@ -169,7 +166,7 @@ NodeP Emitter::node(SymP S) {
       N->Fn = "nl.multiply";
       N->B = std::make_shared<Node>();
       N->B->K = Node::Scalar;
-      N->B->Text = "-1.0";
+      N->B->Val = PyExpr::real(-1.0);
       break;
     }
     const char *Fn = actOp(S->Op);

@@ -133,7 +133,7 @@ bool Emitter::intReduce(SymP R) {
                {}};
     B.op(OpKind::DmaCopy, V,
          {Operand::tile(
-             Access{HbmName.at(Body->Text), {{"0", "1"}, {"f0", "f1"}}, {}})});
+             Access{HbmName.at(Body->Name), {{"0", "1"}, {"f0", "f1"}}, {}})});
   } else {
     Operand O = TL.lower(Body);
     if (!O.IsTile || TileLowering::isCol(O))

@@ -91,13 +91,13 @@ NodeP Emitter::nodeNew(SymP S) {
   auto CT = ColTile.find(S);
   if (CT != ColTile.end()) {
     N->K = Node::Ref;
-    N->Text = CT->second;
+    N->Name = CT->second;
     return N;
   }
   switch (S->K) {
   case SK::Flt:
     N->K = Node::Scalar;
-    N->Text = pyFloat(S->F);
+    N->Val = PyExpr::real(S->F);
     return N;
   case SK::Int:
   case SK::Param:
@@ -105,9 +105,9 @@ NodeP Emitter::nodeNew(SymP S) {
     if (S->K != SK::Cast || S->Ops[0]->isInt()) {
       if (auto E = py(S->K == SK::Cast ? S->Ops[0] : S)) {
         N->K = Node::Scalar;
-        N->Text = isFloatTy(S->T) || S->K == SK::Cast
-                      ? PyExpr::call("float", {*E}).py()
-                      : E->pyAtom();
+        N->Val = isFloatTy(S->T) || S->K == SK::Cast
+                     ? PyExpr::call("float", {*E})
+                     : *E;
         N->Ty = S->K == SK::Cast ? dtypeOfSym(S->T) : DType::F32;
         return N;
       }
@@ -124,12 +124,12 @@ NodeP Emitter::nodeNew(SymP S) {
     auto *PV = cast<ParmVarDecl>(S->D);
     const rows::TensorUse &U = Pr.Uses.at(PV);
     N->K = Node::Load;
-    N->Text = pyName(PV->getName());
+    N->Name = pyName(PV->getName());
     N->Ty = PTy.at(PV);
     N->Layout = U.K == rows::TensorUse::Matrix ? 'e' : 'r';
     if (U.K == rows::TensorUse::RowCol) {
       N->K = Node::Ref;
-      N->Text = RowColTile.at(PV);
+      N->Name = RowColTile.at(PV);
     }
     return N;
   }
@@ -162,7 +162,7 @@ NodeP Emitter::nodeNew(SymP S) {
       N->A = node(S->Ops[0]);
       N->B = std::make_shared<Node>();
       N->B->K = Node::Scalar;
-      N->B->Text = "-1.0";
+      N->B->Val = PyExpr::real(-1.0);
       return N->A ? N : nullptr;
     }
     const char *Fn = actOf(S->Op);
@@ -219,7 +219,7 @@ NodeP Emitter::dotNode(SymP S) {
   auto N = std::make_shared<Node>();
   N->K = Node::Dot;
   N->Ty = PTy.at(PB);
-  N->Text = pyName(PB->getName());
+  N->Name = pyName(PB->getName());
   N->Stat = StatTile.at(PA);
   N->Depth = *py(UB.Depth);
   N->Layout = UB.K == rows::TensorUse::Mov ? 'k' : 'e';

@@ -345,7 +345,7 @@ bool TransposeLifter::stage(const Expr *Lhs, const Expr *Rhs,
   bool Bad = false;
   InLeaf = std::make_shared<Node>();
   InLeaf->K = Node::Ref;
-  InLeaf->Text = "(staged element)";
+  InLeaf->Name = "(staged element)";
   Elem.SharedRead = [&](const ArraySubscriptExpr *) -> NodeP {
     Bad = true;
     Elem.fail(RuleId::PK5009, Loc, "the staged value reads shared memory");
@@ -447,7 +447,7 @@ bool TransposeLifter::store(const Expr *Lhs, const Expr *Rhs,
     J1["j"] = LinearMap::constant(1);
   TileLeaf = std::make_shared<Node>();
   TileLeaf->K = Node::Ref;
-  TileLeaf->Text = "(tile element)";
+  TileLeaf->Name = "(tile element)";
   TileLeaf->Ty = StageVal->Ty;
   bool Read = false;
   Elem.SharedRead = [&](const ArraySubscriptExpr *A) -> NodeP {
@@ -510,7 +510,7 @@ bool TransposeLifter::store(const Expr *Lhs, const Expr *Rhs,
     }
     auto N = std::make_shared<Node>();
     N->K = Node::Load;
-    N->Text = pyName(Q->getName());
+    N->Name = pyName(Q->getName());
     N->Layout = Lay;
     N->Ty = *Ty;
     return N;

@@ -168,6 +168,23 @@ PyExpr PyExpr::compare(PyExpr A, llvm::StringRef Op, PyExpr B) {
   return PyExpr(std::shared_ptr<const Node>(std::move(N)));
 }
 
+PyExpr PyExpr::apply(llvm::StringRef Op, PyExpr A, PyExpr B) {
+  if (Op == "min")
+    return min(std::move(A), std::move(B));
+  if (Op == "max")
+    return max(std::move(A), std::move(B));
+  if (Op == "pow")
+    return binary("**", std::move(A), std::move(B));
+  if (Op == "<" || Op == "<=" || Op == ">" || Op == ">=" || Op == "==" ||
+      Op == "!=")
+    return compare(std::move(A), Op, std::move(B));
+  if (Op == "&&")
+    return both(std::move(A), std::move(B));
+  if (Op == "||")
+    return either(std::move(A), std::move(B));
+  return binary(Op, std::move(A), std::move(B));
+}
+
 PyExpr PyExpr::both(PyExpr A, PyExpr B) {
   if (A.empty())
     return B;

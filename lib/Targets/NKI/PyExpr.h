@@ -87,6 +87,10 @@ public:
   /// vanish where they are identities (x + 0, x * 1).
   static PyExpr binary(llvm::StringRef Op, PyExpr A, PyExpr B);
   static PyExpr compare(PyExpr A, llvm::StringRef Op, PyExpr B);
+  /// A and B combined by the kernel model's operator \p Op: min and max
+  /// as calls, pow as **, an arithmetic or bit operator as itself, a
+  /// comparison as a comparison.
+  static PyExpr apply(llvm::StringRef Op, PyExpr A, PyExpr B);
   static PyExpr both(PyExpr A, PyExpr B);   ///< A and B
   static PyExpr either(PyExpr A, PyExpr B); ///< A or B
   static PyExpr tuple(std::vector<PyExpr> Elts);

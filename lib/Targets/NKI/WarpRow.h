@@ -362,7 +362,7 @@ private:
     auto R = std::make_shared<Node>();
     R->K = Node::Ref;
     R->Ty = N->Ty;
-    R->Text = O.Tile.Tensor;
+    R->Name = O.Tile.Tensor;
     return R;
   }
   static bool hasLoad(const NodeP &N) {

@@ -134,14 +134,14 @@ bool WarpRowLifter::globalStore(const ArraySubscriptExpr *A, const Expr *RHS,
     Op M;
     M.Kind = OpKind::Memset;
     M.Dst = Access{T, {{"0", "np_"}, {"0", "1"}}, {}};
-    M.Srcs = {Operand::scalar(N->Text)};
+    M.Srcs = {Operand::scalar(N->Val)};
     B.op(M);
     V = Operand::tile(M.Dst);
   } else {
     N = column(N, A->getExprLoc());
     if (!N)
       return false;
-    V = Operand::tile(Access{N->Text, {{"0", "np_"}, {"0", "1"}}, {}});
+    V = Operand::tile(Access{N->Name, {{"0", "np_"}, {"0", "1"}}, {}});
   }
   TensorUse &U = L.use(P, A->getExprLoc());
   if (U.Read || U.Written)

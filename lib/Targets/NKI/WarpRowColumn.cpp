@@ -160,14 +160,13 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
                                       "a constant before the column loop");
       // Every thread starts from the constant: a sum over the threads
       // counts it once per thread, so only 0 is the tile's start.
-      if (Op == "nl.add" && It->second.N->Text != "0.0" &&
-          It->second.N->Text != "0")
+      if (Op == "nl.add" && !isZeroText(It->second.N->Val))
         return fail(S->getBeginLoc(), "sum that does not start from 0 in "
                                       "every thread");
       NodeP N = L.elem(E);
       if (!N)
         return fail(S->getBeginLoc(), "accumulated value not lifted");
-      Accs.push_back({AV, Op, It->second.N->Text, N});
+      Accs.push_back({AV, Op, It->second.N->Val.py(), N});
       continue;
     }
     // y[c] = e (operator= on a class element type such as __half).

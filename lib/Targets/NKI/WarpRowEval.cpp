@@ -368,7 +368,7 @@ std::optional<Value> WarpRowLifter::evalValue(const Expr *E, Ctx C) {
       Saved.push_back({V, Val});
       auto R = std::make_shared<Node>();
       R->K = Node::Ref;
-      R->Text = Val.Tile;
+      R->Name = Val.Tile;
       Value U;
       U.K = Value::Elem;
       U.N = R;

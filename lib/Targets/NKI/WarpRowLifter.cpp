@@ -72,7 +72,7 @@ bool WarpRowLifter::butterfly(const ForStmt *Fo) {
   // row's threads) now holds the reduction of the whole row.
   auto R = std::make_shared<Node>();
   R->K = Node::Ref;
-  R->Text = It->second.Tile;
+  R->Name = It->second.Tile;
   Value U;
   U.K = Value::Elem;
   U.N = R;

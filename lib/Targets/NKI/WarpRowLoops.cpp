@@ -95,14 +95,13 @@ bool WarpRowLifter::gridLoop(const ForStmt *Fo, Ctx C) {
     auto It = L.Env.find(AV);
     if (It == L.Env.end() || It->second.K != Value::Elem ||
         It->second.N->K != Node::Scalar ||
-        (Op == "nl.add" && It->second.N->Text != "0.0" &&
-         It->second.N->Text != "0"))
+        (Op == "nl.add" && !isZeroText(It->second.N->Val)))
       return fail(S->getBeginLoc(), "accumulator that does not start from "
                                     "0 (a sum) or a constant before the loop");
     NodeP N = L.elem(E);
     if (!N)
       return failElem(S->getBeginLoc(), "accumulated value not lifted");
-    Accs.push_back({AV, Op, It->second.N->Text, N});
+    Accs.push_back({AV, Op, It->second.N->Val.py(), N});
   }
   if (Accs.empty())
     return fail(Fo->getForLoc(), "grid-stride loop that accumulates nothing");
@@ -287,7 +286,7 @@ bool WarpRowLifter::warpsLoop(const ForStmt *Fo, Ctx C) {
   readShared(Sa, C);
   auto R = std::make_shared<Node>();
   R->K = Node::Ref;
-  R->Text = combine(Sa.Tile, Op, It->second.N->Text);
+  R->Name = combine(Sa.Tile, Op, It->second.N->Val.py());
   Value U;
   U.K = Value::Elem;
   U.N = R;
@@ -323,7 +322,7 @@ NodeP WarpRowLifter::sharedRead(const ArraySubscriptExpr *A) {
   N->K = Node::Row;
   N->Ty =
       *dtypeOf(QualType(Arr->getType()->getArrayElementTypeNoTypeQual(), 0));
-  N->Text = Sa.Tile;
+  N->Name = Sa.Tile;
   return N;
 }
 
@@ -428,8 +427,7 @@ bool WarpRowLifter::dotLoop(const ForStmt *Fo) {
     return false;
   auto It = L.Env.find(Acc);
   if (It == L.Env.end() || It->second.K != Value::Elem ||
-      It->second.N->K != Node::Scalar ||
-      (It->second.N->Text != "0.0" && It->second.N->Text != "0"))
+      It->second.N->K != Node::Scalar || !isZeroText(It->second.N->Val))
     return fail(Bo->getBeginLoc(), "dot product into a local that does not "
                                    "start from 0");
   const ShArr *Row = nullptr;
@@ -474,7 +472,7 @@ bool WarpRowLifter::dotLoop(const ForStmt *Fo) {
   auto N = std::make_shared<Node>();
   N->K = Node::Dot;
   N->Ty = DType::F32;
-  N->Text = P->getName().str();
+  N->Name = P->getName().str();
   N->Stat = Row->Tile;
   N->Depth = *Bound;
   It->second.N = N;
