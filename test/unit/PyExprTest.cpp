@@ -110,6 +110,20 @@ TEST(PyExpr, BuildersFoldIntegersAndIdentities) {
   EXPECT_EQ(PyExpr::either(PyExpr("a or b"), PyExpr("c")).py(), "a or b or c");
 }
 
+TEST(PyExpr, KernelModelOperatorsBecomePython) {
+  PyExpr A = PyExpr::name("a"), B = PyExpr::name("b");
+  EXPECT_EQ(PyExpr::apply("max", A, B).py(), "max(a, b)");
+  EXPECT_EQ(PyExpr::apply("min", PyExpr(2), PyExpr(3)).py(), "2");
+  EXPECT_EQ(PyExpr::apply("pow", A + 1, B).py(), "(a + 1) ** b");
+  EXPECT_EQ(PyExpr::apply("-", A, B - A).py(), "a - (b - a)");
+  EXPECT_EQ(PyExpr::apply("<=", A, B).py(), "a <= b");
+  EXPECT_EQ(PyExpr::apply("&&", PyExpr::apply("<", A, B),
+                          PyExpr::apply("||", A, B))
+                .py(),
+            "a < b and (a or b)");
+  EXPECT_EQ(typeOf(PyExpr::apply("<", A, B), intNames), PyType::Bool);
+}
+
 TEST(PyExpr, Types) {
   auto T = [](const char *S) { return typeOf(PyExpr(S), intNames); };
   EXPECT_EQ(T("cols // 2"), PyType::Int);
