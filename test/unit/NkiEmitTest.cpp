@@ -203,3 +203,14 @@ TEST(NkiEmit, CapacityNoteSaysWhyTheTilesFit) {
             std::string::npos)
       << capacityNote(K);
 }
+
+TEST(NkiEmit, TypeCheckRejectsTextThatDoesNotParse) {
+  // A lifter's malformed text is kept as an invalid expression, and the
+  // check refuses the program instead of printing it.
+  Kernel K = rowSum();
+  Builder(loopBody(K)).alloc("bad", Mem::SBUF, DType::F32, {128, "cols +"});
+  std::string E = verifyTileTypes(K);
+  EXPECT_NE(E.find("`cols +` does not parse (column"), std::string::npos) << E;
+  EXPECT_EQ(PyExpr("").kind(), PyExpr::None);
+  EXPECT_EQ(PyExpr("a b").kind(), PyExpr::Invalid);
+}

@@ -165,14 +165,6 @@ TEST(PyExpr, NamesRespectComprehensionScopes) {
   // The first iterable is evaluated outside: its n is the free one.
   PyExpr("{n for n in range(n)}").freeNames(N);
   EXPECT_EQ(N, (std::vector<std::string>{"n"}));
-  auto R = [](llvm::StringRef X) -> std::optional<std::string> {
-    if (X == "n" || X == "M")
-      return X.str() + "_";
-    return std::nullopt;
-  };
-  EXPECT_EQ(PyExpr("{n for n in range(n) if n < M}").renamed(R).py(),
-            "{n for n in range(n_) if n < M_}");
-  EXPECT_EQ(PyExpr("min(n, M + 1)").renamed(R).py(), "min(n_, M_ + 1)");
 }
 
 /// Random integer trees: printing and parsing again gives the same tree,

@@ -9,7 +9,6 @@
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
-#include "llvm/Support/ErrorHandling.h"
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -80,9 +79,11 @@ PyExpr::PyExpr(llvm::StringRef Text) {
     return;
   auto E = parse(Text);
   if (!E) {
-    std::string Msg = "internal: a tile program expression does not parse: '" +
-                      Text.str() + "': " + llvm::toString(E.takeError());
-    llvm::report_fatal_error(llvm::StringRef(Msg));
+    auto Bad = pyNode(Invalid);
+    Bad->Text = Text.str();
+    Bad->Op = llvm::toString(E.takeError());
+    N = std::move(Bad);
+    return;
   }
   N = E->N;
 }
@@ -404,6 +405,9 @@ void print(const PyExpr &E, std::string &Out) {
   case PyExpr::Name:
     Out += E.text();
     return;
+  case PyExpr::Invalid:
+    Out += E.text();
+    return;
   case PyExpr::StrLit:
     Out += '"';
     Out += E.text();
@@ -560,56 +564,26 @@ void freeNamesIn(const PyExpr &E, const llvm::StringSet<> &Bound,
 
 } // namespace
 
+std::optional<std::string> PyExpr::invalid() const {
+  if (kind() == Invalid)
+    return "`" + N->Text + "` does not parse (" + N->Op + ")";
+  for (const PyExpr &A : args())
+    if (auto W = A.invalid())
+      return W;
+  for (const CompClause &C : clauses()) {
+    if (auto W = C.Target.invalid())
+      return W;
+    if (auto W = C.Value.invalid())
+      return W;
+  }
+  return std::nullopt;
+}
+
 void PyExpr::freeNames(std::vector<std::string> &Out) const {
   llvm::StringSet<> Bound, Seen;
   for (const std::string &S : Out)
     Seen.insert(S);
   freeNamesIn(*this, Bound, Seen, Out);
-}
-
-namespace {
-PyExpr
-renameIn(const PyExpr &E, const llvm::StringSet<> &Bound,
-         const std::function<std::optional<std::string>(llvm::StringRef)> &R) {
-  if (E.kind() == PyExpr::Name) {
-    if (Bound.count(E.text()))
-      return E;
-    if (auto To = R(E.text()))
-      return PyExpr::name(*To);
-    return E;
-  }
-  if (E.args().empty())
-    return E;
-  auto N = std::make_shared<PyExpr::Node>();
-  N->K = E.kind();
-  N->Text = E.text().str();
-  N->Op = E.op().str();
-  N->Ops = E.ops();
-  N->CompKind = E.compKind();
-  if (E.kind() == PyExpr::IntLit)
-    N->I = *E.asInt();
-  if (E.kind() == PyExpr::Comp) {
-    llvm::StringSet<> Inner = Bound;
-    for (const CompClause &C : E.clauses()) {
-      CompClause D = C;
-      D.Value = renameIn(C.Value, Inner, R);
-      if (C.IsFor)
-        bindTarget(C.Target, Inner);
-      N->Clauses.push_back(D);
-    }
-    N->Args = {renameIn(E.args()[0], Inner, R)};
-  } else {
-    for (const PyExpr &A : E.args())
-      N->Args.push_back(renameIn(A, Bound, R));
-  }
-  return PyExprAccess::make(std::move(N));
-}
-} // namespace
-
-PyExpr PyExpr::renamed(
-    const std::function<std::optional<std::string>(llvm::StringRef)> &R) const {
-  llvm::StringSet<> Bound;
-  return renameIn(*this, Bound, R);
 }
 
 namespace {
@@ -636,6 +610,8 @@ PyType nki::typeOf(const PyExpr &E,
     return PyType::Int;
   case PyExpr::FloatLit:
     return PyType::Float;
+  case PyExpr::Invalid:
+    return PyType::Unknown;
   case PyExpr::StrLit:
     return PyType::Str;
   case PyExpr::Name:

@@ -7,7 +7,8 @@
 // and the tuples, sets and comprehensions of a coverage check).  Lifters
 // build them with the operators below or, where a form is easier to write
 // as text, parse it (PyExpr::parse; the implicit conversion from text
-// parses and a malformed text is an internal error).  Only the emitter
+// parses, and malformed text is an Invalid expression that the type check
+// refuses).  Only the emitter
 // prints them (py()), with the parentheses Python's precedence needs.
 //
 // Types: every node has one of Int, Float, Bool, Str, Tuple, Set, List,
@@ -60,6 +61,9 @@ public:
     /// {Args[0] for Targets[0] in Iters[0] ... if Conds...}: Comp is 's'
     /// (set), 'l' (list) or 'g' (a generator, only as a call's argument).
     Comp,
+    /// Text that does not parse (Text: the text, Op: why): a lifter's
+    /// mistake, which verifyTileTypes reports instead of printing it.
+    Invalid,
   };
 
   PyExpr() = default;
@@ -69,8 +73,9 @@ public:
   PyExpr(long long V);
   PyExpr(unsigned V);
   PyExpr(unsigned long V);
-  /// Parses \p Text; malformed text is an internal error (a lifter's bug).
-  /// Empty text is the empty expression.
+  /// Parses \p Text; malformed text is an Invalid expression (a lifter's
+  /// bug, which the type check refuses).  Empty text is the empty
+  /// expression.
   PyExpr(const char *Text);
   PyExpr(const std::string &Text);
   PyExpr(llvm::StringRef Text);
@@ -121,11 +126,8 @@ public:
   /// Every name the expression reads, outside the comprehensions' own
   /// targets, in first-use order.
   void freeNames(std::vector<std::string> &Out) const;
-  /// The same expression with the free names \p Rename maps replaced.
-  PyExpr renamed(
-      const std::function<std::optional<std::string>(llvm::StringRef)> &Rename)
-      const;
-
+  /// The first Invalid node's text and why it does not parse, if any.
+  std::optional<std::string> invalid() const;
   bool operator==(const PyExpr &O) const { return py() == O.py(); }
   bool operator!=(const PyExpr &O) const { return !(*this == O); }
 

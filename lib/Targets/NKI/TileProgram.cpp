@@ -570,6 +570,10 @@ public:
       Err = Where + ": no expression";
       return;
     }
+    if (auto Bad = E.invalid()) {
+      Err = Where + ": " + *Bad;
+      return;
+    }
     std::vector<std::string> Free;
     E.freeNames(Free);
     for (const std::string &N : Free)
