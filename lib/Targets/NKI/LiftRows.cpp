@@ -372,6 +372,8 @@ SymP Reader::normNew(SymP S, unsigned T) {
       return *Dt;
     if (V.Why || V.NotMine)
       return S;
+    if (auto St = strided(S, T))
+      return *St;
     SymP It = norm(S->Ops[0], T);
     SymP Body = P.subst(S->Ops[1], {{S->Ops[0], It}});
     // The body's loads and the iteration variable, normalised.
@@ -382,12 +384,22 @@ SymP Reader::normNew(SymP S, unsigned T) {
     if ((isFloatTy(S->T) && (S->Op == "+" || S->Op == "*")) || S->Op == "max" ||
         S->Op == "min") {
       std::vector<SymP> Terms;
-      std::function<void(SymP)> Flat = [&](SymP X) {
+      // A term that normalises to the same operation (a thread's vector
+      // lanes, each a partial reduction: strided()) contributes its terms.
+      std::function<void(SymP)> Flat, Add;
+      Add = [&](SymP N) {
+        if (N->K == SK::Bin && N->Op == S->Op)
+          for (SymP O : N->Ops)
+            Add(O);
+        else
+          Terms.push_back(N);
+      };
+      Flat = [&](SymP X) {
         if (X->K == SK::Bin && X->Op == S->Op)
           for (SymP O : X->Ops)
             Flat(O);
         else
-          Terms.push_back(norm(X, T));
+          Add(norm(X, T));
       };
       Flat(S);
       return merge(S->Op, Terms, S->T);

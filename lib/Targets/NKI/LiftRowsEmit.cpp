@@ -452,6 +452,16 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
   }
   // A reduction whose first elements were read before its loop is one
   // reduction from column 0 only where that loop runs.
+  for (auto &[X, A] : Pr.Multiples) {
+    auto XE = py(X);
+    if (!XE)
+      return fail(RuleId::PK5008, "a column count that is not an expression "
+                                  "of the scalar parameters");
+    B.check(PyExpr::compare(mod(*XE, A), "==", 0),
+            "the kernel reads rows as vectors of " + std::to_string(A) +
+                " columns: the column count is a multiple of " +
+                std::to_string(A));
+  }
   if (Pr.MinCols > 0)
     B.check(PyExpr::compare(ColsE, ">=", PyExpr::integer(Pr.MinCols)),
             "a reduction's first columns are read before its loop, which "

@@ -57,6 +57,10 @@ struct Program {
   /// its first elements before a loop from column s (s; the output asserts
   /// it), else 0.
   int64_t MinCols = 0;
+  /// Column counts the program assumes divisible: (X, a) where a loop over
+  /// X / a vectors of a columns reads every column (the output asserts
+  /// X % a == 0; the kernel leaves a remainder's columns out).
+  std::vector<std::pair<km::SymP, int64_t>> Multiples;
   /// The grid dimension that reaches every row ("grid_x"); empty: a single
   /// row that every launch reaches.
   std::string RowGrid = "grid_x";

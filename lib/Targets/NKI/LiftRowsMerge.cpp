@@ -143,4 +143,113 @@ SymP Reader::merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T) {
   return R ? R : P.identity(Op, T);
 }
 
+std::optional<SymP> Reader::strided(SymP S, unsigned T) {
+  SymP J = S->Ops[0];
+  if (J->K != SK::Iter)
+    return std::nullopt;
+  // The terms the reduction's operator combines in the body: one lane each.
+  std::vector<SymP> Terms;
+  // An inner reduction with the same operator over a constant range (the
+  // lanes of a vector, `for (k = 0; k < 4; ++k)`) is its terms, one per k.
+  std::function<void(SymP)> Flat = [&](SymP X) {
+    if (X->K == SK::Bin && X->Op == S->Op) {
+      for (SymP O : X->Ops)
+        Flat(O);
+      return;
+    }
+    if (X->K == SK::Reduce && X->Op == S->Op && X->Ops[0]->K == SK::Iter) {
+      SymP K = X->Ops[0];
+      SymP K0 = K->Ops[0], K1 = K->Ops[1], KS = K->Ops[2];
+      if (K0->K == SK::Int && K1->K == SK::Int && KS->K == SK::Int &&
+          KS->I > 0 && K1->I > K0->I && (K1->I - K0->I) / KS->I <= 64) {
+        for (int64_t V = K0->I; V < K1->I; V += KS->I)
+          Flat(P.subst(X->Ops[1], {{K, P.intc(V)}}));
+        return;
+      }
+    }
+    Terms.push_back(X);
+  };
+  Flat(S->Ops[1]);
+  int64_t A = 0;
+  std::vector<std::pair<int64_t, std::map<SymP, SymP>>> Lanes;
+  for (SymP X : Terms) {
+    // Every load of the term that reads at j: index rest + a * j + b.
+    std::optional<int64_t> B;
+    std::map<SymP, km::Poly> Rests;
+    std::vector<SymP> Work{X};
+    std::set<SymP> Seen;
+    while (!Work.empty()) {
+      SymP Y = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(Y).second || !P.contains(Y, J))
+        continue;
+      if (Y->K != SK::Load) {
+        for (SymP O : Y->Ops)
+          Work.push_back(O);
+        continue;
+      }
+      auto Pl = P.poly(Y->Ops[0]);
+      if (!Pl)
+        return std::nullopt;
+      // Only a row's elements (an index with the row's blockIdx.x): other
+      // reads at a * j + b are contractions' operands (dot()).
+      bool RowRead = false;
+      for (auto &[M, C] : *Pl)
+        RowRead |= llvm::is_contained(M, P.blockIdx(0));
+      if (!RowRead)
+        return std::nullopt;
+      int64_t Aj = 0, Bj = 0;
+      km::Poly Rest;
+      for (auto &[M, C] : *Pl) {
+        if (M.size() == 1 && M[0] == J)
+          Aj = C;
+        else if (M.empty())
+          Bj = C;
+        else if (llvm::is_contained(M, J))
+          return std::nullopt; // j times something else
+        else
+          Rest.add(M, C);
+      }
+      if (Aj < 2 || (A && Aj != A) || Bj < 0 || Bj >= Aj || (B && *B != Bj))
+        return std::nullopt;
+      A = Aj;
+      B = Bj;
+      Rests[Y] = Rest;
+    }
+    if (!B)
+      return std::nullopt;
+    // The lane's column variable: b + a * j over j's range.
+    SymP C = P.iter(J->Site,
+                    P.bin("+", P.bin("*", P.intc(A), J->Ops[0]), P.intc(*B)),
+                    P.bin("*", P.intc(A), J->Ops[1]),
+                    P.bin("*", P.intc(A), J->Ops[2]), unsigned(J->I));
+    std::map<SymP, SymP> Re;
+    for (auto &[L, Rest] : Rests)
+      Re[L] = P.load(L->D, P.bin("+", P.fromPoly(Rest), C), L->T);
+    Lanes.push_back({*B, std::move(Re)});
+    Lanes.back().second[J] = C; // marker: the lane's variable
+  }
+  std::vector<SymP> Out;
+  for (size_t I = 0; I < Terms.size(); ++I) {
+    std::map<SymP, SymP> Re = Lanes[I].second;
+    SymP C = Re.at(J);
+    Re.erase(J);
+    SymP Body = P.subst(Terms[I], Re);
+    if (P.contains(Body, J))
+      return std::nullopt; // j read otherwise than as a column
+    Out.push_back(norm(P.reduce(S->Op, C, Body), T));
+  }
+  // A loop over X / a vectors reads every column of X only when a divides
+  // X: the program assumes it (asserted when traced) and counts X columns.
+  SymP E = J->Ops[1];
+  if (E->K == SK::Bin && E->Op == "/" && E->Ops[1] == P.intc(A)) {
+    SymP AE = P.bin("*", P.intc(A), E);
+    for (SymP &O : Out)
+      O = P.subst(O, {{AE, E->Ops[0]}});
+    if (!llvm::is_contained(Pr.Multiples, std::make_pair(E->Ops[0], A)))
+      Pr.Multiples.push_back({E->Ops[0], A});
+  }
+  return merge(S->Op, Out, S->T);
+}
+
 } // namespace rowsread

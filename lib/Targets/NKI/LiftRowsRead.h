@@ -104,6 +104,11 @@ private:
   std::vector<km::Store> folded();
   SymP norm(SymP S, unsigned T);
   SymP normNew(SymP S, unsigned T);
+  /// A reduction over j whose loads read the row at columns a * j + b
+  /// (vectors of a columns, lane b): one reduction per lane over the
+  /// columns b, b + a * step, ... (LiftRowsMerge.cpp), which merge() joins
+  /// into one over the row; none when \p S is not one.
+  std::optional<SymP> strided(SymP S, unsigned T);
   SymP merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T);
   SymP fullIter(SymP End) { return P.iter(nullptr, P.intc(0), End, P.intc(1)); }
   bool complete(SymP S);

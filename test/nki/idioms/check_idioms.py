@@ -902,6 +902,20 @@ def cases_momentum_read_back(rng):
                L(cdiv(n, 256), 256), dict(w=w - lr * m2, m=m2), F32)
 
 
+def cases_rowsumsq_float4_warp(rng):
+    # Rows of 4 floats (a single vector per row, most lanes idle), of more
+    # columns than a warp's vectors, and a column count that is not a
+    # multiple of 4: the output asserts it (the kernel drops the tail).
+    for rows, cols in ((37, 100), (300, 1300), (5, 4)):
+        x = f32(rng, (rows, cols), -2, 2)
+        ref = (x.astype(np.float64) ** 2).sum(axis=1)
+        yield ("%dx%d" % (rows, cols), dict(s=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, 4), 128), dict(s=ref), F32)
+    x = f32(rng, (3, 102), -2, 2)
+    yield ("3x102", dict(s=None, x=x, rows=3, cols=102), L(1, 128),
+           dict(s=np.zeros(3, np.float32)), dict(raises="multiple of 4"))
+
+
 def cases_rowmax_float4_lanes(rng):
     for rows, cols in ((37, 100), (300, 1300), (3, 4)):
         x = f32(rng, (rows, cols), -5, 5)

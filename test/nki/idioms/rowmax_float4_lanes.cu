@@ -3,7 +3,6 @@
 // lanes taken through a helper that returns a reference to lane k.
 // Idiom: `vec_at(v, k)` over `float4 &`, a loop over the four lanes.
 // EXPECT: lift
-// GAP: a row read at column 4 * j + k (k unrolled): strided partial reductions
 #include <cuda_runtime.h>
 #include <float.h>
 
