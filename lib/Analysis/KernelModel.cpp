@@ -208,6 +208,19 @@ void Exec::exec(const Stmt *S, const Mask &M0) {
         Th[T].Live = false;
       return;
     }
+    if (Frame &Fr = Frames.back(); Fr.Lanes) {
+      // A record returned by value: its lanes, per thread.
+      std::vector<Vals> L;
+      if (!R->getRetValue() ||
+          !evalLanes(R->getRetValue(), Fr.Lanes, Fr.LaneElem, M, L))
+        return;
+      for (unsigned T : M) {
+        for (unsigned K = 0; K < Fr.Lanes; ++K)
+          Fr.RetLanes[K][T] = L[K][T];
+        Fr.Done[T] = 1;
+      }
+      return;
+    }
     Vals V;
     if (R->getRetValue())
       V = eval(R->getRetValue(), M);

@@ -76,7 +76,8 @@ Vals Exec::evalShuffle(const CallExpr *C, llvm::StringRef Kind, unsigned First,
   return R;
 }
 
-Vals Exec::inlineCall(const FunctionDecl *F, const CallExpr *C, const Mask &M) {
+Vals Exec::inlineCall(const FunctionDecl *F, const CallExpr *C, const Mask &M,
+                      std::vector<Vals> *Lanes) {
   // Undefined where the call fails: callers combine the values before they
   // look at failed().
   Vals R(Th.size(), P.undef(tyOf(C->getType())));
@@ -144,11 +145,25 @@ Vals Exec::inlineCall(const FunctionDecl *F, const CallExpr *C, const Mask &M) {
     for (unsigned T : M)
       Th[T].Env[PV] = V[T];
   Frames.push_back(Frame{Vals(Th.size()), std::vector<char>(Th.size(), 0)});
+  if (Lanes) {
+    Frame &Fr = Frames.back();
+    Fr.Lanes = lanesOf(F->getReturnType(), &Fr.LaneElem);
+    Fr.RetLanes.assign(Fr.Lanes, Vals(Th.size()));
+  }
   ++Depth;
   exec(F->getBody(), M);
   --Depth;
   Frame Fr = std::move(Frames.back());
   Frames.pop_back();
+  if (Lanes) {
+    // A thread that returned no record reads undefined lanes.
+    *Lanes = std::move(Fr.RetLanes);
+    for (Vals &L : *Lanes)
+      for (unsigned T : M)
+        if (!L[T])
+          L[T] = P.undef(tyOf(Fr.LaneElem));
+    return R;
+  }
   for (unsigned T : M)
     R[T] = Fr.Ret[T] ? Fr.Ret[T] : P.undef(tyOf(F->getReturnType()));
   return R;

@@ -496,9 +496,16 @@ bool Exec::evalLanes(const Expr *E, unsigned N, QualType Elem, const Mask &M,
                      std::vector<Vals> &Out) {
   Out.assign(N, Vals(Th.size()));
   const Expr *S = stripE(E)->IgnoreParenImpCasts();
-  // A copy (a trivial copy or move constructor) reads its source.
-  while (auto *CC = dyn_cast<CXXConstructExpr>(S)) {
-    if (CC->getNumArgs() != 1 ||
+  // A copy (a trivial copy or move constructor) reads its source; a
+  // functional cast of a braced list (`Stats{a, b}`) is that list.
+  while (true) {
+    if (auto *FC = dyn_cast<CXXFunctionalCastExpr>(S);
+        FC && isa<InitListExpr>(FC->getSubExpr()->IgnoreImplicit())) {
+      S = FC->getSubExpr()->IgnoreImplicit();
+      continue;
+    }
+    auto *CC = dyn_cast<CXXConstructExpr>(S);
+    if (!CC || CC->getNumArgs() != 1 ||
         !CC->getConstructor()->isCopyOrMoveConstructor())
       break;
     S = stripE(CC->getArg(0))->IgnoreParenImpCasts();
@@ -543,6 +550,22 @@ bool Exec::evalLanes(const Expr *E, unsigned N, QualType Elem, const Mask &M,
   if (S->isGLValue() && lanesOf(S->getType())) {
     Vals A = evalAddr(S, M);
     return !failed() && readLanes(A, N, Elem, M, S->getExprLoc(), Out);
+  }
+  // A device function returning the record by value: executed inline, its
+  // return statements give the lanes.
+  if (auto *C = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (F && F->getDefinition() && F->getDefinition()->hasBody() &&
+        !F->hasAttr<CUDAGlobalAttr>() && !isa<CXXMethodDecl>(F) &&
+        lanesOf(F->getReturnType()) == N) {
+      std::vector<Vals> L;
+      inlineCall(F, C, M, &L);
+      if (failed())
+        return false;
+      for (unsigned K = 0; K < N; ++K)
+        Out[K] = Conv(std::move(L[K]));
+      return true;
+    }
   }
   fail(Failure::Unsupported, S->getExprLoc(),
        llvm::formatv("a value of type {0} made by {1}: records of one scalar "

@@ -80,6 +80,11 @@ void checkFragLayout(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
 struct Frame {
   Vals Ret;
   std::vector<char> Done;
+  /// A function returning a record of one scalar type (lanesOf): its
+  /// lanes' values per thread (Lanes of them, of type LaneElem).
+  unsigned Lanes = 0;
+  clang::QualType LaneElem;
+  std::vector<Vals> RetLanes;
 };
 
 class Exec {
@@ -204,8 +209,11 @@ private:
   // Cooperative groups (KernelModelGroups.cpp).
   SymP groupValue(int64_t Size);
   bool groupCall(const clang::CallExpr *C, const Mask &M, Vals &R);
+  /// Executes \p F inline for \p C; its value, or with \p Lanes (a
+  /// function returning a record of one scalar type) the record's lanes
+  /// there.
   Vals inlineCall(const clang::FunctionDecl *F, const clang::CallExpr *C,
-                  const Mask &M);
+                  const Mask &M, std::vector<Vals> *Lanes = nullptr);
   /// Assigns \p V to the lvalue \p L for the threads of \p M (after all of
   /// them evaluated V).
   void assign(const clang::Expr *L, const Vals &V, const Mask &M,

@@ -867,6 +867,19 @@ def cases_softmax_per_thread(rng):
                dict(rtol=1e-4, atol=1e-6))
 
 
+def cases_layernorm_struct_stats(rng):
+    for (rows, cols), block in zip(ROWS_COLS, (32, 128, 512)):
+        x = f32(rng, (rows, cols), -2, 3)
+        xd = x.astype(np.float64)
+        m = xd.mean(axis=1, keepdims=True)
+        v = (xd ** 2).mean(axis=1, keepdims=True) - m ** 2
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(out=None, x=x, rows=rows, cols=cols, eps=1e-5),
+               L(cdiv(rows, block), block),
+               dict(out=(xd - m) / np.sqrt(v + 1e-5)),
+               dict(rtol=1e-3, atol=1e-3))
+
+
 def cases_layernorm_per_thread(rng):
     for (rows, cols), block in zip(ROWS_COLS, (32, 128, 512)):
         x = f32(rng, (rows, cols), -2, 3)
