@@ -111,6 +111,12 @@ private:
   std::optional<SymP> strided(SymP S, unsigned T);
   SymP merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T);
   SymP fullIter(SymP End) { return P.iter(nullptr, P.intc(0), End, P.intc(1)); }
+  /// \p S in the kernel's names (a message), as Python when it is a size.
+  std::string sizeText(SymP S) {
+    if (auto E = pySize(S))
+      return E->py();
+    return P.str(S);
+  }
   bool complete(SymP S);
   std::optional<SymP> rowBound(SymP Guard, const RowOf &R);
 };

@@ -320,7 +320,8 @@ rows::Verdict Reader::run() {
       return fail(RuleId::PK5007, PV->getLocation(),
                   llvm::formatv("the rows of '{0}' are {1} apart but {2} "
                                 "columns are used (padded rows are not lifted)",
-                                PV->getName(), P.str(U.Pitch), P.str(Pr.Cols))
+                                PV->getName(), sizeText(U.Pitch),
+                                sizeText(Pr.Cols))
                       .str()),
              V;
   std::string Key = std::to_string(Pr.Rows ? Pr.Rows->Id : 0) + ";" +
