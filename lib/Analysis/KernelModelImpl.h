@@ -209,6 +209,15 @@ private:
   // Cooperative groups (KernelModelGroups.cpp).
   SymP groupValue(int64_t Size);
   bool groupCall(const clang::CallExpr *C, const Mask &M, Vals &R);
+  /// A carried local \p K updated as a running rescale (online softmax:
+  /// S = S * exp(M' - M) + c * exp(t - M) with M = max(M', g) another
+  /// carried local's update): its value after the loop, S0 * exp(M0 - M)
+  /// + sum over the iterations of c * exp(t - M) at M's final value; null
+  /// when the update is not one (KernelModelLoops.cpp).
+  SymP onlineSum(const clang::Stmt *Loop,
+                 const std::vector<const clang::VarDecl *> &Carried,
+                 const std::vector<SymP> &Old, const std::vector<SymP> &New,
+                 size_t K, SymP It);
   /// Executes \p F inline for \p C; its value, or with \p Lanes (a
   /// function returning a record of one scalar type) the record's lanes
   /// there.

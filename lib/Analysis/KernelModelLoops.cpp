@@ -459,6 +459,13 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
           Free = true;
         }
       }
+      // A running rescale (online softmax): S = S * exp(M' - M) + h(M)
+      // with M = max(M', g) another carried local's update.
+      if (!Free && !N0->isInt())
+        if (SymP R = onlineSum(Loop, Carried, Old[T], New, K, It)) {
+          Th[T].Env[X] = R;
+          continue;
+        }
       if (!Free) {
         SourceLocation At = carriedUpdateLoc(Body, X);
         fail(Failure::Carried, At,
@@ -467,8 +474,10 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
                  "line {1} as something other than an accumulation `{0} = "
                  "{0} op value` (op +, *, max or min) of values that do not "
                  "depend on other carried locals: a running rescale (online "
-                 "softmax), a value paired with its index (arg-max) or the "
-                 "last iteration's value has no tile reduction",
+                 "softmax) other than `s = s * exp(m_old - m) + exp(v - m)` "
+                 "with `m = max(m_old, v)`, a value paired with its index "
+                 "(arg-max) or the last iteration's value has no tile "
+                 "reduction",
                  X->getName(),
                  Ctx.getSourceManager().getSpellingLineNumber(
                      Loop->getBeginLoc()))
@@ -493,6 +502,112 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
     }
     Th[T].Env[V] = P.undef(Ty::I32);
   }
+}
+
+SymP Exec::onlineSum(const Stmt *Loop,
+                     const std::vector<const VarDecl *> &Carried,
+                     const std::vector<SymP> &Old, const std::vector<SymP> &New,
+                     size_t K, SymP It) {
+  auto Ph = [&](size_t I) { return P.carried(Carried[I], Loop, Old[I]->T); };
+  std::set<SymP> Seen;
+  std::function<bool(SymP)> HasPh = [&](SymP S) {
+    if (!P.containsKind(S, SK::Carried) || !Seen.insert(S).second)
+      return false;
+    if (S->K == SK::Carried && S->Site == Loop)
+      return true;
+    for (SymP O : S->Ops)
+      if (HasPh(O))
+        return true;
+    return false;
+  };
+  auto Free = [&](SymP S) {
+    Seen.clear();
+    return !HasPh(S);
+  };
+  SymP PhS = Ph(K);
+  // The other carried local M whose update is max(M, g), g free.
+  for (size_t KM = 0; KM < Carried.size(); ++KM) {
+    if (KM == K)
+      continue;
+    SymP PhM = Ph(KM), NM = New[KM];
+    if (NM->K != SK::Bin || NM->Op != "max")
+      continue;
+    SymP G = NM->Ops[0] == PhM   ? NM->Ops[1]
+             : NM->Ops[1] == PhM ? NM->Ops[0]
+                                 : nullptr;
+    if (!G || !Free(G))
+      continue;
+    // exp(t - NM) (t free): t; else null.
+    auto ExpOf = [&](SymP E) -> SymP {
+      if (E->K == SK::Cast)
+        E = E->Ops[0];
+      if (E->K != SK::Un || E->Op != "exp" || E->Ops[0]->K != SK::Bin ||
+          E->Ops[0]->Op != "-" || E->Ops[0]->Ops[1] != NM)
+        return nullptr;
+      return E->Ops[0]->Ops[0];
+    };
+    std::vector<SymP> Terms;
+    std::function<void(SymP)> Flat = [&](SymP X) {
+      if (X->K == SK::Bin && X->Op == "+")
+        for (SymP O : X->Ops)
+          Flat(O);
+      else
+        Terms.push_back(X);
+    };
+    Flat(New[K]);
+    // One term S * exp(M' - NM); the others c * exp(t - NM), c and t free.
+    bool Rescaled = false, Ok = true;
+    std::vector<SymP> Adds;
+    for (SymP X : Terms) {
+      if (X->K == SK::Bin && X->Op == "*") {
+        for (unsigned Side = 0; Side < 2 && !Rescaled; ++Side)
+          if (X->Ops[Side] == PhS && ExpOf(X->Ops[1 - Side]) == PhM) {
+            Rescaled = true;
+            X = nullptr;
+          }
+        if (!X)
+          continue;
+        bool Scaled = false;
+        for (unsigned Side = 0; Side < 2 && !Scaled; ++Side)
+          if (SymP T = ExpOf(X->Ops[Side]);
+              T && Free(T) && Free(X->Ops[1 - Side]))
+            Scaled = true;
+        if (Scaled) {
+          Adds.push_back(X);
+          continue;
+        }
+      }
+      if (SymP T = ExpOf(X); T && Free(T)) {
+        Adds.push_back(X);
+        continue;
+      }
+      Ok = false;
+      break;
+    }
+    if (!Ok || !Rescaled || Adds.empty())
+      continue;
+    // Every step keeps S = S0 * exp(M0 - M) + sum of the terms at M: at
+    // the end, M is M's final value (as M's own summary writes it).
+    SymP MFin =
+        P.cast(Old[KM]->T, P.bin("max", Old[KM], P.reduce("max", It, G)));
+    SymP Body = nullptr;
+    for (SymP A : Adds)
+      Body = Body ? P.bin("+", Body, A) : A;
+    Body = P.subst(Body, {{NM, MFin}});
+    if (!Free(Body))
+      continue;
+    SymP R = P.reduce("+", It, Body);
+    // S0 = 0 contributes nothing (not even exp(M0 - M) of an empty range).
+    SymP S0 = Old[K];
+    bool Zero =
+        (S0->K == SK::Flt && S0->F == 0.0) ||
+        (S0->K == SK::Int && S0->I == 0) ||
+        (S0->K == SK::Cast && S0->Ops[0]->K == SK::Int && S0->Ops[0]->I == 0);
+    if (!Zero)
+      R = P.bin("+", P.bin("*", S0, P.un("exp", P.bin("-", Old[KM], MFin))), R);
+    return P.cast(S0->T, R);
+  }
+  return nullptr;
 }
 
 SymP Exec::argIndex(const Stmt *Loop, const Stmt *Body,

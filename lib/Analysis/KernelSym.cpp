@@ -607,6 +607,10 @@ SymP SymPool::subst(SymP S, const std::map<SymP, SymP> &M) {
       return F->second;
     if (X->Ops.empty())
       return X;
+    // A reduction binds its iteration variable: substituting for that
+    // variable leaves the reduction as it is (no capture).
+    if (X->K == SK::Reduce && M.count(X->Ops[0]))
+      return X;
     auto It = Memo.find(X);
     if (It != Memo.end())
       return It->second;

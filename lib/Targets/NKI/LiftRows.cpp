@@ -402,6 +402,9 @@ SymP Reader::normNew(SymP S, unsigned T) {
           Add(norm(X, T));
       };
       Flat(S);
+      if (S->Op == "*")
+        if (SymP D = rescaled(Terms))
+          return D;
       return merge(S->Op, Terms, S->T);
     }
     return P.bin(S->Op, norm(S->Ops[0], T), norm(S->Ops[1], T));

@@ -252,4 +252,88 @@ std::optional<SymP> Reader::strided(SymP S, unsigned T) {
   return merge(S->Op, Out, S->T);
 }
 
+SymP Reader::rescaled(const std::vector<SymP> &Terms) {
+  if (Terms.size() != 2)
+    return nullptr;
+  auto ExpDiff = [](SymP E) -> std::pair<SymP, SymP> {
+    if (E->K == SK::Un && E->Op == "exp" && E->Ops[0]->K == SK::Bin &&
+        E->Ops[0]->Op == "-")
+      return {E->Ops[0]->Ops[0], E->Ops[0]->Ops[1]};
+    return {nullptr, nullptr};
+  };
+  for (unsigned Side = 0; Side < 2; ++Side) {
+    SymP K = Terms[1 - Side];
+    // K = exp(m - M); the other factor a sum of partial sums at m (a
+    // lane's, or lanes' already merged at m): reduce(+, c, exp(x - m)).
+    auto [Mm, Big] = ExpDiff(K);
+    if (!Mm)
+      continue;
+    std::vector<SymP> Sums;
+    std::function<void(SymP)> FlatSum = [&](SymP X) {
+      if (X->K == SK::Bin && X->Op == "+")
+        for (SymP O : X->Ops)
+          FlatSum(O);
+      else
+        Sums.push_back(X->K == SK::Cast && X->Ops[0]->T == X->T ? X->Ops[0]
+                                                                : X);
+    };
+    FlatSum(Terms[Side]);
+    SymP Out = nullptr;
+    for (SymP R : Sums) {
+      if (R->K != SK::Reduce || R->Op != "+")
+        return nullptr;
+      // K must not read the sum's column variable, except inside
+      // reductions of its own over it (the thread's max: reduce(max, c,
+      // x)).
+      SymP C = R->Ops[0];
+      std::set<SymP> Seen;
+      std::function<bool(SymP)> FreeIn = [&](SymP X) {
+        if (X == C)
+          return true;
+        if (!Seen.insert(X).second || (X->K == SK::Reduce && X->Ops[0] == C))
+          return false;
+        for (SymP O : X->Ops)
+          if (FreeIn(O))
+            return true;
+        return false;
+      };
+      if (FreeIn(K))
+        return nullptr;
+      std::vector<SymP> Adds;
+      std::function<void(SymP)> Flat = [&](SymP X) {
+        if (X->K == SK::Bin && X->Op == "+")
+          for (SymP O : X->Ops)
+            Flat(O);
+        else
+          Adds.push_back(X);
+      };
+      Flat(R->Ops[1]);
+      SymP Body = nullptr;
+      for (SymP A : Adds) {
+        SymP Coef = nullptr, E = A;
+        if (A->K == SK::Bin && A->Op == "*")
+          for (unsigned S = 0; S < 2; ++S)
+            if (ExpDiff(A->Ops[S]).first) {
+              E = A->Ops[S];
+              Coef = A->Ops[1 - S];
+            }
+        auto [X, Sub] = ExpDiff(E);
+        if (!X || Sub != Mm)
+          return nullptr;
+        // exp(x - m) * exp(m - M) = exp(x - M): the sum at M.
+        SymP N = P.un("exp", P.bin("-", X, Big));
+        if (Coef)
+          N = P.bin("*", Coef, N);
+        Body = Body ? P.bin("+", Body, N) : N;
+      }
+      if (!Body)
+        return nullptr;
+      SymP Rs = P.reduce("+", C, Body);
+      Out = Out ? P.bin("+", Out, Rs) : Rs;
+    }
+    return Out;
+  }
+  return nullptr;
+}
+
 } // namespace rowsread

@@ -109,6 +109,11 @@ private:
   /// columns b, b + a * step, ... (LiftRowsMerge.cpp), which merge() joins
   /// into one over the row; none when \p S is not one.
   std::optional<SymP> strided(SymP S, unsigned T);
+  /// A partial sum rescaled to another maximum (online softmax: the
+  /// product of reduce(+, c, exp(x - m)) and exp(m - M), \p Terms already
+  /// normalised): reduce(+, c, exp(x - M)), the same sum at M
+  /// (LiftRowsMerge.cpp); null when the product is not one.
+  SymP rescaled(const std::vector<SymP> &Terms);
   SymP merge(llvm::StringRef Op, std::vector<SymP> Terms, Ty T);
   SymP fullIter(SymP End) { return P.iter(nullptr, P.intc(0), End, P.intc(1)); }
   /// \p S in the kernel's names (a message), as Python when it is a size.

@@ -867,6 +867,39 @@ def cases_softmax_per_thread(rng):
                dict(rtol=1e-4, atol=1e-6))
 
 
+def softmax_cases(rng, out, launch_rows):
+    # Values up to 90: exp would overflow float32 without the running max.
+    for (rows, cols), hi in zip(ROWS_COLS, (3, 90, 5)):
+        x = f32(rng, (rows, cols), -hi, hi)
+        xd = x.astype(np.float64)
+        e = np.exp(xd - xd.max(axis=1, keepdims=True))
+        yield ("%dx%d" % (rows, cols),
+               dict(x=x, rows=rows, cols=cols, **{out: None}),
+               launch_rows(rows), {out: e / e.sum(axis=1, keepdims=True)}, F32)
+
+
+def cases_online_softmax(rng):
+    for c in softmax_cases(rng, "out", lambda r: L(cdiv(r, 4), 128)):
+        c[1]["in"] = c[1].pop("x")
+        yield c
+
+
+def cases_softmax_online_warp(rng):
+    return softmax_cases(rng, "out", lambda r: L(cdiv(r, 2), 64))
+
+
+def cases_softmax_online_per_thread(rng):
+    # Values up to 90: exp would overflow float32 without the running max.
+    for (rows, cols), block, hi in zip(ROWS_COLS, (32, 128, 512), (3, 90, 5)):
+        x = f32(rng, (rows, cols), -hi, hi)
+        xd = x.astype(np.float64)
+        e = np.exp(xd - xd.max(axis=1, keepdims=True))
+        yield ("%dx%d block=%d" % (rows, cols, block),
+               dict(out=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, block), block),
+               dict(out=e / e.sum(axis=1, keepdims=True)), F32)
+
+
 def cases_layernorm_struct_stats(rng):
     for (rows, cols), block in zip(ROWS_COLS, (32, 128, 512)):
         x = f32(rng, (rows, cols), -2, 3)

@@ -2,9 +2,9 @@
 // the sum: each lane keeps a running max m and a running sum d, rescaling d
 // by exp(m_old - m_new) whenever the max grows; the lanes' (m, d) pairs are
 // merged the same way through xor-butterflies; one warp per row.
-// Idiom: online softmax (running max rescaling) — not a reduction of one
-// operator, so it is refused rather than reassociated.
-// EXPECT: refuse PK5007 "running rescale"
+// Idiom: online softmax (running max rescaling), the lanes' pairs merged by
+// the same rescale: read as the row's max and the sum of exp(x - max).
+// EXPECT: lift
 #include <cuda_runtime.h>
 #include <float.h>
 
@@ -20,7 +20,7 @@ __global__ void online_softmax(float *out, const float *in, int rows,
   for (int c = lane; c < cols; c += 32) {
     float v = x[c];
     float mNew = fmaxf(m, v);
-    d = d * expf(m - mNew) + expf(v - mNew); // EXPECT-AT
+    d = d * expf(m - mNew) + expf(v - mNew);
     m = mNew;
   }
   for (int o = 16; o > 0; o >>= 1) {
