@@ -6,6 +6,9 @@
 // start at 0, 1, ..., step-1 (shuffles, shared-memory trees, atomics),
 // become one reduction over the whole row; single loads of the columns
 // just before a reduction's start are folded into it (Program::MinCols).
+// What feeds it: a row read as vectors of lanes is one partial reduction
+// per lane (strided: columns a * j + b), and a partial sum rescaled to
+// another maximum is that sum at the maximum (rescaled: online softmax).
 //
 //===----------------------------------------------------------------------===//
 #include "LiftRowsRead.h"
