@@ -95,17 +95,14 @@ std::optional<int64_t> affCoef(const Aff &A, const std::string &Atom) {
   return It == A.end() ? std::optional<int64_t>(0) : linConst(It->second);
 }
 
-std::string linText(const LinearMap &L) {
-  std::string S;
+PyExpr linExpr(const LinearMap &L) {
+  PyExpr S;
   for (auto &[M, V] : L) {
-    std::string T = M.empty()
-                        ? std::to_string(V)
-                        : (V == 1 ? M[0] : std::to_string(V) + " * " + M[0]);
-    S += (S.empty() ? "" : " + ") + T;
+    PyExpr T = M.empty() ? PyExpr::integer(V)
+                         : PyExpr::integer(V) * PyExpr::name(M[0]);
+    S = S.empty() ? T : S + T;
   }
-  if (S.empty())
-    return "0";
-  return L.size() == 1 ? S : "(" + S + ")";
+  return S.empty() ? PyExpr(0) : S;
 }
 
 const VarDecl *TransposeLifter::varOf(const Expr *E) {

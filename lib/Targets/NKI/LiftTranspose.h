@@ -31,7 +31,7 @@ bool threadFree(const Aff &A);
 /// The constant coefficient of \p Atom in \p A (0 when absent); none when
 /// it has parameters.
 std::optional<int64_t> affCoef(const Aff &A, const std::string &Atom);
-std::string linText(const LinearMap &L);
+PyExpr linExpr(const LinearMap &L);
 
 /// A bound check `coordinate < bound` read from a guard.
 struct Bound {

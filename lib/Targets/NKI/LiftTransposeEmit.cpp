@@ -27,7 +27,7 @@ std::optional<Refusal> TransposeLifter::emit() {
   if (!DT || !DO)
     return Refusal{RuleId::PK5009, Out->getLocation(),
                    "input or output of the transpose has no NKI dtype"};
-  std::string Rs = linText(Rows), Cs = linText(Cols);
+  PyExpr Rs = linExpr(Rows), Cs = linExpr(Cols);
   std::map<std::string, std::string> EpiHbm;
   for (const ParmVarDecl *P : FD->parameters()) {
     Param Pa;
@@ -61,13 +61,13 @@ std::optional<Refusal> TransposeLifter::emit() {
     K.Params.push_back(Pa);
   }
   Builder B(K.Body);
-  std::string TDs = std::to_string(TD);
-  B.check("block_x == " + TDs + " and " +
-              (R ? "block_y == " + std::to_string(R)
-                 : TDs + " % block_y == 0"),
+  PyExpr Bx = PyExpr::name("block_x"), By = PyExpr::name("block_y");
+  B.check(PyExpr::both(PyExpr::compare(Bx, "==", TD),
+                       R ? PyExpr::compare(By, "==", R)
+                         : PyExpr::compare(mod(TD, By), "==", 0)),
           "blocks of TILE x ROWS threads cover each tile");
-  B.check("grid_x * " + TDs + " >= " + Cs + " and grid_y * " + TDs +
-              " >= " + Rs,
+  B.check(PyExpr::both(PyExpr::compare(PyExpr::name("grid_x") * TD, ">=", Cs),
+                       PyExpr::compare(PyExpr::name("grid_y") * TD, ">=", Rs)),
           "the launch covers the matrix");
   std::string O = pyName(Out->getName());
   Op A;
