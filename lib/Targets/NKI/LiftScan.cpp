@@ -580,8 +580,8 @@ std::optional<Refusal> ScanLifter::run() {
   return std::nullopt;
 }
 
-Access slice(const std::string &T, const std::string &P0, const std::string &P1,
-             const std::string &F0, const std::string &F1) {
+Access slice(const std::string &T, const PyExpr &P0, const PyExpr &P1,
+             const PyExpr &F0, const PyExpr &F1) {
   Access A;
   A.Tensor = T;
   A.Slices = {{P0, P1}, {F0, F1}};
@@ -591,7 +591,8 @@ Access slice(const std::string &T, const std::string &P0, const std::string &P1,
 void ScanLifter::emit(DType Ty, const std::string &InC, const std::string &OutC,
                       const std::string &NC, std::optional<uint64_t> BlockConst,
                       uint64_t S1, uint64_t S2) {
-  std::string In = pyName(InC), Out = pyName(OutC), N = pyName(NC);
+  std::string In = pyName(InC), Out = pyName(OutC);
+  PyExpr N = PyExpr::name(pyName(NC));
   K.Name = FD->getNameAsString();
   for (const ParmVarDecl *P : FD->parameters()) {
     Param Pa;
@@ -613,16 +614,19 @@ void ScanLifter::emit(DType Ty, const std::string &InC, const std::string &OutC,
              "PSUM (exact for n <= 65536), bytes recombined with integer "
              "shifts";
   Builder B(K.Body);
+  PyExpr Bx = PyExpr::name("block_x");
   B.check("block_x % 32 == 0 and 32 <= block_x <= 1024",
           "the block is whole warps, at most 1024 threads");
   if (BlockConst)
-    B.check("block_x == " + std::to_string(*BlockConst),
+    B.check(PyExpr::compare(Bx, "==", PyExpr::integer(int64_t(*BlockConst))),
             "the block has the " + std::to_string(*BlockConst) +
                 " threads the tile indices assume");
-  B.check(llvm::formatv("block_x // 32 <= {0}", std::min(S1, S2)).str(),
+  B.check(PyExpr::compare(floorDiv(Bx, 32),
+                          "<=", PyExpr::integer(int64_t(std::min(S1, S2)))),
           "the shared arrays hold one slot per warp");
-  B.check("grid_x * block_x >= " + N, "the grid covers the elements");
-  B.check(N + " <= 65536",
+  B.check(PyExpr::compare(PyExpr::name("grid_x") * Bx, ">=", N),
+          "the grid covers the elements");
+  B.check(PyExpr::compare(N, "<=", 65536),
           "each byte plane's prefix sums stay below 2**24, exact in fp32");
   Op A;
   A.Kind = OpKind::Alloc;
@@ -643,9 +647,8 @@ void ScanLifter::emit(DType Ty, const std::string &InC, const std::string &OutC,
   std::string Tri = B.alloc("tri", Mem::SBUF, DType::F32, {"128", "128"});
   B.op(OpKind::Memset, Whole(Tri), {Sc("0.0")});
   B.op(OpKind::Memset, slice(Tri, "0", "1", "0", "1"), {Sc("1.0")});
-  std::string S = B.fresh("s");
-  B.open(S, "0", "7", "1");
-  std::string W = "(1 << " + S + ")", W2 = "(2 << " + S + ")";
+  PyExpr S = B.open(B.fresh("s"), 0, 7, 1);
+  PyExpr W = PyExpr::binary("<<", 1, S), W2 = PyExpr::binary("<<", 2, S);
   B.op(OpKind::DmaCopy, slice(Tri, W, W2, W, W2),
        {Tl(slice(Tri, "0", W, "0", W))});
   B.op(OpKind::Memset, slice(Tri, "0", W, W, W2), {Sc("1.0")});
@@ -663,9 +666,9 @@ void ScanLifter::emit(DType Ty, const std::string &InC, const std::string &OutC,
 
   DType IT = Ty; // integer tiles keep the element type
   // One tile of NP rows by NF elements, read from Src and written to Dst.
-  auto TileScan = [&](Access Src, Access Dst, const std::string &NP,
-                      const std::string &NF) {
-    auto Sl = [&](const std::string &T) { return slice(T, "0", NP, "0", NF); };
+  auto TileScan = [&](Access Src, Access Dst, const PyExpr &NP,
+                      const PyExpr &NF) {
+    auto Sl = [&](const std::string &T) { return slice(T, 0, NP, 0, NF); };
     std::string X = B.alloc("x", Mem::SBUF, IT, {"128", "128"});
     B.op(OpKind::DmaCopy, Sl(X), {Tl(Src)});
     std::string Res = B.alloc("res", Mem::SBUF, IT, {"128", "128"});
@@ -713,7 +716,7 @@ void ScanLifter::emit(DType Ty, const std::string &InC, const std::string &OutC,
       // The last element's sum is the carry of the next tile (a DMA: it
       // moves from partition NP - 1 to partition 0).
       B.op(OpKind::DmaCopy, slice(Carry, "0", "1", Kc, std::to_string(Kb + 1)),
-           {Tl(slice(Sf, NP + " - 1", NP, NF + " - 1", NF))});
+           {Tl(slice(Sf, NP - 1, NP, NF - 1, NF))});
       // This plane's byte of the result, with the carry from the plane
       // below (all values below 2**24: exact in fp32).
       if (Kb)
@@ -745,31 +748,30 @@ void ScanLifter::emit(DType Ty, const std::string &InC, const std::string &OutC,
   };
 
   // Whole rows of 128 elements, 128 rows a tile; then the ragged tail.
-  std::string R0 = B.fresh("r0"), R1 = B.fresh("r1"), NPn = B.fresh("np");
-  std::string Rows = "(" + N + " // 128)";
-  B.open(R0, "0", Rows, "128");
-  B.assign(R1, "min(" + Rows + ", " + R0 + " + 128)");
-  B.assign(NPn, R1 + " - " + R0);
+  PyExpr Rows = floorDiv(N, 128);
+  std::string R0s = B.fresh("r0"), R1s = B.fresh("r1"), NPs = B.fresh("np");
+  B.chunks(R0s, R1s, NPs, Rows, 128);
+  PyExpr R0 = PyExpr::name(R0s), R1 = PyExpr::name(R1s),
+         NPn = PyExpr::name(NPs);
   auto RowRun = [&](const std::string &T) {
     Access X;
     X.Tensor = T;
-    X.Slices = {{R0 + " * 128", R1 + " * 128"}};
-    X.Reshape = {NPn, "128"};
+    X.Slices = {{R0 * 128, R1 * 128}};
+    X.Reshape = {NPn, 128};
     return X;
   };
-  TileScan(RowRun(In), RowRun(Out), NPn, "128");
+  TileScan(RowRun(In), RowRun(Out), NPn, 128);
   B.close();
-  std::string T0 = B.fresh("t0"), NT = B.fresh("nt");
-  B.open(T0, Rows + " * 128", N, "128");
-  B.assign(NT, N + " - " + T0);
+  PyExpr T0 = B.open(B.fresh("t0"), Rows * 128, N, 128);
+  PyExpr NT = B.assign(B.fresh("nt"), N - T0);
   auto Tail = [&](const std::string &T) {
     Access X;
     X.Tensor = T;
     X.Slices = {{T0, N}};
-    X.Reshape = {"1", NT};
+    X.Reshape = {1, NT};
     return X;
   };
-  TileScan(Tail(In), Tail(Out), "1", NT);
+  TileScan(Tail(In), Tail(Out), 1, NT);
   B.close();
 }
 
