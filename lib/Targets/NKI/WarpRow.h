@@ -138,7 +138,7 @@ private:
   std::set<int64_t> PerWarpSizes;
   std::map<const FunctionDecl *, bool> Communicates;
   /// Trace-time checks of the launch and sizes (condition, why).
-  std::vector<std::pair<std::string, std::string>> Checks;
+  std::vector<std::pair<PyExpr, std::string>> Checks;
   /// The kernel reads shared_bytes (dynamic shared memory holds a row).
   bool SharedBytes = false;
   bool Dots = false;

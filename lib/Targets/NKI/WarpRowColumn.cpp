@@ -351,11 +351,13 @@ bool WarpRowLifter::columnLoop(const ForStmt *Fo) {
                     Arr->getType()->getArrayElementTypeNoTypeQual())
                 .getQuantity();
         Checks.push_back(
-            {"shared_bytes >= " + std::to_string(Bytes) + " * (" + Cols + ")",
+            {PyExpr::compare(PyExpr::name("shared_bytes"), ">=",
+                             PyExpr::integer(int64_t(Bytes)) * PyExpr(Cols)),
              "the launch's dynamic shared memory holds " + What});
       } else {
-        Checks.push_back({"(" + Cols + ") <= " + std::to_string(Sa.Size),
-                          "'" + Arr->getName().str() + "' holds " + What});
+        Checks.push_back(
+            {PyExpr::compare(PyExpr(Cols), "<=", PyExpr::integer(Sa.Size)),
+             "'" + Arr->getName().str() + "' holds " + What});
       }
     }
     Sa.K = ShArr::ColArr;

@@ -232,7 +232,9 @@ std::optional<Refusal> WarpRowLifter::run() {
   Builder H(Head);
   if (!Block) {
     H.check("block_x % 32 == 0", "blocks of whole warps");
-    H.check("grid_x * (block_x // 32) >= " + Rows,
+    H.check(PyExpr::compare(PyExpr::name("grid_x") *
+                                floorDiv(PyExpr::name("block_x"), 32),
+                            ">=", PyExpr(Rows)),
             "the launch has a warp for every row");
   } else {
     if (UsesWarps) {
@@ -240,16 +242,19 @@ std::optional<Refusal> WarpRowLifter::run() {
       H.check("block_x <= 1024", "at most 32 warps per block");
     }
     for (int64_t S : PerWarpSizes)
-      H.check("block_x // 32 <= " + std::to_string(S),
+      H.check(PyExpr::compare(floorDiv(PyExpr::name("block_x"), 32),
+                              "<=", PyExpr::integer(S)),
               "a slot of the shared array for every warp");
     if (BlockSize)
-      H.check("block_x == " + std::to_string(*BlockSize),
+      H.check(PyExpr::compare(PyExpr::name("block_x"),
+                              "==", PyExpr::integer(*BlockSize)),
               "the block size the kernel's indexing assumes");
     if (RowsBound)
-      H.check("grid_x >= " + Rows, "the launch has a block for every row");
+      H.check(PyExpr::compare(PyExpr::name("grid_x"), ">=", PyExpr(Rows)),
+              "the launch has a block for every row");
     std::set<std::string> Seen;
     for (auto &[Cond, Why] : Checks)
-      if (Seen.insert(Cond).second)
+      if (Seen.insert(Cond.py()).second)
         H.check(Cond, Why);
   }
   for (const Param &Pa : K.Params)

@@ -106,7 +106,6 @@ bool WarpRowLifter::gridLoop(const ForStmt *Fo, Ctx C) {
   if (Accs.empty())
     return fail(Fo->getForLoc(), "grid-stride loop that accumulates nothing");
   open();
-  std::string K = std::to_string(*K1);
   std::vector<std::string> AccTiles;
   for (const Acc &A : Accs) {
     std::string T = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
@@ -144,17 +143,19 @@ bool WarpRowLifter::gridLoop(const ForStmt *Fo, Ctx C) {
   // Whole chunks: round k0 deals chunks k0 .. k0 + grid_x - 1 to the
   // blocks; those of this tile's blocks are rows of one tile (the loop
   // over c0 runs at most once: it is empty when no chunk is whole).
-  B.assign("nfull_", "(" + *Bound + ") // " + K);
-  B.open("k0", "0", "nfull_", "grid_x");
-  B.open("c0", "k0 + p0", "min(nfull_, k0 + p1)", "128");
-  B.assign("c1", "min(nfull_, k0 + p1)");
-  B.assign("nc_", "c1 - c0");
+  PyExpr Bd(*Bound), Kw = PyExpr::integer(*K1);
+  PyExpr NFull = B.assign("nfull_", floorDiv(Bd, Kw));
+  PyExpr K0 = B.open("k0", 0, NFull, PyExpr::name("grid_x"));
+  PyExpr Hi = PyExpr::min(NFull, K0 + PyExpr::name("p1"));
+  PyExpr C0 = B.open("c0", K0 + PyExpr::name("p0"), Hi, 128);
+  PyExpr C1 = B.assign("c1", Hi);
+  B.assign("nc_", C1 - C0);
   {
     TileLowering TL(B, HbmName, true);
-    TL.PHi = "nc_";
-    TL.FHi = K;
-    TL.FSize = K;
-    TL.GridSrc = Access{"", {{"c0 * " + K, "c1 * " + K}}, {"nc_", K}};
+    TL.PHi = PyExpr::name("nc_");
+    TL.FHi = Kw;
+    TL.FSize = Kw;
+    TL.GridSrc = Access{"", {{C0 * Kw, C1 * Kw}}, {PyExpr::name("nc_"), Kw}};
     if (!Reduce(TL))
       return false;
   }
@@ -163,16 +164,16 @@ bool WarpRowLifter::gridLoop(const ForStmt *Fo, Ctx C) {
   // The last, partial chunk (if any) belongs to block nfull_ % grid_x: one
   // partition, when that block is in this tile.
   B.assign("qq_", "nfull_ % grid_x - p0");
-  B.open("lo", "nfull_ * " + K, *Bound, K);
-  B.open("q0", "max(0, qq_)", "min(np_, qq_ + 1)", "1");
-  B.assign("nt_", "(" + *Bound + ") - lo");
+  PyExpr Lo = B.open("lo", NFull * Kw, Bd, Kw);
+  B.open("q0", "max(0, qq_)", "min(np_, qq_ + 1)", 1);
+  B.assign("nt_", Bd - Lo);
   {
     TileLowering TL(B, HbmName, true);
     TL.PLo = "q0";
     TL.PHi = "q0 + 1";
     TL.FHi = "nt_";
-    TL.FSize = K;
-    TL.GridSrc = Access{"", {{"lo", *Bound}}, {"1", "nt_"}};
+    TL.FSize = Kw;
+    TL.GridSrc = Access{"", {{Lo, Bd}}, {1, PyExpr::name("nt_")}};
     if (!Reduce(TL))
       return false;
   }
@@ -366,7 +367,8 @@ bool WarpRowLifter::stageLoop(const ForStmt *Fo, const VarDecl *C,
     return failElem(RA->getBeginLoc(), "staged row not lifted");
   Inner[P] = Bound;
   Checks.push_back(
-      {Bound + " <= " + std::to_string(std::min<int64_t>(128, Sa.Size)),
+      {PyExpr::compare(PyExpr(Bound),
+                       "<=", PyExpr::integer(std::min<int64_t>(128, Sa.Size))),
        "the staged row fits '" + Arr->getName().str() +
            "' and the 128 partitions of a matmul"});
   open();
