@@ -878,6 +878,26 @@ def softmax_cases(rng, out, launch_rows):
                launch_rows(rows), {out: e / e.sum(axis=1, keepdims=True)}, F32)
 
 
+def cases_online_sum_coef(rng):
+    for (rows, cols), hi in zip(ROWS_COLS, (3, 90, 5)):
+        x = f32(rng, (rows, cols), -hi, hi)
+        xd = x.astype(np.float64)
+        ref = 2 * np.exp(xd - xd.max(axis=1, keepdims=True)).sum(axis=1)
+        yield ("%dx%d" % (rows, cols), dict(out=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, 64), 64), dict(out=ref), F32)
+
+
+def cases_online_sum_start_one(rng):
+    # Rows all negative too: the max stays at the start, 0.
+    for (rows, cols), lo, hi in zip(ROWS_COLS, (-3, -90, -5), (3, 90, -1)):
+        x = f32(rng, (rows, cols), lo, hi)
+        xd = x.astype(np.float64)
+        m = np.maximum(0.0, xd.max(axis=1))
+        ref = np.exp(-m) + np.exp(xd - m[:, None]).sum(axis=1)
+        yield ("%dx%d" % (rows, cols), dict(out=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, 64), 64), dict(out=ref), F32)
+
+
 def cases_online_softmax(rng):
     for c in softmax_cases(rng, "out", lambda r: L(cdiv(r, 4), 128)):
         c[1]["in"] = c[1].pop("x")
