@@ -537,63 +537,96 @@ SymP Exec::onlineSum(const Stmt *Loop,
                                  : nullptr;
     if (!G || !Free(G))
       continue;
-    // exp(t - NM) (t free): t; else null.
-    auto ExpOf = [&](SymP E) -> SymP {
+    // exp(t - Sub) (t free): t; else null.
+    auto ExpOf = [&](SymP E, SymP Sub) -> SymP {
       if (E->K == SK::Cast)
         E = E->Ops[0];
       if (E->K != SK::Un || E->Op != "exp" || E->Ops[0]->K != SK::Bin ||
-          E->Ops[0]->Op != "-" || E->Ops[0]->Ops[1] != NM)
+          E->Ops[0]->Op != "-" || E->Ops[0]->Ops[1] != Sub)
         return nullptr;
       return E->Ops[0]->Ops[0];
     };
-    std::vector<SymP> Terms;
-    std::function<void(SymP)> Flat = [&](SymP X) {
-      if (X->K == SK::Bin && X->Op == "+")
-        for (SymP O : X->Ops)
-          Flat(O);
-      else
-        Terms.push_back(X);
+    auto Flat = [&](SymP X) {
+      std::vector<SymP> Terms;
+      std::function<void(SymP)> Go = [&](SymP Y) {
+        if (Y->K == SK::Bin && Y->Op == "+")
+          for (SymP O : Y->Ops)
+            Go(O);
+        else
+          Terms.push_back(Y);
+      };
+      Go(X);
+      return Terms;
     };
-    Flat(New[K]);
-    // One term S * exp(M' - NM); the others c * exp(t - NM), c and t free.
-    bool Rescaled = false, Ok = true;
-    std::vector<SymP> Adds;
-    for (SymP X : Terms) {
-      if (X->K == SK::Bin && X->Op == "*") {
-        for (unsigned Side = 0; Side < 2 && !Rescaled; ++Side)
-          if (X->Ops[Side] == PhS && ExpOf(X->Ops[1 - Side]) == PhM) {
-            Rescaled = true;
-            X = nullptr;
-          }
-        if (!X)
-          continue;
-        bool Scaled = false;
-        for (unsigned Side = 0; Side < 2 && !Scaled; ++Side)
-          if (SymP T = ExpOf(X->Ops[Side]);
-              T && Free(T) && Free(X->Ops[1 - Side]))
-            Scaled = true;
-        if (Scaled) {
-          Adds.push_back(X);
+    // \p X as S * exp(M' - Sub) plus terms c * exp(t - Sub) (c, t free):
+    // the terms (c or null, t); none when X is not that.
+    using AddT = std::pair<SymP, SymP>;
+    auto Match = [&](SymP X, SymP Sub) -> std::optional<std::vector<AddT>> {
+      bool Rescaled = false;
+      std::vector<AddT> Adds;
+      for (SymP Y : Flat(X)) {
+        if (Y->K == SK::Bin && Y->Op == "*") {
+          bool Done = false;
+          for (unsigned Side = 0; Side < 2 && !Done && !Rescaled; ++Side)
+            if (Y->Ops[Side] == PhS && ExpOf(Y->Ops[1 - Side], Sub) == PhM)
+              Done = Rescaled = true;
+          for (unsigned Side = 0; Side < 2 && !Done; ++Side)
+            if (SymP T = ExpOf(Y->Ops[Side], Sub);
+                T && Free(T) && Free(Y->Ops[1 - Side])) {
+              Adds.push_back({Y->Ops[1 - Side], T});
+              Done = true;
+            }
+          if (Done)
+            continue;
+        }
+        if (SymP T = ExpOf(Y, Sub); T && Free(T)) {
+          Adds.push_back({nullptr, T});
           continue;
         }
+        return std::nullopt;
       }
-      if (SymP T = ExpOf(X); T && Free(T)) {
-        Adds.push_back(X);
-        continue;
-      }
-      Ok = false;
-      break;
+      if (!Rescaled || Adds.empty())
+        return std::nullopt;
+      return Adds;
+    };
+    auto Term = [&](const AddT &A, SymP Sub) {
+      SymP E = P.un("exp", P.bin("-", A.second, Sub));
+      return A.first ? P.bin("*", A.first, E) : E;
+    };
+    std::optional<std::vector<AddT>> Adds;
+    if (SymP N = New[K]; N->K == SK::Select) {
+      // `if (g > m) { s = s * exp(m - g) + ...; m = g; } else s += ...`:
+      // where the max moves to g, the online form at g; elsewhere the
+      // same terms at the old max, s not rescaled.
+      SymP C = N->Ops[0];
+      bool Moves = C->K == SK::Cmp && (((C->Op == "<" || C->Op == "<=") &&
+                                        C->Ops[0] == PhM && C->Ops[1] == G) ||
+                                       ((C->Op == ">" || C->Op == ">=") &&
+                                        C->Ops[0] == G && C->Ops[1] == PhM));
+      if (Moves)
+        if (auto A = Match(N->Ops[1], G)) {
+          std::multiset<SymP> Want{PhS}, Have;
+          for (const AddT &T : *A)
+            Want.insert(Term(T, PhM));
+          for (SymP Y : Flat(N->Ops[2]))
+            Have.insert(Y);
+          if (Want == Have)
+            Adds = A;
+        }
+    } else {
+      Adds = Match(N, NM);
     }
-    if (!Ok || !Rescaled || Adds.empty())
+    if (!Adds)
       continue;
     // Every step keeps S = S0 * exp(M0 - M) + sum of the terms at M: at
     // the end, M is M's final value (as M's own summary writes it).
     SymP MFin =
         P.cast(Old[KM]->T, P.bin("max", Old[KM], P.reduce("max", It, G)));
     SymP Body = nullptr;
-    for (SymP A : Adds)
-      Body = Body ? P.bin("+", Body, A) : A;
-    Body = P.subst(Body, {{NM, MFin}});
+    for (const AddT &A : *Adds) {
+      SymP T = Term(A, MFin);
+      Body = Body ? P.bin("+", Body, T) : T;
+    }
     if (!Free(Body))
       continue;
     SymP R = P.reduce("+", It, Body);

@@ -904,6 +904,10 @@ def cases_online_softmax(rng):
         yield c
 
 
+def cases_softmax_online_select(rng):
+    return softmax_cases(rng, "out", lambda r: L(cdiv(r, 64), 64))
+
+
 def cases_softmax_online_warp(rng):
     return softmax_cases(rng, "out", lambda r: L(cdiv(r, 2), 64))
 
