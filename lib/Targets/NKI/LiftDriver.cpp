@@ -18,10 +18,12 @@
 #include "LiftScan.h"
 #include "Lifter.h"
 
+#include "pk/DynamicVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Path.h"
 #include <cassert>
+#include <set>
 
 using namespace pk;
 using namespace pk::nki;
@@ -30,6 +32,46 @@ using namespace clang;
 namespace pk {
 namespace nki {
 namespace lift {
+
+/// Whether \p FD, or a function it calls (transitively), computes with a
+/// floating type wider than 32 bits: NKI has no float64, and every lifter
+/// computes in float32.
+bool usesFloat64(const FunctionDecl *FD) {
+  struct Finder : DynamicASTVisitor {
+    const ASTContext *Ctx = nullptr;
+    std::set<const FunctionDecl *> Seen;
+    std::vector<const FunctionDecl *> Work;
+    bool Found = false;
+    bool VisitExpr(Expr *E) override {
+      QualType Q = E->getType();
+      if (!Q.isNull() && !Q->isDependentType() && Q->isRealFloatingType() &&
+          Ctx->getTypeSize(Q) > 32)
+        Found = true;
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *C) override {
+      if (const FunctionDecl *F = C->getDirectCallee())
+        if (const FunctionDecl *D = F->getDefinition())
+          if (D->hasBody() && Seen.insert(D).second)
+            Work.push_back(D);
+      return true;
+    }
+  } V;
+  V.Ctx = &FD->getASTContext();
+  V.Seen.insert(FD);
+  V.Work.push_back(FD);
+  while (!V.Work.empty() && !V.Found) {
+    const FunctionDecl *F = V.Work.back();
+    V.Work.pop_back();
+    // Only the user's code: the toolkit's headers define double overloads
+    // the kernel does not call.
+    if (F->getASTContext().getSourceManager().isInSystemHeader(
+            F->getLocation()))
+      continue;
+    V.TraverseStmt(F->getBody());
+  }
+  return V.Found;
+}
 
 /// The lifters whose reader is one function (LiftMatmul.h, LiftScan.h,
 /// LiftMap.h, LiftRows.h): lifted when it returns true, refused when it
@@ -278,6 +320,9 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
                       "{1}; {2} tile operations in its loop bodies; {3}",
                       Name, K.Family, staticOpCount(K.Body), capacityNote(K))
             .str();
+    if (lift::usesFloat64(FD))
+      Msg += "; its double arithmetic is computed in float32 (NKI has no "
+             "float64: results differ in rounding)";
     if (!Changes.empty())
       Msg += " (names changed in the output, which Python, its imports or "
              "the generated code use: " +

@@ -2,8 +2,9 @@
 // a 1-D grid-stride loop (the free axis, tiles of 512 with a min()-bounded
 // ragged edge) and a 2-D guarded map (rows on partitions in tiles of 128)
 // with an inlined device function and a row vector broadcast over the
-// partitions.  The note names the family; the .py has one @nki.jit function
-// per kernel and the PK_KERNELS calling convention.
+// partitions.  The note names the family, why the tiles fit and, for a
+// kernel computing in double, that NKI computes it in float32; the .py has
+// one @nki.jit function per kernel and the PK_KERNELS calling convention.
 // RUN: rm -rf %t && %pk port -q --to nki -o %t %s 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DIAG
 // RUN: FileCheck %s --match-full-lines --input-file=%t/nki/PK5001.py
@@ -26,6 +27,19 @@ __global__ void bias_sq(float *out, const float *in, const float *bias,
   if (row >= rows || col >= cols)
     return;
   out[row * cols + col] = square_plus(in[row * cols + col] + bias[col], 0.5f);
+}
+
+// A double accumulator is computed in float32 (NKI has no float64): said.
+// DIAG: PK5001.cu:[[@LINE+1]]:17: note: kernel 'row_sum_double' lifted {{.*}}; its double arithmetic is computed in float32 (NKI has no float64: results differ in rounding) [PK5001]
+__global__ void row_sum_double(float *out, const float *x, int rows,
+                               int cols) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  double s = 0.0;
+  for (int c = 0; c < cols; ++c)
+    s += x[r * cols + c];
+  out[r] = (float)s;
 }
 // DIAG-NOT: warning
 // CHECK: import nki
