@@ -316,14 +316,17 @@ rows::Verdict Reader::run() {
   Pr.Col = fullIter(Pr.Cols);
   for (auto &[PV, U] : Pr.Uses)
     if ((U.K == rows::TensorUse::Matrix || U.K == rows::TensorUse::Mov) &&
-        U.Pitch != Pr.Cols)
-      return fail(RuleId::PK5007, PV->getLocation(),
-                  llvm::formatv("the rows of '{0}' are {1} apart but {2} "
-                                "columns are used (padded rows are not lifted)",
-                                PV->getName(), sizeText(U.Pitch),
-                                sizeText(Pr.Cols))
-                      .str()),
-             V;
+        U.Pitch != Pr.Cols) {
+      fail(RuleId::PK5007, PV->getLocation(),
+           llvm::formatv("the rows of '{0}' are {1} apart but {2} columns "
+                         "are used (padded rows are not lifted)",
+                         PV->getName(), sizeText(U.Pitch), sizeText(Pr.Cols))
+               .str());
+      // What the kernel reads, proven: over the other lifters' spellings.
+      if (V.Why)
+        V.Why->Definite = true;
+      return V;
+    }
   std::string Key = std::to_string(Pr.Rows ? Pr.Rows->Id : 0) + ";" +
                     std::to_string(Pr.Cols->Id);
   for (const rows::RowStore &RS : Pr.Stores)
