@@ -214,6 +214,8 @@ private:
   /// carried local's update): its value after the loop, S0 * exp(M0 - M)
   /// + sum over the iterations of c * exp(t - M) at M's final value; null
   /// when the update is not one (KernelModelLoops.cpp).
+  /// Whether \p S reads a placeholder of \p Loop's carried locals.
+  bool readsCarried(SymP S, const clang::Stmt *Loop);
   SymP onlineSum(const clang::Stmt *Loop,
                  const std::vector<const clang::VarDecl *> &Carried,
                  const std::vector<SymP> &Old, const std::vector<SymP> &New,

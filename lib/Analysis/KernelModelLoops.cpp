@@ -394,17 +394,7 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
         }
       }
       // Any placeholder of this loop inside g couples the updates.
-      std::set<SymP> Seen;
-      std::function<bool(SymP)> HasPh = [&](SymP S) {
-        if (!P.containsKind(S, SK::Carried) || !Seen.insert(S).second)
-          return false;
-        if (S->K == SK::Carried && S->Site == Loop)
-          return true;
-        for (SymP O : S->Ops)
-          if (HasPh(O))
-            return true;
-        return false;
-      };
+      auto HasPh = [&](SymP S) { return readsCarried(S, Loop); };
       bool Free = G && !HasPh(G) && (!Cond || !HasPh(Cond));
       // Updates under conditions of their own (`acc += a; if (c) acc +=
       // b;`, an if/else of updates): the value is `acc op g` when each
@@ -451,7 +441,6 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
       if (!Free && !N0->isInt()) {
         llvm::StringRef AOp;
         SymP AG = nullptr;
-        Seen.clear();
         if (Acc(N0, AOp, AG) && AG && !HasPh(AG)) {
           Op = AOp;
           G = AG;
@@ -504,26 +493,27 @@ void Exec::summarise(const Stmt *Loop, const Expr *Cond, const Expr *Inc,
   }
 }
 
+bool Exec::readsCarried(SymP S, const Stmt *Loop) {
+  std::set<SymP> Seen;
+  std::function<bool(SymP)> Go = [&](SymP X) {
+    if (!P.containsKind(X, SK::Carried) || !Seen.insert(X).second)
+      return false;
+    if (X->K == SK::Carried && X->Site == Loop)
+      return true;
+    for (SymP O : X->Ops)
+      if (Go(O))
+        return true;
+    return false;
+  };
+  return Go(S);
+}
+
 SymP Exec::onlineSum(const Stmt *Loop,
                      const std::vector<const VarDecl *> &Carried,
                      const std::vector<SymP> &Old, const std::vector<SymP> &New,
                      size_t K, SymP It) {
   auto Ph = [&](size_t I) { return P.carried(Carried[I], Loop, Old[I]->T); };
-  std::set<SymP> Seen;
-  std::function<bool(SymP)> HasPh = [&](SymP S) {
-    if (!P.containsKind(S, SK::Carried) || !Seen.insert(S).second)
-      return false;
-    if (S->K == SK::Carried && S->Site == Loop)
-      return true;
-    for (SymP O : S->Ops)
-      if (HasPh(O))
-        return true;
-    return false;
-  };
-  auto Free = [&](SymP S) {
-    Seen.clear();
-    return !HasPh(S);
-  };
+  auto Free = [&](SymP S) { return !readsCarried(S, Loop); };
   SymP PhS = Ph(K);
   // The other carried local M whose update is max(M, g), g free.
   for (size_t KM = 0; KM < Carried.size(); ++KM) {
@@ -546,18 +536,7 @@ SymP Exec::onlineSum(const Stmt *Loop,
         return nullptr;
       return E->Ops[0]->Ops[0];
     };
-    auto Flat = [&](SymP X) {
-      std::vector<SymP> Terms;
-      std::function<void(SymP)> Go = [&](SymP Y) {
-        if (Y->K == SK::Bin && Y->Op == "+")
-          for (SymP O : Y->Ops)
-            Go(O);
-        else
-          Terms.push_back(Y);
-      };
-      Go(X);
-      return Terms;
-    };
+    auto Flat = [&](SymP X) { return P.operandsOf(X, "+"); };
     // \p X as S * exp(M' - Sub) plus terms c * exp(t - Sub) (c, t free):
     // the terms (c or null, t); none when X is not that.
     using AddT = std::pair<SymP, SymP>;

@@ -734,3 +734,16 @@ std::string SymPool::strFull(SymP S, unsigned Depth) {
   }
   return "?";
 }
+
+std::vector<SymP> SymPool::operandsOf(SymP S, llvm::StringRef Op) {
+  std::vector<SymP> Out;
+  std::function<void(SymP)> Go = [&](SymP X) {
+    if (X->K == SK::Bin && X->Op == Op)
+      for (SymP O : X->Ops)
+        Go(O);
+    else
+      Out.push_back(X);
+  };
+  Go(S);
+  return Out;
+}

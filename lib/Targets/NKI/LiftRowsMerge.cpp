@@ -271,16 +271,10 @@ SymP Reader::rescaled(const std::vector<SymP> &Terms) {
     auto [Mm, Big] = ExpDiff(K);
     if (!Mm)
       continue;
-    std::vector<SymP> Sums;
-    std::function<void(SymP)> FlatSum = [&](SymP X) {
-      if (X->K == SK::Bin && X->Op == "+")
-        for (SymP O : X->Ops)
-          FlatSum(O);
-      else
-        Sums.push_back(X->K == SK::Cast && X->Ops[0]->T == X->T ? X->Ops[0]
-                                                                : X);
-    };
-    FlatSum(Terms[Side]);
+    std::vector<SymP> Sums = P.operandsOf(Terms[Side], "+");
+    for (SymP &X : Sums)
+      if (X->K == SK::Cast && X->Ops[0]->T == X->T)
+        X = X->Ops[0];
     SymP Out = nullptr;
     for (SymP R : Sums) {
       if (R->K != SK::Reduce || R->Op != "+")
@@ -302,15 +296,7 @@ SymP Reader::rescaled(const std::vector<SymP> &Terms) {
       };
       if (FreeIn(K))
         return nullptr;
-      std::vector<SymP> Adds;
-      std::function<void(SymP)> Flat = [&](SymP X) {
-        if (X->K == SK::Bin && X->Op == "+")
-          for (SymP O : X->Ops)
-            Flat(O);
-        else
-          Adds.push_back(X);
-      };
-      Flat(R->Ops[1]);
+      std::vector<SymP> Adds = P.operandsOf(R->Ops[1], "+");
       SymP Body = nullptr;
       for (SymP A : Adds) {
         SymP Coef = nullptr, E = A;

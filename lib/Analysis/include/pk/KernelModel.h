@@ -154,6 +154,9 @@ public:
   SymP rebuild(SymP S, const std::vector<SymP> &Ops);
   /// \p S with every occurrence of the keys replaced (re-simplified).
   SymP subst(SymP S, const std::map<SymP, SymP> &M);
+  /// The operands of \p S as a chain of \p Op (a + b + c: a, b, c);
+  /// \p S itself when it is not one.
+  std::vector<SymP> operandsOf(SymP S, llvm::StringRef Op);
   /// Whether \p S contains \p X (or any Carried / Undef / Load when asked).
   bool contains(SymP S, SymP X);
   bool containsKind(SymP S, SK K);
