@@ -572,7 +572,9 @@ SymP Exec::readPtr(SymP Ptr, unsigned T, SourceLocation L) {
   }
   const ValueDecl *D = Ptr->D;
   SymP Off = Ptr->Ops[0];
-  if (isa<ParmVarDecl>(D)) {
+  // Global memory: the kernel's pointer parameters (a device function's
+  // record parameter by value is a local's lanes).
+  if (isa<ParmVarDecl>(D) && !Th[T].Arrays.count(cast<VarDecl>(D))) {
     if (P.containsKind(Off, SK::Load)) {
       fail(Failure::DataDependent, L,
            "the index of this access depends on data read at run time (a "
@@ -665,7 +667,9 @@ void Exec::writePtr(SymP Ptr, unsigned T, SymP Val, SourceLocation L,
   }
   const ValueDecl *D = Ptr->D;
   SymP Off = Ptr->Ops[0];
-  if (isa<ParmVarDecl>(D)) {
+  // Global memory: the kernel's pointer parameters (a device function's
+  // record parameter by value is a local's lanes).
+  if (isa<ParmVarDecl>(D) && !Th[T].Arrays.count(cast<VarDecl>(D))) {
     if (P.containsKind(Off, SK::Load)) {
       fail(Failure::DataDependent, L,
            Acc.empty()

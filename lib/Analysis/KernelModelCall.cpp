@@ -94,6 +94,7 @@ Vals Exec::inlineCall(const FunctionDecl *F, const CallExpr *C, const Mask &M,
     return R;
   }
   std::vector<std::pair<const VarDecl *, Vals>> Bind;
+  std::vector<std::pair<const VarDecl *, std::vector<Vals>>> RecBind;
   for (unsigned I = 0; I < F->getNumParams(); ++I) {
     const ParmVarDecl *PV = F->getParamDecl(I);
     if (PV->getType()->isReferenceType()) {
@@ -127,6 +128,16 @@ Vals Exec::inlineCall(const FunctionDecl *F, const CallExpr *C, const Mask &M,
       Alias[PV] = Tgt;
       continue;
     }
+    // A record of one scalar type by value (float3 u): its lanes, bound
+    // like a local's.
+    QualType LE;
+    if (unsigned N = lanesOf(PV->getType(), &LE)) {
+      std::vector<Vals> Lanes;
+      if (!evalLanes(C->getArg(I), N, LE, M, Lanes))
+        return R;
+      RecBind.emplace_back(PV, std::move(Lanes));
+      continue;
+    }
     if (!PV->getType()->isPointerType() && !isScalarType(PV->getType())) {
       fail(Failure::Unsupported, C->getArg(I)->getExprLoc(),
            llvm::formatv("parameter '{0}' of '{1}' of type {2}", PV->getName(),
@@ -144,6 +155,13 @@ Vals Exec::inlineCall(const FunctionDecl *F, const CallExpr *C, const Mask &M,
   for (auto &[PV, V] : Bind)
     for (unsigned T : M)
       Th[T].Env[PV] = V[T];
+  for (auto &[PV, Lanes] : RecBind)
+    for (unsigned T : M) {
+      std::vector<SymP> &A = Th[T].Arrays[PV];
+      A.clear();
+      for (const Vals &L : Lanes)
+        A.push_back(L[T]);
+    }
   Frames.push_back(Frame{Vals(Th.size()), std::vector<char>(Th.size(), 0)});
   if (Lanes) {
     Frame &Fr = Frames.back();

@@ -40,7 +40,7 @@ using namespace clang;
 
 namespace rowsread {
 
-std::optional<Decomp> Reader::decompose(SymP Idx) {
+std::optional<Decomp> Reader::decompose(SymP Idx, const ValueDecl *Of) {
   auto Pl = P.poly(Idx);
   if (!Pl) {
     fail(RuleId::PK5007, Here, "an index that is not an integer expression");
@@ -109,6 +109,19 @@ std::optional<Decomp> Reader::decompose(SymP Idx) {
       D.Col = P.fromPoly(Col);
       return D;
     }
+    // A record's field: rows of W columns (fieldPitches).
+    auto FP = Of ? FieldPitch.find(Of) : FieldPitch.end();
+    if (FP != FieldPitch.end() && D.R.A % FP->second == 0 &&
+        (Rest.empty() || (Rest.size() == 1 && Rest.begin()->first.empty()))) {
+      int64_t W = FP->second, C0 = Rest.coefficient(km::Mono{});
+      if (C0 < 0)
+        return notMine(), std::nullopt;
+      D.PitchS = P.intc(W);
+      D.R.A /= W;
+      D.R.O = C0 / W;
+      D.Col = P.intc(C0 % W);
+      return D;
+    }
   }
   km::Poly RowRest, Col;
   for (auto &[M, C] : Rest) {
@@ -156,9 +169,9 @@ std::optional<Decomp> Reader::decompose(SymP Idx) {
   return D;
 }
 
-bool Reader::noFixedColumn(SymP S) {
+void Reader::fixedColumns(SymP S, int64_t O) {
   if (FixedCol.empty())
-    return true;
+    return;
   std::set<SymP> Seen;
   std::vector<SymP> Work{S};
   while (!Work.empty()) {
@@ -168,13 +181,18 @@ bool Reader::noFixedColumn(SymP S) {
       continue;
     auto F = FixedCol.find(X);
     if (F != FixedCol.end()) {
-      fail(RuleId::PK5007, F->second.first, F->second.second);
-      V.Why->Definite = true; // what the kernel reads, not a spelling
-      return false;
+      // A per-row value: the column must exist in every row.
+      int64_t C = F->second.second;
+      Pr.FieldLoads[P.subst(X, {{rowAtom(O), Row}})] = C;
+      auto *PV = cast<ParmVarDecl>(X->D);
+      rows::TensorUse &U = Pr.Uses[PV];
+      U.Fields.insert(C);
+      if (U.Pitch->K != SK::Int)
+        Pr.AtLeast.push_back({U.Pitch, C + 1});
+      continue;
     }
     Work.insert(Work.end(), X->Ops.begin(), X->Ops.end());
   }
-  return true;
 }
 
 /// Whether every reduction in \p S runs over a whole row.
@@ -284,7 +302,7 @@ SymP Reader::normNew(SymP S, unsigned T) {
     return P.iter(S->Site, norm(S->Ops[0], T), norm(S->Ops[1], T),
                   norm(S->Ops[2], T), unsigned(S->I));
   case SK::Load: {
-    auto D = decompose(S->Ops[0]);
+    auto D = decompose(S->Ops[0], S->D);
     if (!D)
       return S;
     auto *PV = dyn_cast<ParmVarDecl>(S->D);
@@ -313,7 +331,7 @@ SymP Reader::normNew(SymP S, unsigned T) {
         // A row's element at a column loop's variable, or at a fixed
         // column: most often a reduction's first element, taken before a
         // loop from the next column, which merge() folds into the loop's
-        // reduction.  One left over is refused (FixedCol).
+        // reduction; one left over is a per-row value (FixedCol).
         K = rows::TensorUse::Matrix;
         SymP Pitch = D->PitchS;
         if (U.Pitch && U.Pitch != Pitch) {
@@ -356,15 +374,9 @@ SymP Reader::normNew(SymP S, unsigned T) {
     U.K = K;
     SymP L = P.load(PV, Idx, S->T);
     if (Fixed)
-      FixedCol.try_emplace(
-          L, Here,
-          llvm::formatv("'{0}' is read at the fixed column {1} of the row, "
-                        "not as the first element of a reduction over a "
-                        "column loop that starts after it: only such "
-                        "reductions and values over a column loop's "
-                        "variable are lifted",
-                        PV->getName(), Col->I)
-              .str());
+      FixedCol.try_emplace(L, Here, Col->I);
+    else if (K == rows::TensorUse::Matrix)
+      U.Whole = true;
     return L;
   }
   case SK::Reduce: {

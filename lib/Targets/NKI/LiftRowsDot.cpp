@@ -11,6 +11,13 @@
 //    constant per store, covering [0, A')), the widest row length W | A'
 //    for which every row's stores are one family g(col), col < W;
 //
+//  * fieldPitches(): a record's fields (`reinterpret_cast<cfloat *>(a)[i]`
+//    reads a[2i] and a[2i + 1]): where each thread accesses a tensor only
+//    at constant offsets A * blockIdx.x + c, the least row length W | A
+//    (W <= 16) that puts each thread's offsets in one row is the tensor's
+//    pitch, when the rows so found agree among the tensors a thread
+//    accesses; its accesses are then fixed columns of rows (decompose);
+//
 //  * dot(): a sum over k < D of A[row * D + k] * B[col * D + k] (or
 //    B[k * N + col]), with col the row's column variable, is a contraction:
 //    reduce("dot", k, ...), emitted as nc_matmul (LiftRowsEmit.cpp), its
@@ -32,8 +39,33 @@ namespace rowsread {
 std::vector<km::Store> Reader::folded() {
   Folder F(P);
   std::vector<km::Store> Sts = Tr.Stores;
-  for (km::Store &St : Sts)
-    St.Val = F.fold(St.Val);
+  fieldPitches(Sts);
+  // A fold that reads a record's field at a column other than its
+  // variable (re * im' + im * re' as a sum over k of a[k] * b[1 - k]) is
+  // not a row's reduction: the fields stay single columns.
+  auto FieldsKept = [&](SymP S) {
+    std::set<SymP> Seen;
+    std::vector<SymP> Work{S};
+    while (!Work.empty()) {
+      SymP X = Work.back();
+      Work.pop_back();
+      if (!P.containsKind(X, SK::Load) || !Seen.insert(X).second)
+        continue;
+      if (X->K == SK::Load && FieldPitch.count(X->D))
+        if (auto Pl = P.poly(X->Ops[0]))
+          for (auto &[M, K] : *Pl)
+            for (SymP A : M)
+              if (A->K == SK::Iter && (K != 1 || M.size() != 1))
+                return false;
+      Work.insert(Work.end(), X->Ops.begin(), X->Ops.end());
+    }
+    return true;
+  };
+  for (km::Store &St : Sts) {
+    SymP Folded = F.fold(St.Val);
+    if (FieldPitch.empty() || FieldsKept(Folded))
+      St.Val = Folded;
+  }
   // Fixed columns: stores at A' * blockIdx.x + c, grouped by output and
   // guard.
   struct Member {
@@ -89,7 +121,7 @@ std::vector<km::Store> Reader::folded() {
             Vals.clear();
         }
         auto G = Vals.size() == size_t(W) ? F.family(Vals, Col) : std::nullopt;
-        if (!G) {
+        if (!G || (!FieldPitch.empty() && !FieldsKept(*G))) {
           Rows.clear();
           break;
         }
@@ -111,6 +143,95 @@ std::vector<km::Store> Reader::folded() {
     if (!Drop[I])
       Out.push_back(Sts[I]);
   return Out;
+}
+
+void Reader::fieldPitches(const std::vector<km::Store> &Sts) {
+  enum : int64_t { MaxFields = 16 };
+  SymP Bx = P.blockIdx(0);
+  // Per thread and tensor, the constant offsets c of its accesses
+  // A * blockIdx.x + c; per tensor, A (0: accessed otherwise too).
+  std::map<unsigned, std::map<const ValueDecl *, std::set<int64_t>>> Offs;
+  std::map<const ValueDecl *, int64_t> Coef;
+  auto Note = [&](unsigned T, const ValueDecl *D, SymP Idx) {
+    if (!isa<ParmVarDecl>(D))
+      return;
+    auto Pl = P.poly(Idx);
+    int64_t A = 0, C = 0;
+    bool Ok = Pl.has_value();
+    if (Ok)
+      for (auto &[M, K] : *Pl) {
+        if (M.empty())
+          C = K;
+        else if (M.size() == 1 && M[0] == Bx && K > 0)
+          A = K;
+        else
+          Ok = false;
+      }
+    auto [It, New] = Coef.try_emplace(D, A);
+    if (!Ok || A == 0 || C < 0 || It->second != A) {
+      It->second = 0;
+      return;
+    }
+    Offs[T][D].insert(C);
+  };
+  for (const km::Store &St : Sts) {
+    Note(St.Thread, St.P, St.Idx);
+    std::set<SymP> Seen;
+    std::vector<SymP> Work{St.Val};
+    while (!Work.empty()) {
+      SymP X = Work.back();
+      Work.pop_back();
+      if (!P.containsKind(X, SK::Load) || !Seen.insert(X).second)
+        continue;
+      if (X->K == SK::Load && X->D)
+        Note(St.Thread, X->D, X->Ops[0]);
+      Work.insert(Work.end(), X->Ops.begin(), X->Ops.end());
+    }
+  }
+  // Each tensor's least W.
+  std::map<const ValueDecl *, int64_t> W;
+  bool Any = false;
+  for (auto &[D, A] : Coef) {
+    if (!A)
+      continue;
+    for (int64_t E = 1; E <= std::min<int64_t>(A, MaxFields); ++E) {
+      if (A % E)
+        continue;
+      bool One = true;
+      for (auto &[T, Per] : Offs) {
+        auto It = Per.find(D);
+        if (It != Per.end())
+          One &= *It->second.begin() / E == *It->second.rbegin() / E;
+      }
+      if (One) {
+        W[D] = E;
+        Any |= E > 1;
+        break;
+      }
+    }
+  }
+  if (!Any)
+    return;
+  // The rows agree: each thread's one row in every tensor it accesses.
+  for (auto &[T, Per] : Offs) {
+    std::optional<int64_t> Row;
+    for (auto &[D, Cs] : Per) {
+      auto It = W.find(D);
+      if (It == W.end() || !Coef[D])
+        continue;
+      int64_t R = *Cs.begin() / It->second;
+      if (Row && *Row != R)
+        return;
+      Row = R;
+    }
+  }
+  for (auto &[D, E] : W)
+    if (E > 1 && Coef[D])
+      FieldPitch[D] = E;
+  if (std::getenv("PK_NKI_MODEL_DEBUG"))
+    for (auto &[D, A] : Coef)
+      llvm::errs() << "fields: " << D->getName() << " A=" << A
+                   << " W=" << (W.count(D) ? W[D] : 0) << "\n";
 }
 
 std::optional<SymP> Reader::dot(SymP S, unsigned T) {

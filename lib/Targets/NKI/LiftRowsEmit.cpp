@@ -41,6 +41,8 @@ bool Emitter::closedNew(SymP S) {
   if (S == Pr.Col)
     return false;
   if (S->K == SK::Load) {
+    if (Pr.FieldLoads.count(S))
+      return true;
     auto It = Pr.Uses.find(dyn_cast<ParmVarDecl>(S->D));
     return It != Pr.Uses.end() && It->second.K == rows::TensorUse::RowCol;
   }
@@ -130,6 +132,11 @@ NodeP Emitter::nodeNew(SymP S) {
     if (U.K == rows::TensorUse::RowCol) {
       N->K = Node::Ref;
       N->Name = RowColTile.at(PV);
+    }
+    auto F = Pr.FieldLoads.find(S);
+    if (F != Pr.FieldLoads.end()) {
+      N->K = Node::Ref;
+      N->Name = FieldTile.at({PV, F->second});
     }
     return N;
   }
@@ -349,7 +356,8 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
   auto Rows = Pr.Rows
                   ? py(Pr.Rows)
                   : std::optional<PyExpr>(PyExpr::name("grid_x") * PyExpr(AE));
-  auto Cols = py(Pr.Cols);
+  // A program of a record's fields only has no column count.
+  auto Cols = Pr.Cols ? py(Pr.Cols) : std::optional<PyExpr>(PyExpr::integer(1));
   if (!Rows || !Cols)
     return fail(RuleId::PK5008, "the row or column count is not an "
                                 "expression of the scalar parameters");
@@ -396,8 +404,12 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
       Pa.IsTensor = true;
       Pa.Ty = *DT;
       PTy[PV] = *DT;
+      std::optional<PyExpr> PitchE;
+      if (U.K == rows::TensorUse::Matrix && !(PitchE = py(U.Pitch)))
+        return fail(RuleId::PK5008, "a row length that is not an expression "
+                                    "of the scalar parameters");
       Pa.Shape =
-          U.K == rows::TensorUse::Matrix   ? std::vector<PyExpr>{RowsE, ColsE}
+          U.K == rows::TensorUse::Matrix   ? std::vector<PyExpr>{RowsE, *PitchE}
           : U.K == rows::TensorUse::RowVec ? std::vector<PyExpr>{"1", ColsE}
                                            : std::vector<PyExpr>{RowsE, "1"};
       if (U.Depth) {
@@ -462,6 +474,16 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
                 " columns: the column count is a multiple of " +
                 std::to_string(A));
   }
+  for (auto &[X, A] : Pr.AtLeast) {
+    auto XE = py(X);
+    if (!XE)
+      return fail(RuleId::PK5008, "a row length that is not an expression "
+                                  "of the scalar parameters");
+    B.check(PyExpr::compare(*XE, ">=", PyExpr::integer(A)),
+            "the kernel reads column " + std::to_string(A - 1) +
+                " of every row: rows of at least " + std::to_string(A) +
+                " column(s)");
+  }
   if (Pr.MinCols > 0)
     B.check(PyExpr::compare(ColsE, ">=", PyExpr::integer(Pr.MinCols)),
             "a reduction's first columns are read before its loop, which "
@@ -493,6 +515,21 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
         Access{pyName(PV->getName()), {{"p0", "p1"}, {"0", "1"}}, {}})};
     B.op(O);
     RowColTile[PV] = T;
+  }
+  // A record's fields read singly: a (P, 1) column each.
+  for (auto &[L, C] : Pr.FieldLoads) {
+    auto *PV = cast<ParmVarDecl>(L->D);
+    if (FieldTile.count({PV, C}))
+      continue;
+    std::string T = B.alloc("fld", Mem::SBUF, PTy.at(PV), {"128", "1"});
+    Op O;
+    O.Kind = OpKind::DmaCopy;
+    O.Dst = Access{T, {{"0", "np_"}, {"0", "1"}}, {}};
+    PyExpr C0 = PyExpr::integer(C);
+    O.Srcs = {Operand::tile(
+        Access{pyName(PV->getName()), {{"p0", "p1"}, {C0, C0 + 1}}, {}})};
+    B.op(O);
+    FieldTile[{PV, C}] = T;
   }
   // Contractions' A operands: the tile's rows, transposed once per tile.
   for (auto &[PV, U] : Pr.Uses) {
@@ -532,13 +569,14 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
     DType OT = PTy.at(RS.P);
     std::string C = column(TL.lower(N), DType::F32);
     Access Src{C, {{"0", "np_"}, {"0", "1"}}, {}};
+    PyExpr F0 = PyExpr::integer(std::max<int64_t>(RS.Field, 0));
     if (RS.Accum) {
       std::string Old = B.alloc("old", Mem::SBUF, OT, {"128", "1"});
       Op L;
       L.Kind = OpKind::DmaCopy;
       L.Dst = Access{Old, {{"0", "np_"}, {"0", "1"}}, {}};
       L.Srcs = {Operand::tile(
-          Access{pyName(RS.P->getName()), {{"p0", "p1"}, {"0", "1"}}, {}})};
+          Access{pyName(RS.P->getName()), {{"p0", "p1"}, {F0, F0 + 1}}, {}})};
       B.op(L);
       if (RS.AccOp != "+" && (OT == DType::I32 || OT == DType::U32)) {
         // atomicMax/atomicMin of 32-bit integers: exact
@@ -569,7 +607,7 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
     }
     Op S;
     S.Kind = OpKind::DmaCopy;
-    S.Dst = Access{OutName.at(RS.P), {{"p0", "p1"}, {"0", "1"}}, {}};
+    S.Dst = Access{OutName.at(RS.P), {{"p0", "p1"}, {F0, F0 + 1}}, {}};
     S.Srcs = {Operand::tile(Src)};
     B.op(S);
   }
@@ -624,13 +662,18 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
     B.close();
   }
   B.close();
+  std::string Layout =
+      Pr.Cols
+          ? llvm::formatv("{0} reduction{1} over each row, rows on "
+                          "partitions, columns in chunks of {2}",
+                          Reds.size(), Reds.size() == 1 ? "" : "s", Chunk.py())
+                .str()
+          : std::string("one record per row, its fields single columns, "
+                        "rows on partitions");
   K.Family =
-      llvm::formatv("row program from the kernel model ({0} "
-                    "reduction{1} over each row, rows on partitions, "
-                    "columns in chunks of {4}{5}; proven at block "
-                    "shape{2} {3})",
-                    Reds.size(), Reds.size() == 1 ? "" : "s",
-                    Ss.size() == 1 ? "" : "s", llvm::join(Ss, ", "), Chunk.py(),
+      llvm::formatv("row program from the kernel model ({0}{3}; proven at "
+                    "block shape{1} {2})",
+                    Layout, Ss.size() == 1 ? "" : "s", llvm::join(Ss, ", "),
                     StatTile.empty() ? ""
                                      : ", contractions by nc_matmul "
                                        "into PSUM")

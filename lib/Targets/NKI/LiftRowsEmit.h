@@ -49,6 +49,8 @@ private:
   std::map<const ParmVarDecl *, DType> PTy;
   std::map<SymP, std::string> ColTile; ///< closed values in (P, 1) tiles
   std::map<const ParmVarDecl *, std::string> RowColTile; ///< s[row] inputs
+  /// A record's fields read singly: (tensor, column) -> its (P, 1) tile.
+  std::map<std::pair<const ParmVarDecl *, int64_t>, std::string> FieldTile;
   /// Contractions' A operands: the tile's rows transposed, [Depth, np_].
   std::map<const ParmVarDecl *, std::string> StatTile;
   PyExpr RowsE, ColsE;

@@ -9,6 +9,7 @@
 #include "clang/AST/Decl.h"
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct TensorUse {
   enum Kind { None, Matrix, RowVec, RowCol, Stat, MovT, Mov } K = None;
   km::SymP Pitch = nullptr; ///< Matrix, Mov: elements per row
   km::SymP Depth = nullptr; ///< Stat, MovT, Mov: the contraction's length
+  /// Matrix: accessed at a column variable (its pitch is the program's
+  /// column count); else only at the fixed columns of Fields.
+  bool Whole = false;
+  std::set<int64_t> Fields; ///< Matrix: columns read or stored singly
   bool Read = false, Written = false, Accum = false;
 };
 
@@ -41,6 +46,9 @@ struct RowStore {
   bool Map = false;       ///< out[row, j] for every column j; else out[row]
   bool Accum = false;     ///< atomicAdd: out[row] += Val
   std::string AccOp = "+"; ///< Accum: "+", or "max"/"min" (atomicMax/Min)
+  /// Not Map: the column of a Matrix the per-row value is stored at (a
+  /// record's field); -1: out[row] of a per-row output.
+  int64_t Field = -1;
   clang::SourceLocation Loc;
 };
 
@@ -61,6 +69,12 @@ struct Program {
   /// X / a vectors of a columns reads every column (the output asserts
   /// X % a == 0; the kernel leaves a remainder's columns out).
   std::vector<std::pair<km::SymP, int64_t>> Multiples;
+  /// Loads of single columns of a Matrix (normalised) -> that column: a
+  /// per-row value each, loaded once per tile of rows.
+  std::map<km::SymP, int64_t> FieldLoads;
+  /// Sizes the program needs at least (X, a): X >= a, asserted by the
+  /// output (a fixed column c of rows of a symbolic length: c + 1).
+  std::vector<std::pair<km::SymP, int64_t>> AtLeast;
   /// The grid dimension that reaches every row ("grid_x"); empty: a single
   /// row that every launch reaches.
   std::string RowGrid = "grid_x";

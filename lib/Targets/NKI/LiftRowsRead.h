@@ -68,11 +68,13 @@ private:
   std::unordered_map<SymP, SymP> NormMemo;
   std::unordered_map<SymP, int64_t> RowsMemo;
   std::map<std::pair<SymP, int64_t>, SymP> AtRowMemo;
-  /// Loads of a row's element at a fixed column, with where and why they
-  /// are refused when merge() does not fold them into a reduction.
-  std::map<SymP, std::pair<SourceLocation, std::string>> FixedCol;
-  /// Refuses the first such load left in \p S; false then.
-  bool noFixedColumn(SymP S);
+  /// Loads of a row's element at a fixed column: where, and the column.
+  /// merge() folds those just before a reduction's loop into it; the
+  /// others are per-row values (Program::FieldLoads).
+  std::map<SymP, std::pair<SourceLocation, int64_t>> FixedCol;
+  /// Records the fixed-column loads left in \p S, the value stored at row
+  /// offset \p O, as per-row values.
+  void fixedColumns(SymP S, int64_t O);
   /// The row offset the loads in \p S read at: NoRow when none does,
   /// SeveralRows when they read several.
   enum : int64_t { NoRow = -1, SeveralRows = -2 };
@@ -94,7 +96,14 @@ private:
     return false;
   }
 
-  std::optional<Decomp> decompose(SymP Idx);
+  /// \p Idx of an access to \p Of (null: any) as a row and a column.
+  std::optional<Decomp> decompose(SymP Idx, const ValueDecl *Of = nullptr);
+  /// Record fields: the row length W of each tensor whose threads each
+  /// access a few constant offsets (`reinterpret_cast<cfloat *>(a)[i]`'s
+  /// re at 2i and im at 2i + 1, all at A * blockIdx.x + c), read as rows
+  /// of W columns, one row per thread (LiftRowsFields.cpp).
+  std::map<const ValueDecl *, int64_t> FieldPitch;
+  void fieldPitches(const std::vector<km::Store> &Sts);
   /// A contraction sum_k A[row, k] * B[col, k] (or B[k, col]) over the
   /// row's column variable col: reduce("dot", k, product) with its
   /// operands' uses recorded (LiftRowsDot.cpp); none when \p S is not one.

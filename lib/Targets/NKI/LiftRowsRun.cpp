@@ -29,8 +29,10 @@ rows::Verdict Reader::run() {
     std::string AccOp;
     SourceLocation Loc;
   };
-  std::map<const ParmVarDecl *, Out> Outs;
-  std::vector<const ParmVarDecl *> Order;
+  // Keyed by the output and, for a record's field, its column (else -1).
+  using OutKey = std::pair<const ParmVarDecl *, int64_t>;
+  std::map<OutKey, Out> Outs;
+  std::vector<OutKey> Order;
   bool HaveBound = false;
   SymP Bound = nullptr;
   int64_t A = 0;
@@ -40,7 +42,7 @@ rows::Verdict Reader::run() {
   for (const km::Store &St : Stores) {
     Here = St.Loc;
     auto *PV = dyn_cast<ParmVarDecl>(St.P);
-    auto D = decompose(St.Idx);
+    auto D = decompose(St.Idx, St.P);
     if (!D)
       return V;
     if (!D->HasRow)
@@ -62,7 +64,7 @@ rows::Verdict Reader::run() {
     Bound = *B;
     SymP Col = norm(D->Col, St.Thread);
     SymP Val = norm(St.Val, St.Thread);
-    if (V.Why || V.NotMine || !noFixedColumn(Val))
+    if (V.Why || V.NotMine)
       return V;
     if (LoadA && LoadA != D->R.A)
       return fail(RuleId::PK5007, Here,
@@ -75,10 +77,17 @@ rows::Verdict Reader::run() {
                   "a value computed from another row than the one it is "
                   "stored to (a row program has one row per thread)"),
              V;
+    fixedColumns(Val, D->R.O);
     Val = *AtRow;
-    Out &O = Outs[PV];
+    // A store at a fixed column of rows of a constant length: a record's
+    // field, one per-row value per column.
+    int64_t Field = -1;
+    if (Col->K == SK::Int && D->PitchS && D->PitchS->K == SK::Int &&
+        Col->I >= 0 && Col->I < D->PitchS->I)
+      Field = Col->I;
+    Out &O = Outs[{PV, Field}];
     if (!O.Set) {
-      Order.push_back(PV);
+      Order.push_back({PV, Field});
       O.Set = true;
       O.Loc = St.Loc;
       O.Map = Col->K == SK::Iter;
@@ -129,10 +138,17 @@ rows::Verdict Reader::run() {
                V;
       Val = P.subst(Val, {{Col, fullIter(Col->Ops[1])}});
       K = rows::TensorUse::Matrix;
+      U.Whole = true;
       SymP Pitch = D->PitchS;
       if (U.Pitch && U.Pitch != Pitch)
         return fail(RuleId::PK5007, Here, "two row pitches"), V;
       U.Pitch = Pitch;
+    } else if (Field >= 0) {
+      K = rows::TensorUse::Matrix;
+      if (U.Pitch && U.Pitch != D->PitchS)
+        return fail(RuleId::PK5007, Here, "two row pitches"), V;
+      U.Pitch = D->PitchS;
+      U.Fields.insert(Field);
     } else {
       if (D->PitchS || Col != P.intc(0))
         return fail(RuleId::PK5007, Here,
@@ -156,9 +172,41 @@ rows::Verdict Reader::run() {
   }
   Pr.A = A;
   Pr.Rows = Bound;
+  // A record's fields are stored whole: every column of its rows, and
+  // never also at a column variable.
+  std::map<const ParmVarDecl *, std::set<int64_t>> Stored;
+  for (const OutKey &OK : Order)
+    if (OK.second >= 0)
+      Stored[OK.first].insert(OK.second);
+  for (auto &[PV, Fs] : Stored) {
+    const rows::TensorUse &U = Pr.Uses[PV];
+    Here = Outs[{PV, *Fs.begin()}].Loc;
+    if (U.Whole)
+      return fail(RuleId::PK5007, Here,
+                  llvm::formatv("'{0}' is stored both at whole rows and at "
+                                "single columns",
+                                PV->getName())
+                      .str()),
+             V;
+    if (int64_t(Fs.size()) != U.Pitch->I) {
+      std::vector<std::string> Cs;
+      for (int64_t F : Fs)
+        Cs.push_back(std::to_string(F));
+      return fail(RuleId::PK5007, Here,
+                  llvm::formatv("'{0}' is stored at column{1} {2} of its rows "
+                                "of {3}: the tile program writes whole rows, "
+                                "and the other columns would not keep "
+                                "their values",
+                                PV->getName(), Cs.size() == 1 ? "" : "s",
+                                llvm::join(Cs, ", "), U.Pitch->I)
+                      .str()),
+             V.Why->Definite = true, V; // what the kernel stores
+    }
+  }
   // Each output: every row offset, the same value, whole rows.
-  for (const ParmVarDecl *PV : Order) {
-    Out &O = Outs[PV];
+  for (const OutKey &OK : Order) {
+    const ParmVarDecl *PV = OK.first;
+    Out &O = Outs[OK];
     Here = O.Loc;
     if (int64_t(O.Vals.size()) != A)
       return fail(RuleId::PK5007, Here,
@@ -232,6 +280,7 @@ rows::Verdict Reader::run() {
     RS.Accum = O.Accum;
     RS.AccOp = O.Accum ? O.AccOp : "+";
     RS.Loc = O.Loc;
+    RS.Field = OK.second;
     Pr.Stores.push_back(RS);
   }
   // No iteration variable escapes its loop: a row output reads none, a
@@ -309,14 +358,14 @@ rows::Verdict Reader::run() {
   for (const rows::RowStore &RS : Pr.Stores)
     if (!Cols(RS.Val))
       return V;
-  if (!Pr.Cols)
-    return notMine(), V; // no reduction and no row map: element-wise
-  if (!Pr.Reductions && Pr.A == 1 && !Tr.Barriers && !Tr.Shuffles)
-    ; // a plain row map: still a row program
-  Pr.Col = fullIter(Pr.Cols);
+  // No reduction, no row map and no record's fields: element-wise.
+  if (!Pr.Cols && Pr.FieldLoads.empty() && Stored.empty())
+    return notMine(), V;
+  if (Pr.Cols)
+    Pr.Col = fullIter(Pr.Cols);
   for (auto &[PV, U] : Pr.Uses)
     if ((U.K == rows::TensorUse::Matrix || U.K == rows::TensorUse::Mov) &&
-        U.Pitch != Pr.Cols) {
+        (U.Whole || U.K == rows::TensorUse::Mov) && U.Pitch != Pr.Cols) {
       fail(RuleId::PK5007, PV->getLocation(),
            llvm::formatv("the rows of '{0}' are {1} apart but {2} columns "
                          "are used (padded rows are not lifted)",
@@ -328,9 +377,10 @@ rows::Verdict Reader::run() {
       return V;
     }
   std::string Key = std::to_string(Pr.Rows ? Pr.Rows->Id : 0) + ";" +
-                    std::to_string(Pr.Cols->Id);
+                    std::to_string(Pr.Cols ? Pr.Cols->Id : 0);
   for (const rows::RowStore &RS : Pr.Stores)
-    Key += ";" + std::to_string(P.acHash(RS.Val)) + (RS.Map ? "m" : "r");
+    Key += ";" + std::to_string(P.acHash(RS.Val)) + (RS.Map ? "m" : "r") +
+           std::to_string(RS.Field);
   Pr.Key = Key;
   V.Prog = std::move(Pr);
   return V;

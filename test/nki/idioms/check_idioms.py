@@ -817,6 +817,60 @@ def cases_complex_mul_pairs(rng):
                dict(c=c), F32)
 
 
+def cases_swap_pairs_float2(rng):
+    for n in (1000, 33001):
+        x = f32(rng, 2 * n)
+        ref = x.reshape(n, 2)[:, ::-1].reshape(-1)
+        yield ("n=%d" % n, dict(out=None, **{"in": x}, n=n),
+               L(cdiv(n, 256), 256), dict(out=ref), dict(rtol=0, atol=0))
+
+
+def cases_cross_float3(rng):
+    for n in (1000, 20001):
+        a, b = f32(rng, 3 * n), f32(rng, 3 * n)
+        ref = np.cross(a.reshape(n, 3).astype(np.float64),
+                       b.reshape(n, 3).astype(np.float64)).reshape(-1)
+        yield ("n=%d" % n, dict(c=None, a=a, b=b, n=n), L(cdiv(n, 128), 128),
+               dict(c=ref), F32)
+
+
+def cases_rgba_to_gray(rng):
+    for n in (1000, 50001):
+        p = f32(rng, 4 * n, 0, 1)
+        q = p.reshape(n, 4).astype(np.float64)
+        ref = 0.299 * q[:, 0] + 0.587 * q[:, 1] + 0.114 * q[:, 2]
+        yield ("n=%d" % n, dict(gray=None, rgba=p, n=n),
+               L(cdiv(n, 256), 256), dict(gray=ref), F32)
+
+
+def cases_complex_mul_two_per_thread(rng):
+    for n2 in (1000, 33001):
+        a, b = f32(rng, 4 * n2), f32(rng, 4 * n2)
+        za = a[0::2] + 1j * a[1::2].astype(np.float64)
+        zb = b[0::2] + 1j * b[1::2].astype(np.float64)
+        z = za * zb
+        c = np.empty(4 * n2)
+        c[0::2], c[1::2] = z.real, z.imag
+        yield ("n2=%d" % n2, dict(c=None, a=a, b=b, n2=n2),
+               L(cdiv(n2, 128), 128), dict(c=c), F32)
+
+
+def cases_subtract_first_column(rng):
+    for rows, cols in ((5, 1000), (130, 77), (3, 1)):
+        x = f32(rng, (rows, cols))
+        yield ("%dx%d" % (rows, cols), dict(out=None, x=x, cols=cols),
+               L(rows, 128), dict(out=x - x[:, :1]), dict(rtol=0, atol=0))
+
+
+def cases_rowsum_first_twice(rng):
+    for rows, cols in ((37, 100), (300, 1)):
+        x = f32(rng, (rows, cols))
+        q = x.astype(np.float64)
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, 128), 128), dict(out=q[:, 0] + q.sum(axis=1)), F32)
+
+
 def cases_vec3_norm(rng):
     for n in (1000, 70001):
         p = f32(rng, 3 * n, -4, 4)

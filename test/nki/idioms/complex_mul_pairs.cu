@@ -3,7 +3,6 @@
 // Idiom: a struct of one scalar type read through a cast pointer, an
 // aggregate initialiser for the result.
 // EXPECT: lift
-// GAP: stored fields that mix a thread's loaded fields (re and im)
 #include <cuda_runtime.h>
 
 struct cfloat {

@@ -2,8 +2,9 @@
 // row: the first element is read before a loop that also starts at it, so
 // it counts twice (a bug in a row sum, or a bias on purpose).
 // Idiom: `s = x[r * cols]; for (c = 0; ...) s += ...`.  Not one reduction:
-// refused at the fixed column's read, never lifted as the row's sum.
-// EXPECT: refuse PK5007 "fixed column 0 of the row"
+// lifted as the first column (a per-row value) plus the row's sum, never
+// as the row's sum alone.
+// EXPECT: lift
 #include <cuda_runtime.h>
 
 __global__ void rowsum_first_twice(float *out, const float *x, int rows,
@@ -14,5 +15,5 @@ __global__ void rowsum_first_twice(float *out, const float *x, int rows,
   float s = x[r * cols];
   for (int c = 0; c < cols; ++c)
     s += x[r * cols + c];
-  out[r] = s; // EXPECT-AT
+  out[r] = s;
 }
