@@ -41,6 +41,7 @@ DOC = {
     "tensor_copy": "nki.isa.tensor_copy",
     "memset": "nki.isa.memset",
     "iota": "nki.isa.iota",
+    "affine_select": "nki.isa.affine_select",
     "shared_hbm": "nki.language.shared_hbm",
     "memory": "Trainium memory hierarchy / NeuronCore architecture",
     "indexing": "Tensor Indexing on NKI",

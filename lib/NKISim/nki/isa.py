@@ -19,7 +19,7 @@ from ._core import NKISimError, Tensor, cite, fail, is_hbm, psum, sbuf
 __all__ = [
     "dma_copy", "tensor_copy", "nc_matmul", "nc_transpose", "tensor_tensor",
     "tensor_scalar", "tensor_reduce", "activation", "reciprocal", "memset",
-    "select", "iota", "engine",
+    "select", "iota", "affine_select", "engine",
 ]
 
 
@@ -477,6 +477,72 @@ def select(dst, predicate, on_true, on_false, **kwargs):
     else:
         f = _scalar_operand(on_false, dst, name, "on_false")
     _store(dst, np.where(predicate.data != 0, on_true.data, f))
+
+
+_AFFINE_CMP = ("equal", "not_equal", "greater", "greater_equal", "less",
+               "less_equal")
+
+
+def affine_select(dst, pattern, offset, channel_multiplier, on_true_tile,
+                  on_false_value, cmp_op=nl.equal, **kwargs):
+    """dst = on_true_tile where cmp_op(offset + p * channel_multiplier +
+    w * step_w + ... + x * step_x, 0) (p the partition; the pattern as for
+    iota, the affine value computed in 32-bit integers), else
+    on_false_value, a float32 scalar (the GpSimd engine: the causal mask of
+    attention scores).  dst and on_true_tile have one shape, in SBUF."""
+    _core.count_op("affine_select")
+    name = "affine_select"
+    _tensor(dst, name, "dst")
+    _on_chip(on_true_tile, name, "on_true_tile")
+    for t, arg in ((dst, "dst"), (on_true_tile, "on_true_tile")):
+        if t.buffer is not sbuf:
+            fail("%s: %s is in %s; the GpSimd engine reads and writes SBUF%s"
+                 % (name, arg, t.buffer.name, cite("affine_select")))
+    _on_chip(dst, name, "dst")
+    _same_shape(dst, on_true_tile, name, "dst", "on_true_tile")
+    _same_partitions(dst, on_true_tile, name, "on_true_tile")
+    if not isinstance(cmp_op, nl.Op) or cmp_op.name not in _AFFINE_CMP:
+        fail("%s: cmp_op must be an nl comparison (%s), not %r%s" %
+             (name, ", ".join("nl." + c for c in _AFFINE_CMP), cmp_op,
+              cite("affine_select")))
+    if isinstance(on_false_value, (bool, np.bool_)) or not isinstance(
+            on_false_value, (float, np.floating)):
+        fail("%s: on_false_value must be a float32 scalar, not %r%s" %
+             (name, on_false_value, cite("affine_select")))
+    if not isinstance(pattern, (list, tuple)) or not 1 <= len(pattern) <= 4:
+        fail("%s: pattern must be a list of 1 to 4 [step, num] pairs, not "
+             "%r%s" % (name, pattern, cite("affine_select")))
+    steps, nums = [], []
+    for pair in pattern:
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            fail("%s: each pattern entry must be a [step, num] pair, not "
+                 "%r%s" % (name, pair, cite("affine_select")))
+        steps.append(_int_arg(pair[0], name, "a pattern step"))
+        n = _int_arg(pair[1], name, "a pattern size")
+        if n < 1:
+            fail("%s: a pattern size must be positive, not %d" % (name, n))
+        nums.append(n)
+    offset = _int_arg(offset, name, "offset")
+    mult = _int_arg(channel_multiplier, name, "channel_multiplier")
+    per = int(np.prod(dst.shape[1:])) if dst.ndim > 1 else 1
+    if int(np.prod(nums)) != per:
+        fail("%s: the pattern covers %d elements per partition but dst %s "
+             "holds %d%s" % (name, int(np.prod(nums)), list(dst.shape), per,
+                             cite("affine_select")))
+    p = dst.shape[0]
+    vals = np.full((p,) + tuple(nums), offset, dtype=np.int64)
+    vals += (np.arange(p, dtype=np.int64) * mult).reshape(
+        (p,) + (1,) * len(nums))
+    for k, (st, n) in enumerate(zip(steps, nums)):
+        shape = [1] * (len(nums) + 1)
+        shape[k + 1] = n
+        vals = vals + (np.arange(n, dtype=np.int64) * st).reshape(shape)
+    if vals.size and (vals.min() < -2**31 or vals.max() > 2**31 - 1):
+        fail("%s: affine values leave the 32-bit integer range%s" %
+             (name, cite("affine_select")))
+    pred = getattr(np, cmp_op.name)(vals, 0).reshape(dst.shape)
+    _store(dst, np.where(pred, on_true_tile.data,
+                         np.float32(on_false_value)))
 
 
 # Keep the error type reachable as nisa.NKISimError for callers' except.

@@ -36,7 +36,8 @@ struct Node {
   /// kernel model's ArgNone or ArgLow) in a row where none does.
   // clang-format off
   enum Kind {
-    Load, Scalar, Bin, Unary, Cast, Ref, Row, Dot, ColSum, RowRed, RowArg
+    Load, Scalar, Bin, Unary, Cast, Ref, Row, Dot, ColSum, RowRed, RowArg,
+    AffSel
   } K = Scalar;
   // clang-format on
   DType Ty = DType::F32;
@@ -50,6 +51,9 @@ struct Node {
   std::shared_ptr<Node> A, B;
   std::string Stat; ///< Dot
   PyExpr Depth;     ///< Dot, ColSum, RowRed, RowArg
+  /// AffSel: A where Offset + p - x Fn 0 (p the partition, x the free
+  /// element; Fn an nl comparison), else the scalar Val.
+  PyExpr Offset;
 };
 using NodeP = std::shared_ptr<Node>;
 
@@ -235,8 +239,42 @@ public:
       return rowRedTile(N);
     case Node::RowArg:
       return rowArgTile(N);
+    case Node::AffSel:
+      return affineSelect(lower(N->A), N->Ty, N->Offset, N->Fn, N->Val);
     }
     return Operand::scalar("0");
+  }
+
+  /// \p A where Offset + p - x Fn 0, else \p False (a scalar): a full
+  /// tile, \p A broadcast over it first when a scalar or a column.
+  Operand affineSelect(Operand A, DType Ty, const PyExpr &Offset,
+                       const std::string &Fn, const PyExpr &False) {
+    if (!A.IsTile || isCol(A)) {
+      Access T = fresh(Ty, false);
+      Op M;
+      M.Kind = OpKind::Memset;
+      M.Dst = T;
+      M.Srcs = {A.IsTile ? Operand::scalar(PyExpr::real(0.0)) : A};
+      B.op(M);
+      if (A.IsTile) {
+        Op Ad;
+        Ad.Kind = OpKind::TensorScalar;
+        Ad.Fn = "nl.add";
+        Ad.Dst = T;
+        Ad.Srcs = {Operand::tile(T), A};
+        B.op(Ad);
+      }
+      A = Operand::tile(T);
+    }
+    Access D = fresh(Ty, false);
+    Op O;
+    O.Kind = OpKind::AffineSelect;
+    O.Fn = Fn;
+    O.Dst = D;
+    O.Srcs = {A, Operand::scalar(Offset), Operand::scalar(FHi),
+              Operand::scalar(False)};
+    B.op(O);
+    return Operand::tile(D);
   }
 
   /// The staged rows times the chunk f0:f1 of the matrix rows: the chunk

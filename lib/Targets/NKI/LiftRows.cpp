@@ -247,7 +247,25 @@ std::optional<SymP> Reader::atRow(SymP S, int64_t O) {
   int64_t Rs = rowsIn(S);
   if (Rs != NoRow && Rs != O)
     return std::nullopt;
-  SymP R = Rs != NoRow ? P.subst(S, {{rowAtom(O), Row}}) : S;
+  std::map<SymP, SymP> To;
+  if (Rs != NoRow)
+    To[rowAtom(O)] = Row;
+  // The row as a value: the row plus C - O.
+  if (RowValA) {
+    std::set<SymP> Seen;
+    std::vector<SymP> Work{S};
+    while (!Work.empty()) {
+      SymP X = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(X).second)
+        continue;
+      if (X->K == SK::Param && !X->D && X->I >= RowValAtom &&
+          X->I < RowValAtom + MaxRowVal)
+        To[X] = P.bin("+", Row, P.intc(int64_t(X->I - RowValAtom) - O));
+      Work.insert(Work.end(), X->Ops.begin(), X->Ops.end());
+    }
+  }
+  SymP R = To.empty() ? S : P.subst(S, To);
   AtRowMemo[Key] = R;
   return R;
 }
@@ -263,7 +281,34 @@ SymP Reader::norm(SymP S, unsigned T) {
   return R;
 }
 
+SymP Reader::asRowVal(SymP S) {
+  if (isFloatTy(S->T) || !P.containsKind(S, SK::BlockIdx))
+    return nullptr;
+  auto Pl = P.poly(S);
+  if (!Pl)
+    return nullptr;
+  SymP Bx = P.blockIdx(0);
+  int64_t A = 0, C = 0;
+  for (auto &[M, K] : *Pl) {
+    if (M.empty())
+      C = K;
+    else if (M.size() == 1 && M[0] == Bx && K > 0)
+      A = K;
+    else
+      return nullptr;
+  }
+  if (!A || C < 0 || C >= MaxRowVal || (RowValA && RowValA != A))
+    return nullptr;
+  RowValA = A;
+  return rowVal(C);
+}
+
 SymP Reader::normNew(SymP S, unsigned T) {
+  // The row index used as a value (a causal bound `c <= t`, a mask
+  // `c <= t ? v : 0`).
+  if (S->K == SK::Bin || S->K == SK::BlockIdx)
+    if (SymP R = asRowVal(S))
+      return R;
   switch (S->K) {
   case SK::Int:
   case SK::Flt:
@@ -283,10 +328,16 @@ SymP Reader::normNew(SymP S, unsigned T) {
   case SK::Ptr:
     fail(RuleId::PK5007, Here, "a pointer or loop state used as a value");
     return S;
-  case SK::Iter:
-    // A loop whose range is the thread's own row (`for (c = 0; c <= t;
-    // ...)`: a causal or triangular mask) is not a row program's column
-    // loop; said as such over the other lifters' reasons.
+  case SK::Iter: {
+    // A loop whose end is the thread's own row plus a constant (`for (c =
+    // 0; c <= t; ...)`, a causal range) is a masked column loop; any other
+    // range that depends on the row (a start at the row, a scaled row) is
+    // not a row program's column loop, said as such over the other
+    // lifters' reasons.
+    SymP End = S->Ops[1];
+    SymP RowEnd = P.containsKind(End, SK::BlockIdx) ? asRowVal(End) : nullptr;
+    if (RowEnd && S->Ops[0] == P.intc(0) && S->Ops[2] == P.intc(1))
+      return P.iter(S->Site, S->Ops[0], RowEnd, S->Ops[2], unsigned(S->I));
     if (P.containsKind(S->Ops[0], SK::BlockIdx) ||
         P.containsKind(S->Ops[1], SK::BlockIdx)) {
       fail(RuleId::PK5007, Here,
@@ -301,6 +352,7 @@ SymP Reader::normNew(SymP S, unsigned T) {
     // column of a row map make the canonical full-row variable).
     return P.iter(S->Site, norm(S->Ops[0], T), norm(S->Ops[1], T),
                   norm(S->Ops[2], T), unsigned(S->I));
+  }
   case SK::Load: {
     auto D = decompose(S->Ops[0], S->D);
     if (!D)

@@ -192,6 +192,10 @@ NodeP Emitter::nodeNew(SymP S) {
   case SK::Select:
     if (NodeP A = argPair(S))
       return A;
+    if (NodeP C = causalSelect(S))
+      return C;
+    if (Why)
+      return nullptr;
     [[fallthrough]];
   case SK::Cmp:
     fail(RuleId::PK5007,
@@ -233,6 +237,78 @@ NodeP Emitter::dotNode(SymP S) {
   return N;
 }
 
+bool Emitter::rowColPredicate(SymP E, llvm::StringRef Cmp, PyExpr &Offset,
+                              std::string &Fn) {
+  auto Pl = P.poly(E);
+  if (!Pl)
+    return false;
+  SymP RowS = P.atom(rows::RowAtom);
+  int64_t R = 0, C = 0, K = 0;
+  for (auto &[M, X] : *Pl) {
+    if (M.empty())
+      K = X;
+    else if (M.size() == 1 && M[0] == RowS)
+      R = X;
+    else if (M.size() == 1 && M[0]->K == SK::Iter &&
+             M[0]->Ops[0] == P.intc(0) && M[0]->Ops[2] == P.intc(1))
+      C = X;
+    else
+      return false;
+  }
+  if (!((R == 1 && C == -1) || (R == -1 && C == 1)))
+    return false;
+  // 0 Cmp E.  With E = v = row + K - col: v Cmp' 0 (Cmp' the mirror);
+  // with E = -(row - K - col) = -w: w Cmp 0.
+  static const std::map<std::string, std::pair<const char *, const char *>>
+      Names = {{"<", {"nl.greater", "nl.less"}},
+               {"<=", {"nl.greater_equal", "nl.less_equal"}},
+               {">", {"nl.less", "nl.greater"}},
+               {">=", {"nl.less_equal", "nl.greater_equal"}},
+               {"==", {"nl.equal", "nl.equal"}},
+               {"!=", {"nl.not_equal", "nl.not_equal"}}};
+  auto It = Names.find(Cmp.str());
+  if (It == Names.end())
+    return false;
+  Fn = R == 1 ? It->second.first : It->second.second;
+  Offset = PyExpr("p0") + PyExpr::integer(R == 1 ? K : -K) - PyExpr("f0");
+  return true;
+}
+
+NodeP Emitter::causalSelect(SymP S) {
+  SymP Cond = S->Ops[0];
+  if (Cond->K != SK::Cmp || !isFloatTy(S->T))
+    return nullptr;
+  static const std::map<std::string, std::string> Negate = {
+      {"<", ">="}, {"<=", ">"},  {">", "<="},
+      {">=", "<"}, {"==", "!="}, {"!=", "=="}};
+  std::string Cmp = Cond->Op.str();
+  SymP True = S->Ops[1], False = S->Ops[2];
+  auto IsConst = [](SymP X) {
+    return X->K == SK::Flt || X->K == SK::Int ||
+           (X->K == SK::Cast && X->Ops[0]->K == SK::Int);
+  };
+  if (!IsConst(False)) {
+    if (!IsConst(True) || !Negate.count(Cmp))
+      return nullptr;
+    std::swap(True, False);
+    Cmp = Negate.at(Cmp);
+  }
+  // lhs Cmp rhs  <=>  0 Cmp rhs - lhs.
+  PyExpr Offset;
+  std::string Fn;
+  if (!rowColPredicate(P.bin("-", Cond->Ops[1], Cond->Ops[0]), Cmp, Offset, Fn))
+    return nullptr;
+  SymP FV = False->K == SK::Cast ? False->Ops[0] : False;
+  auto N = std::make_shared<Node>();
+  N->K = Node::AffSel;
+  N->Ty = DType::F32;
+  N->A = node(True);
+  N->Fn = Fn;
+  N->Offset = Offset;
+  N->Val = PyExpr::real(FV->K == SK::Flt ? FV->F : double(FV->I));
+  return N->A ? N : nullptr;
+}
+
 /// Computes the reduction \p R over the row into a (P, 1) column.
 bool Emitter::reduce(SymP R) {
   llvm::StringRef ROp = R->Op;
@@ -247,6 +323,9 @@ bool Emitter::reduce(SymP R) {
   if (!Fn || !Id || ROp == "*")
     return fail(RuleId::PK5007,
                 llvm::formatv("a reduction with '{0}'", ROp).str());
+  if (P.contains(R->Ops[0], P.atom(rows::RowAtom)) && !isFloatTy(R->T))
+    return fail(RuleId::PK5007, "an integer reduction over a causal range "
+                                "(c < row + k)");
   if (!isFloatTy(R->T))
     return intReduce(R);
   std::string Acc = B.alloc("acc", Mem::SBUF, DType::F32, {"128", "1"});
@@ -268,6 +347,20 @@ bool Emitter::reduce(SymP R) {
   if (!V.IsTile || TileLowering::isCol(V))
     return fail(RuleId::PK5007, "a reduction whose terms do not depend on "
                                 "the column");
+  // A causal range c < row + k: the terms of the other columns are the
+  // identity (affine_select).
+  if (P.contains(R->Ops[0], P.atom(rows::RowAtom))) {
+    PyExpr Offset;
+    std::string MFn;
+    if (!rowColPredicate(P.bin("-", R->Ops[0]->Ops[1], R->Ops[0]), "<", Offset,
+                         MFn))
+      return fail(RuleId::PK5007, "a column range that depends on the row "
+                                  "other than as c < row + k");
+    V = TL.affineSelect(V, DType::F32, Offset, MFn,
+                        ROp == "+"     ? PyExpr::real(0.0)
+                        : ROp == "max" ? PyExpr("-3.4028234663852886e38")
+                                       : PyExpr("3.4028234663852886e38"));
+  }
   std::string Red = B.alloc("red", Mem::SBUF, DType::F32, {"128", "1"});
   Access RA{Red, {{"0", "np_"}, {"0", "1"}}, {}};
   Op Rd;
@@ -484,6 +577,11 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
                 " of every row: rows of at least " + std::to_string(A) +
                 " column(s)");
   }
+  if (Pr.CausalK != INT64_MIN)
+    B.check(
+        PyExpr::compare(RowsE + PyExpr::integer(Pr.CausalK - 1), "<=", ColsE),
+        "a causal range c < row + " + std::to_string(Pr.CausalK) +
+            " stays within every row");
   if (Pr.MinCols > 0)
     B.check(PyExpr::compare(ColsE, ">=", PyExpr::integer(Pr.MinCols)),
             "a reduction's first columns are read before its loop, which "
@@ -516,11 +614,14 @@ bool Emitter::run(const std::vector<std::pair<BlockShape, int64_t>> &Shapes0,
     B.op(O);
     RowColTile[PV] = T;
   }
-  // A record's fields read singly: a (P, 1) column each.
+  // A record's fields read singly: a (P, 1) column each, in the order of
+  // the parameters and columns (the map's keys are pointers).
+  std::set<std::tuple<unsigned, int64_t, const ParmVarDecl *>> Fields;
   for (auto &[L, C] : Pr.FieldLoads) {
     auto *PV = cast<ParmVarDecl>(L->D);
-    if (FieldTile.count({PV, C}))
-      continue;
+    Fields.insert({PV->getFunctionScopeIndex(), C, PV});
+  }
+  for (auto &[Index, C, PV] : Fields) {
     std::string T = B.alloc("fld", Mem::SBUF, PTy.at(PV), {"128", "1"});
     Op O;
     O.Kind = OpKind::DmaCopy;

@@ -76,6 +76,15 @@ private:
   bool argReduce(SymP R);
   bool intReduce(SymP R);
   NodeP argPair(SymP S);
+  /// A select whose condition compares the column with the row plus a
+  /// constant and one of whose values is a constant (a causal mask, `c <=
+  /// t ? v : 0`): nisa.affine_select; null when \p S is not one.
+  NodeP causalSelect(SymP S);
+  /// For a value E = s * (row - col) + k (s = 1 or -1, col a column
+  /// variable), the affine_select offset and comparison that hold where
+  /// `0 Cmp E`; false when E is not one.
+  bool rowColPredicate(SymP E, llvm::StringRef Cmp, PyExpr &Offset,
+                       std::string &Fn);
   bool ArgUsed = false;     ///< a first-index arg form was lowered
   bool ArgLastUsed = false; ///< a last-index one
   std::string column(const Operand &O, DType Ty);

@@ -24,6 +24,13 @@ enum : unsigned { RowAtom = 1 };
 /// RowOffAtom + o for row offset o within the block (below
 /// MaxRowsPerBlock: one thread per row of a block of up to 1024 threads).
 enum : unsigned { RowOffAtom = 1u << 20, MaxRowsPerBlock = 1024 };
+/// The row index as a value (`t` in `c <= t`) while the thread's row is
+/// not yet known: the atom RowValAtom + C for A * blockIdx.x + C, which is
+/// the row plus C - o for the store of row offset o (atRow).
+enum : unsigned {
+  RowValAtom = RowOffAtom + MaxRowsPerBlock,
+  MaxRowVal = 2 * MaxRowsPerBlock
+};
 
 /// How a pointer parameter is accessed, relative to the thread's row.
 struct TensorUse {
@@ -72,6 +79,10 @@ struct Program {
   /// Loads of single columns of a Matrix (normalised) -> that column: a
   /// per-row value each, loaded once per tile of rows.
   std::map<km::SymP, int64_t> FieldLoads;
+  /// Reductions over the columns c < row + k (a causal range, Row the
+  /// row atom): the largest k, the output asserting that every row's
+  /// range is within the row (rows - 1 + k <= Cols); none: INT64_MIN.
+  int64_t CausalK = INT64_MIN;
   /// Sizes the program needs at least (X, a): X >= a, asserted by the
   /// output (a fixed column c of rows of a symbolic length: c + 1).
   std::vector<std::pair<km::SymP, int64_t>> AtLeast;

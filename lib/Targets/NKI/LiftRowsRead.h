@@ -83,6 +83,13 @@ private:
   /// must be O's, which becomes the row.
   std::optional<SymP> atRow(SymP S, int64_t O);
   SymP rowAtom(int64_t O) { return P.atom(RowOffAtom + unsigned(O)); }
+  /// The row index as a value: A * blockIdx.x + C (RowValAtom), A the
+  /// rows per block it assumes (checked against the program's).
+  SymP rowVal(int64_t C) { return P.atom(RowValAtom + unsigned(C)); }
+  int64_t RowValA = 0;
+  /// \p S, an integer A * blockIdx.x + C (A > 0, 0 <= C < MaxRowVal), as
+  /// rowVal(C); null when it is not one.
+  SymP asRowVal(SymP S);
 
   bool fail(RuleId R, SourceLocation L, std::string M) {
     if (!V.Why)

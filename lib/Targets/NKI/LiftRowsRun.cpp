@@ -343,7 +343,21 @@ rows::Verdict Reader::run() {
   std::function<bool(SymP)> Cols = [&](SymP S) {
     if (!P.containsKind(S, SK::Reduce) || !ColsSeen.insert(S).second)
       return true;
-    if (S->K == SK::Reduce && S->Op != "dot") {
+    if (S->K == SK::Reduce && S->Op != "dot" && P.contains(S->Ops[0], Row)) {
+      // A causal range: columns c < row + k of a row of Cols columns.
+      auto Pl = P.poly(S->Ops[0]->Ops[1]);
+      int64_t K = Pl ? Pl->coefficient(km::Mono{}) : 0;
+      if (!Pl || Pl->size() > 2 || Pl->coefficient(km::Mono{Row}) != 1 ||
+          (K < 1 && S->Op != "+")) {
+        fail(RuleId::PK5007, Here,
+             "a column loop whose range depends on the row other than as "
+             "`c < row + k` (k >= 1 for a max or min, whose empty range has "
+             "no tile identity)");
+        V.Why->Definite = true; // what the kernel computes
+        return false;
+      }
+      Pr.CausalK = std::max(Pr.CausalK, K);
+    } else if (S->K == SK::Reduce && S->Op != "dot") {
       SymP E = S->Ops[0]->Ops[1];
       if (Pr.Cols && Pr.Cols != E)
         return fail(RuleId::PK5007, Here,
@@ -358,6 +372,16 @@ rows::Verdict Reader::run() {
   for (const rows::RowStore &RS : Pr.Stores)
     if (!Cols(RS.Val))
       return V;
+  // Causal reductions only: the rows are the matrices' rows.
+  if (!Pr.Cols && Pr.CausalK != INT64_MIN)
+    for (auto &[PV, U] : Pr.Uses)
+      if (U.K == rows::TensorUse::Matrix && U.Whole && !Pr.Cols)
+        Pr.Cols = U.Pitch;
+  if (RowValA && RowValA != Pr.A)
+    return fail(RuleId::PK5007, Here,
+                "the row index used as a value counts rows other than the "
+                "stores' (a different number of rows per block)"),
+           V;
   // No reduction, no row map and no record's fields: element-wise.
   if (!Pr.Cols && Pr.FieldLoads.empty() && Stored.empty())
     return notMine(), V;
@@ -381,6 +405,7 @@ rows::Verdict Reader::run() {
   for (const rows::RowStore &RS : Pr.Stores)
     Key += ";" + std::to_string(P.acHash(RS.Val)) + (RS.Map ? "m" : "r") +
            std::to_string(RS.Field);
+  Key += ";" + std::to_string(Pr.CausalK);
   Pr.Key = Key;
   V.Prog = std::move(Pr);
   return V;

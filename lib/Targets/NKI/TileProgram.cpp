@@ -300,6 +300,12 @@ void emitBody(llvm::raw_ostream &OS, const std::vector<Stmt> &Body,
       OS << "dst=" << D << ", pattern=[[1, " << Src(1)
          << "]], offset=" << Src(0) << ")";
       break;
+    case OpKind::AffineSelect:
+      OS << "dst=" << D << ", pattern=[[-1, " << Src(2)
+         << "]], offset=" << Src(1)
+         << ", channel_multiplier=1, on_true_tile=" << Src(0)
+         << ", on_false_value=" << Src(3) << ", cmp_op=" << O.Fn << ")";
+      break;
     }
     OS << "\n";
   }
@@ -359,6 +365,8 @@ const char *nki::opCallName(OpKind K) {
     return "nisa.memset";
   case OpKind::Iota:
     return "nisa.iota";
+  case OpKind::AffineSelect:
+    return "nisa.affine_select";
   }
   return "?";
 }
@@ -391,6 +399,8 @@ const char *opKindName(OpKind K) {
     return "memset";
   case OpKind::Iota:
     return "iota";
+  case OpKind::AffineSelect:
+    return "affine_select";
   }
   return "?";
 }

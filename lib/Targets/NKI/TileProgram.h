@@ -84,6 +84,12 @@ enum class OpKind {
   /// nisa.iota(dst, pattern=[[1, Srcs[1]]], offset=Srcs[0]): offset,
   /// offset + 1, ... along the free axis of every partition
   Iota,
+  /// nisa.affine_select(dst, pattern=[[-1, Srcs[2]]], offset=Srcs[1],
+  /// channel_multiplier=1, on_true_tile=Srcs[0], on_false_value=Srcs[3],
+  /// cmp_op=Fn): on_true where offset + p - x cmp 0 (partition p, free
+  /// element x), else the scalar; with offset = p0 + k - f0, the predicate
+  /// compares row + k with column f0 + x (a causal mask)
+  AffineSelect,
 };
 
 /// Where a tile operation comes from: the rule that produced it, the lines

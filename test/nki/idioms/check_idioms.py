@@ -871,6 +871,59 @@ def cases_rowsum_first_twice(rng):
                L(cdiv(rows, 128), 128), dict(out=q[:, 0] + q.sum(axis=1)), F32)
 
 
+def causal_scores(rng, T, garbage):
+    """A (T, T) score matrix whose upper triangle (which causal kernels
+    never read) holds `garbage` (inf or nan): a lifted mask must not let it
+    through."""
+    s = f32(rng, (T, T), -3, 3)
+    s[np.triu_indices(T, 1)] = garbage
+    return s
+
+
+def cases_causal_softmax_rows(rng):
+    for T, g in ((1, np.inf), (300, np.inf), (600, np.nan)):
+        s = causal_scores(rng, T, g)
+        scale = 0.7
+        ref = np.zeros((T, T))
+        q = s.astype(np.float64) * np.float32(scale)
+        for t in range(T):
+            e = np.exp(q[t, :t + 1] - q[t, :t + 1].max())
+            ref[t, :t + 1] = e / e.sum()
+        yield ("T=%d" % T, dict(p=None, s=s, T=T, scale=scale),
+               L(cdiv(T, 128), 128), dict(p=ref), F32)
+
+
+def cases_causal_rowsum_strict(rng):
+    for n, g in ((1, np.inf), (200, np.nan), (700, np.inf)):
+        x = f32(rng, (n, n))
+        x[np.triu_indices(n, 0)] = g
+        ref = np.array([x[t, :t].astype(np.float64).sum() for t in range(n)])
+        yield ("n=%d" % n, dict(out=None, x=x, n=n), L(cdiv(n, 256), 256),
+               dict(out=ref), F32)
+
+
+def cases_causal_rowsum_rect(rng):
+    for rows, cols in ((100, 300), (129, 129), (5, 700)):
+        x = f32(rng, (rows, cols))
+        ref = np.array([x[t, :t + 1].astype(np.float64).sum()
+                        for t in range(rows)])
+        yield ("%dx%d" % (rows, cols),
+               dict(out=None, x=x, rows=rows, cols=cols),
+               L(cdiv(rows, 128), 128), dict(out=ref), F32)
+    x = f32(rng, (300, 100))
+    yield ("300x100", dict(out=None, x=x, rows=300, cols=100), L(3, 128),
+           dict(out=np.zeros(300, np.float32)),
+           dict(raises="stays within every row"))
+
+
+def cases_causal_mask_fill(rng):
+    for T in (1, 130, 600):
+        x = f32(rng, (T, T))
+        ref = np.where(np.tril(np.ones((T, T), bool)), x, -np.inf)
+        yield ("T=%d" % T, dict(out=None, x=x, T=T), L(T, 128),
+               dict(out=ref), dict(rtol=0, atol=0))
+
+
 def cases_vec3_norm(rng):
     for n in (1000, 70001):
         p = f32(rng, 3 * n, -4, 4)
