@@ -599,6 +599,147 @@ SymP SymPool::rebuild(SymP X, const std::vector<SymP> &Ops) {
   }
 }
 
+SymP SymPool::delinearise(SymP S) {
+  auto Monomial = [&](SymP K) -> std::optional<std::pair<Mono, int64_t>> {
+    auto KP = poly(K);
+    if (!KP || KP->size() != 1 || KP->begin()->second <= 0)
+      return std::nullopt;
+    return std::make_pair(KP->begin()->first, KP->begin()->second);
+  };
+  // Q with K * Q = D (monomials), if any.
+  auto Quotient = [&](SymP D, SymP K) -> SymP {
+    auto DM = Monomial(D), KM = Monomial(K);
+    if (!DM || !KM || DM->second % KM->second)
+      return nullptr;
+    std::multiset<unsigned> Need;
+    for (SymP A : KM->first)
+      Need.insert(A->Id);
+    Mono Q;
+    for (SymP A : DM->first) {
+      auto It = Need.find(A->Id);
+      if (It != Need.end())
+        Need.erase(It);
+      else
+        Q.push_back(A);
+    }
+    if (!Need.empty())
+      return nullptr;
+    Poly QP;
+    QP.add(Q, DM->second / KM->second);
+    return fromPoly(QP);
+  };
+  // 1. One chain of divisors per numerator.
+  for (int Round = 0; Round < 4; ++Round) {
+    std::map<SymP, std::set<SymP>> Divs;
+    std::unordered_set<SymP> Seen;
+    std::function<void(SymP)> Find = [&](SymP X) {
+      if (!Seen.insert(X).second)
+        return;
+      if (X->K == SK::Bin && (X->Op == "/" || X->Op == "%") && X->isInt() &&
+          X->Ops[1]->isInt() && Monomial(X->Ops[1]))
+        Divs[X->Ops[0]].insert(X->Ops[1]);
+      for (SymP O : X->Ops)
+        Find(O);
+    };
+    Find(S);
+    std::map<SymP, SymP> To;
+    for (auto &[X, Ks] : Divs) {
+      if (Ks.size() < 2)
+        continue;
+      for (SymP K : Ks) {
+        std::map<SymP, SymP> Q;
+        for (SymP D : Ks)
+          if (D != K)
+            if (SymP QD = Quotient(D, K); QD && QD != intc(1))
+              Q[D] = QD;
+        if (Q.size() + 1 != Ks.size())
+          continue;
+        SymP XK = bin("/", X, K);
+        for (auto &[D, QD] : Q) {
+          To[bin("/", X, D)] = bin("/", XK, QD);
+          To[bin("%", X, D)] =
+              bin("+", bin("*", bin("%", XK, QD), K), bin("%", X, K));
+        }
+        break;
+      }
+    }
+    if (To.empty())
+      break;
+    S = subst(S, To);
+  }
+  // 2. (X / Q) * Q * M + (X % Q) * M = X * M in every polynomial.
+  auto Recombine = [&](Poly &Pl) {
+    bool Any = false;
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (auto &[M, C] : Pl) {
+        for (SymP A : M) {
+          if (A->K != SK::Bin || A->Op != "/")
+            continue;
+          auto QM = Monomial(A->Ops[1]);
+          if (!QM || C % QM->second)
+            continue;
+          std::multiset<unsigned> Need{A->Id};
+          for (SymP B : QM->first)
+            Need.insert(B->Id);
+          Mono Rest;
+          for (SymP B : M) {
+            auto It = Need.find(B->Id);
+            if (It != Need.end())
+              Need.erase(It);
+            else
+              Rest.push_back(B);
+          }
+          if (!Need.empty())
+            continue;
+          int64_t C2 = C / QM->second;
+          Poly RestP;
+          RestP.add(Rest, C2);
+          Poly ModT = Poly::atom(bin("%", A->Ops[0], A->Ops[1])) * RestP;
+          if (ModT.size() != 1 ||
+              Pl.coefficient(ModT.begin()->first) != ModT.begin()->second)
+            continue;
+          auto XP = poly(A->Ops[0]);
+          if (!XP)
+            continue;
+          Poly Old;
+          Old.add(M, C);
+          Poly New = Pl - Old - ModT + *XP * RestP;
+          if (New.overflowed())
+            continue;
+          Pl = std::move(New);
+          Changed = Any = true;
+          break;
+        }
+        if (Changed)
+          break;
+      }
+    }
+    return Any;
+  };
+  std::unordered_map<SymP, SymP> Memo;
+  std::function<SymP(SymP)> Go = [&](SymP X) -> SymP {
+    if (X->Ops.empty())
+      return X;
+    auto It = Memo.find(X);
+    if (It != Memo.end())
+      return It->second;
+    std::vector<SymP> Ops;
+    for (SymP O : X->Ops)
+      Ops.push_back(Go(O));
+    SymP R = rebuild(X, Ops);
+    if (!R)
+      R = X;
+    if (R->K == SK::Bin && R->isInt() && R->T != Ty::Bool &&
+        (R->Op == "+" || R->Op == "-" || R->Op == "*"))
+      if (auto Pl = poly(R); Pl && Pl->size() > 1 && Recombine(*Pl))
+        R = fromPoly(*Pl, R->T);
+    Memo[X] = R;
+    return R;
+  };
+  return Go(S);
+}
+
 SymP SymPool::subst(SymP S, const std::map<SymP, SymP> &M) {
   std::unordered_map<SymP, SymP> Memo;
   std::function<SymP(SymP)> Go = [&](SymP X) -> SymP {

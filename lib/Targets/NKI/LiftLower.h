@@ -37,7 +37,7 @@ struct Node {
   // clang-format off
   enum Kind {
     Load, Scalar, Bin, Unary, Cast, Ref, Row, Dot, ColSum, RowRed, RowArg,
-    AffSel
+    AffSel, Index
   } K = Scalar;
   // clang-format on
   DType Ty = DType::F32;
@@ -51,6 +51,8 @@ struct Node {
   std::shared_ptr<Node> A, B;
   std::string Stat; ///< Dot
   PyExpr Depth;     ///< Dot, ColSum, RowRed, RowArg
+  /// Index: the element's column (Layout 'c': ColLo + x) or row ('r':
+  /// RowLo + p) as a float32 value, by nisa.iota.
   /// AffSel: A where Offset + p - x Fn 0 (p the partition, x the free
   /// element; Fn an nl comparison), else the scalar Val.
   PyExpr Offset;
@@ -241,6 +243,19 @@ public:
       return rowArgTile(N);
     case Node::AffSel:
       return affineSelect(lower(N->A), N->Ty, N->Offset, N->Fn, N->Val);
+    case Node::Index: {
+      Access D = fresh(DType::F32, false);
+      // Columns: offset ColLo + x; rows: RowLo + p (channel_multiplier 1,
+      // a pattern step of 0 along the free axis).
+      if (N->Layout == 'c')
+        B.op(OpKind::Iota, D, {Operand::scalar(ColLo), Operand::scalar(FHi)});
+      else
+        B.op(OpKind::Iota, D,
+             {Operand::scalar(RowLo), Operand::scalar(FHi),
+              Operand::scalar(PyExpr::integer(0)),
+              Operand::scalar(PyExpr::integer(1))});
+      return Operand::tile(D);
+    }
     }
     return Operand::scalar("0");
   }
@@ -561,7 +576,9 @@ public:
       Op M;
       M.Kind = OpKind::Memset;
       M.Dst = full(T);
-      M.Srcs = {Operand::scalar("1.0")};
+      // memset takes a value of the tile's dtype.
+      const bool IntTy = N->Ty == DType::I32 || N->Ty == DType::U32;
+      M.Srcs = {Operand::scalar(IntTy ? "1" : "1.0")};
       B.op(M);
       Op S;
       S.Kind = OpKind::TensorScalar;

@@ -444,6 +444,9 @@ std::optional<MapSpec> MapBuilder::build() {
                         .str()),
              std::nullopt;
   }
+  IndexView = Spec.TwoD && !HasReduce;
+  ViewEx = Spec.Ex;
+  ViewEy = Spec.Ey;
   for (auto &[PV, V] : Vals) {
     NodeP N = node(V, Rd.Stores.front().Loc);
     if (!N)
@@ -455,6 +458,7 @@ std::optional<MapSpec> MapBuilder::build() {
     }
     Spec.Stores.push_back({PV, N});
   }
+  Spec.Checks.insert(Spec.Checks.end(), IndexChecks.begin(), IndexChecks.end());
   Spec.Uses = Uses;
   Spec.Family = "element-wise map over " + Desc;
   if (HasReduce && RedKind == 'W') {

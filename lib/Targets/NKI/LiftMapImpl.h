@@ -126,6 +126,12 @@ private:
   /// each element's row (a per-thread row reduction); 0 before the first.
   char RedKind = 0;
   bool readBeforeWrite(const ParmVarDecl *PV);
+  /// While the stores' nodes are built: whether the element's row and
+  /// column may be values (a 2-D view without reductions), the view's
+  /// extents, and the checks their use adds.
+  bool IndexView = false;
+  PyExpr ViewEx, ViewEy;
+  std::vector<std::pair<PyExpr, std::string>> IndexChecks;
 };
 
 /// A sum over K tiles of T unrolled terms (a staged tile's products with

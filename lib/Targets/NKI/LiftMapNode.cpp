@@ -255,12 +255,32 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
     refuse(RuleId::PK5007, L, std::move(Msg));
     return nullptr;
   };
+  // The element's row or column as a value (a 2-D space): nisa.iota,
+  // exact in float32 below 2^24 (asserted).
+  SymP Ix = S->K == SK::Cast && isFloatTy(S->T) ? S->Ops[0] : S;
+  if (IndexView && ((Col && Ix == Col) || (Row && Ix == Row))) {
+    N->K = Node::Index;
+    N->Ty = DType::F32;
+    N->Layout = Ix == Col ? 'c' : 'r';
+    PyExpr E = Ix == Col ? ViewEx : ViewEy;
+    std::string Why = std::string("the element's ") +
+                      (Ix == Col ? "column" : "row") +
+                      " is a value, exact in float32 below 2^24";
+    if (std::find_if(IndexChecks.begin(), IndexChecks.end(), [&](auto &C) {
+          return C.second == Why;
+        }) == IndexChecks.end())
+      IndexChecks.push_back(
+          {PyExpr::compare(E, "<=", PyExpr::integer(1 << 24)), Why});
+    Memo[S] = N;
+    return N;
+  }
   bool Scalar = !P.containsKind(S, SK::Load);
   if (Scalar && (P.contains(S, G(0)) || P.contains(S, G(1)) ||
                  P.contains(S, G(2)) || (Row && P.contains(S, Row)) ||
                  (Col && P.contains(S, Col))))
-    return Fail("the element's index is used as a value (NKI has no index "
-                "generation in the current dialect)");
+    return Fail("the element's index is used as a value other than as a "
+                "2-D space's row or column (which nisa.iota generates): a "
+                "flat index, or arithmetic on the index");
   switch (S->K) {
   case SK::Flt:
     N->K = Node::Scalar;
@@ -433,7 +453,51 @@ NodeP MapBuilder::node(SymP S, SourceLocation L) {
                              : "nl.add";
     break;
   }
-  case SK::Select:
+  case SK::Select: {
+    // `c ? 1 : 0` (or `c ? 0 : 1`) is the comparison's own 0/1 value (the
+    // engines' comparison operators give 1.0 and 0.0).
+    SymP C = S->Ops[0];
+    auto Is = [](SymP X, int V) {
+      if (X->K == SK::Cast)
+        X = X->Ops[0];
+      return (X->K == SK::Flt && X->F == double(V)) ||
+             (X->K == SK::Int && X->I == V);
+    };
+    static const std::map<std::string, std::pair<const char *, const char *>>
+        Cmp = {{"==", {"nl.equal", "nl.not_equal"}},
+               {"!=", {"nl.not_equal", "nl.equal"}},
+               {"<", {"nl.less", "nl.greater_equal"}},
+               {"<=", {"nl.less_equal", "nl.greater"}},
+               {">", {"nl.greater", "nl.less_equal"}},
+               {">=", {"nl.greater_equal", "nl.less"}}};
+    bool Pos = Is(S->Ops[1], 1) && Is(S->Ops[2], 0),
+         Neg = Is(S->Ops[1], 0) && Is(S->Ops[2], 1);
+    auto It = C->K == SK::Cmp ? Cmp.find(C->Op.str()) : Cmp.end();
+    if ((Pos || Neg) && It != Cmp.end() && isFloatTy(S->T)) {
+      // Integers compare in float32: exact when one side is the element's
+      // index (below 2^24, asserted), since rounding keeps the order.
+      auto IsIndex = [&](SymP X) {
+        return (Col && X == Col) || (Row && X == Row);
+      };
+      if (!isFloatTy(C->Ops[0]->T) && !IsIndex(C->Ops[0]) &&
+          !IsIndex(C->Ops[1]))
+        return Fail("a comparison of integers that are not the element's "
+                    "index (computed in float32, exact only below 2^24)");
+      N->K = Node::Bin;
+      N->Ty = DType::F32;
+      N->Fn = Pos ? It->second.first : It->second.second;
+      N->A = node(C->Ops[0], L);
+      N->B = N->A ? node(C->Ops[1], L) : nullptr;
+      if (!N->B)
+        return nullptr;
+      if (N->A->K == Node::Scalar && N->B->K == Node::Scalar)
+        return Fail("a comparison of two scalars used as a value");
+      break;
+    }
+    return Fail("a per-element condition (a select that is not a max or "
+                "min, nor a comparison's 0/1 value): the current NKI dialect "
+                "has no select operation");
+  }
   case SK::Cmp:
     return Fail("a per-element condition (a select that is not a max or "
                 "min): the current NKI dialect has no select operation");

@@ -282,6 +282,12 @@ Reading Reader::run() {
       no("a store the map cannot rewrite in the global coordinates");
       return R;
     }
+    // Indices split by `/` and `%` into coordinates (b = i / (T * V), t =
+    // (i / V) % T, v = i % V) and recombined (b * T * V + t * V + v) are
+    // the element again.
+    N.Idx = P.delinearise(N.Idx);
+    N.Val = P.delinearise(N.Val);
+    N.Guard = P.delinearise(N.Guard);
     Per[S.Thread].push_back(N);
   }
   // Every thread stores the same values in the global coordinates.

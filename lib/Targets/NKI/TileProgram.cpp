@@ -297,8 +297,13 @@ void emitBody(llvm::raw_ostream &OS, const std::vector<Stmt> &Body,
       OS << "dst=" << D << ", value=" << Src(0) << ")";
       break;
     case OpKind::Iota:
-      OS << "dst=" << D << ", pattern=[[1, " << Src(1)
-         << "]], offset=" << Src(0) << ")";
+      if (O.Srcs.size() == 4)
+        OS << "dst=" << D << ", pattern=[[" << Src(2) << ", " << Src(1)
+           << "]], offset=" << Src(0) << ", channel_multiplier=" << Src(3)
+           << ")";
+      else
+        OS << "dst=" << D << ", pattern=[[1, " << Src(1)
+           << "]], offset=" << Src(0) << ")";
       break;
     case OpKind::AffineSelect:
       OS << "dst=" << D << ", pattern=[[-1, " << Src(2)

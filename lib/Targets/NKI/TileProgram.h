@@ -82,7 +82,9 @@ enum class OpKind {
   Transpose,    ///< nisa.nc_transpose(dst, a)
   Memset,       ///< nisa.memset(dst, value)
   /// nisa.iota(dst, pattern=[[1, Srcs[1]]], offset=Srcs[0]): offset,
-  /// offset + 1, ... along the free axis of every partition
+  /// offset + 1, ... along the free axis of every partition; with Srcs[2]
+  /// and Srcs[3], pattern=[[Srcs[2], Srcs[1]]] and
+  /// channel_multiplier=Srcs[3] (a row index: step 0, multiplier 1)
   Iota,
   /// nisa.affine_select(dst, pattern=[[-1, Srcs[2]]], offset=Srcs[1],
   /// channel_multiplier=1, on_true_tile=Srcs[0], on_false_value=Srcs[3],

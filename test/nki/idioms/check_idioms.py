@@ -924,6 +924,40 @@ def cases_causal_mask_fill(rng):
                dict(out=ref), dict(rtol=0, atol=0))
 
 
+def cases_xent_grad_flat(rng):
+    for B, T, V in ((2, 3, 1000), (3, 50, 37), (1, 1, 1)):
+        rows = B * T
+        d = f32(rng, (rows, V))
+        g, p = f32(rng, rows), f32(rng, (rows, V), 0, 1)
+        label = rng.integers(0, V, rows).astype(np.int32)
+        onehot = (np.arange(V)[None, :] == label[:, None]).astype(np.float64)
+        ref = d + (p.astype(np.float64) - onehot) * g[:, None]
+        yield ("%dx%dx%d" % (B, T, V),
+               dict(d=d.copy(), g=g, p=p, label=label, B=B, T=T, V=V),
+               L(cdiv(rows * V, 256), 256), dict(d=ref), F32)
+
+
+def cases_onehot_rows(rng):
+    for rows, cols in ((5, 1000), (130, 7)):
+        label = rng.integers(-2, cols + 2, rows).astype(np.int32)
+        label[0] = 2**24 + 1  # never equal to a column
+        ref = (np.arange(cols)[None, :] != label[:, None]).astype(np.float32)
+        yield ("%dx%d" % (rows, cols), dict(out=None, label=label, rows=rows,
+                                            cols=cols),
+               L(cdiv(cols, 32), 32, cdiv(rows, 8), 8), dict(out=ref),
+               dict(rtol=0, atol=0))
+
+
+def cases_map_index_2d(rng):
+    for rows, cols in ((5, 1000), (300, 7)):
+        x = f32(rng, (rows, cols))
+        ref = (x.astype(np.float64) * np.arange(cols)[None, :] +
+               np.arange(rows)[:, None])
+        yield ("%dx%d" % (rows, cols), dict(out=None, x=x, rows=rows,
+                                            cols=cols),
+               L(cdiv(cols, 32), 32, cdiv(rows, 8), 8), dict(out=ref), F32)
+
+
 def cases_vec3_norm(rng):
     for n in (1000, 70001):
         p = f32(rng, 3 * n, -4, 4)

@@ -154,6 +154,14 @@ public:
   SymP rebuild(SymP S, const std::vector<SymP> &Ops);
   /// \p S with every occurrence of the keys replaced (re-simplified).
   SymP subst(SymP S, const std::map<SymP, SymP> &M);
+  /// \p S with its integer divisions and remainders in one chain
+  /// (delinearised indices): where a value X is divided or taken modulo by
+  /// several sizes one of which, K, divides the others (X / (T * K),
+  /// (X / K) % T, X % K), each X / (K * Q) becomes (X / K) / Q and each X
+  /// % (K * Q) becomes ((X / K) % Q) * K + X % K; then every polynomial's
+  /// (X / Q) * Q * M + (X % Q) * M is X * M (truncating division, non-zero
+  /// sizes: both identities hold for every sign).
+  SymP delinearise(SymP S);
   /// The operands of \p S as a chain of \p Op (a + b + c: a, b, c);
   /// \p S itself when it is not one.
   std::vector<SymP> operandsOf(SymP S, llvm::StringRef Op);
