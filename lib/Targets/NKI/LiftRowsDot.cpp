@@ -39,6 +39,14 @@ namespace rowsread {
 std::vector<km::Store> Reader::folded() {
   Folder F(P);
   std::vector<km::Store> Sts = Tr.Stores;
+  // Indices split by `/` and `%` and recombined (b = row / T, t = row % T,
+  // b * T * C + t * C + c) are the row's again.
+  for (km::Store &St : Sts) {
+    St.Idx = P.delinearise(St.Idx);
+    St.Val = P.delinearise(St.Val);
+    if (St.Guard)
+      St.Guard = P.delinearise(St.Guard);
+  }
   fieldPitches(Sts);
   // A fold that reads a record's field at a column other than its
   // variable (re * im' + im * re' as a sum over k of a[k] * b[1 - k]) is

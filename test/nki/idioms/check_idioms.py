@@ -958,6 +958,14 @@ def cases_map_index_2d(rng):
                L(cdiv(cols, 32), 32, cdiv(rows, 8), 8), dict(out=ref), F32)
 
 
+def cases_rowsum_bt_split(rng):
+    for B, T, C in ((2, 3, 1000), (4, 70, 33)):
+        x = f32(rng, (B * T, C))
+        yield ("%dx%dx%d" % (B, T, C), dict(out=None, inp=x, B=B, T=T, C=C),
+               L(B * T, 256), dict(out=x.astype(np.float64).sum(axis=1)),
+               F32)
+
+
 def cases_vec3_norm(rng):
     for n in (1000, 70001):
         p = f32(rng, 3 * n, -4, 4)
