@@ -415,8 +415,13 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
 
   // A kernel (TPL null) or a kernel template: the registry's lifters in
   // order until one lifts it; else the reason the policy picks.
-  auto LiftOne = [&](const FunctionDecl *FD, const TemplateParameterList *TPL) {
-    std::string Name = FD->getNameAsString();
+  struct Outcome {
+    std::optional<Kernel> K;
+    std::vector<std::string> Renamed;
+    lift::Verdict V;
+  };
+  auto Attempt = [&](const FunctionDecl *FD,
+                     const TemplateParameterList *TPL) -> Outcome {
     std::vector<lift::Given> Refused;
     lift::Verdict V;
     for (const std::vector<const Lifter *> &Group : lift::registry()) {
@@ -445,10 +450,8 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
         // The tile program's expressions must type-check before anything
         // is printed: a lifter's mistake is a refusal, not broken Python.
         std::string Bad = verifyTileTypes(*A.K);
-        if (Bad.empty()) {
-          Lifted(Name, FD, std::move(*A.K), Renamed);
-          return;
-        }
+        if (Bad.empty())
+          return Outcome{std::move(*A.K), std::move(Renamed), V};
         A = LiftAnswer::refused(Refusal{
             RuleId::PK5009, FD->getLocation(),
             "the tile program built for it fails the tile IR's type check "
@@ -461,12 +464,66 @@ std::map<std::string, LiftedFile> nki::liftKernels(TargetContext &TC) {
       }
     }
     assert(V.Reported && "every kernel is refused by some lifter");
-    Report(Name, FD->getLocation(), *V.Reported);
+    return Outcome{std::nullopt, {}, V};
+  };
+  auto Finish = [&](const FunctionDecl *FD, Outcome O) {
+    std::string Name = FD->getNameAsString();
+    if (O.K)
+      Lifted(Name, FD, std::move(*O.K), O.Renamed);
+    else
+      Report(Name, FD->getLocation(), *O.V.Reported);
   };
 
-  for (const FunctionTemplateDecl *FT : Templates)
-    LiftOne(FT->getTemplatedDecl(), FT->getTemplateParameters());
+  // A kernel template that the template-aware lifters do not lift, and
+  // that the file instantiates once (`norm<float><<<...>>>`, a template
+  // over the element type): that instantiation is the kernel, lifted as
+  // any other; its template arguments are fixed in the tile program.
+  static const std::string TemplateNotLifted =
+      "template kernels are not lifted";
+  auto OnlyInstantiation =
+      [&](const FunctionTemplateDecl *FT) -> const FunctionDecl * {
+    const FunctionDecl *One = nullptr;
+    for (const FunctionDecl *Sp : FT->specializations()) {
+      const FunctionDecl *Def = Sp->getDefinition();
+      if (!Def || !Def->hasBody())
+        continue;
+      if (One && One != Def)
+        return nullptr;
+      One = Def;
+    }
+    return One;
+  };
+  for (const FunctionTemplateDecl *FT : Templates) {
+    const FunctionDecl *Pattern = FT->getTemplatedDecl();
+    Outcome O = Attempt(Pattern, FT->getTemplateParameters());
+    if (!O.K)
+      if (const FunctionDecl *Inst = OnlyInstantiation(FT)) {
+        Outcome I = Attempt(Inst, nullptr);
+        if (I.K) {
+          std::string Args;
+          if (const TemplateArgumentList *TA =
+                  Inst->getTemplateSpecializationArgs()) {
+            llvm::raw_string_ostream OS(Args);
+            PrintingPolicy PP(TC.Ctx().getLangOpts());
+            PP.SuppressTagKeyword = true;
+            llvm::interleaveComma(TA->asArray(), OS,
+                                  [&](const TemplateArgument &A) {
+                                    A.print(PP, OS, /*IncludeType=*/false);
+                                  });
+          }
+          I.K->Family +=
+              "; the template's one instantiation in this file, <" + Args + ">";
+          Finish(Pattern, std::move(I));
+          continue;
+        }
+        // The instantiation's own reason over the template's "not
+        // lifted as a template".
+        if (O.V.Reported && O.V.Reported->Msg.rfind(TemplateNotLifted, 0) == 0)
+          O = std::move(I);
+      }
+    Finish(Pattern, std::move(O));
+  }
   for (const FunctionDecl *FD : Kernels)
-    LiftOne(FD, nullptr);
+    Finish(FD, Attempt(FD, nullptr));
   return Out;
 }

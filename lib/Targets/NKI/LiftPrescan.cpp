@@ -179,8 +179,8 @@ public:
     if (TPL)
       return LiftAnswer::refused(Refusal{
           RuleId::PK5007, FD->getDescribedFunctionTemplate()->getLocation(),
-          "template kernels are not lifted (each instantiation would "
-          "be a kernel of its own)"});
+          "template kernels are not lifted unless the file instantiates "
+          "them once (each instantiation would be a kernel of its own)"});
     return LiftAnswer::notMine();
   }
 };

@@ -966,6 +966,16 @@ def cases_rowsum_bt_split(rng):
                F32)
 
 
+def cases_sumsq_template(rng):
+    for n, grid in ((5000, 8), (300001, 120), (100, 2)):
+        x = f32(rng, n)
+        init = np.array([0.5], dtype=np.float32)
+        ref = 0.5 + (x.astype(np.float64) ** 2).sum()
+        yield ("n=%d grid=%d" % (n, grid), dict(out=init, x=x, n=n),
+               L(grid, 256), dict(out=np.array([ref])),
+               dict(rtol=1e-4, atol=1e-3))
+
+
 def cases_vec3_norm(rng):
     for n in (1000, 70001):
         p = f32(rng, 3 * n, -4, 4)

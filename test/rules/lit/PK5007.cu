@@ -22,4 +22,28 @@ template <int N>
 __global__ void fill(float *out) {
   out[blockIdx.x * N + threadIdx.x] = 1.0f;
 }
+
+// Instantiated twice (two element types): two kernels, refused.
+template <class T>
+// CHECK: PK5007.cu:[[@LINE+1]]:17: warning: kernel 'twice' is not lifted to NKI: template kernels are not lifted unless the file instantiates them once {{.*}} [PK5007]
+__global__ void twice(T *y, const T *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = x[i] + x[i];
+}
+
+// Instantiated once: that instantiation is lifted, the note names it.
+template <class T>
+// CHECK: PK5007.cu:[[@LINE+1]]:17: note: kernel 'once' lifted to an NKI tile program: {{.*}}; the template's one instantiation in this file, <float>; {{.*}} [PK5001]
+__global__ void once(T *y, const T *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = x[i] * x[i];
+}
+
+void launch(float *yf, const float *xf, int *yi, const int *xi, int n) {
+  twice<<<(n + 255) / 256, 256>>>(yf, xf, n);
+  twice<<<(n + 255) / 256, 256>>>(yi, xi, n);
+  once<<<(n + 255) / 256, 256>>>(yf, xf, n);
+}
 // CHECK-NOT: warning
