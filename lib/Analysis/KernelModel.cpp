@@ -156,6 +156,8 @@ void Exec::run() {
       V = P.ptr(
           PV, P.intc(0),
           tyOf(lanesOf(Q->getPointeeType(), &LE) ? LE : Q->getPointeeType()));
+    else if (PV == BlockParam && Q->isIntegerType())
+      V = P.intc(int64_t(Shape.X), tyOf(Q));
     else if (isScalarType(Q))
       V = P.param(PV, tyOf(Q));
     else {
@@ -826,9 +828,11 @@ void Exec::barrier(const Mask &M, SourceLocation L) {
 }
 
 Trace km::executeBlock(ASTContext &Ctx, const FunctionDecl *FD,
-                       BlockShape Shape, SymPool &Pool, unsigned Wave) {
+                       BlockShape Shape, SymPool &Pool, unsigned Wave,
+                       const ParmVarDecl *BlockParam) {
   Trace Tr;
   Exec E(Ctx, FD, Shape, Pool, Tr, Wave);
+  E.BlockParam = BlockParam;
   E.run();
   checkFragLayout(Ctx, FD, Shape, Pool, Wave, Tr);
   return Tr;

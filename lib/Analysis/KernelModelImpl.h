@@ -94,6 +94,9 @@ public:
   void run();
   /// Which lane holds which fragment element (KernelModelWmma.cpp).
   unsigned FragLayout = 0;
+  /// A parameter bound to the block's x size (the kernel's block size
+  /// passed as an argument); null: none.
+  const clang::ParmVarDecl *BlockParam = nullptr;
 
 private:
   clang::ASTContext &Ctx;

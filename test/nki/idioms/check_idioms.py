@@ -976,6 +976,19 @@ def cases_sumsq_template(rng):
                dict(rtol=1e-4, atol=1e-3))
 
 
+def cases_rowmean_block_size_arg(rng):
+    for rows, cols, bs in ((5, 1000, 128), (300, 77, 32), (2, 3000, 256)):
+        x = f32(rng, (rows, cols))
+        yield ("%dx%d bs=%d" % (rows, cols, bs),
+               dict(mean=None, x=x, C=cols, block_size=bs),
+               L(rows, bs, shared=4 * bs),
+               dict(mean=x.astype(np.float64).mean(axis=1)), F32)
+    x = f32(rng, (4, 100))
+    yield ("4x100 bs!=block", dict(mean=None, x=x, C=100, block_size=64),
+           L(4, 128, shared=512), dict(mean=np.zeros(4, np.float32)),
+           dict(raises="is the block size"))
+
+
 def cases_vec3_norm(rng):
     for n in (1000, 70001):
         p = f32(rng, 3 * n, -4, 4)

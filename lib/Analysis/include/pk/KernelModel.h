@@ -290,9 +290,12 @@ llvm::StringRef mathBinaryOp(llvm::StringRef Name);
 /// warps of \p Wave lanes (32: CUDA; 64: HIP sources, which run on the
 /// 64-lane wavefronts of CDNA): warpSize, the default shuffle width and
 /// the lanes __syncwarp orders.  Symbols go to \p Pool, which must outlive
-/// the trace.
+/// the trace.  \p BlockParam, an integer parameter, is bound to the
+/// block's x size (a kernel given its block size as an argument; the
+/// caller asserts that the launch passes it so).
 Trace executeBlock(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
-                   BlockShape Shape, SymPool &Pool, unsigned Wave = 32);
+                   BlockShape Shape, SymPool &Pool, unsigned Wave = 32,
+                   const clang::ParmVarDecl *BlockParam = nullptr);
 
 } // namespace km
 } // namespace pk
