@@ -285,7 +285,30 @@ std::optional<MapSpec> MapBuilder::build() {
     if (Mixed)
       return notMap("a flat index divided by two different sizes"),
              std::nullopt;
-    if (K) {
+    if (K && !Ext.count(CD) && pySize(K)) {
+      // No bound: the launch is the extent, whole rows of K (asserted).
+      PyExpr KPy = *pySize(K), Launch(ExtPy[CD]);
+      Spec.Checks.push_back(
+          {PyExpr::compare(PyExpr::binary("%", Launch, KPy), "==", 0),
+           "the launch (the kernel's extent: it has no bound) is whole rows "
+           "of " +
+               KPy.py()});
+      Row = P.atom(RowTag);
+      Col = P.atom(ColTag);
+      SymP Flat = P.bin("+", P.bin("*", Row, K), Col);
+      ToView[P.bin("%", F, K)] = Col;
+      ToView[P.bin("/", F, K)] = Row;
+      ToView[F] = Flat;
+      F = Flat;
+      Spec.TwoD = true;
+      Spec.Ex = KPy.pyAtom();
+      Spec.Ey = PyExpr::binary("//", Launch, KPy);
+      Desc = llvm::formatv("a 1-D index space of the launch, seen as rows of "
+                           "{0} through its `%` and `/` by {0} (rows on the "
+                           "partitions, columns on the free axis)",
+                           KPy)
+                 .str();
+    } else if (K) {
       auto EP = Ext.count(CD) ? P.poly(Ext[CD]) : std::nullopt;
       auto KP = P.poly(K);
       if (!EP || !KP || KP->size() != 1)

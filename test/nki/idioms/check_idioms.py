@@ -989,6 +989,25 @@ def cases_rowmean_block_size_arg(rng):
            dict(raises="is the block size"))
 
 
+def cases_norm_apply_unguarded(rng):
+    for rows, C, bx in ((256, 64, 128), (130, 96, 32)):
+        x = f32(rng, (rows, C))
+        mean, rstd = f32(rng, rows), f32(rng, rows, 0.5, 2)
+        w, b = f32(rng, C), f32(rng, C)
+        q = x.astype(np.float64)
+        ref = (q - mean[:, None]) * rstd[:, None] * w[None, :] + b[None, :]
+        yield ("%dx%d" % (rows, C),
+               dict(out=None, x=x, mean=mean, rstd=rstd, w=w, b=b, C=C),
+               L(rows * C // bx, bx), dict(out=ref), F32)
+    # 256 threads over rows of 100: the launch ends inside a row.
+    x = f32(rng, (2, 100))
+    yield ("partial row", dict(out=None, x=x, mean=f32(rng, 2),
+                               rstd=f32(rng, 2), w=f32(rng, 100),
+                               b=f32(rng, 100), C=100),
+           L(1, 256), dict(out=np.zeros((2, 100), np.float32)),
+           dict(raises="whole rows"))
+
+
 def cases_vec3_norm(rng):
     for n in (1000, 70001):
         p = f32(rng, 3 * n, -4, 4)
