@@ -402,6 +402,19 @@ Vals Exec::evalCall(const CallExpr *C, const Mask &M) {
         R[T] = P.cast(To, X[T]);
       return R;
     }
+    // cosh has no activation: cosh x = e^(x - ln 2) + e^(-x - ln 2), which
+    // overflows where cosh does (a half of e^x would overflow first) and
+    // adds two positive terms (no cancellation).
+    if (N == "coshf" || N == "cosh") {
+      Vals X = eval(C->getArg(0), M);
+      for (unsigned T : M) {
+        SymP A = isFloatTy(X[T]->T) ? X[T] : P.cast(Ty::F32, X[T]);
+        SymP Ln2 = P.flt(0.69314718055994531, A->T);
+        R[T] = P.bin("+", P.un("exp", P.bin("-", A, Ln2)),
+                     P.un("exp", P.bin("-", P.un("neg", A), Ln2)));
+      }
+      return R;
+    }
     llvm::StringRef U = mathUnaryOp(N);
     if (!U.empty()) {
       Vals X = eval(C->getArg(0), M);

@@ -1008,6 +1008,22 @@ def cases_norm_apply_unguarded(rng):
            dict(raises="whole rows"))
 
 
+def cases_gelu_backward_cosh(rng):
+    for n in (1000, 70001):
+        x = f32(rng, n, -6, 6)
+        x[:4] = [95.0, -95.0, 3.5, -3.5]
+        dy = f32(rng, n)
+        v = x.astype(np.float64)
+        k = 0.7978845608
+        u = k * (v + 0.044715 * v ** 3)
+        with np.errstate(over="ignore"):
+            sech2 = 1.0 / np.cosh(u) ** 2
+        g = 0.5 * (1 + np.tanh(u)) + v * 0.5 * sech2 * k * (
+            1 + 3 * 0.044715 * v * v)
+        yield ("n=%d" % n, dict(dx=None, x=x, dy=dy, n=n),
+               L(cdiv(n, 256), 256), dict(dx=g * dy), F32)
+
+
 def cases_vec3_norm(rng):
     for n in (1000, 70001):
         p = f32(rng, 3 * n, -4, 4)
