@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "LiftRowsRead.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace pk;
 using namespace pk::nki;
 using namespace pk::nki::rows;
