@@ -509,14 +509,30 @@ def affine_select(dst, pattern, offset, channel_multiplier, on_true_tile,
             on_false_value, (float, np.floating)):
         fail("%s: on_false_value must be a float32 scalar, not %r%s" %
              (name, on_false_value, cite("affine_select")))
+    vals = _affine_values(dst, pattern, offset, channel_multiplier, name)
+    pred = getattr(np, cmp_op.name)(vals, 0).reshape(dst.shape)
+    _store(dst, np.where(pred, on_true_tile.data,
+                         np.float32(on_false_value)))
+
+
+# Keep the error type reachable as nisa.NKISimError for callers' except.
+NKISimError = NKISimError
+
+
+def _affine_values(dst, pattern, offset, channel_multiplier, name):
+    """offset + p * channel_multiplier + sum of step * i over pattern =
+    [[step, num], ...] (1 to 4 pairs, outermost first) for every partition p
+    of dst and every element of the pattern, in 32-bit integers: the values
+    of iota and the predicate of affine_select (their pages define both the
+    same way)."""
     if not isinstance(pattern, (list, tuple)) or not 1 <= len(pattern) <= 4:
         fail("%s: pattern must be a list of 1 to 4 [step, num] pairs, not "
-             "%r%s" % (name, pattern, cite("affine_select")))
+             "%r%s" % (name, pattern, cite(name)))
     steps, nums = [], []
     for pair in pattern:
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             fail("%s: each pattern entry must be a [step, num] pair, not "
-                 "%r%s" % (name, pair, cite("affine_select")))
+                 "%r%s" % (name, pair, cite(name)))
         steps.append(_int_arg(pair[0], name, "a pattern step"))
         n = _int_arg(pair[1], name, "a pattern size")
         if n < 1:
@@ -526,9 +542,9 @@ def affine_select(dst, pattern, offset, channel_multiplier, on_true_tile,
     mult = _int_arg(channel_multiplier, name, "channel_multiplier")
     per = int(np.prod(dst.shape[1:])) if dst.ndim > 1 else 1
     if int(np.prod(nums)) != per:
-        fail("%s: the pattern covers %d elements per partition but dst %s "
-             "holds %d%s" % (name, int(np.prod(nums)), list(dst.shape), per,
-                             cite("affine_select")))
+        fail("%s: the pattern generates %d elements per partition but dst "
+             "%s holds %d%s" % (name, int(np.prod(nums)), list(dst.shape),
+                                per, cite(name)))
     p = dst.shape[0]
     vals = np.full((p,) + tuple(nums), offset, dtype=np.int64)
     vals += (np.arange(p, dtype=np.int64) * mult).reshape(
@@ -538,15 +554,9 @@ def affine_select(dst, pattern, offset, channel_multiplier, on_true_tile,
         shape[k + 1] = n
         vals = vals + (np.arange(n, dtype=np.int64) * st).reshape(shape)
     if vals.size and (vals.min() < -2**31 or vals.max() > 2**31 - 1):
-        fail("%s: affine values leave the 32-bit integer range%s" %
-             (name, cite("affine_select")))
-    pred = getattr(np, cmp_op.name)(vals, 0).reshape(dst.shape)
-    _store(dst, np.where(pred, on_true_tile.data,
-                         np.float32(on_false_value)))
-
-
-# Keep the error type reachable as nisa.NKISimError for callers' except.
-NKISimError = NKISimError
+        fail("%s: generated values leave the 32-bit integer range the "
+             "index arithmetic is computed in%s" % (name, cite(name)))
+    return vals
 
 
 def _int_arg(x, name, arg):
@@ -570,36 +580,6 @@ def iota(dst, pattern, offset, channel_multiplier=0, **kwargs):
         fail("%s: dst is in %s; iota writes SBUF%s" %
              (name, dst.buffer.name, cite("iota")))
     _on_chip(dst, name, "dst")
-    if not isinstance(pattern, (list, tuple)) or not 1 <= len(pattern) <= 4:
-        fail("%s: pattern must be a list of 1 to 4 [step, num] pairs, not "
-             "%r%s" % (name, pattern, cite("iota")))
-    steps, nums = [], []
-    for pair in pattern:
-        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-            fail("%s: each pattern entry must be a [step, num] pair, not "
-                 "%r%s" % (name, pair, cite("iota")))
-        steps.append(_int_arg(pair[0], name, "a pattern step"))
-        n = _int_arg(pair[1], name, "a pattern size")
-        if n < 1:
-            fail("%s: a pattern size must be positive, not %d" % (name, n))
-        nums.append(n)
-    offset = _int_arg(offset, name, "offset")
-    mult = _int_arg(channel_multiplier, name, "channel_multiplier")
-    per = int(np.prod(dst.shape[1:])) if dst.ndim > 1 else 1
-    if int(np.prod(nums)) != per:
-        fail("%s: the pattern generates %d elements per partition but dst "
-             "%s holds %d%s" % (name, int(np.prod(nums)), list(dst.shape),
-                                per, cite("iota")))
-    p = dst.shape[0]
-    vals = np.full((p,) + tuple(nums), offset, dtype=np.int64)
-    vals += (np.arange(p, dtype=np.int64) * mult).reshape(
-        (p,) + (1,) * len(nums))
-    for k, (st, n) in enumerate(zip(steps, nums)):
-        shape = [1] * (len(nums) + 1)
-        shape[k + 1] = n
-        vals = vals + (np.arange(n, dtype=np.int64) * st).reshape(shape)
-    if vals.size and (vals.min() < -2**31 or vals.max() > 2**31 - 1):
-        fail("%s: generated values leave the 32-bit integer range the "
-             "index arithmetic is computed in%s" % (name, cite("iota")))
+    vals = _affine_values(dst, pattern, offset, channel_multiplier, name)
     _store(dst, vals.reshape(dst.shape))
 
