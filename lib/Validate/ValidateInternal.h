@@ -199,14 +199,28 @@ public:
       HipHdr = findHipHeaders(Opts.RocmMajor);
     // Environment for runs: the current one, PKEMU_WARP_SIZE replaced;
     // PKEMU_TIMEOUT_S is set per run (emuTimeoutVar).
+    // The host heap of an emulated program (GLIBC_TUNABLES; the user's own
+    // settings follow and win): no block comes from a fresh mapping
+    // (mmap_max=0) and freed memory stays with the process (trim_threshold),
+    // so that a program that frees and allocates buffers of gigabytes (a
+    // check per block size) reuses their pages instead of faulting each one
+    // in and zeroing it again; the heap is backed by huge pages
+    // (hugetlb=1). docs/emulator.md, "Host memory".
+    std::string Tunables = "GLIBC_TUNABLES=glibc.malloc.mmap_max=0:"
+                           "glibc.malloc.trim_threshold=1099511627776:"
+                           "glibc.malloc.hugetlb=1";
     for (char **E = environ; E && *E; ++E) {
       StringRef V = *E;
       if (V.consume_front("PKEMU_TIMEOUT_S="))
         UserEmuTimeout = std::atof(V.str().c_str());
-      else if (!V.starts_with("PKEMU_WARP_SIZE=") &&
-               !V.starts_with("PKEMU_ALLOW="))
+      else if (V.consume_front("GLIBC_TUNABLES=")) {
+        if (!V.empty())
+          Tunables += (":" + V).str();
+      } else if (!V.starts_with("PKEMU_WARP_SIZE=") &&
+                 !V.starts_with("PKEMU_ALLOW="))
         EnvStore.push_back(*E);
     }
+    EnvStore.push_back(Tunables);
     if (Opts.Lanes > 0)
       EnvStore.push_back("PKEMU_WARP_SIZE=" + std::to_string(Opts.Lanes));
     if (!Opts.Allow.empty())

@@ -29,9 +29,10 @@ std::string slurp(const std::string& p) {
   return s.str();
 }
 
-long mtime(const std::string& p) {
+// Nanoseconds: a runtime rebuilt in the same second as a program is newer.
+long long mtime(const std::string& p) {
   struct stat st;
-  return stat(p.c_str(), &st) == 0 ? (long)st.st_mtime : -1;
+  return stat(p.c_str(), &st) == 0 ? (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec : -1;
 }
 
 Result shell(const std::string& cmd) {
@@ -56,7 +57,7 @@ std::string build(const std::string& name, const std::string& lang, int warp) {
   std::string exe = kOut + "/" + name + "-" + lang + "-" + std::to_string(warp);
   int lock = open((exe + ".lock").c_str(), O_CREAT | O_RDWR, 0644);
   flock(lock, LOCK_EX);
-  long t = mtime(exe);
+  long long t = mtime(exe);
   std::string tmp = exe + ".tmp";
   std::string cmd = std::string(PKEMU_TEST_CXX) + " " + PKEMU_TEST_CFLAGS + " -DPKEMU_LANG_" +
                     (lang == "hip" ? "HIP" : "CUDA") + " -DPKEMU_DEFAULT_WARP=" + std::to_string(warp) + " " + src +
@@ -352,6 +353,18 @@ TEST(DeviceBounds, BufferOverTwoGiBIsCheckedAtSixtyFourBitOffsets) {
   EXPECT_EQ(r.rc, 0) << r.out << r.err;
   EXPECT_HAS(r.out, "big: ok");
   EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+}
+
+TEST(DeviceBounds, LargeBuffersAreBackedByHugePages) {
+  // A 64 MiB buffer's mapping is madvise(MADV_HUGEPAGE)d, so that the
+  // buffers of gigabytes that real programs fill fault in 2 MiB at a time,
+  // wherever transparent huge pages are not off.
+  std::string thp = slurp("/sys/kernel/mm/transparent_hugepage/enabled");
+  if (thp.empty() || thp.find("[never]") != std::string::npos)
+    GTEST_SKIP() << "transparent huge pages are off on this system";
+  Result r = run(build("device_bounds", "cuda", 32), "huge");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "huge: THPeligible 1");
 }
 
 TEST(DeviceBounds, PastTheEndOfBufferOverTwoGiB) {

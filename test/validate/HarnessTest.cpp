@@ -309,6 +309,24 @@ TEST(Harness, ProgramRunsInAFreshDirectoryWithACopyOfItsOwn) {
   llvm::sys::fs::remove_directories(Base);
 }
 
+TEST(Harness, ProgramHeapReusesFreedPages) {
+  // A program that frees a buffer of 256 MiB and allocates another reuses
+  // the freed pages (GLIBC_TUNABLES set by the runner): the second fill
+  // takes almost no page faults, where glibc's default gives it a fresh
+  // mapping to fault in and zero again.
+  test::FakePortService PS;
+  ValidateOptions O;
+  O.Program = true;
+  O.ProgramFile = PKV_TEST_DIR "/programs/prog_hostile.cu";
+  O.ProgramArgs = {"heap-reuse"};
+  O.Targets = {};
+  O.Json = true;
+  RunResult R = runIt(O, PS);
+  EXPECT_EQ(R.Code, 0) << R.Out << R.Err;
+  EXPECT_EQ(field(cell(R.Json, "prog_hostile.cu", "original"), "status"), "pass")
+      << R.Out << R.Err;
+}
+
 TEST(Harness, ProgressLinesFollowTheTableOrder) {
   // The original sleeps, so its port finishes first: the progress lines
   // still come in the order of the table.

@@ -73,6 +73,8 @@ std::uint64_t slots_for(std::size_t n) {
   return 1 + (((std::uint64_t)n - kDeviceSlotHalf) + whole - 1) / whole;
 }
 
+constexpr std::size_t kHugePage = std::size_t(2) << 20;
+
 std::uintptr_t page_size() {
   static const std::uintptr_t P = (std::uintptr_t)sysconf(_SC_PAGESIZE);
   return P;
@@ -91,11 +93,14 @@ void init_heap() {
       return;
   for (unsigned n = kDeviceSlots; n >= 16; n /= 4) {
     std::size_t span = (std::size_t)n << kDeviceSlotShift;
-    void *p = mmap(nullptr, span, PROT_NONE,
+    // One huge page more, so that the range (and every buffer, at the
+    // middle of its slot) starts on a huge-page boundary.
+    void *p = mmap(nullptr, span + kHugePage, PROT_NONE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p != MAP_FAILED) {
       g_nslots = n;
-      pkemu_device_heap.lo = (std::uintptr_t)p;
+      pkemu_device_heap.lo = ((std::uintptr_t)p + kHugePage - 1) &
+                             ~(std::uintptr_t)(kHugePage - 1);
       pkemu_device_heap.span = span;
       return;
     }
@@ -139,6 +144,11 @@ void *device_alloc(std::size_t n, void *pc) {
       g_reuse.push_back(s + (unsigned)j);
     return nullptr;
   }
+  // A large buffer is backed by huge pages where the system allows it: a
+  // program's buffers of gigabytes are then faulted in 2 MiB at a time
+  // rather than 4 KiB (the zeroing is the same; the faults are 512x fewer).
+  if (len >= kHugePage)
+    (void)madvise(base, len, MADV_HUGEPAGE);
   DeviceSlot &d = g_slots[s];
   d.size = n;
   d.mapped = len;

@@ -2,6 +2,7 @@
 // reports accesses outside every live cudaMalloc'd buffer (device_memory.cpp) and exits 86.
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <vector>
 
 // Reads 1,000 floats past the end of a 16-float buffer.
@@ -200,6 +201,26 @@ int main(int argc, char** argv) {
       cudaDeviceSynchronize();
       printf("done\n");
     }
+  } else if (!strcmp(s, "huge")) {
+    // A 64 MiB buffer: the mapping that holds it is eligible for huge pages
+    // (the THPeligible line of its /proc/self/smaps entry).
+    const size_t n = size_t(64) << 20;
+    char* buf = nullptr;
+    cudaMalloc(&buf, n);
+    cudaMemset(buf, 1, n);
+    FILE* f = fopen("/proc/self/smaps", "r");
+    char line[512];
+    bool in = false;
+    int eligible = -1;
+    while (f && fgets(line, sizeof line, f)) {
+      unsigned long lo, hi;
+      if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+        in = lo <= (unsigned long)buf && (unsigned long)buf < hi;
+      else if (in && !strncmp(line, "THPeligible:", 12))
+        eligible = atoi(line + 12);
+    }
+    if (f) fclose(f);
+    printf("huge: THPeligible %d\n", eligible);
   } else if (!strcmp(s, "host")) {
     std::vector<float> v(32, 1.0f);
     pkemu::launch(read_host, 1, 16, 0, 0, (const float*)v.data(), out);

@@ -6,11 +6,15 @@
 //   files          reads ./data.txt (must hold "input data"), then writes ./out.txt and
 //                  overwrites ./data.txt; exits 3 when ./data.txt is not there
 //   slow-original  exits 0, after 2 s when its working directory is the original's
+//   heap-reuse     allocates, fills and frees 256 MiB twice; prints the page faults of
+//                  each fill and exits 5 when the second took more than an eighth of
+//                  the first's (its pages were not reused)
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <string>
 #include <unistd.h>
 int main(int argc, char **argv) {
@@ -62,6 +66,24 @@ int main(int argc, char **argv) {
       usleep(10000);
     std::printf("daemon started\n");
     return access(argv[2], F_OK) == 0 ? 0 : 4;
+  }
+  if (!std::strcmp(mode, "heap-reuse")) {
+    const std::size_t n = std::size_t(256) << 20;
+    long faults[2];
+    for (int k = 0; k < 2; ++k) {
+      rusage a, b;
+      getrusage(RUSAGE_SELF, &a);
+      char *p = (char *)std::malloc(n);
+      if (!p)
+        return 6;
+      std::memset(p, k + 1, n);
+      asm volatile("" : : "r"(p) : "memory"); // the fill is not dead
+      getrusage(RUSAGE_SELF, &b);
+      faults[k] = b.ru_minflt - a.ru_minflt;
+      std::free(p);
+    }
+    std::printf("page faults: %ld then %ld\n", faults[0], faults[1]);
+    return faults[1] * 8 > faults[0] ? 5 : 0;
   }
   if (!std::strcmp(mode, "files")) {
     char buf[64] = {0};
