@@ -128,6 +128,39 @@ bool Runner::makeRunDir(StringRef RunDir, StringRef DataDir, Cell &C) {
   return true;
 }
 
+namespace {
+// The emulator's launch statistics (one line: "pkemu-stats launches N
+// threads T kernel_s S") on the cell, and as a note where the run took a
+// second or more; nothing when the program launched no kernel or the file
+// is unreadable.
+void noteLaunchStats(Cell &C, StringRef Path, double RunSeconds) {
+  auto B = MemoryBuffer::getFile(Path);
+  if (!B)
+    return;
+  SmallVector<StringRef, 8> W;
+  (*B)->getBuffer().trim().split(W, ' ');
+  Cell::LaunchStats S;
+  if (W.size() != 7 || W[0] != "pkemu-stats" || W[1] != "launches" ||
+      W[3] != "threads" || W[5] != "kernel_s" ||
+      W[2].getAsInteger(10, S.Launches) || W[4].getAsInteger(10, S.Threads) ||
+      W[6].getAsDouble(S.KernelSeconds) || !S.Launches)
+    return;
+  S.KernelSeconds = std::min(S.KernelSeconds, RunSeconds);
+  S.RunSeconds = RunSeconds;
+  C.Launches = S;
+  if (RunSeconds < 1)
+    return;
+  C.Notes.push_back(
+      formatv("time: {0} s in {1} kernel launch{2} ({3} threads), {4} s "
+              "outside kernels (the program's host code and the emulator's "
+              "start-up)",
+              format("%.1f", S.KernelSeconds), S.Launches,
+              S.Launches == 1 ? "" : "es", S.Threads,
+              format("%.1f", RunSeconds - S.KernelSeconds))
+          .str());
+}
+} // namespace
+
 bool Runner::run(StringRef Exe, ArrayRef<std::string> Args, StringRef Dir,
                  StringRef DataDir, Cell &C, std::string &Stdout) {
   std::string OutP = joinPath(Dir, "run.out"), ErrP = joinPath(Dir, "run.err");
@@ -143,14 +176,27 @@ bool Runner::run(StringRef Exe, ArrayRef<std::string> Args, StringRef Dir,
   std::string EmuTimeout = emuTimeoutVar(Limit);
   if (!EmuTimeout.empty())
     Env.push_back(EmuTimeout);
+  // A program's launches and the time in them (PKEMU_STATS_FILE, kept by
+  // the emulator's runtime): the note that splits its time.
+  const std::string StatsP = joinPath(Dir, "launch-stats");
+  const std::string StatsVar = "PKEMU_STATS_FILE=" + StatsP;
+  if (Opts.Program) {
+    (void)sys::fs::remove(StatsP);
+    Env.push_back(StatsVar);
+  }
   std::optional<Regex> StopRe;
   if (!Opts.StopAt.empty())
     StopRe.emplace(Opts.StopAt, Regex::Newline);
   auto StopAtLine = [&](StringRef Line) { return StopRe->match(Line); };
+  const auto RunStart = Clock::now();
   validate::BoundedResult R = validate::runBounded(
       Exe, Args, ArrayRef<StringRef>(Env), Limit, Opts.OutputLimit,
       /*MergeStderr=*/false, RunDir,
       StopRe ? function_ref<bool(StringRef)>(StopAtLine) : nullptr);
+  if (Opts.Program)
+    noteLaunchStats(
+        C, StatsP,
+        std::chrono::duration<double>(Clock::now() - RunStart).count());
   if (R.Strays)
     C.Notes.push_back(
         formatv("the program left {0} process{1} running (a daemon, a "

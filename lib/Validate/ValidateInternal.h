@@ -86,6 +86,14 @@ struct Cell {
   std::string Name;               ///< the case or program
   Clock::time_point Start;        ///< when this cell started (--timeout)
   std::vector<std::string> Notes; ///< e.g. output discarded at the bound
+  /// A program's run as the emulator counted it (PKEMU_STATS_FILE): its
+  /// kernel launches, their threads, the wall seconds in them, and the
+  /// run's wall seconds in all.
+  struct LaunchStats {
+    uint64_t Launches = 0, Threads = 0;
+    double KernelSeconds = 0, RunSeconds = 0;
+  };
+  std::optional<LaunchStats> Launches;
   /// Reports of the checks that --allow relaxed, as the emulator printed
   /// them after "pkemu: " ("allowed (race-shared): data race: kernel ...
   /// at FILE:LINE: ..."): a pass with any is not a strict pass.

@@ -81,6 +81,12 @@ json::Value cellJson(const Cell &C) {
       Notes.push_back(N);
     O["notes"] = std::move(Notes);
   }
+  if (C.Launches) {
+    O["launches"] = (int64_t)C.Launches->Launches;
+    O["threads"] = (int64_t)C.Launches->Threads;
+    O["kernel_seconds"] = C.Launches->KernelSeconds;
+    O["run_seconds"] = C.Launches->RunSeconds;
+  }
   if (!C.Relaxed.empty()) {
     json::Array Relaxed;
     for (const std::string &N : C.Relaxed)

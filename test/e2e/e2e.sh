@@ -243,6 +243,18 @@ validate-program)
   P="$SRC/test/e2e/programs/reduce_check.cu"
   "$BIN" validate --program "$P" --to hip,cuda -- 32 > "$TMP/out" 2>&1 || { cat "$TMP/out"; fail "program did not pass on every target"; }
   grep -q "3 passed, 0 failed" "$TMP/out" || fail "summary: $(cat "$TMP/out")"
+  # Each run's time, split into its launches and the rest (PKEMU_STATS_FILE), in the JSON
+  # (a note too where a run takes a second or more): one launch of 8 blocks of 128 threads.
+  "$BIN" validate --json --program "$P" --to hip,cuda -- 32 > "$TMP/stats.json" 2>/dev/null || fail "stats run"
+  python3 - "$TMP/stats.json" <<'PY' || fail "launch statistics: $(cat "$TMP/stats.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+cells = [c for p in d["programs"] for c in p["results"]]
+assert len(cells) == 3, cells
+for c in cells:
+    assert c["launches"] == 1 and c["threads"] == 1024, c
+    assert 0 <= c["kernel_seconds"] <= c["run_seconds"], c
+PY
   # The original assumes 32-lane warps: forced to 64 lanes it must fail, with the emulator's report.
   if "$BIN" validate --program "$P" --to none --lanes 64 -- 32 > "$TMP/out64" 2>&1; then fail "original passed at 64 lanes"; fi
   grep -q "inconsistent participation" "$TMP/out64" || fail "no emulator report: $(cat "$TMP/out64")"
