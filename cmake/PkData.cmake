@@ -32,6 +32,11 @@ if(TARGET pkemu)
   file(CREATE_LINK ${CMAKE_ARCHIVE_OUTPUT_DIRECTORY}/libpkemu.a
        ${PK_BUILD_DATA_DIR}/emu/lib/libpkemu.a SYMBOLIC)
 endif()
+if(TARGET pkemu_ranges)
+  file(REMOVE ${PK_BUILD_DATA_DIR}/emu/lib/libpkemu-ranges.so)
+  file(CREATE_LINK ${CMAKE_LIBRARY_OUTPUT_DIRECTORY}/libpkemu-ranges.so
+       ${PK_BUILD_DATA_DIR}/emu/lib/libpkemu-ranges.so SYMBOLIC)
+endif()
 # The marker pk::checkDataDir looks for.
 file(WRITE ${PK_BUILD_DATA_DIR}/port-kernel-data
      "port-kernel ${PROJECT_VERSION} data (build tree: links into ${PROJECT_SOURCE_DIR})\n")
@@ -52,6 +57,9 @@ foreach(_pair ${PK_DATA_DIRS})
 endforeach()
 if(TARGET pkemu)
   install(TARGETS pkemu ARCHIVE DESTINATION ${PK_DATA_REL}/emu/lib)
+endif()
+if(TARGET pkemu_ranges)
+  install(TARGETS pkemu_ranges LIBRARY DESTINATION ${PK_DATA_REL}/emu/lib)
 endif()
 install(FILES ${PROJECT_BINARY_DIR}/port-kernel-data.installed
         DESTINATION ${PK_DATA_REL} RENAME port-kernel-data)

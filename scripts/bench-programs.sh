@@ -111,7 +111,7 @@ done
 if [ -n "$LLMC" ]; then
   echo
   echo "llm.c dev/cuda at default sizes: validate --program --to none --stop-at 'All results match' ${VFLAGS[*]} (wall s, goal 60)"
-  printf '%-32s %8s  %s\n' program "wall s" verdicts
+  printf '%-32s %8s %9s %9s  %s\n' program "wall s" "kernels s" "host s" verdicts
   for f in "$LLMC"/dev/cuda/*.cu; do
     name="$(basename "$f" .cu)"
     case "$name" in nccl_all_reduce) continue ;; esac   # MPI + NCCL
@@ -122,8 +122,12 @@ if [ -n "$LLMC" ]; then
        --stop-at 'All results match' > "$TMP/llmc.out" 2>&1) || rc=$?
     t1=$(date +%s.%N)
     verdict="$(grep -E '^\[[0-9]/[0-9]\]' "$TMP/llmc.out" | sed -E 's/^\[[0-9]\/[0-9]\] [^ ]+ //' | tr '\n' ' ')"
-    printf '%-32s %8.1f  %s%s\n' "$name" "$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" "$verdict" \
-      "$([ $rc = 0 ] || echo "(exit $rc)")"
+    # The emulator's split of each run (validate's "time:" note): seconds in kernels and
+    # outside them (the program's host code), summed over the variants.
+    split="$(sed -nE 's/.*: time: ([0-9.]+) s in .* kernel launch.*, ([0-9.]+) s outside kernels.*/\1 \2/p' "$TMP/llmc.out" \
+             | awk '{k += $1; h += $2; n++} END {if (n) printf "%.1f %.1f", k, h; else printf "- -"}')"
+    printf '%-32s %8.1f %9s %9s  %s%s\n' "$name" "$(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}')" \
+      ${split} "$verdict" "$([ $rc = 0 ] || echo "(exit $rc)")"
   done
 fi
 [ "$fails" = 0 ] || { echo "bench-programs: $fails failures"; exit 1; }

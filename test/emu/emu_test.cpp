@@ -367,6 +367,60 @@ TEST(DeviceBounds, LargeBuffersAreBackedByHugePages) {
   EXPECT_HAS(r.out, "huge: THPeligible 1");
 }
 
+// Loops that walk memory get one bounds check per entry (the range-checks plugin); results and
+// reports stay those of one hook per access.
+TEST(RangeChecks, LoopAccessesAreCheckedOncePerEntry) {
+  // The plugin marks the loop's loads nosanitize, calls __pkemu_range_ok in the preheader and
+  // keeps each hook behind the flag.
+  std::string ir = kOut + "/range_checks.ll";
+  std::string cmd = std::string(PKEMU_TEST_CXX) + " " + PKEMU_TEST_CFLAGS +
+                    " -DPKEMU_LANG_CUDA -DPKEMU_DEFAULT_WARP=32 -S -emit-llvm " + kSrc +
+                    "/programs/range_checks.cpp -o " + ir;
+  Result c = shell(cmd);
+  ASSERT_EQ(c.rc, 0) << cmd << "\n" << c.err;
+  std::string text = slurp(ir);
+  size_t f = text.find("define dso_local void @_Z8row_dots");
+  ASSERT_NE(f, std::string::npos) << "no row_dots in the IR";
+  std::string body = text.substr(f, text.find("\n}\n", f) - f);
+  EXPECT_HAS(body, "call i1 @__pkemu_range_ok(");
+  EXPECT_HAS(body, "!nosanitize");
+  EXPECT_HAS(body, "call void @__tsan_read4(");
+}
+
+TEST(RangeChecks, InBoundsLoopsComputeTheirResults) {
+  std::string exe = build("range_checks", "cuda", 32);
+  for (const char* s : {"dots", "down"}) {
+    Result r = run(exe, s);
+    EXPECT_EQ(r.rc, 0) << s << "\n" << r.out << r.err;
+    EXPECT_HAS(r.out, std::string(s) + ": ok");
+    EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+  }
+}
+
+TEST(RangeChecks, LoopPastTheEndIsReportedAtItsAccess) {
+  Result r = run(build("range_checks", "cuda", 32), "dots_past");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, at("range_checks", "DOT_LINE") + ": out-of-bounds device memory access in block (3,0,0): ");
+  EXPECT_HAS(r.err, "reads 4 bytes at 0 bytes past the end of device buffer #1 (32768 bytes, allocated at ");
+  EXPECT_HAS(r.err, at("range_checks", "A_LINE") + ")");
+  EXPECT_HAS(r.out, "dots_past: ok");  // the rows inside the buffer are right
+}
+
+TEST(RangeChecks, LoopOverHostMemoryIsReported) {
+  Result r = run(build("range_checks", "cuda", 32), "host");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, at("range_checks", "DOT_LINE") + ": out-of-bounds device memory access");
+  EXPECT_HAS(r.err, "which is not device memory");
+}
+
+TEST(RangeChecks, LoopsOverSharedMemoryKeepTheRaceCheck) {
+  Result r = run(build("range_checks", "cuda", 32), "shared");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, "pkemu: error: data race");
+  EXPECT_HAS(r.err, at("range_checks", "SHARED_READ_LINE"));
+  EXPECT_HAS(r.err, at("range_checks", "SHARED_WRITE_LINE"));
+}
+
 TEST(DeviceBounds, PastTheEndOfBufferOverTwoGiB) {
   Result r = run(build("device_bounds", "cuda", 32), "big_past");
   EXPECT_EQ(r.rc, 86) << r.out << r.err;

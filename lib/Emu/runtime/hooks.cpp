@@ -430,6 +430,22 @@ PKEMU_HOOK(8)
 PKEMU_HOOK(16)
 #undef PKEMU_HOOK
 
+// Whether every access of n bytes at addresses between a and b (either
+// order) lies inside one live device buffer: the memory hooks would find
+// nothing there. Called once per loop entry by kernels built with the range
+// checks plugin (lib/Emu/ranges); false sends each access to its hook.
+bool __pkemu_range_ok(const void *a, const void *b, std::uint64_t n) {
+  std::uintptr_t lo = (std::uintptr_t)a, hi = (std::uintptr_t)b;
+  if (lo > hi)
+    std::swap(lo, hi);
+  if (hi - lo > ~std::uintptr_t(0) - n)
+    return false;
+  std::uintptr_t off = lo - pkemu::detail::pkemu_device_heap.lo;
+  if (off >= pkemu::detail::pkemu_device_heap.span)
+    return false;
+  return !pkemu::detail::device_out_of_bounds(lo, hi - lo + n);
+}
+
 static inline bool range_hits(const void *p, std::size_t n) {
   if (!pkemu_t_arena_size || !n)
     return false;
