@@ -385,11 +385,18 @@ TEST(RangeChecks, LoopAccessesAreCheckedOncePerEntry) {
   EXPECT_HAS(body, "call i1 @__pkemu_range_ok(");
   EXPECT_HAS(body, "!nosanitize");
   EXPECT_HAS(body, "call void @__tsan_read4(");
+  // The block-stride loop (`i += blockDim.x` on an int): checked once too, its counter tested
+  // at run time not to wrap.
+  f = text.find("define dso_local void @_Z12stride_scale");
+  ASSERT_NE(f, std::string::npos) << "no stride_scale in the IR";
+  body = text.substr(f, text.find("\n}\n", f) - f);
+  EXPECT_HAS(body, "call i1 @__pkemu_range_ok(");
+  EXPECT_HAS(body, "!nosanitize");
 }
 
 TEST(RangeChecks, InBoundsLoopsComputeTheirResults) {
   std::string exe = build("range_checks", "cuda", 32);
-  for (const char* s : {"dots", "down"}) {
+  for (const char* s : {"dots", "down", "stride"}) {
     Result r = run(exe, s);
     EXPECT_EQ(r.rc, 0) << s << "\n" << r.out << r.err;
     EXPECT_HAS(r.out, std::string(s) + ": ok");
@@ -404,6 +411,15 @@ TEST(RangeChecks, LoopPastTheEndIsReportedAtItsAccess) {
   EXPECT_HAS(r.err, "reads 4 bytes at 0 bytes past the end of device buffer #1 (32768 bytes, allocated at ");
   EXPECT_HAS(r.err, at("range_checks", "A_LINE") + ")");
   EXPECT_HAS(r.out, "dots_past: ok");  // the rows inside the buffer are right
+}
+
+TEST(RangeChecks, BlockStrideLoopPastTheEndIsReportedAtItsAccess) {
+  Result r = run(build("range_checks", "cuda", 32), "stride_past");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, at("range_checks", "STRIDE_LINE") + ": out-of-bounds device memory access in block (0,0,0): ");
+  EXPECT_HAS(r.err, "reads 4 bytes at 0 bytes past the end of device buffer #4 (4000 bytes, allocated at ");
+  EXPECT_HAS(r.err, at("range_checks", "X_LINE") + ")");
+  EXPECT_HAS(r.out, "stride_past: ok");
 }
 
 TEST(RangeChecks, LoopOverHostMemoryIsReported) {

@@ -28,7 +28,8 @@
 // range that leaves its buffer) every access goes through its hook as
 // before, at its own place and line. So the reports and the program's
 // behaviour are those without the pass. docs/emulator.md, "Bounds checks
-// hoisted out of loops".
+// hoisted out of loops". PKEMU_RANGES_DEBUG=1 in clang's environment prints
+// each loop's trip count and the addresses it rewrites.
 //
 //===----------------------------------------------------------------------===//
 #include "llvm/ADT/SmallVector.h"
@@ -36,6 +37,7 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
@@ -45,7 +47,10 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
+#include <memory>
+#include <optional>
 
 using namespace llvm;
 
@@ -58,14 +63,167 @@ struct Access {
   bool Write;
 };
 
+bool hookedSize(unsigned N) {
+  return N == 1 || N == 2 || N == 4 || N == 8 || N == 16;
+}
+
+// A loop counted by `iv < bound` at its latch (signed or unsigned), with a
+// positive constant step: the usual `for (i = tid; i < n; i += blockDim.x)`,
+// whose 32-bit counter SCEV cannot prove free of wrapping (the step is
+// unsigned), so it has no trip count. Where bound <= MAX - step + 1 and
+// start <= MAX - step (tested at run time), the counter never wraps, the
+// loop takes its backedge at most (max(bound, next0) - next0 + step - 1) /
+// step times (next0: the counter's value after the first step), and a
+// sign or zero extension of the counter is a recurrence of the wider type.
+struct CountedLoop {
+  const SCEVAddRecExpr *IV = nullptr; // the counter at the top of the body
+  const SCEV *Bound = nullptr;
+  bool Signed = false;
+  const SCEV *BTC = nullptr; // in 64 bits, valid under the run-time test
+};
+
+std::optional<CountedLoop> countedLoop(Loop *L, ScalarEvolution &SE) {
+  ICmpInst *Cmp = L->getLatchCmpInst();
+  BasicBlock *Latch = L->getLoopLatch();
+  if (!Cmp || !Latch)
+    return std::nullopt;
+  auto *Br = dyn_cast<BranchInst>(Latch->getTerminator());
+  if (!Br || !Br->isConditional() || Br->getCondition() != Cmp)
+    return std::nullopt;
+  ICmpInst::Predicate Pred = Cmp->getPredicate();
+  if (!L->contains(Br->getSuccessor(0)))
+    Pred = ICmpInst::getInversePredicate(Pred);
+  const SCEV *X = SE.getSCEV(Cmp->getOperand(0));
+  const SCEV *Bound = SE.getSCEV(Cmp->getOperand(1));
+  if (!isa<SCEVAddRecExpr>(X)) {
+    std::swap(X, Bound);
+    Pred = ICmpInst::getSwappedPredicate(Pred);
+  }
+  if (Pred != ICmpInst::ICMP_SLT && Pred != ICmpInst::ICMP_ULT)
+    return std::nullopt;
+  const auto *Next = dyn_cast<SCEVAddRecExpr>(X);
+  if (!Next || Next->getLoop() != L || !Next->isAffine() ||
+      !Next->getType()->isIntegerTy() ||
+      Next->getType()->getIntegerBitWidth() > 64 ||
+      !SE.isLoopInvariant(Bound, L))
+    return std::nullopt;
+  // A constant step must be positive; an invariant one (blockDim.x) is
+  // tested at run time.
+  const SCEV *Step = Next->getStepRecurrence(SE);
+  if (!SE.isLoopInvariant(Step, L))
+    return std::nullopt;
+  if (const auto *K = dyn_cast<SCEVConstant>(Step))
+    if (!K->getAPInt().isStrictlyPositive())
+      return std::nullopt;
+  CountedLoop C;
+  C.Signed = Pred == ICmpInst::ICMP_SLT;
+  C.Bound = Bound;
+  // The counter at the top of the body: the compared value one step back
+  // (the compare may test it before or after its step).
+  const SCEV *Start = Next->getStart();
+  if (Cmp->getOperand(0) != Cmp->getOperand(1)) {
+    Value *V = isa<SCEVAddRecExpr>(SE.getSCEV(Cmp->getOperand(0)))
+                   ? Cmp->getOperand(0)
+                   : Cmp->getOperand(1);
+    if (!isa<PHINode>(V) || cast<PHINode>(V)->getParent() != L->getHeader())
+      Start = SE.getMinusSCEV(Start, Step);
+  }
+  C.IV =
+      cast<SCEVAddRecExpr>(SE.getAddRecExpr(Start, Step, L, SCEV::FlagAnyWrap));
+  Type *I64 = Type::getInt64Ty(L->getHeader()->getContext());
+  auto Wide = [&](const SCEV *V) {
+    return C.Signed ? SE.getSignExtendExpr(V, I64)
+                    : SE.getZeroExtendExpr(V, I64);
+  };
+  const SCEV *N0 = Wide(Next->getStart());
+  const SCEV *B = Wide(Bound);
+  const SCEV *Hi = C.Signed ? SE.getSMaxExpr(B, N0) : SE.getUMaxExpr(B, N0);
+  const SCEV *S64 = Wide(Step);
+  // umax(step, 1): the division is safe to expand for any step (the fast
+  // path requires step > 0 anyway).
+  C.BTC = SE.getUDivExpr(SE.getAddExpr(SE.getMinusSCEV(Hi, N0),
+                                       SE.getMinusSCEV(S64, SE.getOne(I64))),
+                         SE.getUMaxExpr(S64, SE.getOne(I64)));
+  return C;
+}
+
+// Rewrites extensions of the counter (or of its next value) into
+// recurrences of the wider type: right where the counter does not wrap.
+struct WidenCounter : SCEVRewriteVisitor<WidenCounter> {
+  const CountedLoop &C;
+  bool Bad = false;
+  WidenCounter(ScalarEvolution &SE, const CountedLoop &C)
+      : SCEVRewriteVisitor(SE), C(C) {}
+  const SCEV *widen(const SCEVAddRecExpr *AR, Type *Ty, bool Signed) {
+    if (Signed != C.Signed)
+      return nullptr;
+    const SCEV *Step = AR->getStepRecurrence(SE);
+    const SCEV *Off = SE.getMinusSCEV(AR->getStart(), C.IV->getStart());
+    if (Step != C.IV->getStepRecurrence(SE) || (!Off->isZero() && Off != Step))
+      return nullptr;
+    auto Ext = [&](const SCEV *V) {
+      return Signed ? SE.getSignExtendExpr(V, Ty) : SE.getZeroExtendExpr(V, Ty);
+    };
+    return SE.getAddRecExpr(SE.getAddExpr(Ext(C.IV->getStart()), Ext(Off)),
+                            Ext(Step), AR->getLoop(), SCEV::FlagNW);
+  }
+  const SCEV *visitSignExtendExpr(const SCEVSignExtendExpr *E) {
+    if (auto *AR = dyn_cast<SCEVAddRecExpr>(E->getOperand()))
+      if (AR->getLoop() == C.IV->getLoop()) {
+        if (const SCEV *W = widen(AR, E->getType(), true))
+          return W;
+        Bad = true;
+      }
+    return SCEVRewriteVisitor::visitSignExtendExpr(E);
+  }
+  const SCEV *visitZeroExtendExpr(const SCEVZeroExtendExpr *E) {
+    if (auto *AR = dyn_cast<SCEVAddRecExpr>(E->getOperand()))
+      if (AR->getLoop() == C.IV->getLoop()) {
+        if (const SCEV *W = widen(AR, E->getType(), false))
+          return W;
+        Bad = true;
+      }
+    return SCEVRewriteVisitor::visitZeroExtendExpr(E);
+  }
+};
+
 struct LoopPlan {
   Loop *L;
+  std::unique_ptr<PredicatedScalarEvolution> PSE;
+  std::optional<CountedLoop> Counted;
   SmallVector<Access, 8> Accesses;
   SmallVector<std::pair<const SCEV *, const SCEV *>, 8> Ends; // first, last
 };
 
-bool hookedSize(unsigned N) {
-  return N == 1 || N == 2 || N == 4 || N == 8 || N == 16;
+// Whether the address recurrence AR cannot wrap around the address space
+// while the counter of C does not wrap: the counter, of 32 bits at most,
+// moves less than 2^33 in all, so an address step of K times the counter's
+// step (K a constant below 2^28), or a constant below 2^28, moves less
+// than 2^61 bytes.
+bool smallMultipleOfStep(ScalarEvolution &SE, const CountedLoop &C,
+                         const SCEVAddRecExpr *AR) {
+  if (C.IV->getType()->getIntegerBitWidth() > 32)
+    return false;
+  const APInt Lim = APInt(64, 1) << 28;
+  const SCEV *S = AR->getStepRecurrence(SE);
+  if (const auto *K = dyn_cast<SCEVConstant>(S))
+    return K->getAPInt().getBitWidth() <= 64 &&
+           K->getAPInt().sextOrTrunc(64).abs().ult(Lim);
+  const SCEV *CS = C.IV->getStepRecurrence(SE);
+  auto IsCounterStep = [&](const SCEV *X) {
+    if (const auto *E = dyn_cast<SCEVCastExpr>(X))
+      X = E->getOperand();
+    return X == CS;
+  };
+  if (IsCounterStep(S))
+    return true;
+  if (const auto *M = dyn_cast<SCEVMulExpr>(S))
+    if (M->getNumOperands() == 2)
+      if (const auto *K = dyn_cast<SCEVConstant>(M->getOperand(0)))
+        return IsCounterStep(M->getOperand(1)) &&
+               K->getAPInt().getBitWidth() <= 64 &&
+               K->getAPInt().sextOrTrunc(64).abs().ult(Lim);
+  return false;
 }
 
 struct RangeChecksPass : PassInfoMixin<RangeChecksPass> {
@@ -76,6 +234,14 @@ struct RangeChecksPass : PassInfoMixin<RangeChecksPass> {
     LoopInfo &LI = AM.getResult<LoopAnalysis>(F);
     if (LI.empty())
       return PreservedAnalyses::all();
+    // A loop entered from the function's entry (no block of its own before
+    // it) gets a preheader, where its checks go.
+    bool Changed = false;
+    DominatorTree &DT = AM.getResult<DominatorTreeAnalysis>(F);
+    for (Loop *L : LI.getLoopsInPreorder())
+      if (L->isInnermost() && !L->getLoopPreheader())
+        Changed |=
+            InsertPreheaderForLoop(L, &DT, &LI, nullptr, false) != nullptr;
     ScalarEvolution &SE = AM.getResult<ScalarEvolutionAnalysis>(F);
     const DataLayout &DL = F.getParent()->getDataLayout();
 
@@ -83,9 +249,21 @@ struct RangeChecksPass : PassInfoMixin<RangeChecksPass> {
     for (Loop *L : LI.getLoopsInPreorder()) {
       if (!L->isInnermost() || !L->getLoopPreheader())
         continue;
-      const SCEV *BTC = SE.getSymbolicMaxBackedgeTakenCount(L);
+      // The trip count and the recurrences may hold only under run-time
+      // predicates (a 32-bit counter stepped by an unsigned amount, the
+      // usual `i += blockDim.x`, that must not wrap): they are tested with
+      // the ranges.
+      auto PSE = std::make_unique<PredicatedScalarEvolution>(SE, *L);
+      const SCEV *BTC = PSE->getSymbolicMaxBackedgeTakenCount();
       if (isa<SCEVCouldNotCompute>(BTC))
-        continue;
+        BTC = PSE->getBackedgeTakenCount();
+      std::optional<CountedLoop> Counted;
+      if (isa<SCEVCouldNotCompute>(BTC) && (Counted = countedLoop(L, SE)))
+        BTC = Counted->BTC;
+      const bool HaveBTC = !isa<SCEVCouldNotCompute>(BTC);
+      if (getenv("PKEMU_RANGES_DEBUG"))
+        errs() << F.getName() << ": loop " << L->getHeader()->getName()
+               << " btc " << *BTC << "\n";
       LoopPlan P;
       P.L = L;
       SCEVExpander Probe(SE, DL, "pk.range");
@@ -119,24 +297,61 @@ struct RangeChecksPass : PassInfoMixin<RangeChecksPass> {
           const Value *Obj = getUnderlyingObject(Ptr);
           if (isa<AllocaInst>(Obj) || isa<GlobalValue>(Obj))
             continue;
-          const auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(Ptr));
-          if (!AR || AR->getLoop() != L || !AR->isAffine() ||
-              !AR->hasNoSelfWrap() || !SE.isLoopInvariant(AR->getStart(), L) ||
-              !SE.isLoopInvariant(AR->getStepRecurrence(SE), L))
-            continue;
-          const SCEV *Last = AR->evaluateAtIteration(BTC, SE);
+          const SCEV *S = SE.getSCEV(Ptr);
+          const SCEV *First = nullptr, *Last = nullptr;
+          if (SE.isLoopInvariant(S, L)) {
+            // The same address on every iteration.
+            First = Last = S;
+          } else {
+            if (!HaveBTC)
+              continue;
+            const SCEVAddRecExpr *AR = nullptr;
+            if (Counted) {
+              // Only through the counter, widened where it cannot wrap.
+              WidenCounter W(SE, *Counted);
+              const SCEV *R = W.visit(S);
+              if (getenv("PKEMU_RANGES_DEBUG"))
+                errs() << "  " << *S << "\n   -> " << *R << " bad " << W.Bad
+                       << "\n";
+              if (W.Bad)
+                continue;
+              AR = dyn_cast<SCEVAddRecExpr>(R);
+              // The addresses must not wrap around the address space.
+              if (AR && !AR->hasNoSelfWrap() &&
+                  !smallMultipleOfStep(SE, *Counted, AR))
+                AR = nullptr;
+            } else {
+              AR = dyn_cast<SCEVAddRecExpr>(S);
+              if (!AR)
+                AR = PSE->getAsAddRec(Ptr);
+            }
+            if (!AR || AR->getLoop() != L || !AR->isAffine() ||
+                !SE.isLoopInvariant(AR->getStart(), L) ||
+                !SE.isLoopInvariant(AR->getStepRecurrence(SE), L))
+              continue;
+            // The addresses must not wrap around the address space, so
+            // that they lie between the first and the last.
+            if (!Counted && !AR->hasNoSelfWrap() &&
+                !PSE->hasNoOverflow(Ptr, SCEVWrapPredicate::IncrementNUSW))
+              PSE->setNoOverflow(Ptr, SCEVWrapPredicate::IncrementNUSW);
+            First = AR->getStart();
+            Last = AR->evaluateAtIteration(BTC, SE);
+          }
           if (isa<SCEVCouldNotCompute>(Last) ||
-              !Probe.isSafeToExpandAt(AR->getStart(), At) ||
+              !Probe.isSafeToExpandAt(First, At) ||
               !Probe.isSafeToExpandAt(Last, At))
             continue;
           P.Accesses.push_back({&I, Ptr, (unsigned)TS.getFixedValue(), Write});
-          P.Ends.push_back({AR->getStart(), Last});
+          P.Ends.push_back({First, Last});
         }
-      if (!P.Accesses.empty())
+      if (!P.Accesses.empty()) {
+        P.PSE = std::move(PSE);
+        P.Counted = Counted;
         Plans.push_back(std::move(P));
+      }
     }
     if (Plans.empty())
-      return PreservedAnalyses::all();
+      return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 
     Module &M = *F.getParent();
     LLVMContext &Ctx = M.getContext();
@@ -166,7 +381,39 @@ struct RangeChecksPass : PassInfoMixin<RangeChecksPass> {
                                  {First, Last, B.getInt64(P.Accesses[K].Size)});
         All = All ? B.CreateAnd(All, Ok) : Ok;
       }
-      Slow.push_back(B.CreateNot(All, "pk.range.slow"));
+      Value *SlowV = B.CreateNot(All, "pk.range.slow");
+      // The predicates the ranges were computed under: where one fails
+      // (the check is true), every access takes its hook.
+      if (!P.PSE->getPredicate().isAlwaysTrue()) {
+        Value *Fails = Ex.expandCodeForPredicate(&P.PSE->getPredicate(), At);
+        B.SetInsertPoint(At);
+        SlowV = B.CreateOr(SlowV, Fails, "pk.range.slow");
+      }
+      if (P.Counted) {
+        // The counter must not wrap: bound <= MAX - step + 1 and
+        // start <= MAX - step.
+        // The counter must not wrap: 0 < step (as a signed number),
+        // bound <= MAX - step + 1 and start <= MAX - step.
+        const CountedLoop &C = *P.Counted;
+        Type *Ty = C.IV->getType();
+        unsigned Bits = Ty->getIntegerBitWidth();
+        Constant *Max =
+            ConstantInt::get(Ty, C.Signed ? APInt::getSignedMaxValue(Bits)
+                                          : APInt::getMaxValue(Bits));
+        Value *Step = Ex.expandCodeFor(C.IV->getStepRecurrence(SE), Ty, At);
+        Value *Bnd = Ex.expandCodeFor(C.Bound, Ty, At);
+        Value *St = Ex.expandCodeFor(C.IV->getStart(), Ty, At);
+        B.SetInsertPoint(At);
+        auto Pred = C.Signed ? ICmpInst::ICMP_SGT : ICmpInst::ICMP_UGT;
+        Value *Room = B.CreateSub(Max, Step);
+        Value *Wraps = B.CreateOr(
+            B.CreateICmpSLE(Step, ConstantInt::get(Ty, 0)),
+            B.CreateOr(B.CreateICmp(Pred, Bnd,
+                                    B.CreateAdd(Room, ConstantInt::get(Ty, 1))),
+                       B.CreateICmp(Pred, St, Room)));
+        SlowV = B.CreateOr(SlowV, Wraps, "pk.range.slow");
+      }
+      Slow.push_back(SlowV);
     }
     for (unsigned N = 0; N < Plans.size(); ++N)
       for (Access &A : Plans[N].Accesses) {

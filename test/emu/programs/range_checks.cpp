@@ -19,6 +19,12 @@ __global__ void walk_down(float* x, int n) {
   for (int i = n - 1 - (int)threadIdx.x; i >= 0; i -= 3 * (int)blockDim.x) x[i] = x[i] * 2.f + 1.f;
 }
 
+// A block-stride loop: an int counter stepped by blockDim.x (unsigned), which the compiler cannot
+// prove free of wrapping; the plugin tests at run time that it cannot wrap.
+__global__ void stride_scale(float* x, int n, float f) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) x[i] = x[i] * f + 1.f;  // STRIDE_LINE
+}
+
 // Every thread fills its row of a shared tile in a loop, then reads its neighbour's row without
 // a barrier: a race on shared memory, which the hooks must still see.
 __global__ void shared_rows(float* out, int n) {
@@ -74,6 +80,21 @@ int main(int argc, char** argv) {
     bool ok = true;
     for (int i = 0; i < m; ++i) ok = ok && back[i] == ((m - 1 - i) % 21 < 7 ? 2.f * i + 1.f : (float)i);
     printf("down: %s\n", ok ? "ok" : "wrong");
+  } else if (!strcmp(s, "stride") || !strcmp(s, "stride_past")) {
+    // stride_past: one element more than the buffer holds.
+    const int m = 1000;
+    float* x;
+    cudaMalloc(&x, m * sizeof(float));  // X_LINE
+    float hx[m];
+    for (int i = 0; i < m; ++i) hx[i] = (float)i;
+    cudaMemcpy(x, hx, sizeof hx, cudaMemcpyHostToDevice);
+    pkemu::launch(stride_scale, 1, 96, 0, 0, x, !strcmp(s, "stride") ? m : m + 1, 3.f);
+    cudaDeviceSynchronize();
+    float back[m];
+    cudaMemcpy(back, x, sizeof back, cudaMemcpyDeviceToHost);
+    bool ok = true;
+    for (int i = 0; i < m; ++i) ok = ok && back[i] == 3.f * i + 1.f;
+    printf("%s: %s\n", s, ok ? "ok" : "wrong");
   } else if (!strcmp(s, "shared")) {
     pkemu::launch(shared_rows, 1, 64, 0, 0, o, 8);
     cudaDeviceSynchronize();
