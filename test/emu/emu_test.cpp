@@ -437,6 +437,30 @@ TEST(RangeChecks, LoopsOverSharedMemoryKeepTheRaceCheck) {
   EXPECT_HAS(r.err, at("range_checks", "SHARED_WRITE_LINE"));
 }
 
+// 32-bit divisions by launch constants go through a cache of their reciprocals (the plugin's
+// fast division): bit-identical to the divide for every operand.
+TEST(FastDivision, DivisionsByArgumentsUseTheReciprocalCache) {
+  std::string ir = kOut + "/fast_division.ll";
+  std::string cmd = std::string(PKEMU_TEST_CXX) + " " + PKEMU_TEST_CFLAGS +
+                    " -DPKEMU_LANG_CUDA -DPKEMU_DEFAULT_WARP=32 -S -emit-llvm " + kSrc +
+                    "/programs/fast_division.cpp -o " + ir;
+  Result c = shell(cmd);
+  ASSERT_EQ(c.rc, 0) << cmd << "\n" << c.err;
+  std::string text = slurp(ir);
+  size_t f = text.find("define dso_local void @_Z6divide");
+  ASSERT_NE(f, std::string::npos) << "no divide in the IR";
+  std::string body = text.substr(f, text.find("\n}\n", f) - f);
+  EXPECT_EQ(count(body, "call void @__pkemu_div_prepare("), 4) << body;
+  EXPECT_HAS(body, "mul i128");
+}
+
+TEST(FastDivision, QuotientsAndRemaindersMatchTheHost) {
+  Result r = run(build("fast_division", "cuda", 32));
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "fast division: ok (0 wrong)");
+  EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+}
+
 TEST(DeviceBounds, PastTheEndOfBufferOverTwoGiB) {
   Result r = run(build("device_bounds", "cuda", 32), "big_past");
   EXPECT_EQ(r.rc, 86) << r.out << r.err;

@@ -32,6 +32,8 @@
 // each loop's trip count and the addresses it rewrites.
 //
 //===----------------------------------------------------------------------===//
+#include "Passes.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -437,12 +439,29 @@ struct RangeChecksPass : PassInfoMixin<RangeChecksPass> {
 
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
-  return {
-      LLVM_PLUGIN_API_VERSION, "pkemu-range-checks", "1", [](PassBuilder &PB) {
-        PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
-                                              OptimizationLevel Level) {
-          if (Level != OptimizationLevel::O0)
-            MPM.addPass(createModuleToFunctionPassAdaptor(RangeChecksPass()));
-        });
-      }};
+  return {LLVM_PLUGIN_API_VERSION, "pkemu-range-checks", "1",
+          [](PassBuilder &PB) {
+            // `opt -load-pass-plugin=... -passes=pkemu-range-checks` (or
+            // pkemu-fast-division) runs one alone.
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, FunctionPassManager &FPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name == "pkemu-range-checks")
+                    FPM.addPass(RangeChecksPass());
+                  else if (Name == "pkemu-fast-division")
+                    FPM.addPass(pkemu_ranges::FastDivisionPass());
+                  else
+                    return false;
+                  return true;
+                });
+            PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
+                                                  OptimizationLevel Level) {
+              if (Level == OptimizationLevel::O0)
+                return;
+              FunctionPassManager FPM;
+              FPM.addPass(RangeChecksPass());
+              FPM.addPass(pkemu_ranges::FastDivisionPass());
+              MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+            });
+          }};
 }

@@ -446,6 +446,20 @@ bool __pkemu_range_ok(const void *a, const void *b, std::uint64_t n) {
   return !pkemu::detail::device_out_of_bounds(lo, hi - lo + n);
 }
 
+// The reciprocal cache of one division in a kernel (the plugin's fast
+// division, lib/Emu/ranges/FastDivision.cpp): key = d | 1 << 32 and
+// M = ceil(2^64 / |d|), for |d| >= 2 only (|d| read as unsigned for a
+// signed d, so that INT_MIN is 2^31); otherwise the cache is left as it was
+// and the division keeps the divide.
+void __pkemu_div_prepare(std::uint64_t *cache, std::uint32_t d,
+                         bool is_signed) {
+  std::uint32_t a = is_signed && (std::int32_t)d < 0 ? 0u - d : d;
+  if (a < 2)
+    return;
+  cache[1] = ~std::uint64_t(0) / a + 1;
+  cache[0] = (std::uint64_t)d | (std::uint64_t(1) << 32);
+}
+
 static inline bool range_hits(const void *p, std::size_t n) {
   if (!pkemu_t_arena_size || !n)
     return false;
