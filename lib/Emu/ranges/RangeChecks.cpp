@@ -82,6 +82,10 @@ struct CountedLoop {
   const SCEV *Bound = nullptr;
   bool Signed = false;
   const SCEV *BTC = nullptr; // in 64 bits, valid under the run-time test
+  // Whether the latch compares the counter's next value (the rotated form):
+  // then that value cannot wrap either and may be widened too; where it
+  // compares the counter itself, the next value of the last iteration may.
+  bool NextOk = false;
 };
 
 std::optional<CountedLoop> countedLoop(Loop *L, ScalarEvolution &SE) {
@@ -127,8 +131,10 @@ std::optional<CountedLoop> countedLoop(Loop *L, ScalarEvolution &SE) {
     Value *V = isa<SCEVAddRecExpr>(SE.getSCEV(Cmp->getOperand(0)))
                    ? Cmp->getOperand(0)
                    : Cmp->getOperand(1);
-    if (!isa<PHINode>(V) || cast<PHINode>(V)->getParent() != L->getHeader())
+    if (!isa<PHINode>(V) || cast<PHINode>(V)->getParent() != L->getHeader()) {
       Start = SE.getMinusSCEV(Start, Step);
+      C.NextOk = true;
+    }
   }
   C.IV =
       cast<SCEVAddRecExpr>(SE.getAddRecExpr(Start, Step, L, SCEV::FlagAnyWrap));
@@ -161,7 +167,8 @@ struct WidenCounter : SCEVRewriteVisitor<WidenCounter> {
       return nullptr;
     const SCEV *Step = AR->getStepRecurrence(SE);
     const SCEV *Off = SE.getMinusSCEV(AR->getStart(), C.IV->getStart());
-    if (Step != C.IV->getStepRecurrence(SE) || (!Off->isZero() && Off != Step))
+    if (Step != C.IV->getStepRecurrence(SE) ||
+        (!Off->isZero() && (Off != Step || !C.NextOk)))
       return nullptr;
     auto Ext = [&](const SCEV *V) {
       return Signed ? SE.getSignExtendExpr(V, Ty) : SE.getZeroExtendExpr(V, Ty);
@@ -260,8 +267,17 @@ struct RangeChecksPass : PassInfoMixin<RangeChecksPass> {
       if (isa<SCEVCouldNotCompute>(BTC))
         BTC = PSE->getBackedgeTakenCount();
       std::optional<CountedLoop> Counted;
-      if (isa<SCEVCouldNotCompute>(BTC) && (Counted = countedLoop(L, SE)))
-        BTC = Counted->BTC;
+      if (isa<SCEVCouldNotCompute>(BTC) && (Counted = countedLoop(L, SE))) {
+        // Its run-time test is computed in the preheader.
+        Instruction *PT = L->getLoopPreheader()->getTerminator();
+        SCEVExpander Probe(SE, DL, "pk.range");
+        if (Probe.isSafeToExpandAt(Counted->Bound, PT) &&
+            Probe.isSafeToExpandAt(Counted->IV->getStart(), PT) &&
+            Probe.isSafeToExpandAt(Counted->IV->getStepRecurrence(SE), PT))
+          BTC = Counted->BTC;
+        else
+          Counted.reset();
+      }
       const bool HaveBTC = !isa<SCEVCouldNotCompute>(BTC);
       if (getenv("PKEMU_RANGES_DEBUG"))
         errs() << F.getName() << ": loop " << L->getHeader()->getName()
