@@ -76,11 +76,6 @@ struct Stream {
   int dummy = 0;
 };
 
-std::uint64_t now_ns() {
-  return (std::uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 } // namespace
 
 int set_error(int e) {
@@ -339,7 +334,7 @@ int event_record(void *e, void *) {
   if (!e)
     return set_error(kInvalidResourceHandle);
   auto *ev = static_cast<Event *>(e);
-  ev->ns = now_ns();
+  ev->ns = detail::now_ns();
   ev->recorded = true;
   return 0;
 }

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <boost/context/detail/fcontext.hpp>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -24,6 +25,14 @@ namespace pkemu {
 namespace detail {
 
 namespace bctx = boost::context::detail;
+
+// Monotonic time in nanoseconds (launch start and statistics, the watchdog,
+// events).
+inline std::uint64_t now_ns() {
+  return (std::uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 // Context switching. On x86-64 a minimal switch (callee-saved registers only,
 // the FP control state is shared by all fibers of a worker) is used; elsewhere

@@ -372,10 +372,7 @@ void watchdog() {
     LaunchCtx *L = g_active_launch.load(std::memory_order_acquire);
     if (!L)
       continue;
-    auto now =
-        (std::uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
-            std::chrono::steady_clock::now().time_since_epoch())
-            .count();
+    auto now = now_ns();
     std::uint64_t st = L->start_ns.load(std::memory_order_relaxed);
     double to = config().timeout_s;
     if (st && to > 0 && now - st >= (std::uint64_t)(to * 1e9)) {
@@ -511,12 +508,6 @@ struct LaunchStats {
   bool init = false;
 };
 LaunchStats g_stats;
-
-std::uint64_t now_ns() {
-  return (std::uint64_t)std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 void stats_write(LaunchStats &s) {
   char buf[128];
