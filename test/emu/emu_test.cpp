@@ -279,6 +279,52 @@ TEST(Errors, UninitialisedSharedRead) {
   EXPECT_HAS(r.err, "'buf'+252");
 }
 
+// The shared-memory shadow is kept per 4-byte word and split into bytes where accesses cover
+// part of a word: the reports are those of a shadow per byte.
+TEST(SharedWords, ByteWriterOfAWordReadWholeIsTheRace) {
+  Result r = run(build("shared_words", "cuda", 32), "bytes-then-word");
+  EXPECT_EQ(r.rc, 86) << r.err;
+  EXPECT_HAS(r.err, "pkemu: error: data race: kernel 'bytes_then_word(int*)' at ");
+  EXPECT_HAS(r.err, at("shared_words", "WORD_READ_LINE") + ": data race");
+  EXPECT_HAS(r.err, "thread 32 (threadIdx (32,0,0), warp 1 lane 0) reads 4 bytes at 'bytes'+0");
+  EXPECT_HAS(r.err, "thread 0 (threadIdx (0,0,0), warp 0 lane 0) wrote them");
+  EXPECT_EQ(count(r.err, "pkemu: error:"), 1) << r.err;
+}
+
+TEST(SharedWords, BytesThenWordsThenBytesAreClean) {
+  Result r = run(build("shared_words", "cuda", 32), "clean");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_HAS(r.out, "total=44784");
+  EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+}
+
+TEST(SharedWords, ByteReadOfAJoinedWordSeesItsWriter) {
+  Result r = run(build("shared_words", "cuda", 32), "join-then-byte");
+  EXPECT_EQ(r.rc, 86) << r.err;
+  EXPECT_HAS(r.err, at("shared_words", "BYTE_READ_LINE") + ": data race");
+  EXPECT_HAS(r.err, "thread 70 (threadIdx (70,0,0), warp 2 lane 6) reads 1 bytes at 'words'+2");
+  EXPECT_HAS(r.err, "thread 5 (threadIdx (5,0,0), warp 0 lane 5) wrote them");
+  EXPECT_EQ(count(r.err, "pkemu: error:"), 1) << r.err;
+}
+
+TEST(SharedWords, EveryWordOfAFloat4IsRecorded) {
+  Result r = run(build("shared_words", "cuda", 32), "float4");
+  EXPECT_EQ(r.rc, 86) << r.err;
+  EXPECT_HAS(r.err, "thread 33 (threadIdx (33,0,0), warp 1 lane 1) writes 4 bytes at 'v'+8");
+  EXPECT_HAS(r.err, "thread 1 (threadIdx (1,0,0), warp 0 lane 1) read them at");
+  EXPECT_HAS(r.err, at("shared_words", "FLOAT4_READ_LINE"));
+  EXPECT_EQ(count(r.err, "pkemu: error:"), 1) << r.err;
+}
+
+TEST(SharedWords, WordPartlyOutsideItsObject) {
+  Result r = run(build("shared_words", "cuda", 32), "odd-dynamic");
+  EXPECT_EQ(r.rc, 86) << r.err;
+  EXPECT_HAS(r.err, at("shared_words", "ODD_READ_LINE") + ": out-of-bounds shared memory access");
+  EXPECT_HAS(r.err, "reads 4 bytes at 'dynamic shared memory'+4");
+  EXPECT_EQ(r.err.find("uninitialised"), std::string::npos) << r.err;
+  EXPECT_EQ(count(r.err, "pkemu: error:"), 1) << r.err;
+}
+
 TEST(Errors, DivergentShuffle) {
   Result r = run(build("errors", "cuda", 32), "divergent");
   EXPECT_EQ(r.rc, 86);

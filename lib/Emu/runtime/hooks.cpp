@@ -126,71 +126,131 @@ shared_uninit(Worker &w, Fiber *f, std::size_t off, std::size_t n, void *pc) {
 // What the cold report paths of one shared-memory access need.
 struct SharedAccess {
   Worker &w;
-  Fiber *f;
   std::size_t off, n;
   void *pc;
 };
 
-// The per-byte check and shadow update of a read or a write (template: the
-// loop has one shape per kind, with its hot values in registers).
+// One access's check and update of one shadow cell (a word's or a byte's).
+// Each kind of report fires once per access (`raced`).
+template <bool Write>
+__attribute__((always_inline)) static inline void
+touch_cell(const SharedAccess &A, Cell &c, std::uint32_t E, std::uint16_t t,
+           std::uint32_t stamp, std::int32_t ipc, bool &raced) {
+  Worker &w = A.w;
+  if (c.w_epoch == E && c.w_tid != t && !raced &&
+      !synced(w, c.w_tid, t, c.w_stamp)) {
+    raced = true;
+    race(w, A.w.cur, Write, A.off, A.n, A.pc, c.w_tid, true, c.w_pc);
+  }
+  if (Write) {
+    if (c.r_epoch == E && !raced) {
+      if (c.r1_tid != t && !synced(w, c.r1_tid, t, c.r1_stamp)) {
+        raced = true;
+        race(w, A.w.cur, Write, A.off, A.n, A.pc, c.r1_tid, false, c.r1_pc);
+      } else if (c.r2_tid != kNoTid && c.r2_tid != t &&
+                 !synced(w, c.r2_tid, t, c.r2_stamp)) {
+        raced = true;
+        race(w, A.w.cur, Write, A.off, A.n, A.pc, c.r2_tid, false, c.r2_pc);
+      }
+    }
+    c.w_epoch = E;
+    c.w_tid = t;
+    c.w_stamp = stamp;
+    c.w_pc = ipc;
+    c.r_epoch = 0;
+  } else if (c.r_epoch != E) {
+    c.r_epoch = E;
+    c.r1_tid = t;
+    c.r1_stamp = stamp;
+    c.r1_pc = ipc;
+    c.r2_tid = kNoTid;
+  } else if (c.r1_tid == t) {
+    c.r1_stamp = stamp;
+    c.r1_pc = ipc;
+  } else {
+    c.r2_tid = t;
+    c.r2_stamp = stamp;
+    c.r2_pc = ipc;
+  }
+}
+
+// A word's shadow becomes per byte: its cell is copied to its four byte
+// cells, and its state bytes carry kSplitWord until a whole-word write joins
+// it again or the block ends.
+__attribute__((noinline)) static void split_word(Worker &w, std::size_t wb) {
+  const Cell c = w.wcells[wb >> 2];
+  for (std::size_t i = wb; i < wb + 4; ++i) {
+    w.cells[i] = c;
+    w.sstate[i] |= kSplitWord;
+  }
+  w.split_hi = std::max(w.split_hi, wb + 4);
+}
+
+// The check and shadow update of a read or a write (template: the loop has
+// one shape per kind, with its hot values in registers). The shadow is kept
+// per 4-byte word while every access covers words whole, so a float or a
+// float4 costs one state load and one cell per word. A word that an access
+// covers in part, or whose bytes are not all declared, is split and checked
+// byte by byte; both give exactly the reports of a per-byte shadow, since the
+// four bytes of a word that is never split see the same accesses.
 template <bool Write>
 __attribute__((always_inline)) static inline void
 shared_bytes(const SharedAccess &A, std::uint32_t E, std::uint16_t t,
              std::uint32_t stamp, std::int32_t ipc) {
   Worker &w = A.w;
   std::uint8_t *const ss = w.sstate;
-  Cell *const cells = w.cells;
-  // Each kind of report fires once per access.
   bool oob = false, uninit = false, raced = false;
-  for (std::size_t i = A.off, e = A.off + A.n; i < e; ++i) {
-    const std::uint8_t st = ss[i];
-    if (__builtin_expect(st == 0, 0)) {
-      if (!oob) {
-        oob = true;
-        shared_oob(w, A.f, Write, A.off, A.n, A.pc);
-      }
-      continue;
-    }
-    if (!Write && __builtin_expect(st == 1, 0) && !uninit) {
-      uninit = true;
-      shared_uninit(w, A.f, A.off, A.n, A.pc);
-    }
-    Cell &c = cells[i];
-    if (c.w_epoch == E && c.w_tid != t && !raced &&
-        !synced(w, c.w_tid, t, c.w_stamp)) {
-      raced = true;
-      race(w, A.f, Write, A.off, A.n, A.pc, c.w_tid, true, c.w_pc);
-    }
-    if (Write) {
-      ss[i] = 2;
-      if (c.r_epoch == E && !raced) {
-        if (c.r1_tid != t && !synced(w, c.r1_tid, t, c.r1_stamp)) {
-          raced = true;
-          race(w, A.f, Write, A.off, A.n, A.pc, c.r1_tid, false, c.r1_pc);
-        } else if (c.r2_tid != kNoTid && c.r2_tid != t &&
-                   !synced(w, c.r2_tid, t, c.r2_stamp)) {
-          raced = true;
-          race(w, A.f, Write, A.off, A.n, A.pc, c.r2_tid, false, c.r2_pc);
+  std::size_t i = A.off;
+  const std::size_t e = A.off + A.n;
+  while (i < e) {
+    const std::size_t wb = i & ~std::size_t(3), we = wb + 4;
+    if (i == wb && we <= e) {
+      std::uint32_t s;
+      std::memcpy(&s, ss + wb, 4);
+      // Four declared bytes (states 1 or 2), not split.
+      if (__builtin_expect(((s | s >> 1) & 0x01010101u) == 0x01010101u &&
+                               !(s & 0x80808080u),
+                           1)) {
+        if (!Write && __builtin_expect(s != 0x02020202u, 0) && !uninit) {
+          uninit = true;
+          shared_uninit(w, A.w.cur, A.off, A.n, A.pc);
         }
+        touch_cell<Write>(A, w.wcells[wb >> 2], E, t, stamp, ipc, raced);
+        if (Write) {
+          s = 0x02020202u;
+          std::memcpy(ss + wb, &s, 4);
+        }
+        i = we;
+        continue;
       }
-      c.w_epoch = E;
-      c.w_tid = t;
-      c.w_stamp = stamp;
-      c.w_pc = ipc;
-      c.r_epoch = 0;
-    } else if (c.r_epoch != E) {
-      c.r_epoch = E;
-      c.r1_tid = t;
-      c.r1_stamp = stamp;
-      c.r1_pc = ipc;
-      c.r2_tid = kNoTid;
-    } else if (c.r1_tid == t) {
-      c.r1_stamp = stamp;
-      c.r1_pc = ipc;
-    } else {
-      c.r2_tid = t;
-      c.r2_stamp = stamp;
-      c.r2_pc = ipc;
+    }
+    if (!(ss[wb] & kSplitWord))
+      split_word(w, wb);
+    const bool whole = i == wb && we <= e;
+    bool declared = true;
+    for (const std::size_t be = std::min(e, we); i < be; ++i) {
+      const std::uint8_t st = ss[i] & ~kSplitWord;
+      if (__builtin_expect(st == 0, 0)) {
+        declared = false;
+        if (!oob) {
+          oob = true;
+          shared_oob(w, A.w.cur, Write, A.off, A.n, A.pc);
+        }
+        continue;
+      }
+      if (!Write && __builtin_expect(st == 1, 0) && !uninit) {
+        uninit = true;
+        shared_uninit(w, A.w.cur, A.off, A.n, A.pc);
+      }
+      touch_cell<Write>(A, w.cells[i], E, t, stamp, ipc, raced);
+      if (Write)
+        ss[i] = 2 | kSplitWord;
+    }
+    // A write of the whole word left its four byte cells equal: join.
+    if (Write && whole && declared) {
+      w.wcells[wb >> 2] = w.cells[wb];
+      const std::uint32_t s = 0x02020202u;
+      std::memcpy(ss + wb, &s, 4);
     }
   }
 }
@@ -201,14 +261,13 @@ shared_access(std::uintptr_t a, std::size_t n, bool write, void *pc) {
   if (!wp || !wp->cur)
     return;
   Worker &w = *wp;
-  Fiber *f = w.cur;
   std::size_t off = a - (std::uintptr_t)w.arena;
   if (off + n > w.arena_cap)
     n = w.arena_cap - off;
-  const SharedAccess A{w, f, off, n, pc};
+  const SharedAccess A{w, off, n, pc};
   const std::uint32_t E = w.epoch;
-  const std::uint16_t t = (std::uint16_t)f->lin;
-  const std::uint32_t stamp = w.warps[f->warp].coll_count;
+  const std::uint16_t t = (std::uint16_t)pkemu_t_lin;
+  const std::uint32_t stamp = *t_coll;
   const std::int32_t ipc = pc_to_i32(pc);
   if (write)
     shared_bytes<true>(A, E, t, stamp, ipc);
@@ -335,7 +394,8 @@ void atomic_slow(const void *addr, unsigned size, void *pc) {
   Worker &w = *wp;
   std::size_t off = (std::uintptr_t)addr - (std::uintptr_t)w.arena;
   for (std::size_t i = off; i < off + size && i < w.arena_cap; ++i) {
-    if (w.sstate[i] == 0) {
+    const std::uint8_t st = w.sstate[i] & ~kSplitWord;
+    if (st == 0) {
       std::string text = "out-of-bounds shared memory access in block " +
                          block_str(w.bidx) + ": " + thread_str(w, w.cur->lin) +
                          " performs an atomic on " + where(w, off, size) +
@@ -344,7 +404,7 @@ void atomic_slow(const void *addr, unsigned size, void *pc) {
                  nullptr);
       return;
     }
-    if (w.sstate[i] == 1) {
+    if (st == 1) {
       std::string text = "read of uninitialised shared memory in block " +
                          block_str(w.bidx) + ": " + thread_str(w, w.cur->lin) +
                          " performs an atomic on " + where(w, off, size) +

@@ -101,6 +101,9 @@ struct Warp {
 };
 
 // Race-detection shadow for one byte of shared memory.
+// The state bit of a word whose race shadow is per byte (hooks.cpp).
+constexpr std::uint8_t kSplitWord = 0x80;
+
 struct Cell {
   std::uint32_t w_epoch, w_stamp;
   std::int32_t w_pc;
@@ -166,9 +169,12 @@ struct Worker {
   // shared arena
   char *arena = nullptr;
   std::size_t arena_cap = 0;
-  std::uint8_t *sstate =
-      nullptr; // 0 undeclared, 1 declared/uninitialised, 2 initialised
-  Cell *cells = nullptr;
+  // Per byte: 0 undeclared, 1 declared/uninitialised, 2 initialised, plus
+  // kSplitWord in the four bytes of a word whose shadow is per byte.
+  std::uint8_t *sstate = nullptr;
+  Cell *wcells = nullptr;   // race shadow per 4-byte word
+  Cell *cells = nullptr;    // race shadow per byte (words split)
+  std::size_t split_hi = 0; // end of the highest word split in this block
   std::size_t hwm = 0, static_top = 0, dyn_size = 0, static_bytes = 0;
   std::vector<DeclSlot> decls;
   bool aborting = false;
@@ -203,6 +209,9 @@ struct Worker {
 constexpr std::uint32_t kSpinYields = 64;
 
 extern PKEMU_TLS Worker *t_worker;
+// The collective count of the running fiber's warp (its accesses' stamp in
+// the shared-memory shadow).
+extern PKEMU_TLS const std::uint32_t *t_coll;
 
 // Configuration (environment), fixed at the first launch.
 struct Config {
@@ -272,8 +281,17 @@ bool any_error();
 std::string symbolize_function(const void *fn);
 std::string describe_threads(const std::vector<std::uint32_t> &lins);
 std::string block_str(uint3 b);
-std::int32_t pc_to_i32(void *pc);
-void *i32_to_pc(std::int32_t v);
+// Code addresses kept in 32 bits: the distance from pc_anchor (report.cpp).
+void pc_anchor();
+inline std::int32_t pc_to_i32(void *pc) {
+  std::intptr_t d = (std::intptr_t)pc - (std::intptr_t)&pc_anchor;
+  if (!pc || d < INT32_MIN + 1 || d > INT32_MAX)
+    return 0;
+  return (std::int32_t)d;
+}
+inline void *i32_to_pc(std::int32_t v) {
+  return v ? (void *)((std::intptr_t)&pc_anchor + v) : nullptr;
+}
 
 std::string loc(const char *file, int line); // "file:line", or "?"
 std::string hex64(std::uint64_t v);
@@ -383,6 +401,7 @@ static inline void set_cur(Worker &w, Fiber *f) {
   threadIdx = f->tid;
   pkemu_t_lin = f->lin;
   pkemu_t_lane = f->lane;
+  t_coll = &w.warps[f->warp].coll_count;
   pkemu_t_atomics = 0;
 }
 

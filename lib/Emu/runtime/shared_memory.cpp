@@ -28,9 +28,9 @@ constexpr std::size_t kStaticLimit =
     48 * 1024; // static __shared__ per block (CUDA limit)
 } // namespace
 
-// The arena, its state bytes and its race-detection shadow, mapped once per
-// worker (the shadow without reserve: only the pages of bytes that are accessed
-// get memory).
+// The arena, its state bytes and its race-detection shadows (per word and per
+// byte), mapped once per worker (the shadows without reserve: only the pages
+// of words that are accessed get memory).
 void setup_worker_arena(Worker &w) {
   if (w.arena)
     return;
@@ -39,11 +39,14 @@ void setup_worker_arena(Worker &w) {
   w.sstate = static_cast<std::uint8_t *>(
       mmap(nullptr, kArenaCap, PROT_READ | PROT_WRITE,
            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  w.wcells = static_cast<Cell *>(
+      mmap(nullptr, kArenaCap / 4 * sizeof(Cell), PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
   w.cells = static_cast<Cell *>(
       mmap(nullptr, kArenaCap * sizeof(Cell), PROT_READ | PROT_WRITE,
            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
   if (w.arena == MAP_FAILED || w.sstate == MAP_FAILED ||
-      w.cells == MAP_FAILED) {
+      w.wcells == MAP_FAILED || w.cells == MAP_FAILED) {
     std::fprintf(stderr,
                  "pkemu: error: cannot allocate the shared-memory arena\n");
     die_now();
@@ -52,15 +55,16 @@ void setup_worker_arena(Worker &w) {
 }
 
 // Start of a block: poison what the previous block used, declare the dynamic
-// part.
+// part. Clearing the state bytes also joins every split word.
 void reset_arena(Worker &w, std::size_t dyn) {
-  std::size_t used = std::max(w.hwm, dyn + kRedzone);
+  std::size_t used = std::max({w.hwm, dyn + kRedzone, w.split_hi});
   if (used > kArenaCap)
     used = kArenaCap;
   std::memset(w.sstate, 0, used);
   std::memset(w.arena, 0xff, used); // poison: uninitialised floats read as NaN
   std::memset(w.sstate, 1, dyn);
   w.dyn_size = dyn;
+  w.split_hi = 0;
   w.hwm = dyn + kRedzone;
   w.static_top = (dyn + kRedzone + 15) & ~std::size_t(15);
   w.static_bytes = 0;
