@@ -17,7 +17,8 @@
 # With --llmc DIR (a checkout of llm.c), also the wall time of
 # `validate --program --to none --stop-at 'All results match'` for each
 # program of DIR/dev/cuda at its default size (the program as written, built
-# and run on the emulator with all cores up to its self-check), against the
+# and run on the emulator with all cores up to its self-check; with
+# --extra-arg=-fopenmp where its compile example names -fopenmp), against the
 # 60-second goal.
 # Usage: scripts/bench-programs.sh [--quick] [--inline-hooks] [--reps N]
 #          [--llmc DIR [--llmc-programs A,B,...] [--no-bench]] [NAME...]
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
     --llmc) LLMC="$2"; shift ;;
     --llmc-programs) LLMC_ONLY=",$2,"; shift ;;
     --no-bench) NO_BENCH=1 ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     -*) echo "bench-programs: unknown option $1" >&2; exit 2 ;;
     *) NAMES+=("$1") ;;
   esac
@@ -116,10 +117,13 @@ if [ -n "$LLMC" ]; then
     name="$(basename "$f" .cu)"
     case "$name" in nccl_all_reduce) continue ;; esac   # MPI + NCCL
     [ -z "$LLMC_ONLY" ] || [[ "$LLMC_ONLY" == *",$name,"* ]] || continue
+    # Built as the program's own compile example says: OpenMP host code where it names -fopenmp.
+    omp=()
+    head -30 "$f" | grep -qE '^nvcc .*-fopenmp' && omp=(--extra-arg=-fopenmp)
     t0=$(date +%s.%N)
     rc=0
-    (cd "$(dirname "$f")" && "$PK" validate "${VFLAGS[@]}" --program "$name.cu" --to none --timeout 600 \
-       --stop-at 'All results match' > "$TMP/llmc.out" 2>&1) || rc=$?
+    (cd "$(dirname "$f")" && "$PK" validate "${VFLAGS[@]}" ${omp[@]+"${omp[@]}"} --program "$name.cu" --to none \
+       --timeout 600 --stop-at 'All results match' > "$TMP/llmc.out" 2>&1) || rc=$?
     t1=$(date +%s.%N)
     verdict="$(grep -E '^\[[0-9]/[0-9]\]' "$TMP/llmc.out" | sed -E 's/^\[[0-9]\/[0-9]\] [^ ]+ //' | tr '\n' ' ')"
     # The emulator's split of each run (validate's "time:" note): seconds in kernels and

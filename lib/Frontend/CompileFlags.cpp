@@ -410,6 +410,13 @@ std::vector<std::string> pk::buildFlags(llvm::ArrayRef<std::string> Flags,
     }
     if (Done)
       continue;
+    // OpenMP in host code (nvcc -Xcompiler -fopenmp): the emulator builds
+    // compile and link with clang's runtime, whatever runtime was named.
+    if (A == "-fopenmp" || A.starts_with("-fopenmp=")) {
+      if (!llvm::is_contained(Out, "-fopenmp"))
+        Out.push_back("-fopenmp");
+      continue;
+    }
     llvm::StringRef Std = A;
     if ((Std.consume_front("-std=") || Std.consume_front("--std=")) &&
         cxx17OrNewer(Std)) {

@@ -403,6 +403,11 @@ public:
     }
     json::Array Flags{"-x", "cu", "-include",
                       ("programs/" + Id + "/defines.h")};
+    // OpenMP host code, as the emulator builds compile it.
+    if (is_contained(Opts.BuildFlags, "-fopenmp")) {
+      Flags.push_back("-Xcompiler");
+      Flags.push_back("-fopenmp");
+    }
     for (StringRef V : variants()) {
       auto Fail = [&](StringRef Kind, std::string Msg) {
         ++Failures;

@@ -221,6 +221,9 @@ bool Runner::compile(StringRef Main, StringRef Exe, bool Hip, StringRef Dir,
 
   std::vector<std::string> LinkArgs{"-o", Exe.str(), Obj};
   llvm::append_range(LinkArgs, TC.LinkFlags);
+  // OpenMP host code (pk::buildFlags keeps -fopenmp): clang's runtime.
+  if (llvm::is_contained(Args, "-fopenmp"))
+    LinkArgs.push_back("-fopenmp");
 
   auto CmdLine = [&](ArrayRef<std::string> A) {
     std::string Cmd = TC.ClangXX;

@@ -233,11 +233,21 @@ EOS
   W="$TMP/work"
   "$BIN" validate --program "$TMP/proj/main.cu" -p "$TMP/proj" --to hip,cuda --work-dir "$W" > "$TMP/out" 2>"$TMP/err" || { cat "$TMP/out" "$TMP/err"; fail "the compilation database's flags did not reach the emulator builds"; }
   grep -q "3 passed, 0 failed" "$TMP/out" || fail "summary: $(cat "$TMP/out")"
-  grep -q "flags of its compile command that the emulator builds do not use: -fopenmp -Wall$" "$TMP/err" || fail "no note on the unused flags: $(cat "$TMP/err")"
+  grep -q "flags of its compile command that the emulator builds do not use: -Wall$" "$TMP/err" || fail "no note on the unused flags: $(cat "$TMP/err")"
   for v in original hip cuda; do
     cmd="$W/main/$v/compile.cmd"
-    grep -qF -- "-I$W/main/$v/prep/inc -DSCALE=3 -isystem $TMP/proj/sys -std=c++17 " "$cmd" || fail "$v: -I not remapped to the prepared tree, or flags lost: $(head -1 "$cmd")"
+    grep -qF -- "-I$W/main/$v/prep/inc -DSCALE=3 -isystem $TMP/proj/sys -std=c++17 -fopenmp " "$cmd" || fail "$v: -I not remapped to the prepared tree, or flags lost: $(head -1 "$cmd")"
+    # -Xcompiler -fopenmp: OpenMP host code is compiled and linked with clang's runtime.
+    tail -1 "$cmd" | grep -q -- " -fopenmp$" || fail "$v: not linked with -fopenmp: $(tail -1 "$cmd")"
   done
+  # ... and a GPU bundle's nvcc command gets it back as -Xcompiler -fopenmp.
+  "$BIN" validate --program "$TMP/proj/main.cu" -p "$TMP/proj" --gpu-bundle "$TMP/bundle" > "$TMP/bout" 2>&1 || { cat "$TMP/bout"; fail "bundle"; }
+  python3 - "$TMP/bundle/manifest.json" <<'PY' || fail "nvcc flags of the bundle: $(cat "$TMP/bundle/manifest.json")"
+import json, sys
+m = json.load(open(sys.argv[1]))
+flags = [v["nvcc_flags"] for e in m["entries"] for v in e["variants"]]
+assert flags and all(f[-2:] == ["-Xcompiler", "-fopenmp"] for f in flags), flags
+PY
   [ -f "$W/main/hip/prep/inc/kern.hpp" ] || fail "the HIP build did not use the translated header" ;;
 validate-program)
   P="$SRC/test/e2e/programs/reduce_check.cu"

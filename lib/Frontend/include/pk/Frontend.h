@@ -106,7 +106,9 @@ llvm::Expected<std::vector<std::string>> compDbEntryFlags(llvm::StringRef DbDir,
 /// -idirafter; made absolute against \p Dir), forced includes (-include,
 /// -imacros; made absolute when the file is there, otherwise looked up on
 /// the include path), macros (-D, -U) and a language standard of C++17 or
-/// newer (-std=; the emulator's runtime needs C++17).  Values are written
+/// newer (-std=; the emulator's runtime needs C++17), and OpenMP
+/// (-fopenmp, -fopenmp=RUNTIME: written -fopenmp, which the emulator builds
+/// also link with).  Values are written
 /// joined for -I/-D/-U (-I/abs) and as the next argument otherwise.  The
 /// flags left out go to \p Rest when given.
 std::vector<std::string> buildFlags(llvm::ArrayRef<std::string> Flags,
