@@ -51,16 +51,16 @@ Result shell(const std::string& cmd) {
 }
 
 // Compile programs/<name>.cpp for `lang` ("cuda"/"hip") with PKEMU_DEFAULT_WARP=warp.
-std::string build(const std::string& name, const std::string& lang, int warp) {
+std::string build(const std::string& name, const std::string& lang, int warp, const std::string& extra = "") {
   mkdir(kOut.c_str(), 0755);
   std::string src = kSrc + "/programs/" + name + ".cpp";
-  std::string exe = kOut + "/" + name + "-" + lang + "-" + std::to_string(warp);
+  std::string exe = kOut + "/" + name + "-" + lang + "-" + std::to_string(warp) + (extra.empty() ? "" : "-x");
   int lock = open((exe + ".lock").c_str(), O_CREAT | O_RDWR, 0644);
   flock(lock, LOCK_EX);
   long long t = mtime(exe);
   std::string tmp = exe + ".tmp";
   std::string cmd = std::string(PKEMU_TEST_CXX) + " " + PKEMU_TEST_CFLAGS + " -DPKEMU_LANG_" +
-                    (lang == "hip" ? "HIP" : "CUDA") + " -DPKEMU_DEFAULT_WARP=" + std::to_string(warp) + " " + src +
+                    (lang == "hip" ? "HIP" : "CUDA") + " -DPKEMU_DEFAULT_WARP=" + std::to_string(warp) + " " + extra + " " + src +
                     " -o " + tmp + " " + PKEMU_TEST_LFLAGS;
   // Rebuild when the source, the runtime, any shim header or the command line changed.
   Result newest = shell("find " + std::string(PKEMU_TEST_SHIM) + " " + std::string(PKEMU_TEST_SHIM) +
@@ -438,6 +438,44 @@ TEST(RangeChecks, LoopAccessesAreCheckedOncePerEntry) {
   body = text.substr(f, text.find("\n}\n", f) - f);
   EXPECT_HAS(body, "call i1 @__pkemu_range_ok(");
   EXPECT_HAS(body, "!nosanitize");
+}
+
+// OpenMP regions (clang outlines them into functions of their own) follow the function they
+// were written in: none of a host-only function's hooks, all of a checked function's.
+TEST(HostRegions, RegionsOfHostOnlyFunctionsAreNotInstrumented) {
+  std::string ir = kOut + "/host_openmp.ll";
+  std::string cmd = std::string(PKEMU_TEST_CXX) + " " + PKEMU_TEST_CFLAGS +
+                    " -fopenmp -DPKEMU_LANG_CUDA -DPKEMU_DEFAULT_WARP=32 -S -emit-llvm " + kSrc +
+                    "/programs/host_openmp.cpp -o " + ir;
+  Result c = shell(cmd);
+  ASSERT_EQ(c.rc, 0) << cmd << "\n" << c.err;
+  std::string text = slurp(ir);
+  auto body_of = [&](const std::string& name) {
+    size_t f = text.find("define internal void @" + name);
+    EXPECT_NE(f, std::string::npos) << "no " << name << " in the IR";
+    return f == std::string::npos ? std::string() : text.substr(f, text.find("\n}\n", f) - f);
+  };
+  std::string host = body_of("_Z10host_scalePfPKfi.omp_outlined");
+  std::string checked = body_of("_Z13checked_scalePfPKfi.omp_outlined");
+  EXPECT_EQ(host.find("@__tsan_"), std::string::npos) << host;
+  EXPECT_HAS(checked, "call void @__tsan_read4(");
+  EXPECT_HAS(checked, "call void @__tsan_write4(");
+}
+
+TEST(HostRegions, OpenMPThreadsRunAndAreChecked) {
+  std::string exe = build("host_openmp", "cuda", 32, "-fopenmp");
+  Result ok = run(exe, "ok");
+  EXPECT_EQ(ok.rc, 0) << ok.out << ok.err;
+  EXPECT_HAS(ok.out, "ok: team 2, 0 wrong");
+  EXPECT_EQ(ok.err.find("pkemu: error"), std::string::npos) << ok.err;
+  // The last OpenMP thread's share of a checked loop runs past the input: reported as host code.
+  Result past = run(exe, "past");
+  EXPECT_EQ(past.rc, 86) << past.out << past.err;
+  EXPECT_HAS(past.err, "pkemu: error: out-of-bounds device memory access: host code at " + kSrc +
+                          "/programs/" + at("host_openmp", "CHECKED_LINE") +
+                          ": out-of-bounds device memory access in host code: ");
+  EXPECT_HAS(past.err, " bytes at 0 bytes past the end of device buffer #1 (4000 bytes, allocated at ");
+  EXPECT_HAS(past.out, "past: done");
 }
 
 TEST(RangeChecks, InBoundsLoopsComputeTheirResults) {

@@ -15,6 +15,12 @@ struct FastDivisionPass : llvm::PassInfoMixin<FastDivisionPass> {
                               llvm::FunctionAnalysisManager &AM);
 };
 
+/// OpenMP regions outlined from functions that are not instrumented (host-only
+/// functions) are not instrumented either (HostRegions.cpp).
+struct HostRegionsPass : llvm::PassInfoMixin<HostRegionsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
+
 } // namespace pkemu_ranges
 
 #endif

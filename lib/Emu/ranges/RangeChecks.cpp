@@ -470,10 +470,19 @@ llvmGetPassPluginInfo() {
                     return false;
                   return true;
                 });
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, ModulePassManager &MPM,
+                   ArrayRef<PassBuilder::PipelineElement>) {
+                  if (Name != "pkemu-host-regions")
+                    return false;
+                  MPM.addPass(pkemu_ranges::HostRegionsPass());
+                  return true;
+                });
             PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
                                                   OptimizationLevel Level) {
               if (Level == OptimizationLevel::O0)
                 return;
+              MPM.addPass(pkemu_ranges::HostRegionsPass());
               FunctionPassManager FPM;
               FPM.addPass(RangeChecksPass());
               FPM.addPass(pkemu_ranges::FastDivisionPass());

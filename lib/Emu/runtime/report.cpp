@@ -436,7 +436,9 @@ void flush_reports() {
       l1 = "an unknown location";
     std::string where = !r.file.empty() ? r.file + ":" + std::to_string(r.line)
                                         : (l0.empty() ? "?" : l0);
-    std::string kname = "?";
+    // Reports from host code (the program's own, in any thread) name no
+    // kernel.
+    std::string kname;
     if (r.kernel) {
       auto it = g_fn_names.find(r.kernel);
       if (it == g_fn_names.end())
@@ -451,10 +453,12 @@ void flush_reports() {
     std::string text = replace_all(
         replace_all(r.text, "{pc0}", l0.empty() ? where : l0), "{pc1}", l1);
     const char *relaxed = relaxed_by(r.kind);
-    std::fprintf(stderr, "pkemu: %s%s%s: %s: kernel '%s' at %s: %s\n",
+    const std::string who =
+        r.kernel ? "kernel '" + kname + "'" : std::string("host code");
+    std::fprintf(stderr, "pkemu: %s%s%s: %s: %s at %s: %s\n",
                  relaxed ? "allowed (" : "error", relaxed ? relaxed : "",
-                 relaxed ? ")" : "", r.kind.c_str(), kname.c_str(),
-                 where.c_str(), text.c_str());
+                 relaxed ? ")" : "", r.kind.c_str(), who.c_str(), where.c_str(),
+                 text.c_str());
   }
   std::fflush(stderr);
 }

@@ -1,0 +1,55 @@
+// OpenMP regions in host code (built with -fopenmp). argv[1] selects the scenario.
+#include <omp.h>
+
+#include <cstdio>
+#include <cstring>
+
+// Host-only, as validate's preparation marks such functions: its parallel loop (a function
+// clang outlines) runs without the memory hooks, as the function itself does.
+PKEMU_HOST_FN void host_scale(float* out, const float* in, int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) out[i] = 2.0f * in[i];
+}
+
+// Not marked: its parallel loop keeps the checks, in every OpenMP thread.
+void checked_scale(float* out, const float* in, int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n; ++i) out[i] = 2.0f * in[i];  // CHECKED_LINE
+}
+
+__global__ void fill(float* p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i] = (float)i;
+}
+
+int main(int argc, char** argv) {
+  const char* s = argc > 1 ? argv[1] : "";
+  omp_set_num_threads(2);
+  const int n = 1000;
+  float *in, *out;
+  cudaMallocManaged(&in, n * sizeof(float));  // IN_LINE
+  cudaMallocManaged(&out, (n + 8) * sizeof(float));
+  pkemu::launch(fill, 4, 256, 0, 0, in, n);
+  cudaDeviceSynchronize();
+  int team = 0;
+#pragma omp parallel
+  {
+#pragma omp single
+    team = omp_get_num_threads();
+  }
+  if (!strcmp(s, "ok")) {
+    host_scale(out, in, n);
+    int bad = 0;
+    for (int i = 0; i < n; ++i) bad += out[i] != 2.0f * i;
+    checked_scale(out, in, n);
+    for (int i = 0; i < n; ++i) bad += out[i] != 2.0f * i;
+    printf("ok: team %d, %d wrong\n", team, bad);
+  } else if (!strcmp(s, "past")) {
+    checked_scale(out, in, n + 8);
+    printf("past: done\n");
+  } else {
+    printf("unknown scenario\n");
+    return 2;
+  }
+  return 0;
+}
