@@ -440,30 +440,46 @@ TEST(RangeChecks, LoopAccessesAreCheckedOncePerEntry) {
   EXPECT_HAS(body, "!nosanitize");
 }
 
-// OpenMP regions (clang outlines them into functions of their own) follow the function they
-// were written in: none of a host-only function's hooks, all of a checked function's.
-TEST(HostRegions, RegionsOfHostOnlyFunctionsAreNotInstrumented) {
-  std::string ir = kOut + "/host_openmp.ll";
+// Host-only code runs as native code (HostCode.cpp): its OpenMP regions (functions clang
+// outlines) and the inline functions it calls carry no hooks, while a checked function's
+// regions and device code keep theirs. Accesses inside a global variable, the built-in index
+// variables included, are not instrumented (GlobalAccesses.cpp), volatile ones excepted.
+TEST(HostCode, HostOnlyCodeIsNotInstrumented) {
+  std::string ir = kOut + "/host_code.ll";
   std::string cmd = std::string(PKEMU_TEST_CXX) + " " + PKEMU_TEST_CFLAGS +
                     " -fopenmp -DPKEMU_LANG_CUDA -DPKEMU_DEFAULT_WARP=32 -S -emit-llvm " + kSrc +
-                    "/programs/host_openmp.cpp -o " + ir;
+                    "/programs/host_code.cpp -o " + ir;
   Result c = shell(cmd);
   ASSERT_EQ(c.rc, 0) << cmd << "\n" << c.err;
+  Result v = shell(std::string(PKEMU_TEST_OPT) + " -passes=verify " + ir + " -o /dev/null");
+  EXPECT_EQ(v.rc, 0) << v.err;
   std::string text = slurp(ir);
-  auto body_of = [&](const std::string& name) {
-    size_t f = text.find("define internal void @" + name);
-    EXPECT_NE(f, std::string::npos) << "no " << name << " in the IR";
+  auto body_of = [&](const std::string& prefix) {
+    size_t f = text.find(prefix);
+    EXPECT_NE(f, std::string::npos) << "no " << prefix << " in the IR";
     return f == std::string::npos ? std::string() : text.substr(f, text.find("\n}\n", f) - f);
   };
-  std::string host = body_of("_Z10host_scalePfPKfi.omp_outlined");
-  std::string checked = body_of("_Z13checked_scalePfPKfi.omp_outlined");
+  std::string host = body_of("define internal void @_Z10host_scalePfPKfi.omp_outlined");
+  std::string checked = body_of("define internal void @_Z13checked_scalePfPKfi.omp_outlined");
   EXPECT_EQ(host.find("@__tsan_"), std::string::npos) << host;
   EXPECT_HAS(checked, "call void @__tsan_read4(");
   EXPECT_HAS(checked, "call void @__tsan_write4(");
+  // count_wrong: operator[], isfinite and twice_at inlined, no hook anywhere.
+  std::string wrong = body_of("@_Z11count_wrong");
+  EXPECT_EQ(wrong.find("@__tsan_"), std::string::npos) << wrong;
+  std::istringstream lines(wrong);
+  for (std::string l; std::getline(lines, l);)
+    if (l.find("call ") != std::string::npos) EXPECT_HAS(l, "@llvm.");  // intrinsics only
+  // doubled: hooks for in[i] and out[i] only; spin: its volatile poll keeps its hook.
+  std::string kernel = body_of("@_Z7doubledPfPKfi");
+  EXPECT_EQ(count(kernel, "call void @__tsan_"), 2) << kernel;
+  EXPECT_HAS(kernel, "call void @__tsan_read4(");
+  EXPECT_HAS(kernel, "call void @__tsan_write4(");
+  EXPECT_HAS(body_of("@_Z4spinPi"), "call void @__tsan_volatile_read4(");
 }
 
-TEST(HostRegions, OpenMPThreadsRunAndAreChecked) {
-  std::string exe = build("host_openmp", "cuda", 32, "-fopenmp");
+TEST(HostCode, OpenMPThreadsRunAndAreChecked) {
+  std::string exe = build("host_code", "cuda", 32, "-fopenmp");
   Result ok = run(exe, "ok");
   EXPECT_EQ(ok.rc, 0) << ok.out << ok.err;
   EXPECT_HAS(ok.out, "ok: team 2, 0 wrong");
@@ -472,7 +488,7 @@ TEST(HostRegions, OpenMPThreadsRunAndAreChecked) {
   Result past = run(exe, "past");
   EXPECT_EQ(past.rc, 86) << past.out << past.err;
   EXPECT_HAS(past.err, "pkemu: error: out-of-bounds device memory access: host code at " + kSrc +
-                          "/programs/" + at("host_openmp", "CHECKED_LINE") +
+                          "/programs/" + at("host_code", "CHECKED_LINE") +
                           ": out-of-bounds device memory access in host code: ");
   EXPECT_HAS(past.err, " bytes at 0 bytes past the end of device buffer #1 (4000 bytes, allocated at ");
   EXPECT_HAS(past.out, "past: done");

@@ -15,10 +15,18 @@ struct FastDivisionPass : llvm::PassInfoMixin<FastDivisionPass> {
                               llvm::FunctionAnalysisManager &AM);
 };
 
-/// OpenMP regions outlined from functions that are not instrumented (host-only
-/// functions) are not instrumented either (HostRegions.cpp).
-struct HostRegionsPass : llvm::PassInfoMixin<HostRegionsPass> {
+/// Host-only code (PKEMU_HOST_FN), its OpenMP regions and what it calls,
+/// compiled without the memory hooks (HostCode.cpp).
+struct HostCodePass : llvm::PassInfoMixin<HostCodePass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
+
+/// Loads and stores at constant offsets inside a global or thread-local
+/// variable (the built-in index variables) are not instrumented
+/// (GlobalAccesses.cpp).
+struct GlobalAccessesPass : llvm::PassInfoMixin<GlobalAccessesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
 };
 
 } // namespace pkemu_ranges

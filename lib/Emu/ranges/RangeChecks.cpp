@@ -464,6 +464,8 @@ llvmGetPassPluginInfo() {
                    ArrayRef<PassBuilder::PipelineElement>) {
                   if (Name == "pkemu-range-checks")
                     FPM.addPass(RangeChecksPass());
+                  else if (Name == "pkemu-global-accesses")
+                    FPM.addPass(pkemu_ranges::GlobalAccessesPass());
                   else if (Name == "pkemu-fast-division")
                     FPM.addPass(pkemu_ranges::FastDivisionPass());
                   else
@@ -473,17 +475,22 @@ llvmGetPassPluginInfo() {
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
-                  if (Name != "pkemu-host-regions")
+                  if (Name != "pkemu-host-code")
                     return false;
-                  MPM.addPass(pkemu_ranges::HostRegionsPass());
+                  MPM.addPass(pkemu_ranges::HostCodePass());
                   return true;
+                });
+            PB.registerPipelineStartEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel Level) {
+                  if (Level != OptimizationLevel::O0)
+                    MPM.addPass(pkemu_ranges::HostCodePass());
                 });
             PB.registerOptimizerLastEPCallback([](ModulePassManager &MPM,
                                                   OptimizationLevel Level) {
               if (Level == OptimizationLevel::O0)
                 return;
-              MPM.addPass(pkemu_ranges::HostRegionsPass());
               FunctionPassManager FPM;
+              FPM.addPass(pkemu_ranges::GlobalAccessesPass());
               FPM.addPass(RangeChecksPass());
               FPM.addPass(pkemu_ranges::FastDivisionPass());
               MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));

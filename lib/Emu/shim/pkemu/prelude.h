@@ -117,11 +117,15 @@
 #endif
 // emu-prep writes PKEMU_HOST_FN before every host-only function of a program
 // (lib/Targets/Emu/EmuPrep.cpp): host code is compiled without the memory
-// hooks, which check device code.  -DPKEMU_CHECK_HOST keeps them.
+// hooks, which check device code; the compiler plugin (HostCode.cpp) finds
+// these functions by their annotation and compiles their OpenMP regions and
+// the inline functions they call the same way.  -DPKEMU_CHECK_HOST keeps the
+// hooks.
 #if defined(PKEMU_CHECK_HOST)
 #define PKEMU_HOST_FN
 #else
-#define PKEMU_HOST_FN __attribute__((no_sanitize("thread")))
+#define PKEMU_HOST_FN                                                          \
+  __attribute__((no_sanitize("thread"), annotate("pkemu_host")))
 #endif
 #ifndef __forceinline__
 #define __forceinline__ inline __attribute__((always_inline))

@@ -1,8 +1,38 @@
-// OpenMP regions in host code (built with -fopenmp). argv[1] selects the scenario.
+// Host code as the compiler plugin treats it (HostCode.cpp, GlobalAccesses.cpp), built with
+// -fopenmp. argv[1] selects the scenario.
 #include <omp.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <vector>
+
+// Called by device and host code alike.
+__host__ __device__ inline float twice_at(const float* p, int i) { return 2.0f * p[i]; }
+
+// Host-only: the inline functions it calls (std::vector's operator[], std::isfinite,
+// twice_at) are inlined into it without hooks.
+PKEMU_HOST_FN int count_wrong(const std::vector<float>& got, const float* in) {
+  int bad = 0;
+  for (size_t i = 0; i < got.size(); ++i)
+    if (!std::isfinite(got[i]) || got[i] != twice_at(in, (int)i)) ++bad;
+  return bad;
+}
+
+volatile int g_stop = 0;  // polled by spin(): its reads stay scheduling points
+int g_table[4] = {1, 2, 3, 4};
+
+// Its built-in variables and g_table[1] are read without hooks; in[i] and out[i] keep theirs.
+__global__ void doubled(float* out, const float* in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = twice_at(in, i) * (float)g_table[1] / 2.0f;
+}
+
+__global__ void spin(int* out) {
+  while (!g_stop) {
+  }
+  *out = 1;
+}
 
 // Host-only, as validate's preparation marks such functions: its parallel loop (a function
 // clang outlines) runs without the memory hooks, as the function itself does.
@@ -43,6 +73,13 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n; ++i) bad += out[i] != 2.0f * i;
     checked_scale(out, in, n);
     for (int i = 0; i < n; ++i) bad += out[i] != 2.0f * i;
+    std::vector<float> got(out, out + n);
+    bad += count_wrong(got, in);
+    float* dout;
+    cudaMallocManaged(&dout, n * sizeof(float));
+    pkemu::launch(doubled, 4, 256, 0, 0, dout, in, n);
+    cudaDeviceSynchronize();
+    for (int i = 0; i < n; ++i) bad += dout[i] != 2.0f * i;
     printf("ok: team %d, %d wrong\n", team, bad);
   } else if (!strcmp(s, "past")) {
     checked_scale(out, in, n + 8);
