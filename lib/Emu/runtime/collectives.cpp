@@ -617,12 +617,11 @@ bool complete_divergent(Worker &w) {
   return progressed;
 }
 
-// A lane exited: pending non-sync collectives may now be complete, sync ones
-// are broken.
-void on_lane_exit(Worker &w, Fiber *self) {
-  Warp &wp = w.warps[self->warp];
+// A lane exited while its warp has collectives in flight (on_lane_exit in
+// internal.h marked it exited): pending non-sync collectives may now be
+// complete, sync ones are broken.
+void on_lane_exit_pending(Worker &w, Warp &wp, Fiber *self) {
   const std::uint64_t bit = 1ull << self->lane;
-  wp.exited |= bit;
   for (int i = 0; i < wp.nslots; ++i) {
     Pending &p = wp.slots[i];
     if (!(p.mask & bit))

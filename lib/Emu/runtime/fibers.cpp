@@ -42,7 +42,6 @@ PKEMU_TLS unsigned pkemu_t_spin_size = 0;
 }
 
 PKEMU_TLS Worker *t_worker = nullptr;
-PKEMU_TLS const std::uint32_t *t_coll = nullptr;
 
 // ---------------------------------------------------------------------------------------------
 // Context switch primitives.

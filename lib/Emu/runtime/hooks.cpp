@@ -267,7 +267,7 @@ shared_access(std::uintptr_t a, std::size_t n, bool write, void *pc) {
   const SharedAccess A{w, off, n, pc};
   const std::uint32_t E = w.epoch;
   const std::uint16_t t = (std::uint16_t)pkemu_t_lin;
-  const std::uint32_t stamp = *t_coll;
+  const std::uint32_t stamp = w.warps[w.cur->warp].coll_count;
   const std::int32_t ipc = pc_to_i32(pc);
   if (write)
     shared_bytes<true>(A, E, t, stamp, ipc);

@@ -118,16 +118,19 @@ struct Cell {
 struct LaunchCtx {
   LaunchArgs a;
   std::uint64_t nblocks = 0;
-  std::atomic<std::uint64_t> next{0};
-  // Blocks started and not finished (resident), and how many the emulated
-  // device holds at once (multiprocessors x blocks per multiprocessor).
-  std::atomic<std::uint64_t> resident{0};
+  // How many blocks the emulated device holds at once (multiprocessors x
+  // blocks per multiprocessor).
   std::uint64_t max_resident = 1;
   std::uint32_t nthreads = 0;
   int W = 32;
   std::atomic<std::uint64_t> start_ns{0};
-  // Blocks that finished (release: after everything they wrote).
-  std::atomic<std::uint64_t> finished{0};
+  // The counters every worker updates per block, each on a line of its own
+  // (and away from the fields above, which every claim reads): the next
+  // block, the blocks started and not finished (resident), and the blocks
+  // that finished (release: after everything they wrote).
+  alignas(64) std::atomic<std::uint64_t> next{0};
+  alignas(64) std::atomic<std::uint64_t> resident{0};
+  alignas(64) std::atomic<std::uint64_t> finished{0};
   // grid_group::sync: blocks arrived at the current grid barrier, and its
   // generation (incremented by the last block to arrive).
   std::atomic<std::uint64_t> grid_arrived{0}, grid_gen{0};
@@ -196,6 +199,9 @@ struct Worker {
   std::uint64_t last_spin_val = 0;
   std::atomic<std::uint32_t> spin_same{0};
   std::atomic<std::uint64_t> spin_suspends{0};
+  // Blocks this worker thread started or finished (written by it alone; the
+  // watchdog adds them to g_progress).
+  std::atomic<std::uint64_t> progress{0};
   // The OS thread that runs the block (sampled by the watchdog).
   std::atomic<unsigned long> os_thread{0};
   // Watchdog-private: suspensions seen at the start of a quiet period, and
@@ -209,9 +215,6 @@ struct Worker {
 constexpr std::uint32_t kSpinYields = 64;
 
 extern PKEMU_TLS Worker *t_worker;
-// The collective count of the running fiber's warp (its accesses' stamp in
-// the shared-memory shadow).
-extern PKEMU_TLS const std::uint32_t *t_coll;
 
 // Configuration (environment), fixed at the first launch.
 struct Config {
@@ -342,7 +345,15 @@ const char *barrier_name(int kind);
 __attribute__((noinline, cold)) bool complete_divergent(Worker &w);
 // A lane exited: complete the non-sync collectives that now have every live
 // lane.
-void on_lane_exit(Worker &w, Fiber *self);
+void on_lane_exit_pending(Worker &w, Warp &wp, Fiber *self);
+// A lane exited: pending non-sync collectives of its warp may now be
+// complete, sync ones are broken. Inline: most warps have none.
+inline void on_lane_exit(Worker &w, Fiber *self) {
+  Warp &wp = w.warps[self->warp];
+  wp.exited |= 1ull << self->lane;
+  if (__builtin_expect(wp.nslots != 0, 0))
+    on_lane_exit_pending(w, wp, self);
+}
 // shared_memory.cpp
 void setup_worker_arena(Worker &w);
 void reset_arena(Worker &w, std::size_t dyn); // start of a block with `dyn`
@@ -401,7 +412,6 @@ static inline void set_cur(Worker &w, Fiber *f) {
   threadIdx = f->tid;
   pkemu_t_lin = f->lin;
   pkemu_t_lane = f->lane;
-  t_coll = &w.warps[f->warp].coll_count;
   pkemu_t_atomics = 0;
 }
 

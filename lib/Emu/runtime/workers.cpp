@@ -175,7 +175,8 @@ void worker_loop(Worker &w, LaunchCtx &L) {
       }
       v = free_slots.back();
       free_slots.pop_back();
-      g_progress.fetch_add(1, std::memory_order_relaxed);
+      w.progress.store(w.progress.load(std::memory_order_relaxed) + 1,
+                       std::memory_order_relaxed);
       done = start_block(*v, L, b);
     } else if (!suspended.empty()) {
       // Nothing to start: let the other worker threads run, then resume the
@@ -191,7 +192,8 @@ void worker_loop(Worker &w, LaunchCtx &L) {
     }
     if (done) {
       L.finished.fetch_add(1, std::memory_order_release);
-      g_progress.fetch_add(1, std::memory_order_relaxed);
+      w.progress.store(w.progress.load(std::memory_order_relaxed) + 1,
+                       std::memory_order_relaxed);
       L.resident.fetch_sub(1, std::memory_order_relaxed);
       free_slots.push_back(v);
     } else {
@@ -387,6 +389,11 @@ void watchdog() {
     // resident block kept being suspended at the same spin point polling a
     // location whose value did not change.
     std::uint64_t p = g_progress.load(std::memory_order_relaxed);
+    {
+      std::lock_guard<std::mutex> lk(g_workers_mu);
+      for (Worker *w : g_workers)
+        p += w->progress.load(std::memory_order_relaxed);
+    }
     if (L != last_L || p != last_progress) {
       last_L = L;
       last_progress = p;
