@@ -130,32 +130,45 @@ bool Runner::makeRunDir(StringRef RunDir, StringRef DataDir, Cell &C) {
 
 namespace {
 // The emulator's launch statistics (one line: "pkemu-stats launches N
-// threads T kernel_s S") on the cell, and as a note where the run took a
+// threads T kernel_s S", then "running_s R" while a launch was in flight:
+// the run ended inside it) on the cell, and as a note where the run took a
 // second or more; nothing when the program launched no kernel or the file
-// is unreadable.
+// is unreadable. The launch in flight counts as kernel time.
 void noteLaunchStats(Cell &C, StringRef Path, double RunSeconds) {
   auto B = MemoryBuffer::getFile(Path);
   if (!B)
     return;
-  SmallVector<StringRef, 8> W;
+  SmallVector<StringRef, 10> W;
   (*B)->getBuffer().trim().split(W, ' ');
   Cell::LaunchStats S;
-  if (W.size() != 7 || W[0] != "pkemu-stats" || W[1] != "launches" ||
-      W[3] != "threads" || W[5] != "kernel_s" ||
+  if ((W.size() != 7 && W.size() != 9) || W[0] != "pkemu-stats" ||
+      W[1] != "launches" || W[3] != "threads" || W[5] != "kernel_s" ||
       W[2].getAsInteger(10, S.Launches) || W[4].getAsInteger(10, S.Threads) ||
-      W[6].getAsDouble(S.KernelSeconds) || !S.Launches)
+      W[6].getAsDouble(S.KernelSeconds))
     return;
-  S.KernelSeconds = std::min(S.KernelSeconds, RunSeconds);
+  if (W.size() == 9 &&
+      (W[7] != "running_s" || W[8].getAsDouble(S.RunningSeconds) ||
+       S.RunningSeconds < 0))
+    return;
+  if (!S.Launches && !S.RunningSeconds)
+    return;
+  S.KernelSeconds = std::min(S.KernelSeconds + S.RunningSeconds, RunSeconds);
   S.RunSeconds = RunSeconds;
   C.Launches = S;
   if (RunSeconds < 1)
     return;
+  std::string In = formatv("{0} kernel launch{1} ({2} threads)", S.Launches,
+                           S.Launches == 1 ? "" : "es", S.Threads)
+                       .str();
+  if (S.RunningSeconds > 0)
+    In = (S.Launches ? In + " and a launch" : std::string("a kernel launch")) +
+         formatv(" still running when the run ended ({0} s of it)",
+                 format("%.1f", S.RunningSeconds))
+             .str();
   C.Notes.push_back(
-      formatv("time: {0} s in {1} kernel launch{2} ({3} threads), {4} s "
-              "outside kernels (the program's host code and the emulator's "
-              "start-up)",
-              format("%.1f", S.KernelSeconds), S.Launches,
-              S.Launches == 1 ? "" : "es", S.Threads,
+      formatv("time: {0} s in {1}, {2} s outside kernels (the program's host "
+              "code and the emulator's start-up)",
+              format("%.1f", S.KernelSeconds), In,
               format("%.1f", RunSeconds - S.KernelSeconds))
           .str());
 }

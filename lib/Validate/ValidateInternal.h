@@ -90,8 +90,10 @@ struct Cell {
   /// kernel launches, their threads, the wall seconds in them, and the
   /// run's wall seconds in all.
   struct LaunchStats {
-    uint64_t Launches = 0, Threads = 0;
-    double KernelSeconds = 0, RunSeconds = 0;
+    uint64_t Launches = 0, Threads = 0; ///< finished launches
+    /// Wall time in launches, the one in flight when the run ended
+    /// (RunningSeconds) included.
+    double KernelSeconds = 0, RunSeconds = 0, RunningSeconds = 0;
   };
   std::optional<LaunchStats> Launches;
   /// Reports of the checks that --allow relaxed, as the emulator printed

@@ -86,6 +86,8 @@ json::Value cellJson(const Cell &C) {
     O["threads"] = (int64_t)C.Launches->Threads;
     O["kernel_seconds"] = C.Launches->KernelSeconds;
     O["run_seconds"] = C.Launches->RunSeconds;
+    if (C.Launches->RunningSeconds > 0)
+      O["running_launch_seconds"] = C.Launches->RunningSeconds;
   }
   if (!C.Relaxed.empty()) {
     json::Array Relaxed;

@@ -264,6 +264,19 @@ assert len(cells) == 3, cells
 for c in cells:
     assert c["launches"] == 1 and c["threads"] == 1024, c
     assert 0 <= c["kernel_seconds"] <= c["run_seconds"], c
+    assert "running_launch_seconds" not in c, c
+PY
+  # A run that ends inside a launch (here a kernel that never finishes, at --timeout): the time
+  # of the launch in flight is kernel time, in the JSON and in the note.
+  if "$BIN" validate --json --program "$SRC/test/e2e/programs/endless_kernel.cu" --to none --timeout 3 \
+       > "$TMP/endless.json" 2>"$TMP/endless.err"; then fail "an endless kernel passed"; fi
+  python3 - "$TMP/endless.json" <<'PY' || fail "launch in flight: $(cat "$TMP/endless.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["programs"][0]["results"][0]
+assert c["launches"] == 0 and c["running_launch_seconds"] >= 0.25, c
+assert c["kernel_seconds"] >= c["running_launch_seconds"] and c["kernel_seconds"] <= c["run_seconds"], c
+assert any("s in a kernel launch still running when the run ended (" in n for n in c.get("notes", [])), c
 PY
   # The original assumes 32-lane warps: forced to 64 lanes it must fail, with the emulator's report.
   if "$BIN" validate --program "$P" --to none --lanes 64 -- 32 > "$TMP/out64" 2>&1; then fail "original passed at 64 lanes"; fi

@@ -366,6 +366,8 @@ bool in_program(std::uint64_t pc) {
 void install_sampler() {}
 #endif
 
+void stats_tick(std::uint64_t now);
+
 void watchdog() {
   const LaunchCtx *last_L = nullptr;
   std::uint64_t last_progress = 0, quiet_since = 0;
@@ -375,6 +377,7 @@ void watchdog() {
     if (!L)
       continue;
     auto now = now_ns();
+    stats_tick(now);
     std::uint64_t st = L->start_ns.load(std::memory_order_relaxed);
     double to = config().timeout_s;
     if (st && to > 0 && now - st >= (std::uint64_t)(to * 1e9)) {
@@ -505,50 +508,82 @@ void start_pool() {
 // Launch statistics, for PKEMU_STATS_FILE: the launches, their threads and
 // the wall time spent in them, so that a program's time splits into its
 // kernels and the rest (its host code). The file holds one line,
-//   pkemu-stats launches N threads T kernel_s S
-// rewritten after a launch at most every 20 ms and at exit: a run that is
-// killed (validate --stop-at) leaves totals at most 20 ms behind. Guarded by
-// g_launch_mu (launches are serialised).
+//   pkemu-stats launches N threads T kernel_s S [running_s R]
+// rewritten after a launch at most every 20 ms, by the watchdog every 250 ms
+// while a launch runs (R: how long the launch in flight has run; N, T and S
+// count finished launches) and at exit: a run that is killed (validate
+// --stop-at, a timeout) in the middle of a long launch still shows where its
+// time went.
 struct LaunchStats {
   std::uint64_t launches = 0, threads = 0, ns = 0, written_ns = 0;
+  std::uint64_t running_since = 0; // start of the launch in flight, or 0
   int fd = -1;
   bool init = false;
 };
+std::mutex g_stats_mu; // guards g_stats (launches and the watchdog)
 LaunchStats g_stats;
 
-void stats_write(LaunchStats &s) {
-  char buf[128];
-  int n = std::snprintf(
-      buf, sizeof buf, "pkemu-stats launches %llu threads %llu kernel_s %.6f\n",
-      (unsigned long long)s.launches, (unsigned long long)s.threads,
-      s.ns / 1e9);
-  if (n > 0 && ::pwrite(s.fd, buf, (std::size_t)n, 0) == n)
-    (void)!::ftruncate(s.fd, n);
+void stats_write(LaunchStats &s, std::uint64_t now) {
+  char buf[160];
+  int n = std::snprintf(buf, sizeof buf,
+                        "pkemu-stats launches %llu threads %llu kernel_s %.6f",
+                        (unsigned long long)s.launches,
+                        (unsigned long long)s.threads, s.ns / 1e9);
+  if (n > 0 && s.running_since && now > s.running_since)
+    n += std::snprintf(buf + n, sizeof buf - (std::size_t)n, " running_s %.6f",
+                       (now - s.running_since) / 1e9);
+  if (n > 0 && (std::size_t)n < sizeof buf - 1) {
+    buf[n++] = '\n';
+    if (::pwrite(s.fd, buf, (std::size_t)n, 0) == n)
+      (void)!::ftruncate(s.fd, n);
+  }
 }
 
 void stats_at_exit() {
+  std::lock_guard<std::mutex> lk(g_stats_mu);
   if (g_stats.fd >= 0)
-    stats_write(g_stats);
+    stats_write(g_stats, now_ns());
 }
 
-void launch_stats(std::uint64_t start, std::uint64_t end,
-                  std::uint64_t threads) {
+void launch_started(std::uint64_t start) {
+  std::lock_guard<std::mutex> lk(g_stats_mu);
   LaunchStats &s = g_stats;
   if (!s.init) {
     s.init = true;
     const char *p = std::getenv("PKEMU_STATS_FILE");
     if (p && *p) {
       s.fd = ::open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-      if (s.fd >= 0)
+      if (s.fd >= 0) {
         std::atexit(stats_at_exit);
+        s.written_ns = start;
+      }
     }
   }
+  s.running_since = start;
+}
+
+// The watchdog, every tick: a launch that has run 250 ms since the last
+// write shows in the file.
+void stats_tick(std::uint64_t now) {
+  std::lock_guard<std::mutex> lk(g_stats_mu);
+  LaunchStats &s = g_stats;
+  if (s.fd >= 0 && s.running_since && now - s.written_ns >= 250000000) {
+    s.written_ns = now;
+    stats_write(s, now);
+  }
+}
+
+void launch_stats(std::uint64_t start, std::uint64_t end,
+                  std::uint64_t threads) {
+  std::lock_guard<std::mutex> lk(g_stats_mu);
+  LaunchStats &s = g_stats;
+  s.running_since = 0;
   ++s.launches;
   s.threads += threads;
   s.ns += end - start;
   if (s.fd >= 0 && end - s.written_ns >= 20000000) {
     s.written_ns = end;
-    stats_write(s);
+    stats_write(s, end);
   }
 }
 
@@ -584,6 +619,7 @@ void run_launch(const LaunchArgs &a, std::uint32_t nthreads) {
       (std::uint64_t)config().workers);
   const std::uint64_t start = now_ns();
   L.start_ns.store(start);
+  launch_started(start);
   g_active_launch.store(&L, std::memory_order_release);
   int helpers =
       (int)std::min<std::uint64_t>(L.nblocks, (std::uint64_t)config().workers) -
