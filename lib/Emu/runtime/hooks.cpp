@@ -255,15 +255,10 @@ shared_bytes(const SharedAccess &A, std::uint32_t E, std::uint16_t t,
   }
 }
 
+// Any access: the general path, with every check and report.
 __attribute__((noinline)) static void
-shared_access(std::uintptr_t a, std::size_t n, bool write, void *pc) {
-  Worker *wp = t_worker;
-  if (!wp || !wp->cur)
-    return;
-  Worker &w = *wp;
-  std::size_t off = a - (std::uintptr_t)w.arena;
-  if (off + n > w.arena_cap)
-    n = w.arena_cap - off;
+shared_access_general(Worker &w, std::size_t off, std::size_t n, bool write,
+                      void *pc) {
   const SharedAccess A{w, off, n, pc};
   const std::uint32_t E = w.epoch;
   const std::uint16_t t = (std::uint16_t)pkemu_t_lin;
@@ -273,6 +268,70 @@ shared_access(std::uintptr_t a, std::size_t n, bool write, void *pc) {
     shared_bytes<true>(A, E, t, stamp, ipc);
   else
     shared_bytes<false>(A, E, t, stamp, ipc);
+}
+
+// One aligned 4-byte access of a word that is not split, when nothing can be
+// reported: an initialised word that no other thread wrote since the last
+// barrier (a read), or a declared word no other thread touched since then (a
+// write). Updates the cell as shared_bytes would; false leaves everything as
+// it was for the general path.
+template <bool Write>
+__attribute__((always_inline)) static inline bool
+shared_word_quiet(Worker &w, std::size_t off, void *pc) {
+  std::uint32_t s;
+  std::memcpy(&s, w.sstate + off, 4);
+  if (Write ? (((s | s >> 1) & 0x01010101u) != 0x01010101u || (s & 0x80808080u))
+            : s != 0x02020202u)
+    return false;
+  Cell &c = w.wcells[off >> 2];
+  const std::uint32_t E = w.epoch;
+  const std::uint16_t t = (std::uint16_t)pkemu_t_lin;
+  if (c.w_epoch == E && c.w_tid != t)
+    return false;
+  if (Write && c.r_epoch == E &&
+      (c.r1_tid != t || (c.r2_tid != kNoTid && c.r2_tid != t)))
+    return false;
+  const std::uint32_t stamp = w.warps[w.cur->warp].coll_count;
+  const std::int32_t ipc = pc_to_i32(pc);
+  if (Write) {
+    c.w_epoch = E;
+    c.w_tid = t;
+    c.w_stamp = stamp;
+    c.w_pc = ipc;
+    c.r_epoch = 0;
+    s = 0x02020202u;
+    std::memcpy(w.sstate + off, &s, 4);
+  } else if (c.r_epoch != E) {
+    c.r_epoch = E;
+    c.r1_tid = t;
+    c.r1_stamp = stamp;
+    c.r1_pc = ipc;
+    c.r2_tid = kNoTid;
+  } else if (c.r1_tid == t) {
+    c.r1_stamp = stamp;
+    c.r1_pc = ipc;
+  } else {
+    c.r2_tid = t;
+    c.r2_stamp = stamp;
+    c.r2_pc = ipc;
+  }
+  return true;
+}
+
+__attribute__((noinline)) static void
+shared_access(std::uintptr_t a, std::size_t n, bool write, void *pc) {
+  Worker *wp = t_worker;
+  if (!wp || !wp->cur)
+    return;
+  Worker &w = *wp;
+  std::size_t off = a - (std::uintptr_t)w.arena;
+  if (off + n > w.arena_cap)
+    n = w.arena_cap - off;
+  if (n == 4 && !(off & 3) &&
+      (write ? shared_word_quiet<true>(w, off, pc)
+             : shared_word_quiet<false>(w, off, pc)))
+    return;
+  shared_access_general(w, off, n, write, pc);
 }
 
 // An access outside every live device buffer (device_out_of_bounds said so).
