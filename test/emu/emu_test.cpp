@@ -102,6 +102,29 @@ int count(const std::string& s, const std::string& sub) {
   return n;
 }
 
+// The IR of a test program as the emulator compiles it (the plugin's passes applied, the
+// instrumentation in), checked by the LLVM verifier; empty (with a failure) when it does not
+// compile or verify.
+std::string emulator_ir(const std::string& name, const std::string& extra = "") {
+  std::string ir = kOut + "/" + name + ".ll";
+  std::string cmd = std::string(PKEMU_TEST_CXX) + " " + PKEMU_TEST_CFLAGS + " " + extra +
+                    " -DPKEMU_LANG_CUDA -DPKEMU_DEFAULT_WARP=32 -S -emit-llvm " + kSrc + "/programs/" + name +
+                    ".cpp -o " + ir;
+  Result c = shell(cmd);
+  EXPECT_EQ(c.rc, 0) << cmd << "\n" << c.err;
+  if (c.rc != 0) return "";
+  Result v = shell(std::string(PKEMU_TEST_OPT) + " -passes=verify " + ir + " -o /dev/null");
+  EXPECT_EQ(v.rc, 0) << v.err;
+  return v.rc == 0 ? slurp(ir) : "";
+}
+
+// The body of the first function whose definition line contains `prefix`.
+std::string ir_body(const std::string& ir, const std::string& prefix) {
+  size_t f = ir.find(prefix);
+  EXPECT_NE(f, std::string::npos) << "no " << prefix << " in the IR";
+  return f == std::string::npos ? std::string() : ir.substr(f, ir.find("\n}\n", f) - f);
+}
+
 #define EXPECT_HAS(hay, needle) EXPECT_NE((hay).find(needle), std::string::npos) << "missing: " << (needle) << "\n" << (hay)
 
 // ---------------------------------------------------------------------------------------------
@@ -418,24 +441,14 @@ TEST(DeviceBounds, LargeBuffersAreBackedByHugePages) {
 TEST(RangeChecks, LoopAccessesAreCheckedOncePerEntry) {
   // The plugin marks the loop's loads nosanitize, calls __pkemu_range_ok in the preheader and
   // keeps each hook behind the flag.
-  std::string ir = kOut + "/range_checks.ll";
-  std::string cmd = std::string(PKEMU_TEST_CXX) + " " + PKEMU_TEST_CFLAGS +
-                    " -DPKEMU_LANG_CUDA -DPKEMU_DEFAULT_WARP=32 -S -emit-llvm " + kSrc +
-                    "/programs/range_checks.cpp -o " + ir;
-  Result c = shell(cmd);
-  ASSERT_EQ(c.rc, 0) << cmd << "\n" << c.err;
-  std::string text = slurp(ir);
-  size_t f = text.find("define dso_local void @_Z8row_dots");
-  ASSERT_NE(f, std::string::npos) << "no row_dots in the IR";
-  std::string body = text.substr(f, text.find("\n}\n", f) - f);
+  std::string text = emulator_ir("range_checks");
+  std::string body = ir_body(text, "define dso_local void @_Z8row_dots");
   EXPECT_HAS(body, "call i1 @__pkemu_range_ok(");
   EXPECT_HAS(body, "!nosanitize");
   EXPECT_HAS(body, "call void @__tsan_read4(");
   // The block-stride loop (`i += blockDim.x` on an int): checked once too, its counter tested
   // at run time not to wrap.
-  f = text.find("define dso_local void @_Z12stride_scale");
-  ASSERT_NE(f, std::string::npos) << "no stride_scale in the IR";
-  body = text.substr(f, text.find("\n}\n", f) - f);
+  body = ir_body(text, "define dso_local void @_Z12stride_scale");
   EXPECT_HAS(body, "call i1 @__pkemu_range_ok(");
   EXPECT_HAS(body, "!nosanitize");
 }
@@ -445,20 +458,9 @@ TEST(RangeChecks, LoopAccessesAreCheckedOncePerEntry) {
 // regions and device code keep theirs. Accesses inside a global variable, the built-in index
 // variables included, are not instrumented (GlobalAccesses.cpp), volatile ones excepted.
 TEST(HostCode, HostOnlyCodeIsNotInstrumented) {
-  std::string ir = kOut + "/host_code.ll";
-  std::string cmd = std::string(PKEMU_TEST_CXX) + " " + PKEMU_TEST_CFLAGS +
-                    " -fopenmp -DPKEMU_LANG_CUDA -DPKEMU_DEFAULT_WARP=32 -S -emit-llvm " + kSrc +
-                    "/programs/host_code.cpp -o " + ir;
-  Result c = shell(cmd);
-  ASSERT_EQ(c.rc, 0) << cmd << "\n" << c.err;
-  Result v = shell(std::string(PKEMU_TEST_OPT) + " -passes=verify " + ir + " -o /dev/null");
-  EXPECT_EQ(v.rc, 0) << v.err;
-  std::string text = slurp(ir);
-  auto body_of = [&](const std::string& prefix) {
-    size_t f = text.find(prefix);
-    EXPECT_NE(f, std::string::npos) << "no " << prefix << " in the IR";
-    return f == std::string::npos ? std::string() : text.substr(f, text.find("\n}\n", f) - f);
-  };
+  std::string text = emulator_ir("host_code", "-fopenmp");
+  ASSERT_FALSE(text.empty());
+  auto body_of = [&](const std::string& prefix) { return ir_body(text, prefix); };
   std::string host = body_of("define internal void @_Z10host_scalePfPKfi.omp_outlined");
   std::string checked = body_of("define internal void @_Z13checked_scalePfPKfi.omp_outlined");
   EXPECT_EQ(host.find("@__tsan_"), std::string::npos) << host;
@@ -540,16 +542,7 @@ TEST(RangeChecks, LoopsOverSharedMemoryKeepTheRaceCheck) {
 // 32-bit divisions by launch constants go through a cache of their reciprocals (the plugin's
 // fast division): bit-identical to the divide for every operand.
 TEST(FastDivision, DivisionsByArgumentsUseTheReciprocalCache) {
-  std::string ir = kOut + "/fast_division.ll";
-  std::string cmd = std::string(PKEMU_TEST_CXX) + " " + PKEMU_TEST_CFLAGS +
-                    " -DPKEMU_LANG_CUDA -DPKEMU_DEFAULT_WARP=32 -S -emit-llvm " + kSrc +
-                    "/programs/fast_division.cpp -o " + ir;
-  Result c = shell(cmd);
-  ASSERT_EQ(c.rc, 0) << cmd << "\n" << c.err;
-  std::string text = slurp(ir);
-  size_t f = text.find("define dso_local void @_Z6divide");
-  ASSERT_NE(f, std::string::npos) << "no divide in the IR";
-  std::string body = text.substr(f, text.find("\n}\n", f) - f);
+  std::string body = ir_body(emulator_ir("fast_division"), "define dso_local void @_Z6divide");
   EXPECT_EQ(count(body, "call void @__pkemu_div_prepare("), 4) << body;
   EXPECT_HAS(body, "mul i128");
 }

@@ -130,6 +130,36 @@ struct SharedAccess {
   void *pc;
 };
 
+// What a cell remembers of an access that did not race (or whose race is
+// reported): a write replaces the writer and forgets the readers, a read
+// becomes the first reader of this epoch, refreshes its own entry, or takes
+// the second slot.
+template <bool Write>
+__attribute__((always_inline)) static inline void
+record_access(Cell &c, std::uint32_t E, std::uint16_t t, std::uint32_t stamp,
+              std::int32_t ipc) {
+  if (Write) {
+    c.w_epoch = E;
+    c.w_tid = t;
+    c.w_stamp = stamp;
+    c.w_pc = ipc;
+    c.r_epoch = 0;
+  } else if (c.r_epoch != E) {
+    c.r_epoch = E;
+    c.r1_tid = t;
+    c.r1_stamp = stamp;
+    c.r1_pc = ipc;
+    c.r2_tid = kNoTid;
+  } else if (c.r1_tid == t) {
+    c.r1_stamp = stamp;
+    c.r1_pc = ipc;
+  } else {
+    c.r2_tid = t;
+    c.r2_stamp = stamp;
+    c.r2_pc = ipc;
+  }
+}
+
 // One access's check and update of one shadow cell (a word's or a byte's).
 // Each kind of report fires once per access (`raced`).
 template <bool Write>
@@ -153,25 +183,8 @@ touch_cell(const SharedAccess &A, Cell &c, std::uint32_t E, std::uint16_t t,
         race(w, A.w.cur, Write, A.off, A.n, A.pc, c.r2_tid, false, c.r2_pc);
       }
     }
-    c.w_epoch = E;
-    c.w_tid = t;
-    c.w_stamp = stamp;
-    c.w_pc = ipc;
-    c.r_epoch = 0;
-  } else if (c.r_epoch != E) {
-    c.r_epoch = E;
-    c.r1_tid = t;
-    c.r1_stamp = stamp;
-    c.r1_pc = ipc;
-    c.r2_tid = kNoTid;
-  } else if (c.r1_tid == t) {
-    c.r1_stamp = stamp;
-    c.r1_pc = ipc;
-  } else {
-    c.r2_tid = t;
-    c.r2_stamp = stamp;
-    c.r2_pc = ipc;
   }
+  record_access<Write>(c, E, t, stamp, ipc);
 }
 
 // A word's shadow becomes per byte: its cell is copied to its four byte
@@ -293,27 +306,10 @@ shared_word_quiet(Worker &w, std::size_t off, void *pc) {
     return false;
   const std::uint32_t stamp = w.warps[w.cur->warp].coll_count;
   const std::int32_t ipc = pc_to_i32(pc);
+  record_access<Write>(c, E, t, stamp, ipc);
   if (Write) {
-    c.w_epoch = E;
-    c.w_tid = t;
-    c.w_stamp = stamp;
-    c.w_pc = ipc;
-    c.r_epoch = 0;
     s = 0x02020202u;
     std::memcpy(w.sstate + off, &s, 4);
-  } else if (c.r_epoch != E) {
-    c.r_epoch = E;
-    c.r1_tid = t;
-    c.r1_stamp = stamp;
-    c.r1_pc = ipc;
-    c.r2_tid = kNoTid;
-  } else if (c.r1_tid == t) {
-    c.r1_stamp = stamp;
-    c.r1_pc = ipc;
-  } else {
-    c.r2_tid = t;
-    c.r2_stamp = stamp;
-    c.r2_pc = ipc;
   }
   return true;
 }
