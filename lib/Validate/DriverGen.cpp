@@ -391,12 +391,27 @@ std::string compileErrorSummary(StringRef Log, unsigned MaxLines) {
   Log.split(Lines, '\n');
   std::string R;
   unsigned N = 0;
-  for (StringRef L : Lines)
-    if (L.contains("error:") || L.contains("error ")) {
-      R += L.rtrim().str() + "\n";
-      if (++N == MaxLines)
-        break;
-    }
+  // The linker's own diagnostics (GNU ld, lld) say what is wrong; the
+  // driver's "linker command failed" only that it failed.
+  auto LinkerSays = [](StringRef L) {
+    return L.contains("undefined reference to") ||
+           L.contains("multiple definition of") ||
+           L.contains("undefined symbol:") || L.contains("duplicate symbol:");
+  };
+  auto Generic = [](StringRef L) {
+    return L.contains("linker command failed");
+  };
+  for (bool Fallback : {false, true}) {
+    for (StringRef L : Lines)
+      if ((LinkerSays(L) || L.contains("error:") || L.contains("error ")) &&
+          Generic(L) == Fallback) {
+        R += L.rtrim().str() + "\n";
+        if (++N == MaxLines)
+          break;
+      }
+    if (!R.empty())
+      break;
+  }
   if (R.empty()) // no recognisable diagnostic: show the tail
     for (size_t I = Lines.size() > MaxLines ? Lines.size() - MaxLines : 0;
          I < Lines.size(); ++I)

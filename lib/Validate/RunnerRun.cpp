@@ -452,7 +452,8 @@ bool Runner::checkHipHeaders(StringRef File, ArrayRef<std::string> Flags,
   return true;
 }
 
-Cell Runner::runProgram(StringRef File, std::optional<Target> T) {
+Cell Runner::runProgram(ArrayRef<std::string> Files, std::optional<Target> T) {
+  StringRef File = Files.front();
   Cell C;
   C.Variant = variantName(T).str();
   C.Dir = joinPath(Work, sys::path::stem(File), C.Variant);
@@ -471,38 +472,48 @@ Cell Runner::runProgram(StringRef File, std::optional<Target> T) {
     return Done();
   }
   // A HIP program's original runs as HIP at 64 lanes (its CUDA port at
-  // 32); a CUDA program's at 32.
+  // 32); a CUDA program's at 32. The first unit (the one named by
+  // --program) decides for the program.
   const bool OrigHip = PS.isHipSource(File);
   const bool Hip = T ? targetEmuLanguage(*T) == EmuLanguage::HIP : OrigHip;
-  std::string Ported;
-  VariantFlags Flags{Opts.BuildFlags, Opts.BuildFlags};
-  std::optional<std::string> Prepared =
-      portAndPrepare(File, T, C.Dir, C, OrigHip, &Ported, &Flags);
+  std::vector<std::string> Ported;
+  VariantFlags Flags{Opts.BuildFlags, {}};
+  std::optional<std::vector<std::string>> Prepared =
+      portAndPrepare(Files, T, C.Dir, C, OrigHip, &Ported, &Flags);
   if (!Prepared)
     return Done();
-  C.BuildFlags = Flags.Prepared;
+  C.BuildFlags = Flags.Prepared.front();
   // A HIP source (the port, or a HIP original) must also compile against
-  // the real HIP headers of the chosen ROCm version.
-  if (Hip && !checkHipHeaders(T ? StringRef(Ported) : File, Flags.Source, C))
-    return Done();
+  // the real HIP headers of the chosen ROCm version: each unit.
+  if (Hip)
+    for (size_t I = 0; I < Files.size(); ++I)
+      if (!checkHipHeaders(T ? StringRef(Ported[I]) : StringRef(Files[I]),
+                           Flags.Source, C))
+        return Done();
   if (T && runsOnNkiSimulator(*T)) {
     C.Status = CellStatus::Skip;
     C.Kind = "skip";
-    C.Reason = "ported to " + *Prepared +
+    C.Reason = "ported to " + Prepared->front() +
                "; program mode does not run NKI outputs (they have no host "
                "code)";
     return Done();
   }
-  // A wrapper so that the prepared file compiles as C++ whatever its
-  // extension.
-  std::string Main = joinPath(C.Dir, "main.cpp");
-  if (Error E = writeFile(Main, "#include \"" + *Prepared + "\"\n")) {
-    C.Kind = "run";
-    C.Reason = toString(std::move(E));
-    return Done();
+  // A wrapper per unit so that the prepared file compiles as C++ whatever
+  // its extension: main.cpp, unit-2.cpp, ...
+  std::vector<BuildUnit> Units;
+  for (size_t I = 0; I < Prepared->size(); ++I) {
+    std::string Main =
+        joinPath(C.Dir, I == 0 ? std::string("main.cpp")
+                               : "unit-" + std::to_string(I + 1) + ".cpp");
+    if (Error E = writeFile(Main, "#include \"" + (*Prepared)[I] + "\"\n")) {
+      C.Kind = "run";
+      C.Reason = toString(std::move(E));
+      return Done();
+    }
+    Units.push_back({Main, &Flags.Prepared[I]});
   }
   std::string Exe = joinPath(C.Dir, "program");
-  if (!compile(Main, Exe, Hip, C.Dir, C))
+  if (!compile(Units, Exe, Hip, C.Dir, C))
     return Done();
   std::string Stdout;
   if (!run(Exe, Opts.ProgramArgs, C.Dir, sys::path::parent_path(File), C,

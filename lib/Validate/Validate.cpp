@@ -45,16 +45,33 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
       Err << "error: no program file given\n";
       return 2;
     }
-    SmallString<256> Abs(Opts.ProgramFile);
-    sys::fs::make_absolute(Abs);
-    sys::path::remove_dots(Abs, true);
-    if (!sys::fs::is_regular_file(Abs)) {
-      Err << Opts.ProgramFile << ": error: no such file\n";
-      return 2;
-    }
     Row R;
-    R.Name = sys::path::filename(Abs).str();
-    R.Path = std::string(Abs);
+    std::vector<std::string> Given{Opts.ProgramFile};
+    llvm::append_range(Given, Opts.ProgramSources);
+    for (const std::string &F : Given) {
+      SmallString<256> Abs(F);
+      sys::fs::make_absolute(Abs);
+      sys::path::remove_dots(Abs, true);
+      if (sys::fs::is_directory(Abs)) {
+        Err << F
+            << ": error: is a directory; --program takes the source files of "
+               "one program (its translation units), not case directories\n";
+        return 2;
+      }
+      if (!sys::fs::is_regular_file(Abs)) {
+        Err << F << ": error: no such file\n";
+        return 2;
+      }
+      if (llvm::is_contained(R.Sources, std::string(Abs))) {
+        Err << F
+            << ": error: given twice; each translation unit of the program "
+               "is compiled once\n";
+        return 2;
+      }
+      R.Sources.push_back(std::string(Abs));
+    }
+    R.Name = sys::path::filename(R.Sources.front()).str();
+    R.Path = R.Sources.front();
     Rows.push_back(std::move(R));
   } else {
     if (Opts.Paths.empty()) {
@@ -158,7 +175,7 @@ int runValidate(const ValidateOptions &Opts, const EmuToolchain &TC,
         if (validate::ChildInterruptGuard::interrupted())
           return;
         Row &R = Rows[T.Row];
-        Cell C = Opts.Program ? Run.runProgram(R.Path, Variants[T.Variant])
+        Cell C = Opts.Program ? Run.runProgram(R.Sources, Variants[T.Variant])
                               : Run.runCase(*R.Spec, Variants[T.Variant]);
         if (validate::ChildInterruptGuard::interrupted())
           return;

@@ -112,6 +112,8 @@ struct Cell {
 struct Row {
   std::string Name;
   std::string Path; ///< case.yaml or program file
+  /// --program: the program's translation units, Path first.
+  std::vector<std::string> Sources;
   std::optional<CaseSpec> Spec;
   std::string SpecError;
   std::vector<Cell> Cells;
@@ -138,8 +140,15 @@ struct VariantFlags {
   /// with the include directories of the input tree remapped to the
   /// translated tree (the HIP header check).
   std::vector<std::string> Source;
-  /// For the emulator build of the prepared tree.
-  std::vector<std::string> Prepared;
+  /// For the emulator build of each translation unit's prepared tree.
+  std::vector<std::vector<std::string>> Prepared;
+};
+
+/// One translation unit of an emulator build: the file compiled (a wrapper
+/// that includes the prepared source) and its flags (null: the cell's).
+struct BuildUnit {
+  std::string Main;
+  const std::vector<std::string> *Flags = nullptr;
 };
 
 /// Everything one run needs that is shared by all tasks.
@@ -249,7 +258,7 @@ public:
   /// the other cells of the case take their outputs from there.  When that
   /// fails, each target is ported on its own, so that its cell gets its own
   /// error.
-  Error portOnce(StringRef Source, Target T, StringRef Dir,
+  Error portOnce(ArrayRef<std::string> Sources, Target T, StringRef Dir,
                  std::vector<std::string> &Outs);
 
   /// Ports (targets) and prepares \p Source; returns the prepared main file.
@@ -262,6 +271,13 @@ public:
   portAndPrepare(StringRef Source, std::optional<Target> T, StringRef Dir,
                  Cell &C, bool OriginalIsHip = false,
                  std::string *Ported = nullptr, VariantFlags *Flags = nullptr);
+  /// The same for the translation units \p Sources of one program (ported
+  /// together, from one parse): the prepared file of each, in order, and in
+  /// \p Ported the port of each.
+  std::optional<std::vector<std::string>>
+  portAndPrepare(ArrayRef<std::string> Sources, std::optional<Target> T,
+                 StringRef Dir, Cell &C, bool OriginalIsHip,
+                 std::vector<std::string> *Ported, VariantFlags *Flags);
 
   /// Whether every file under \p Copy (the port's tree, holding \p Outs)
   /// has the same name and bytes as its counterpart under \p Root.
@@ -277,7 +293,15 @@ public:
   /// linking are separate steps: the compile flags carry sanitizer
   /// instrumentation whose callbacks the emulator runtime implements, so the
   /// sanitizer's own runtime must not be linked in.
-  bool compile(StringRef Main, StringRef Exe, bool Hip, StringRef Dir, Cell &C);
+  bool compile(StringRef Main, StringRef Exe, bool Hip, StringRef Dir,
+               Cell &C) {
+    return compile(ArrayRef<BuildUnit>{BuildUnit{Main.str()}}, Exe, Hip, Dir,
+                   C);
+  }
+  /// Compiles each unit of \p Units into an object of its own (Exe.o for
+  /// the first, Exe.2.o, ...) and links them into \p Exe.
+  bool compile(ArrayRef<BuildUnit> Units, StringRef Exe, bool Hip,
+               StringRef Dir, Cell &C);
 
   /// Replaces the forced include of the prelude in \p Args by its
   /// precompiled header in the cache, building it first when it is missing
@@ -348,7 +372,9 @@ public:
 
   /// One cell of --program: port \p File to \p T (none: the original),
   /// check a HIP source against the real headers, build and run it.
-  Cell runProgram(StringRef File, std::optional<Target> T);
+  /// Validates the program of \p Files (its translation units; the first
+  /// names it) in variant \p T.
+  Cell runProgram(ArrayRef<std::string> Files, std::optional<Target> T);
 
   /// The progress line of a finished cell, in the order of the table.
   void progress(const Row &R, const Cell &C, unsigned Done, unsigned Total,

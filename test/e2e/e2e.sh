@@ -290,6 +290,52 @@ PY
   # Several case paths in one call.
   "$BIN" validate --to hip "$SRC/corpus/saxpy" "$SRC/corpus/transpose" > "$TMP/two" 2>&1 || fail "two cases: $(cat "$TMP/two")"
   grep -q "4 passed, 0 failed" "$TMP/two" || fail "two cases: $(tail -2 "$TMP/two")" ;;
+validate-program-units)
+  # A program of several translation units (validate --program MAIN OTHER...):
+  # each compiled on its own and linked; a unit's failure names it; the
+  # cache keys every unit; what cannot be a unit is refused.
+  cp -r "$SRC/test/programs/units_option_pricing" "$TMP/p"
+  U=("$TMP/p/main.cpp" "$TMP/p/pricing.cu" "$TMP/p/pricing_gold.cpp")
+  C=(--cache-dir "$TMP/cache" --keep-work)
+  "$BIN" validate "${C[@]}" --work-dir "$TMP/w1" --program "${U[@]}" --to none --expect-output PASS \
+    > "$TMP/one" 2>&1 || fail "three units: $(cat "$TMP/one")"
+  for o in program.o program.2.o program.3.o; do
+    [ -f "$TMP/w1/main/original/$o" ] || fail "no object $o: $(ls "$TMP/w1/main/original")"; done
+  [ "$(grep -c -- ' -c -o ' "$TMP/w1/main/original/compile.cmd")" = 3 ] || fail "not three compiles: $(cat "$TMP/w1/main/original/compile.cmd")"
+  # Again: the linked program of the three objects is reused.
+  "$BIN" validate "${C[@]}" --work-dir "$TMP/w2" --program "${U[@]}" --to none --expect-output PASS \
+    > "$TMP/two" 2>&1 || fail "second run: $(cat "$TMP/two")"
+  grep -q "^program [0-9a-f]* reused from $TMP/cache (objects [0-9a-f]*, [0-9a-f]*, [0-9a-f]*)$" "$TMP/w2/main/original/compile.log" \
+    || fail "program not reused: $(cat "$TMP/w2/main/original/compile.log")"
+  # A change to the third unit only (the reference off by one): not taken from the cache.
+  sed -i 's/call\[i\] = blocksFor(s/call[i] = 1.0 + blocksFor(s/' "$TMP/p/pricing_gold.cpp"
+  if "$BIN" validate "${C[@]}" --work-dir "$TMP/w3" --program "${U[@]}" --to none --expect-output PASS \
+    > "$TMP/three" 2>&1; then fail "a changed unit was not rebuilt: $(cat "$TMP/three")"; fi
+  grep -q "FAIL" "$TMP/three" || fail "changed unit: $(cat "$TMP/three")"
+  # A unit that does not parse: the cell names it, with the line.
+  printf 'int broken( {\n' >> "$TMP/p/pricing_gold.cpp"
+  if "$BIN" validate --program "${U[@]}" --to none > "$TMP/cc" 2>&1; then fail "a broken unit passed"; fi
+  grep -q "FAIL prepare" "$TMP/cc" && grep -q "pricing_gold.cpp:[0-9]*:[0-9]*: error: expected expression" "$TMP/cc" \
+    || fail "compile error without its unit: $(cat "$TMP/cc")"
+  # A unit left out: the link fails on the symbol it defines.
+  if "$BIN" validate --program "$TMP/p/main.cpp" "$TMP/p/pricing.cu" --to none > "$TMP/ld" 2>&1; then
+    fail "a program without its reference linked"; fi
+  grep -q "FAIL link" "$TMP/ld" && grep -q "priceOnHost" "$TMP/ld" || fail "link error: $(cat "$TMP/ld")"
+  # Not units: a directory, a file twice, a missing file; the GPU modes take one source.
+  for bad in "$TMP/p" "$TMP/p/pricing.cu $TMP/p/pricing.cu" "$TMP/p/nothere.cu"; do
+    # shellcheck disable=SC2086
+    if "$BIN" validate --program "$TMP/p/main.cpp" $bad --to none > "$TMP/bad" 2>&1; then
+      fail "accepted as units: $bad"; fi
+    [ "$(head -c 1 "$TMP/bad")" != "" ] || fail "no message for $bad"
+  done
+  "$BIN" validate --program "$TMP/p/main.cpp" "$TMP/p" --to none > "$TMP/dir" 2>&1 || true
+  grep -q "^$TMP/p: error: is a directory; --program takes the source files" "$TMP/dir" \
+    || fail "directory message: $(cat "$TMP/dir")"
+  "$BIN" validate --program "$TMP/p/main.cpp" "$TMP/p/pricing.cu" "$TMP/p/pricing.cu" --to none > "$TMP/dup" 2>&1 || true
+  grep -q "pricing.cu: error: given twice" "$TMP/dup" || fail "duplicate message: $(cat "$TMP/dup")"
+  set +e; "$BIN" validate --gpu-bundle "$TMP/bundle" --program "${U[@]}" > "$TMP/gpu" 2>&1; rc=$?; set -e
+  [ "$rc" = 2 ] && grep -q "is validated on the emulator only" "$TMP/gpu" && [ ! -e "$TMP/bundle" ] \
+    || fail "--gpu-bundle with units (exit $rc): $(cat "$TMP/gpu")" ;;
 validate-inline-hooks)
   # --inline-hooks: the memory checks' fast path inlined into kernels (clang
   # to bitcode, opt, llc); the slow path still reports races and

@@ -16,9 +16,14 @@
 #   VALIDATE    1 (default) or 0: run `validate --program`
 #   VALIDATE_ARGS extra options of `validate` only (e.g. --expect-output PASS)
 #   EXPECT      a pattern `port`'s diagnostics must contain
-#   EXPECT_HIP  a pattern the HIP output of main.cu must contain
+#   EXPECT_HIP  a pattern the HIP output of MAIN must contain
 #   ROCM5       1 (default) or 0: 0 skips the ROCm 5.2 checks, for programs
 #               using a ROCm library Debian's ROCm 5.2 lacks (hipBLAS, hipCUB)
+#   MAIN        the translation unit with main (default main.cu)
+#   SOURCES     the program's other translation units (space separated,
+#               relative to its directory): ported with MAIN, each HIP output
+#               compile-checked, validated as one program (validate --program
+#               MAIN SOURCES...)
 #
 # Every compile check is one side (the host, or one architecture's device
 # code), the HIP runtime header precompiled where that cannot change the
@@ -32,18 +37,22 @@ TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $NAME: $*"; exit 1; }
 
 PORT_ARGS=""; CC_ARGS=""; RUN_ARGS=""; VALIDATE=1; VALIDATE_ARGS=""; EXPECT=""; EXPECT_HIP=""
-ROCM5=1
+ROCM5=1; MAIN=main.cu; SOURCES=""
 [ -f "$DIR/program.conf" ] && . "$DIR/program.conf"
+UNITS=("$DIR/$MAIN")
+for s in $SOURCES; do UNITS+=("$DIR/$s"); done
+# The HIP output of MAIN: main.cu becomes main.hip, a .cpp keeps its name.
+case "$MAIN" in *.cu) MAIN_OUT="${MAIN%.cu}.hip" ;; *) MAIN_OUT="$MAIN" ;; esac
 
 # shellcheck disable=SC2086
-"$BIN" port --to hip $PORT_ARGS -o "$TMP/out" "$DIR/main.cu" 2>"$TMP/port.err" \
+"$BIN" port --to hip $PORT_ARGS -o "$TMP/out" "${UNITS[@]}" 2>"$TMP/port.err" \
   || { cat "$TMP/port.err"; fail "port exited $?"; }
 if grep -q "error:" "$TMP/port.err"; then cat "$TMP/port.err"; fail "port reported errors"; fi
 if [ -n "$EXPECT" ] && ! grep -q -- "$EXPECT" "$TMP/port.err"; then
   cat "$TMP/port.err"; fail "port's diagnostics lack '$EXPECT'"
 fi
-MAIN_HIP="$(find "$TMP/out/hip" -name main.hip | head -1)"
-[ -n "$MAIN_HIP" ] || fail "no HIP output main.hip"
+MAIN_HIP="$(find "$TMP/out/hip" -name "$MAIN_OUT" | head -1)"
+[ -n "$MAIN_HIP" ] || fail "no HIP output $MAIN_OUT"
 if [ -n "$EXPECT_HIP" ] && ! grep -q -- "$EXPECT_HIP" "$MAIN_HIP"; then
   cat "$MAIN_HIP"; fail "the HIP output lacks '$EXPECT_HIP'"
 fi
@@ -51,7 +60,7 @@ fi
 # The default output (ROCm 6) against the ROCm 6.3 headers; the output of
 # --rocm-version=5 against Debian's ROCm 5.2 headers.
 # shellcheck disable=SC2086
-"$BIN" port -q --to hip --rocm-version=5 $PORT_ARGS -o "$TMP/out5" "$DIR/main.cu" \
+"$BIN" port -q --to hip --rocm-version=5 $PORT_ARGS -o "$TMP/out5" "${UNITS[@]}" \
   2>"$TMP/port5.err" || { cat "$TMP/port5.err"; fail "port --rocm-version=5 failed"; }
 n=0
 check() { # ROCM OUTDIR FLAGS...
@@ -70,7 +79,7 @@ check() { # ROCM OUTDIR FLAGS...
         fail "${hip#$dir/hip/} does not compile (ROCm $rocm, $arch, $side)"; }
       n=$((n+1))
     done
-  done < <(find "$dir/hip" -name '*.hip')
+  done < <(find "$dir/hip" -name '*.hip' -o -name '*.cpp')
 }
 DEVLIBS=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode
 FULL=0
@@ -124,7 +133,7 @@ if [ "$FULL" = 1 ]; then
         fail "${hip#$TMP/out5/hip/} does not build with -c (ROCm 5.2, $side)"; }
     done
     n=$((n+1))
-  done < <(find "$TMP/out5/hip" -name '*.hip')
+  done < <(find "$TMP/out5/hip" -name '*.hip' -o -name '*.cpp')
   echo "$NAME: full -c builds of the ROCm 5 output passed"
 elif [ "$FULL" = 2 ]; then
   echo "$NAME: ROCM5=0: the ROCm 5.2 checks are skipped (a library ROCm 5.2 lacks)"
@@ -136,7 +145,7 @@ echo "$NAME: $n compile checks passed"
 
 if [ "$VALIDATE" = 1 ]; then
   # shellcheck disable=SC2086
-  "$BIN" validate --program "$DIR/main.cu" --to hip,cuda $PORT_ARGS $VALIDATE_ARGS -- $RUN_ARGS \
+  "$BIN" validate --program "${UNITS[@]}" --to hip,cuda $PORT_ARGS $VALIDATE_ARGS -- $RUN_ARGS \
     >"$TMP/val" 2>&1 || { cat "$TMP/val"; fail "validate --program failed"; }
   grep -q "3 passed, 0 failed" "$TMP/val" || { cat "$TMP/val"; fail "validate summary"; }
   echo "$NAME: validated (original, hip at 64 lanes, cuda at 32)"

@@ -169,6 +169,15 @@ TEST(Reports, CompileErrorSummary) {
   EXPECT_EQ(compileErrorSummary(Log), "k.cu:4:3: error: expected ';' after expression\n"
                                       "1 error generated.");
   EXPECT_EQ(compileErrorSummary("ld: something odd\n"), "ld: something odd");
+  // A link that fails: what the linker says first, not the driver's
+  // "linker command failed".
+  EXPECT_EQ(compileErrorSummary(
+                "/usr/bin/ld: /w/program.o: in function `main':\n"
+                "main.cpp:(.text+0x3a): undefined reference to `ref(int)'\n"
+                "clang++: error: linker command failed with exit code 1\n"),
+            "main.cpp:(.text+0x3a): undefined reference to `ref(int)'");
+  EXPECT_EQ(compileErrorSummary("clang++: error: linker command failed\n"),
+            "clang++: error: linker command failed");
 }
 
 } // namespace

@@ -273,8 +273,11 @@ cl::opt<std::string> ExplainID(cl::Positional, cl::desc("<rule ID>"),
 cl::opt<std::string>
     Program("program",
             cl::desc("Validate a self-checking program (a main that exits "
-                     "non-zero on a wrong answer)"),
-            cl::value_desc("FILE.cu"), cl::cat(Cat), cl::sub(ValidateCmd));
+                     "non-zero on a wrong answer); the inputs after it are the "
+                     "program's other translation units (main.cpp "
+                     "kernels.cu ...), each compiled on its own and linked "
+                     "with it"),
+            cl::value_desc("MAIN"), cl::cat(Cat), cl::sub(ValidateCmd));
 cl::opt<unsigned>
     Lanes("lanes",
           cl::desc("Force the emulated warp width of every run (32 or 64)"),
@@ -385,6 +388,7 @@ EXAMPLES:
   port-kernel explain PK2001                       what a rule does and why
   port-kernel validate --to hip corpus/            port every case and run it on the emulator
   port-kernel validate --program app.cu --to hip -- 1024
+  port-kernel validate --program main.cpp kernels.cu gold.cpp   a program of three units
   port-kernel validate --gpu corpus/              original and CUDA port on an NVIDIA GPU
   port-kernel validate --gpu-bundle b corpus/     the same as a bundle: bash b/run.sh on a GPU machine
 )";

@@ -327,6 +327,13 @@ int main(int argc, char **argv) {
     }
     V.Program = !Program.empty();
     V.ProgramFile = Program;
+    if (V.Program) {
+      // `--program MAIN OTHER...`: the other inputs are the program's other
+      // translation units (never case directories, which program mode
+      // does not read).
+      V.ProgramSources = V.Paths;
+      V.Paths.clear();
+    }
     V.Lanes = Lanes;
     for (const std::string &A : Allow) {
       if (llvm::none_of(pk::RelaxableChecks, [&](const pk::RelaxableCheck &R) {
@@ -381,6 +388,13 @@ int main(int argc, char **argv) {
     if (!V.Program && V.Paths.empty()) {
       errs() << "port-kernel: error: validate needs case directories or "
                 "--program FILE\n";
+      return 2;
+    }
+    if ((Gpu || !GpuBundle.empty()) && !V.ProgramSources.empty()) {
+      errs() << "port-kernel: error: --gpu and --gpu-bundle build a program "
+                "from one source file; a program of several translation units ("
+             << Program << ", " << join(V.ProgramSources, ", ")
+             << ") is validated on the emulator only\n";
       return 2;
     }
     if (Gpu || !GpuBundle.empty()) {

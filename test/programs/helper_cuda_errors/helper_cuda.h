@@ -17,6 +17,26 @@ void check(T result, char const *const func, const char *const file,
 #define checkCudaErrors(val) check((val), #val, __FILE__, __LINE__)
 #endif
 
+// The device-selection helpers are defined only when the runtime header's
+// own guard is set (the port writes HIP's guard for it), and ask for the
+// device's compute mode and whether it is integrated.
+#ifdef __CUDA_RUNTIME_H__
+inline int findCudaDevice() {
+  int dev = 0, mode = -1, integrated = -1;
+  checkCudaErrors(cudaSetDevice(dev));
+  checkCudaErrors(cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, dev));
+  checkCudaErrors(
+      cudaDeviceGetAttribute(&integrated, cudaDevAttrIntegrated, dev));
+  if (mode == cudaComputeModeProhibited) {
+    std::fprintf(stderr, "device %d is prohibited\n", dev);
+    std::exit(EXIT_FAILURE);
+  }
+  std::printf("device %d: compute mode %d, integrated %d\n", dev, mode,
+              integrated);
+  return dev;
+}
+#endif
+
 #define getLastCudaError(msg) __getLastCudaError(msg, __FILE__, __LINE__)
 inline void __getLastCudaError(const char *errorMessage, const char *file,
                                const int line) {

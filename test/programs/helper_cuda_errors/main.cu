@@ -12,6 +12,7 @@ __global__ void squares(int *out, int n) {
 
 int main() {
   const int n = 300;
+  findCudaDevice();
   int *d = nullptr;
   checkCudaErrors(cudaMalloc(&d, n * sizeof(int)));
   squares<<<(n + 63) / 64, 64>>>(d, n);

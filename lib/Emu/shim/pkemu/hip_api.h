@@ -63,6 +63,7 @@ struct ihipStream_t;
 struct ihipEvent_t;
 typedef ihipStream_t *hipStream_t;
 typedef ihipEvent_t *hipEvent_t;
+#define hipStreamPerThread ((hipStream_t)0x2)
 #define hipStreamDefault 0x00
 #define hipStreamNonBlocking 0x01
 #define hipEventDefault 0x0
@@ -118,6 +119,8 @@ enum hipDeviceAttribute_t {
   hipDeviceAttributeMaxRegistersPerBlock = 12,
   hipDeviceAttributeClockRate,
   hipDeviceAttributeMultiprocessorCount = 16,
+  hipDeviceAttributeIntegrated = 18,
+  hipDeviceAttributeComputeMode = 20,
   hipDeviceAttributeL2CacheSize = 38,
   hipDeviceAttributeMaxThreadsPerMultiProcessor = 39,
   hipDeviceAttributeComputeCapabilityMajor = 75,
@@ -125,6 +128,12 @@ enum hipDeviceAttribute_t {
   hipDeviceAttributeMaxSharedMemoryPerMultiprocessor = 81,
   hipDeviceAttributeCooperativeLaunch = 95,
   hipDeviceAttributeSharedMemPerBlockOptin = 97,
+};
+enum hipComputeMode {
+  hipComputeModeDefault = 0,
+  hipComputeModeExclusive = 1,
+  hipComputeModeProhibited = 2,
+  hipComputeModeExclusiveProcess = 3
 };
 enum hipMemoryType {
   hipMemoryTypeUnregistered = 0,
@@ -377,6 +386,10 @@ inline hipError_t hipMemcpyFromSymbolAsync(void *dst, S &&sym, std::size_t n,
 }
 template <class S> inline hipError_t hipGetSymbolAddress(void **p, S &&sym) {
   *p = pkemu::detail::symbol_addr(std::forward<S>(sym));
+  return hipSuccess;
+}
+template <class S> inline hipError_t hipGetSymbolSize(std::size_t *n, S &&sym) {
+  *n = sizeof(sym);
   return hipSuccess;
 }
 

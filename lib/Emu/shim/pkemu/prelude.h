@@ -189,6 +189,15 @@ extern "C" unsigned __cudaPushCallConfiguration(dim3 g, dim3 b,
 #ifndef HIP_INCLUDE_HIP_DRIVER_TYPES_H
 #define HIP_INCLUDE_HIP_DRIVER_TYPES_H
 #endif
+// The guards of <hip/hip_runtime.h> and <hip/hip_runtime_api.h>, which the
+// port writes for CUDA's __CUDA_RUNTIME_H__ and __CUDA_RUNTIME_API_H__
+// (helper_cuda.h's device-selection helpers test them).
+#ifndef HIP_INCLUDE_HIP_HIP_RUNTIME_H
+#define HIP_INCLUDE_HIP_HIP_RUNTIME_H
+#endif
+#ifndef HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
+#define HIP_INCLUDE_HIP_HIP_RUNTIME_API_H
+#endif
 #else
 #include "cuda_api.h"
 // The include guard of CUDA's driver_types.h, which nvcc's implicit

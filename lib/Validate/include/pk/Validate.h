@@ -53,6 +53,10 @@ struct ValidateOptions {
   // Program-level mode.
   bool Program = false;
   std::string ProgramFile;
+  /// The program's other translation units (`validate --program MAIN.cu
+  /// OTHER.cu ...`): each is ported, prepared and compiled on its own and
+  /// linked with ProgramFile's.
+  std::vector<std::string> ProgramSources;
   int Lanes =
       0; ///< forces PKEMU_WARP_SIZE for every run; 0 = each variant's default
   /// --allow: emulator checks relaxed for every run (RelaxableChecks names;
