@@ -137,6 +137,10 @@ Val Walker::vote(const CallExpr *CE, llvm::StringRef Name,
   if (Name == "__ballot_sync" || Name == "__ballot" || Name == "__activemask") {
     V.Dep = D_MASK;
     V.Kind = K_MASK;
+  } else {
+    // __any, __all: one answer for the warp's lanes, which 64-lane warps
+    // decide over 64 lanes (see perThreadWarpResult).
+    V.Dep = D_VOTE;
   }
   return V;
 }

@@ -71,6 +71,7 @@ enum : unsigned {
   D_WAGG = 1u << 8,   ///< combined across the lanes of one warp (a
                       ///< full-warp shuffle reduction or scan)
   D_SHARED = 1u << 9, ///< read from shared memory (may hold every warp's data)
+  D_VOTE = 1u << 10,  ///< an __any/__all vote: one answer for a warp's lanes
 };
 /// Dependences whose value changes with the warp width.
 inline constexpr unsigned D_UNSAFE =
@@ -542,6 +543,16 @@ private:
   /// \p C lets only threads of the first warp(s) through (tid == 0,
   /// tid < 32, warp == 0), not one lane of every warp.
   bool firstWarpOnly(const clang::Expr *C, bool Negated);
+  /// Whether guard \p C (negated when \p Negated) holds for at most one
+  /// lane of each warp (lane == 0, lane == leader, !lane), or only for the
+  /// first warp.
+  bool oneLanePerWarp(const clang::Expr *C, bool Negated);
+  /// A store to global memory of a vote's answer (__any, __all), or under
+  /// a guard that is one, by every lane of the warp: each thread's result is
+  /// its warp's, which 64-lane warps decide over 64 lanes.  (A full-warp
+  /// reduction stored by every lane is left alone: in a warp-per-row kernel
+  /// the widened warp reduces the widened row.)
+  void perThreadWarpResult(const clang::Expr *Site, const Val &Stored);
   /// The condition of 'if (C) return;' (null for other statements).
   static const clang::Expr *exitGuard(const clang::Stmt *S);
   /// A read of a per-warp shared slot (indexed by a warp id) inside \p E.

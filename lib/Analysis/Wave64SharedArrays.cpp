@@ -216,8 +216,10 @@ bool Walker::readsPerWarpSlot(const Expr *E) {
 
 void Walker::globalAccess(const Expr *Whole, const Val &BaseV, const Expr *IdxE,
                           const Val &Idx, const Val *Stored) {
-  if (Stored)
+  if (Stored) {
     warpAggregateStore(Whole, *Stored);
+    perThreadWarpResult(Whole, *Stored);
+  }
   unsigned Dep = (BaseV.Dep | Idx.Dep);
   if (Dep & D_UNSAFE) {
     // rank + the warp's exclusive offset: a block-level rank.
@@ -243,6 +245,62 @@ void Walker::globalAccess(const Expr *Whole, const Val &BaseV, const Expr *IdxE,
                         "selects by their place in a 32-lane warp",
                         text(Whole), text(LaneConds.back()))
               .str());
+}
+
+bool Walker::oneLanePerWarp(const Expr *C, bool Neg) {
+  if (!C)
+    return false;
+  if (firstWarpOnly(C, Neg))
+    return true;
+  const Expr *E = C->IgnoreParenImpCasts();
+  if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+    if (BO->getOpcode() == (Neg ? BO_LOr : BO_LAnd))
+      return oneLanePerWarp(BO->getLHS(), Neg) ||
+             oneLanePerWarp(BO->getRHS(), Neg);
+    if (!BO->isComparisonOp())
+      return false;
+    BinaryOperatorKind Op = BO->getOpcode();
+    if (Neg)
+      Op = BinaryOperator::negateComparisonOp(Op);
+    Val L = peek(BO->getLHS()), R = peek(BO->getRHS());
+    // lane == c, lane == leader: one lane of each warp.
+    return Op == BO_EQ && ((L.Kind & K_LANE) || (R.Kind & K_LANE));
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    if (UO->getOpcode() == UO_LNot)
+      return oneLanePerWarp(UO->getSubExpr(), !Neg);
+  // 'if (lane) return;' leaves lane 0
+  return Neg && (peek(E).Kind & K_LANE);
+}
+
+void Walker::perThreadWarpResult(const Expr *Site, const Val &Stored) {
+  if (!Rec)
+    return;
+  for (const auto &[G, Neg] : Guards)
+    if (oneLanePerWarp(G, Neg))
+      return;
+  if (Stored.Dep & D_VOTE) {
+    block(Site->getBeginLoc(),
+          llvm::formatv("'{0}' stores a vote's answer (__any, __all) from "
+                        "every lane: each thread would get the answer of 64 "
+                        "lanes instead of its 32-lane warp's",
+                        text(Site))
+              .str());
+    return;
+  }
+  for (const auto &[G, Neg] : Guards) {
+    Val V = peek(G);
+    if (V.Dep & D_VOTE) {
+      block(Site->getBeginLoc(),
+            llvm::formatv("'{0}' is stored by the lanes of warps for which "
+                          "'{1}', a vote across the lanes of a warp, holds: "
+                          "under 64-lane warps it is decided for 64 lanes "
+                          "instead of 32",
+                          text(Site), text(G))
+                .str());
+      return;
+    }
+  }
 }
 
 bool Walker::firstWarpOnly(const Expr *C, bool Neg) {

@@ -45,8 +45,17 @@ public:
         S += ", " + TC.text(A->IgnoreImplicit());
     }
     for (const Expr *A : KC->arguments()) {
-      if (isa<CXXDefaultArgExpr>(A))
+      // A defaulted parameter (`int *partial = NULL` launched without it):
+      // the launch passes every argument, so the default is written out as
+      // the declaration spells it.
+      if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(A)) {
+        const Expr *D = DA->getExpr();
+        if (isa<GNUNullExpr>(D->IgnoreParenImpCasts()))
+          S += ", pkemu::null_arg{}";
+        else
+          S += ", (" + TC.text(D) + ")";
         continue;
+      }
       // NULL for a pointer parameter: a launch forwards its arguments as
       // values, where NULL would arrive as a long.
       if (isa<GNUNullExpr>(A->IgnoreParenImpCasts()))

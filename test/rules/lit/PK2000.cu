@@ -195,3 +195,30 @@ template <int BLOCK> __global__ void block_sized(const float *x, float *out) {
     atomicAdd(out, v);
 }
 template __global__ void block_sized<256>(const float *, float *);
+
+// A vote's answer stored by every lane (each thread learns its warp's
+// answer, as the CUDA samples' vote test checks): 64-lane warps would
+// answer for 64 lanes.
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel vote_per_thread: logical 32-lane warps inside 64-lane waves because 'result[t]' stores a vote's answer (__any, __all) from every lane: each thread would get the answer of 64 lanes instead of its 32-lane warp's (line [[#@LINE+3]]) [PK2000]
+__global__ void vote_per_thread(const int *in, int *result) {
+  int t = threadIdx.x;
+  result[t] = __any_sync(0xffffffff, in[t] != 0);
+}
+
+// A store that a vote guards, by every lane.
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel vote_guarded: logical 32-lane warps inside 64-lane waves because 'flags[t]' is stored by the lanes of warps for which '__all_sync(0xffffffff, t >= 48)', a vote across the lanes of a warp, holds: under 64-lane warps it is decided for 64 lanes instead of 32 (line [[#@LINE+4]]) [PK2000]
+__global__ void vote_guarded(bool *flags) {
+  int t = threadIdx.x;
+  if (__all_sync(0xffffffff, t >= 48))
+    flags[t] = true;
+}
+
+// One lane per warp stores the answer (its warp's slot): native warps give
+// the block's answer as well.
+// DIAG: PK2000.cu:[[@LINE+1]]:1: note: kernel vote_by_leader: native 64-lane warps {{.*}} [PK2000]
+__global__ void vote_by_leader(const int *in, int *anyOut) {
+  int t = threadIdx.x;
+  int any = __any_sync(0xffffffff, in[t] != 0);
+  if ((t & 31) == 0 && any)
+    atomicOr(anyOut, 1);
+}

@@ -363,6 +363,9 @@ inline cudaError_t cudaGetSymbolSize(std::size_t *n, S &&sym) {
   return cudaSuccess;
 }
 
+// The profiler's bracket of a region: no profiler runs under the emulator.
+inline cudaError_t cudaProfilerStart() { return cudaSuccess; }
+inline cudaError_t cudaProfilerStop() { return cudaSuccess; }
 inline cudaError_t cudaDeviceSynchronize() {
   return PKEMU_CE(pkemu::api::device_synchronize());
 }

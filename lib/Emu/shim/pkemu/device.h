@@ -47,8 +47,29 @@ template <class T>
 PKEMU_HD inline T shfl(CollOp op, std::uint32_t flags, std::uint64_t mask,
                        T var, std::int64_t arg, int width, const char *name,
                        const char *file, int line) {
-  return from_bits<T>(coll_fast(coll_kind(op, sizeof(T), flags), mask,
-                                to_bits(var), arg, width, name, file, line));
+  if constexpr (sizeof(T) <= 8) {
+    return from_bits<T>(coll_fast(coll_kind(op, sizeof(T), flags), mask,
+                                  to_bits(var), arg, width, name, file, line));
+  } else {
+    // Wider types (uint4, a struct: cooperative groups' tile shuffles take
+    // any trivially copyable type) move as 8-byte pieces, one shuffle each,
+    // as the CUDA headers do with 32-bit pieces.
+    static_assert(std::is_trivially_copyable<T>::value,
+                  "pkemu: warp shuffles support trivially copyable types");
+    unsigned char bytes[sizeof(T)];
+    std::memcpy(bytes, &var, sizeof(T));
+    for (std::size_t at = 0; at < sizeof(T); at += 8) {
+      const std::size_t n = sizeof(T) - at < 8 ? sizeof(T) - at : 8;
+      std::uint64_t b = 0;
+      std::memcpy(&b, bytes + at, n);
+      b = coll_fast(coll_kind(op, 8, flags), mask, b, arg, width, name, file,
+                    line);
+      std::memcpy(bytes + at, &b, n);
+    }
+    T r;
+    std::memcpy(&r, bytes, sizeof(T));
+    return r;
+  }
 }
 PKEMU_HD inline std::uint64_t vote(CollOp op, std::uint32_t flags,
                                    std::uint64_t mask, int pred,
@@ -128,6 +149,8 @@ PKEMU_HD inline void __syncwarp(pkemu_lanemask_t mask = (pkemu_lanemask_t)~0ull,
   PKEMU_HD inline T NAME(PKEMU_SYNC_MASK mask, T var, ARGT a,                  \
                          int width = warpSize, PKEMU_LOC_PARAMS) {             \
     PKEMU_SYNC_CHECK                                                           \
+    static_assert(sizeof(T) <= 8, "pkemu: " #NAME " takes the scalar types "   \
+                                  "of nvcc's overloads (at most 8 bytes)");    \
     return ::pkemu::detail::shfl(                                              \
         ::pkemu::detail::OP,                                                   \
         ::pkemu::detail::kSyncForm | ::pkemu::detail::kLangFlag,               \
@@ -150,6 +173,8 @@ PKEMU_SHFL_SYNC(__shfl_xor_sync, kShflXor, int)
   template <class T>                                                           \
   PKEMU_HD inline T NAME(T var, ARGT a, int width = warpSize,                  \
                          PKEMU_LOC_PARAMS) {                                   \
+    static_assert(sizeof(T) <= 8, "pkemu: " #NAME " takes the scalar types "   \
+                                  "of HIP's overloads (at most 8 bytes)");     \
     return ::pkemu::detail::shfl(::pkemu::detail::OP,                          \
                                  ::pkemu::detail::kLangFlag, 0, var,           \
                                  (std::int64_t)a, width, #NAME, PKEMU_LOC);    \

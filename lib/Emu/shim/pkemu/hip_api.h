@@ -393,6 +393,9 @@ template <class S> inline hipError_t hipGetSymbolSize(std::size_t *n, S &&sym) {
   return hipSuccess;
 }
 
+// The profiler's bracket of a region: no profiler runs under the emulator.
+inline hipError_t hipProfilerStart() { return hipSuccess; }
+inline hipError_t hipProfilerStop() { return hipSuccess; }
 inline hipError_t hipDeviceSynchronize() {
   return PKEMU_HE(pkemu::api::device_synchronize());
 }

@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <limits>
 #include <memory>
 #include <new>
@@ -75,6 +76,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <new>
 
 // ---------------------------------------------------------------------------------------------
@@ -233,6 +235,9 @@ extern "C" __device__ void *memset(void *, int, std::size_t);
 // Device-side malloc/free (the emulator records what kernels allocate).
 extern "C" __device__ void *malloc(std::size_t);
 extern "C" __device__ void free(void *);
+// The device's clock() (CUDA and HIP: a per-multiprocessor counter); the
+// emulator's build calls the C library's, a counter that only grows too.
+extern "C" __device__ clock_t clock(void);
 #endif
 
 #ifndef PKEMU_PARSE

@@ -1,0 +1,100 @@
+// Idioms of the CUDA sample suites that the emulator must run as nvcc
+// builds them: a kernel parameter with a default argument (launched without
+// it), cooperative-groups tile shuffles of a 16-byte vector type, the
+// profiler's start/stop bracket and the device's clock().
+#include <cooperative_groups.h>
+#include <cstdio>
+#include <cuda_profiler_api.h>
+#include <cuda_runtime.h>
+
+namespace cg = cooperative_groups;
+
+// Scans each row of 32 values; the per-row totals only when asked for.
+__global__ void rowScan(int *data, int width, int *rowTotals = NULL) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int lane = threadIdx.x % 32;
+  int v = data[i];
+  for (int d = 1; d < 32; d *= 2) {
+    int n = __shfl_up_sync(0xffffffff, v, d, width);
+    if (lane >= d)
+      v += n;
+  }
+  data[i] = v;
+  if (rowTotals != NULL && lane == 31)
+    rowTotals[i / 32] = v;
+}
+
+// Sums four lanes' worth of counters at once: the tile shuffles a uint4.
+__global__ void sumQuads(const uint4 *in, uint4 *out, long long *cycles) {
+  long long start = clock64();
+  clock_t c0 = clock();
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  uint4 v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int m = 16; m > 0; m /= 2) {
+    uint4 o = tile.shfl_xor(v, m);
+    v.x += o.x;
+    v.y += o.y;
+    v.z += o.z;
+    v.w += o.w;
+  }
+  if (tile.thread_rank() == 0)
+    out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32] = v;
+  clock_t c1 = clock();
+  if (threadIdx.x == 0)
+    cycles[blockIdx.x] = (clock64() - start) + (long long)(c1 - c0) * 0;
+}
+
+int main() {
+  const int rows = 8, n = rows * 32;
+  int h[n], totals[rows];
+  for (int i = 0; i < n; ++i)
+    h[i] = i % 7;
+  int *d, *dTotals;
+  cudaMalloc(&d, sizeof(h));
+  cudaMalloc(&dTotals, sizeof(totals));
+  cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+  cudaProfilerStart();
+  rowScan<<<rows, 32>>>(d, 32, dTotals); // every argument
+  rowScan<<<rows, 32>>>(d, 32);          // the default: no totals
+  cudaProfilerStop();
+  int out[n];
+  cudaMemcpy(out, d, sizeof(out), cudaMemcpyDeviceToHost);
+  cudaMemcpy(totals, dTotals, sizeof(totals), cudaMemcpyDeviceToHost);
+  int bad = 0;
+  for (int r = 0; r < rows; ++r) {
+    int s = 0, ss = 0;
+    for (int l = 0; l < 32; ++l) {
+      s += h[r * 32 + l];
+      ss += s; // the second scan of the first scan's output
+      bad += out[r * 32 + l] != ss;
+    }
+    bad += totals[r] != s;
+  }
+
+  const int blocks = 4, threads = 64, quads = blocks * threads;
+  uint4 hq[quads], hs[blocks * 2];
+  for (int i = 0; i < quads; ++i)
+    hq[i] = make_uint4(i, 2 * i, 1, 1000000u + i);
+  uint4 *dq, *ds;
+  long long *dc;
+  cudaMalloc(&dq, sizeof(hq));
+  cudaMalloc(&ds, sizeof(hs));
+  cudaMalloc(&dc, blocks * sizeof(long long));
+  cudaMemcpy(dq, hq, sizeof(hq), cudaMemcpyHostToDevice);
+  sumQuads<<<blocks, threads>>>(dq, ds, dc);
+  cudaMemcpy(hs, ds, sizeof(hs), cudaMemcpyDeviceToHost);
+  long long cycles[blocks];
+  cudaMemcpy(cycles, dc, sizeof(cycles), cudaMemcpyDeviceToHost);
+  for (int w = 0; w < blocks * 2; ++w) {
+    unsigned sx = 0, sy = 0, sz = 0, sw = 0;
+    for (int l = 0; l < 32; ++l) {
+      uint4 q = hq[w * 32 + l];
+      sx += q.x, sy += q.y, sz += q.z, sw += q.w;
+    }
+    bad += hs[w].x != sx || hs[w].y != sy || hs[w].z != sz || hs[w].w != sw;
+  }
+  for (int b = 0; b < blocks; ++b)
+    bad += cycles[b] < 0;
+  std::printf("%s (%d mismatches)\n", bad ? "FAIL" : "PASS", bad);
+  return bad != 0;
+}
