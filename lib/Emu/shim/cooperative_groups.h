@@ -17,17 +17,37 @@ PKEMU_HD inline unsigned block_threads() {
 PKEMU_HD inline unsigned block_rank() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
+struct group_maker;
 } // namespace details
 
+// A group of any kind, as code receives it by value (`void f(thread_group
+// g)` called with a block or a tile, or what tiled_partition(g, n) returns):
+// it keeps the kind it was made as, so its rank and barrier are those of the
+// block, tile, coalesced group or grid it stands for.
 class thread_group {
 public:
   PKEMU_HD unsigned long long size() const { return n_; }
   PKEMU_HD unsigned long long num_threads() const { return n_; }
+  PKEMU_HD unsigned long long thread_rank() const;
+  PKEMU_HD void sync(PKEMU_LOC_PARAMS) const;
 
 protected:
-  PKEMU_HD explicit thread_group(unsigned n) : n_(n) {}
+  enum class kind : unsigned char { block, tile, coalesced, grid };
+  PKEMU_HD explicit thread_group(unsigned n, kind k = kind::block,
+                                 unsigned long long lanes = 0)
+      : n_(n), pk_kind_(k), pk_lanes_(lanes) {}
   unsigned n_;
+  kind pk_kind_;
+  unsigned long long pk_lanes_; ///< a coalesced group's lanes
+  friend struct details::group_maker;
 };
+namespace details {
+struct group_maker {
+  static PKEMU_HD thread_group tile(unsigned n) {
+    return thread_group(n, thread_group::kind::tile);
+  }
+};
+} // namespace details
 
 class thread_block : public thread_group {
 public:
@@ -71,7 +91,7 @@ PKEMU_HD inline thread_block this_thread_block(
 
 class grid_group : public thread_group {
 public:
-  PKEMU_HD grid_group() : thread_group(0) {}
+  PKEMU_HD grid_group() : thread_group(0, kind::grid) {}
   // A barrier across the whole grid of a cooperative launch.
   PKEMU_HD void sync(PKEMU_LOC_PARAMS) const {
     ::pkemu::detail::grid_sync(PKEMU_LOC);
@@ -112,7 +132,7 @@ template <unsigned N> class thread_block_tile : public thread_group {
                 "tile size must be a power of two <= 64");
 
 public:
-  PKEMU_HD thread_block_tile() : thread_group(N) {}
+  PKEMU_HD thread_block_tile() : thread_group(N, kind::tile) {}
   static constexpr unsigned num_threads_v = N;
   PKEMU_HD unsigned long long num_threads() const { return N; }
   PKEMU_HD unsigned long long size() const { return N; }
@@ -183,7 +203,8 @@ public:
 class coalesced_group : public thread_group {
 public:
   PKEMU_HD explicit coalesced_group(unsigned long long m)
-      : thread_group((unsigned)__builtin_popcountll(m)), mask_(m) {}
+      : thread_group((unsigned)__builtin_popcountll(m), kind::coalesced, m),
+        mask_(m) {}
   PKEMU_HD unsigned long long size() const { return n_; }
   PKEMU_HD unsigned long long num_threads() const { return n_; }
   PKEMU_HD unsigned thread_rank() const {
@@ -270,6 +291,60 @@ PKEMU_HD inline coalesced_group coalesced_threads(PKEMU_LOC_PARAMS) {
 template <unsigned N, class Parent>
 PKEMU_HD inline thread_block_tile<N> tiled_partition(const Parent &) {
   return thread_block_tile<N>();
+}
+// tiled_partition(parent, n): tiles whose size is a run-time value, as a
+// thread_group; n a power of two no larger than the warp.
+PKEMU_HD inline thread_group
+tiled_partition(const thread_group &, unsigned tilesz, PKEMU_LOC_PARAMS) {
+  if (tilesz == 0 || (tilesz & (tilesz - 1)) != 0 ||
+      tilesz > (unsigned)warpSize)
+    ::pkemu::detail::fatal("invalid tile",
+                           "tiled_partition(group, n) with n not a power of "
+                           "two no larger than the warp width",
+                           PKEMU_LOC);
+  return details::group_maker::tile(tilesz);
+}
+
+PKEMU_HD inline unsigned long long thread_group::thread_rank() const {
+  switch (pk_kind_) {
+  case kind::tile:
+    return __lane_id() & (n_ - 1);
+  case kind::coalesced:
+    return (unsigned)__builtin_popcountll(pk_lanes_ &
+                                          ((1ull << __lane_id()) - 1));
+  case kind::grid:
+    return grid_group().thread_rank();
+  case kind::block:
+    break;
+  }
+  return details::block_rank();
+}
+
+PKEMU_HD inline void thread_group::sync(const char *file, int line) const {
+  unsigned long long lanes = pk_lanes_;
+  switch (pk_kind_) {
+  case kind::block:
+    __syncthreads(file, line);
+    return;
+  case kind::grid:
+    ::pkemu::detail::grid_sync(file, line);
+    return;
+  case kind::tile: {
+    if (n_ > (unsigned)warpSize)
+      ::pkemu::detail::fatal("invalid tile",
+                             "a tile larger than the warp width", file, line);
+    unsigned long long m = n_ == 64 ? ~0ull : ((1ull << n_) - 1);
+    lanes = m << (__lane_id() & ~(n_ - 1));
+    break;
+  }
+  case kind::coalesced:
+    break;
+  }
+  ::pkemu::detail::coll(::pkemu::detail::coll_kind(::pkemu::detail::kSyncWarp,
+                                                   0,
+                                                   ::pkemu::detail::kSyncForm),
+                        lanes, 0, 0, warpSize, nullptr, nullptr,
+                        "thread_group::sync", file, line);
 }
 namespace experimental {
 template <unsigned N, class Parent>

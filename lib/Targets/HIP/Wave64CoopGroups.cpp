@@ -85,6 +85,11 @@ template <unsigned N> struct __pk_tile {
   }
   __device__ bool any(int pred) const { return ballot(pred) != 0; }
   __device__ bool all(int pred) const { return ballot(pred) == ballot(1); }
+  // Passed where a thread_group is taken (`void f(cg::thread_group g)`): the
+  // same lanes as HIP's tile of N threads of the block.
+  __device__ operator cooperative_groups::thread_group() const {
+    return cooperative_groups::tiled_partition(cooperative_groups::this_thread_block(), N);
+  }
 };
 template <class T> struct __pk_plus { __device__ T operator()(T a, T b) const { return a + b; } };
 template <class T> struct __pk_less { __device__ T operator()(T a, T b) const { return b < a ? b : a; } };

@@ -44,6 +44,42 @@ __global__ void sumQuads(const uint4 *in, uint4 *out, long long *cycles) {
     cycles[blockIdx.x] = (clock64() - start) + (long long)(c1 - c0) * 0;
 }
 
+// A reduction written once for any group, called with the block, a
+// 16-thread tile and a tile whose size is a run-time value (8): each group
+// is received as a thread_group.
+__device__ int groupSum(cg::thread_group g, int *scratch, int v) {
+  int rank = g.thread_rank();
+  for (int i = g.size() / 2; i > 0; i /= 2) {
+    scratch[rank] = v;
+    g.sync();
+    if (rank < i)
+      v += scratch[rank + i];
+    g.sync();
+  }
+  return v;
+}
+
+__global__ void groupSums(int *out) {
+  __shared__ int scratch[64];
+  cg::thread_block block = cg::this_thread_block();
+  int t = block.thread_rank();
+  int all = groupSum(block, scratch, t);
+  block.sync();
+  cg::thread_block_tile<16> tile16 = cg::tiled_partition<16>(block);
+  int base16 = t - tile16.thread_rank();
+  int sum16 = groupSum(tile16, scratch + base16, t);
+  block.sync();
+  cg::thread_group tile8 = cg::tiled_partition(block, 8);
+  int base8 = t - tile8.thread_rank();
+  int sum8 = groupSum(tile8, scratch + base8, t);
+  if (t == 0)
+    out[0] = all;
+  if (tile16.thread_rank() == 0)
+    out[1 + t / 16] = sum16;
+  if (tile8.thread_rank() == 0)
+    out[5 + t / 8] = sum8;
+}
+
 int main() {
   const int rows = 8, n = rows * 32;
   int h[n], totals[rows];
@@ -95,6 +131,15 @@ int main() {
   }
   for (int b = 0; b < blocks; ++b)
     bad += cycles[b] < 0;
+  int sums[13], *dSums;
+  cudaMalloc(&dSums, sizeof(sums));
+  groupSums<<<1, 64>>>(dSums);
+  cudaMemcpy(sums, dSums, sizeof(sums), cudaMemcpyDeviceToHost);
+  bad += sums[0] != 64 * 63 / 2;
+  for (int k = 0; k < 4; ++k)
+    bad += sums[1 + k] != 16 * (16 * k) + 16 * 15 / 2;
+  for (int k = 0; k < 8; ++k)
+    bad += sums[5 + k] != 8 * (8 * k) + 8 * 7 / 2;
   std::printf("%s (%d mismatches)\n", bad ? "FAIL" : "PASS", bad);
   return bad != 0;
 }
