@@ -18,6 +18,8 @@
 //                         (MemLocation.cpp)
 //   host-math             PK1015: device-only math in host code
 //                         (HostMath.cpp)
+//   int-min-max           PK1032: umin, llmax, ... -> min<T>, max<T>
+//                         (IntMinMax.cpp)
 //   atomics-cache-hints   PK1017 __nv_atomic_* -> __hip_atomic_*, PK1018
 //                         cache-hinted loads/stores (AtomicsCacheHints.cpp)
 //   bfloat16              PK1016: ROCm 5's explicit bfloat16 conversions;
@@ -33,10 +35,10 @@
 //   refused-edits         edits a macro would not take, at the macro's use,
 //                         under their own rules (unless reported already)
 //   helpers               generated helper blocks after the includes
-// `check --to hip` runs wave64-analysis, includes, toolkit-headers, renames, host-math,
-// bfloat16, the wave-64 hazard report (PK2101-PK2111), coop-groups-api and
-// unported-includes; the PK1014-PK1016 rewrites it would make are reported
-// as notes (CheckRewrites.cpp).
+// `check --to hip` runs wave64-analysis, includes, toolkit-headers, renames,
+// host-math, bfloat16, the wave-64 hazard report (PK2101-PK2111),
+// coop-groups-api and unported-includes; the PK1014-PK1016 rewrites it would
+// make are reported as notes (CheckRewrites.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "HipPasses.h"
@@ -82,6 +84,7 @@ public:
         pass("mem-location", hip::rewriteMemLocationCalls),
         pass("cub-warp-width", hip::keepCubWarpWidth),
         pass("host-math", hip::rewriteHostMath),
+        pass("int-min-max", hip::portIntMinMax),
         pass("atomics-cache-hints", hip::rewriteAtomicsAndCacheHints),
         pass("bfloat16", hip::rocm5Bfloat16),
         pass("rocm5-pitch", hip::rocm5PitchCasts),

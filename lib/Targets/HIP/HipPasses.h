@@ -60,6 +60,10 @@ void rewriteMemLocationCalls(TargetContext &TC);
 /// CUB's 32 written out, since hipCUB defaults to the wave (CubWarpWidth.cpp).
 void keepCubWarpWidth(TargetContext &TC);
 
+/// PK1032: CUDA's umin, umax, llmin, llmax, ullmin, ullmax, which HIP lacks,
+/// become HIP's min/max templates at their types (IntMinMax.cpp).
+void portIntMinMax(TargetContext &TC);
+
 /// `check`: the PK1014, PK1015 and PK1016 edits the passes above recorded
 /// become notes at their places (`check` writes nothing; CheckRewrites.cpp).
 void reportRewritesAsFindings(TargetContext &TC);

@@ -52,7 +52,9 @@ __global__ void priceKernel(float *call, float *put, const float *spot,
 __global__ void sumKernel(const float *in, float *blockSums, int n) {
   __shared__ float warpSums[8];
   float v = 0.0f;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+  // CUDA's device-side umin.
+  const int limit = (int)umin((unsigned)n, 0x7fffffffu);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < limit;
        i += blockDim.x * gridDim.x)
     v += in[i];
   for (int offset = 16; offset > 0; offset >>= 1)

@@ -7,6 +7,10 @@
 // Not pricing.cu's blocksFor: a file-local helper of the same name.
 static double blocksFor(double x) { return x < 0 ? 0.0 : x; }
 
+// A host helper with the name and signature of CUDA's device-only umin:
+// nvcc compiles this unit as plain C++, where CUDA declares no umin.
+static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+
 static double cnd(double d) {
   const double a1 = 0.31938153, a2 = -0.356563782, a3 = 1.781477937,
                a4 = -1.821255978, a5 = 1.330274429;
@@ -20,7 +24,7 @@ static double cnd(double d) {
 void priceOnHost(double *call, double *put, const float *spot,
                  const float *strike, const float *years, int n,
                  PricingParams p) {
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < (int)umin((unsigned)n, 0x7fffffffu); ++i) {
     double s = spot[i], x = strike[i], t = years[i];
     double r = p.riskFree, v = p.volatility;
     double sqrtT = std::sqrt(t);

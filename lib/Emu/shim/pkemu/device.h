@@ -579,6 +579,12 @@ PKEMU_MINMAX(long long) PKEMU_MINMAX(unsigned long long)
   return fminf(a, b);
 }
 PKEMU_HD inline float max(float a, float b) { return fmaxf(a, b); }
+#if defined(PKEMU_LANG_HIP)
+// HIP's device math (clang's __clang_hip_math.h) has the templates too; the
+// port of CUDA's umin is min<unsigned int> (PK1032).
+template <class T> PKEMU_HD inline T min(T a, T b) { return a < b ? a : b; }
+template <class T> PKEMU_HD inline T max(T a, T b) { return a > b ? a : b; }
+#endif
 PKEMU_HD inline double min(double a, double b) { return fmin(a, b); }
 PKEMU_HD inline double max(double a, double b) { return fmax(a, b); }
 PKEMU_HD inline double min(float a, double b) { return fmin(a, b); }
@@ -589,18 +595,33 @@ PKEMU_HD inline unsigned min(int a, unsigned b) { return min((unsigned)a, b); }
 PKEMU_HD inline unsigned min(unsigned a, int b) { return min(a, (unsigned)b); }
 PKEMU_HD inline unsigned max(int a, unsigned b) { return max((unsigned)a, b); }
 PKEMU_HD inline unsigned max(unsigned a, int b) { return max(a, (unsigned)b); }
-PKEMU_HD inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
-PKEMU_HD inline unsigned umax(unsigned a, unsigned b) { return a < b ? b : a; }
+// The CUDA-only integer min/max names are templates with no parameter to
+// deduce: a program's own host function of the same name and signature (a
+// `static uint umin(uint, uint)` in a .cpp unit, which nvcc compiles as
+// plain C++ where CUDA declares none) is a different function that overload
+// resolution prefers, instead of a redefinition.
+template <class PKEMU_D = void>
+PKEMU_HD inline unsigned umin(unsigned a, unsigned b) {
+  return a < b ? a : b;
+}
+template <class PKEMU_D = void>
+PKEMU_HD inline unsigned umax(unsigned a, unsigned b) {
+  return a < b ? b : a;
+}
+template <class PKEMU_D = void>
 PKEMU_HD inline long long llmin(long long a, long long b) {
   return a < b ? a : b;
 }
+template <class PKEMU_D = void>
 PKEMU_HD inline long long llmax(long long a, long long b) {
   return a < b ? b : a;
 }
+template <class PKEMU_D = void>
 PKEMU_HD inline unsigned long long ullmin(unsigned long long a,
                                           unsigned long long b) {
   return a < b ? a : b;
 }
+template <class PKEMU_D = void>
 PKEMU_HD inline unsigned long long ullmax(unsigned long long a,
                                           unsigned long long b) {
   return a < b ? b : a;
