@@ -287,6 +287,12 @@ PY
   "$BIN" validate --program "$SRC/test/e2e/programs/device_calls.cu" --to hip,cuda --expect-output PASS > "$TMP/dc" 2>&1 \
     || { cat "$TMP/dc"; fail "device_calls"; }
   grep -q "3 passed, 0 failed" "$TMP/dc" || fail "device_calls summary: $(cat "$TMP/dc")"
+  # Tiles of several warps (tiled_partition<128> with block_tile_memory): the original at 32
+  # and at 64 lanes (HIP has no such tiles: the port flags them, PK1013).
+  for l in 32 64; do
+    "$BIN" validate --program "$SRC/test/e2e/programs/multi_warp_tiles.cu" --to none --lanes $l --expect-output PASS \
+      > "$TMP/mw$l" 2>&1 || fail "multi-warp tiles at $l lanes: $(cat "$TMP/mw$l")"
+  done
   # Several case paths in one call.
   "$BIN" validate --to hip "$SRC/corpus/saxpy" "$SRC/corpus/transpose" > "$TMP/two" 2>&1 || fail "two cases: $(cat "$TMP/two")"
   grep -q "4 passed, 0 failed" "$TMP/two" || fail "two cases: $(tail -2 "$TMP/two")" ;;

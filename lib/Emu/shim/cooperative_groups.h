@@ -127,16 +127,26 @@ public:
 };
 PKEMU_HD inline grid_group this_grid() { return grid_group(); }
 
+// Tiles of up to a warp are lanes of one warp. A tile of more threads than
+// a warp (CUDA 11+: tiled_partition<128> of a block, with block_tile_memory)
+// is N / warpSize whole warps: its rank is the thread's place among them,
+// its sync() is the block's barrier (every tile of the block syncs at the
+// same place, as such code does), cg::reduce combines its warps through
+// shared memory, and the lane collectives (shfl, ballot, any, all), which
+// CUDA does not define for such tiles either, are reported.
 template <unsigned N> class thread_block_tile : public thread_group {
-  static_assert(N >= 1 && N <= 64 && (N & (N - 1)) == 0,
-                "tile size must be a power of two <= 64");
+  static_assert(N >= 1 && N <= 1024 && (N & (N - 1)) == 0,
+                "tile size must be a power of two <= 1024");
 
 public:
   PKEMU_HD thread_block_tile() : thread_group(N, kind::tile) {}
   static constexpr unsigned num_threads_v = N;
   PKEMU_HD unsigned long long num_threads() const { return N; }
   PKEMU_HD unsigned long long size() const { return N; }
-  PKEMU_HD unsigned thread_rank() const { return __lane_id() & (N - 1); }
+  PKEMU_HD unsigned thread_rank() const {
+    return N <= (unsigned)warpSize ? __lane_id() & (N - 1)
+                                   : details::block_rank() % N;
+  }
   PKEMU_HD unsigned long long meta_group_rank() const {
     return details::block_rank() / N;
   }
@@ -148,11 +158,17 @@ public:
     if (N > (unsigned)warpSize)
       ::pkemu::detail::fatal(
           "invalid tile",
-          "tiled_partition<N> with N larger than the warp width", file, line);
+          "a lane collective (shfl, ballot, any, all) of a tile larger than "
+          "the warp, which CUDA defines for tiles of up to 32 threads",
+          file, line);
     unsigned long long m = N == 64 ? ~0ull : ((1ull << N) - 1);
     return m << (__lane_id() & ~(N - 1));
   }
   PKEMU_HD void sync(PKEMU_LOC_PARAMS) const {
+    if (N > (unsigned)warpSize) {
+      __syncthreads(PKEMU_LOC);
+      return;
+    }
     ::pkemu::detail::coll(
         ::pkemu::detail::coll_kind(::pkemu::detail::kSyncWarp, 0,
                                    ::pkemu::detail::kSyncForm),
@@ -308,7 +324,8 @@ tiled_partition(const thread_group &, unsigned tilesz, PKEMU_LOC_PARAMS) {
 PKEMU_HD inline unsigned long long thread_group::thread_rank() const {
   switch (pk_kind_) {
   case kind::tile:
-    return __lane_id() & (n_ - 1);
+    return n_ <= (unsigned)warpSize ? __lane_id() & (n_ - 1)
+                                    : details::block_rank() % n_;
   case kind::coalesced:
     return (unsigned)__builtin_popcountll(pk_lanes_ &
                                           ((1ull << __lane_id()) - 1));
@@ -330,9 +347,10 @@ PKEMU_HD inline void thread_group::sync(const char *file, int line) const {
     ::pkemu::detail::grid_sync(file, line);
     return;
   case kind::tile: {
-    if (n_ > (unsigned)warpSize)
-      ::pkemu::detail::fatal("invalid tile",
-                             "a tile larger than the warp width", file, line);
+    if (n_ > (unsigned)warpSize) {
+      __syncthreads(file, line); // several warps: see thread_block_tile
+      return;
+    }
     unsigned long long m = n_ == 64 ? ~0ull : ((1ull << n_) - 1);
     lanes = m << (__lane_id() & ~(n_ - 1));
     break;

@@ -12,8 +12,35 @@ namespace cooperative_groups {
 template <unsigned N, class T, class Op>
 PKEMU_HD inline T reduce(const thread_block_tile<N> &g, T v, Op op,
                          PKEMU_LOC_PARAMS) {
-  for (unsigned o = 1; o < N; o <<= 1)
-    v = op(v, g.shfl_xor(v, o, PKEMU_LOC));
-  return v;
+  if (N <= (unsigned)warpSize) {
+    for (unsigned o = 1; o < N; o <<= 1)
+      v = op(v, g.shfl_xor(v, o, PKEMU_LOC));
+    return v;
+  }
+  // A tile of several warps: each warp's butterfly, its lane 0 writes the
+  // warp's value to a slot per warp of the block, and after the block's
+  // barrier every thread combines its tile's slots in warp order.
+  const unsigned W = (unsigned)warpSize;
+  const unsigned long long full = W == 64 ? ~0ull : ((1ull << W) - 1);
+  for (unsigned o = 1; o < W; o <<= 1)
+    v = op(v, ::pkemu::detail::shfl(::pkemu::detail::kShflXor,
+                                    ::pkemu::detail::kSyncForm, full, v,
+                                    (std::int64_t)o, (int)W,
+                                    "cg::reduce", PKEMU_LOC));
+#ifdef PKEMU_PARSE
+  __shared__ T pkemu_cg_slots[1024 / 32];
+#else
+  PKEMU_SHARED(pkemu_cg_slots, T[1024 / 32]);
+#endif
+  const unsigned rank = details::block_rank();
+  if (__lane_id() == 0)
+    pkemu_cg_slots[rank / W] = v;
+  __syncthreads(PKEMU_LOC);
+  const unsigned first = rank / N * (N / W);
+  T r = pkemu_cg_slots[first];
+  for (unsigned w = 1; w < N / W; ++w)
+    r = op(r, pkemu_cg_slots[first + w]);
+  __syncthreads(PKEMU_LOC);
+  return r;
 }
 } // namespace cooperative_groups
