@@ -19,6 +19,7 @@
 #include <cstring>
 #if defined(__GLIBC__)
 #include <malloc.h>
+#include <unistd.h>
 #endif
 #include <memory>
 #include <mutex>
@@ -101,6 +102,12 @@ void pk::returnFreedMemory() {
 bool pk::testCrashRequested(llvm::StringRef Path) {
   const char *V = std::getenv("PK_TEST_CRASH_IN");
   return V && *V && llvm::sys::path::filename(Path) == V;
+}
+
+void pk::signalForTestIfRequested(llvm::StringRef Path) {
+  const char *V = std::getenv("PK_TEST_SIGTERM_IN");
+  if (V && *V && llvm::sys::path::filename(Path) == V)
+    ::kill(::getpid(), SIGTERM);
 }
 
 void pk::crashForTest() {

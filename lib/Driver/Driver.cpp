@@ -206,6 +206,8 @@ Driver::translate(llvm::ArrayRef<std::string> Paths,
     llvm::TimeTraceScope FileScope("file", F->Path);
     Lang L = F->Kind == FileKind::HIP ? Lang::HIP : Lang::CUDA;
     Phase = "parsing";
+    signalForTestIfRequested(
+        F->Path); // PK_TEST_SIGTERM_IN (docs/reliability.md)
     auto PF = parseFile(F->Path, L, O.FE);
     if (!PF) {
       R.Error = llvm::toString(PF.takeError());

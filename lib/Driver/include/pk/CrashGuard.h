@@ -40,5 +40,10 @@ bool testCrashRequested(llvm::StringRef Path);
 /// A real invalid memory access (SIGSEGV), for the test hook.
 [[noreturn]] void crashForTest();
 
+/// Test hook: PK_TEST_SIGTERM_IN=NAME sends this process a real SIGTERM when
+/// the parse of the input file named NAME starts (docs/reliability.md): a
+/// termination during parsing, at a place no scheduling can move.
+void signalForTestIfRequested(llvm::StringRef Path);
+
 } // namespace pk
 #endif
