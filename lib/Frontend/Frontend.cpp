@@ -474,6 +474,13 @@ pk::parseFile(llvm::StringRef PathIn, Lang L, const FrontendOptions &O) {
       for (const auto &[Name, Value] : Result->NvccMacros)
         if (Name != "__CUDACC__")
           Args.push_back("-D" + Name + "=" + Value);
+      // The runtime's and the driver API's version, which the headers nvcc
+      // includes define (cuda_runtime_api.h, cuda.h): recorded for the HIP
+      // output, where no header defines them (PK1026), not predefined.
+      Result->NvccMacros.push_back(
+          {"CUDART_VERSION", std::to_string(CudaVersion)});
+      Result->NvccMacros.push_back(
+          {"CUDA_VERSION", std::to_string(CudaVersion)});
     };
     if (O.EmuParse) {
       Args.insert(Args.end(),

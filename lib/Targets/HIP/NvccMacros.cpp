@@ -71,7 +71,8 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
         .str();
   };
   auto Why = [](llvm::StringRef Name, llvm::StringRef V) {
-    return llvm::formatv("{0} is {1} in the CUDA parse (nvcc defines it) and "
+    return llvm::formatv("{0} is {1} in the CUDA parse (nvcc or its headers "
+                         "define it) and "
                          "undefined for HIP compilers: its value keeps the "
                          "branch that was translated",
                          Name, V)

@@ -1,7 +1,8 @@
 // PK1026: the CUDA parse defines what nvcc predefines (__NVCC__, __CUDACC__,
 // __CUDACC_VER_MAJOR__/MINOR__/BUILD__), so code that tests them is
 // translated on nvcc's branch; the HIP output, which hipcc compiles without
-// them, keeps that branch: __NVCC__ and __CUDACC__ become __HIP__ (defined
+// them, keeps that branch (and so do CUDART_VERSION and CUDA_VERSION, which
+// nvcc's implicit headers define): __NVCC__ and __CUDACC__ become __HIP__ (defined
 // where a HIP compiler builds a translation unit, as they are where nvcc
 // does: a .cpp the host compiler builds alone keeps its own branch), the
 // version macros their values.
@@ -43,6 +44,15 @@ __global__ void k(int *out) {
   out[threadIdx.x] = PK_WARP + (int)(lanes() & 1u) + __CUDACC_VER_BUILD__;
 // CHECK: out[threadIdx.x] = PK_WARP + (int)(lanes() & 1u) + 0;
 }
+
+// The runtime's version, which cuda_runtime_api.h defines (the CUDA samples
+// test it): its value, as for the compiler's version.
+#if CUDART_VERSION >= 2020 && defined(CUDA_VERSION)
+// CHECK: #if 12080 >= 2020 && 1
+__device__ inline int modern() { return 1; }
+#else
+#error "an old runtime"
+#endif
 
 // A header shared with .cpp files the host compiler builds: its guard.
 #ifdef __CUDACC__
