@@ -80,6 +80,16 @@ __global__ void groupSums(int *out) {
     out[5 + t / 8] = sum8;
 }
 
+// A dynamic shared array of rows (extern __shared__ T name[][N], as the
+// samples' tensor-core GEMM declares its tile): a transpose through it.
+__global__ void transpose32(const float *in, float *out) {
+  extern __shared__ float tile[][33];
+  int x = threadIdx.x, y = threadIdx.y;
+  tile[y][x] = in[y * 32 + x];
+  __syncthreads();
+  out[y * 32 + x] = tile[x][y];
+}
+
 int main() {
   const int rows = 8, n = rows * 32;
   int h[n], totals[rows];
@@ -140,6 +150,17 @@ int main() {
     bad += sums[1 + k] != 16 * (16 * k) + 16 * 15 / 2;
   for (int k = 0; k < 8; ++k)
     bad += sums[5 + k] != 8 * (8 * k) + 8 * 7 / 2;
+  float hm[32 * 32], ht[32 * 32], *dm, *dt;
+  for (int i = 0; i < 32 * 32; ++i)
+    hm[i] = (float)i;
+  cudaMalloc(&dm, sizeof(hm));
+  cudaMalloc(&dt, sizeof(ht));
+  cudaMemcpy(dm, hm, sizeof(hm), cudaMemcpyHostToDevice);
+  transpose32<<<1, dim3(32, 32), 32 * 33 * sizeof(float)>>>(dm, dt);
+  cudaMemcpy(ht, dt, sizeof(ht), cudaMemcpyDeviceToHost);
+  for (int y = 0; y < 32; ++y)
+    for (int x = 0; x < 32; ++x)
+      bad += ht[y * 32 + x] != hm[x * 32 + y];
   std::printf("%s (%d mismatches)\n", bad ? "FAIL" : "PASS", bad);
   return bad != 0;
 }

@@ -470,7 +470,7 @@ template <class T> PKEMU_HD inline T *dynamic_shared() {
       sizeof(__VA_ARGS__), alignof(__VA_ARGS__), #name, __FILE__, __LINE__};   \
   auto &name = ::pkemu::shared_var<__VA_ARGS__>(pkemu_sd_##name)
 #define PKEMU_DYNAMIC_SHARED(name, ...)                                        \
-  __VA_ARGS__ *name = ::pkemu::dynamic_shared<__VA_ARGS__>()
+  std::add_pointer_t<__VA_ARGS__> name = ::pkemu::dynamic_shared<__VA_ARGS__>()
 #define PKEMU_DEVICE_VAR(name, ...)                                            \
   std::add_lvalue_reference_t<__VA_ARGS__> name =                              \
       ::pkemu::device_var(pkemu_dv_##name, #name, __FILE__, __LINE__)
