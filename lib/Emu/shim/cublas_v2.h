@@ -330,4 +330,9 @@ cublasGemmEx(cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb,
 #define cublasDasum_v2 cublasDasum
 #define cublasScopy_v2 cublasScopy
 #define cublasDcopy_v2 cublasDcopy
+// The guard of cublas_api.h: the CUDA samples' helper_cuda.h declares its
+// cublasStatus_t error strings only where it is defined.
+#ifndef CUBLAS_API_H_
+#define CUBLAS_API_H_
+#endif
 #endif

@@ -148,4 +148,8 @@ inline curandStatus_t curandGenerateLogNormalDouble(curandGenerator_t gen,
   return pkemu::curand::status(pkemu::rand::generate_normal(
       *pkemu::curand::g(gen), out, n, mean, stddev, true));
 }
+// The guard of curand.h (helper_cuda.h's curandStatus_t error strings).
+#ifndef CURAND_H_
+#define CURAND_H_
+#endif
 #endif

@@ -289,4 +289,9 @@ cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opa,
                           pkemu::cusparse::sp(A), pkemu::cusparse::mat(B), beta,
                           (pkemu::sparse::DnMat *)C, (int)compute));
 }
+// cusparse.h's calling-convention macro, which helper_cuda.h tests for its
+// cusparseStatus_t error strings.
+#ifndef CUSPARSEAPI
+#define CUSPARSEAPI
+#endif
 #endif

@@ -3,6 +3,8 @@
  * functions real programs call most.  Nothing here is compiled to code. */
 #ifndef PK_BUNDLED_CUBLAS_V2_H
 #define PK_BUNDLED_CUBLAS_V2_H
+/* the guard of cublas_api.h, which code tests to see the library */
+#define CUBLAS_API_H_
 #include <cuda_runtime.h>
 #include <cuda_fp16.h>
 #include <library_types.h>

@@ -7,6 +7,8 @@
  *===-----------------------------------------------------------------------===*/
 #ifndef __PK_CURAND_H
 #define __PK_CURAND_H
+/* the guard of curand.h, which code tests to see the library */
+#define CURAND_H_
 
 #include <cuda_runtime.h>
 

@@ -8,6 +8,8 @@
  *===-----------------------------------------------------------------------===*/
 #ifndef __PK_CUSPARSE_H
 #define __PK_CUSPARSE_H
+/* cusparse.h's calling convention (empty on Linux), which code tests to see the library */
+#define CUSPARSEAPI
 
 #include <cuda_runtime.h>
 #include <library_types.h>

@@ -7,11 +7,21 @@
 #include <curand.h>
 #include "stats.cuh"
 
+// The library's error names only where its header is seen (curand.h's
+// include guard, as the sample suites' helper_cuda.h tests; HIP: hiprand.h's).
+#ifdef CURAND_H_
+static const char *curandErrorName(curandStatus_t s) {
+  return s == CURAND_STATUS_SUCCESS ? "CURAND_STATUS_SUCCESS"
+         : s == CURAND_STATUS_NOT_INITIALIZED ? "CURAND_STATUS_NOT_INITIALIZED"
+                                              : "<other>";
+}
+#endif
 #define CURAND_CHECK(call)                                                    \
   do {                                                                        \
     curandStatus_t st_ = (call);                                              \
     if (st_ != CURAND_STATUS_SUCCESS) {                                       \
-      std::printf("cuRAND error %d at line %d\n", (int)st_, __LINE__);        \
+      std::printf("cuRAND error %s at line %d\n", curandErrorName(st_),       \
+                  __LINE__);                                                  \
       return 1;                                                               \
     }                                                                         \
   } while (0)

@@ -340,4 +340,8 @@ hipblasGemmEx(hipblasHandle_t handle, hipblasOperation_t ta,
 }
 #undef PKEMU_HIPBLAS_DT
 #undef PKEMU_HIPBLAS_CT
+// The guard of hipblas.h (the port of cublas_api.h's, PK1021).
+#ifndef HIPBLAS_H
+#define HIPBLAS_H
+#endif
 #endif

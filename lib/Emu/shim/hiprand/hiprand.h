@@ -148,4 +148,8 @@ inline hiprandStatus_t hiprandGenerateLogNormalDouble(hiprandGenerator_t gen,
   return pkemu::hiprand::status(pkemu::rand::generate_normal(
       *pkemu::hiprand::g(gen), out, n, mean, stddev, true));
 }
+// The guard of hiprand.h (the port of curand.h's, PK1022).
+#ifndef HIPRAND_H_
+#define HIPRAND_H_
+#endif
 #endif

@@ -243,4 +243,8 @@ hipsparseSpMM(hipsparseHandle_t handle, hipsparseOperation_t opa,
       (const pkemu::sparse::SpMat *)A, (const pkemu::sparse::DnMat *)B, beta,
       (pkemu::sparse::DnMat *)C, (int)compute));
 }
+// The guard of hipsparse.h (the port of CUSPARSEAPI, PK1025).
+#ifndef _HIPSPARSE_H_
+#define _HIPSPARSE_H_
+#endif
 #endif
