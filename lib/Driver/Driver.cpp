@@ -149,11 +149,22 @@ pk::depfileText(llvm::ArrayRef<std::string> Targets,
 llvm::Expected<std::vector<TargetOutput>>
 Driver::translate(llvm::ArrayRef<std::string> Paths,
                   llvm::ArrayRef<Target> Targets, llvm::StringRef OutRoot,
-                  RunMode Mode, std::vector<FileFailure> *Failed) {
+                  RunMode Mode, std::vector<FileFailure> *Failed,
+                  bool SourcesAreUnits) {
   std::vector<InputFile> Inputs;
   std::vector<std::string> Skipped;
   if (llvm::Error E = collectInputs(Paths, Inputs, &Skipped))
     return std::move(E);
+  // A C++ source named on the command line is a unit of the program being
+  // ported even without CUDA in it (a CPU reference's gold.cpp): parsed, so
+  // that the local headers it includes come along. Plain C++ found by
+  // walking a directory is copied as it is.
+  for (InputFile &F : Inputs) {
+    llvm::StringRef Ext = llvm::sys::path::extension(F.Path);
+    bool Cxx = Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".C";
+    if (F.Kind == FileKind::PlainCXX && Cxx && (F.Named || SourcesAreUnits))
+      F.Kind = FileKind::CUDA;
+  }
   for (const std::string &S : Skipped)
     Diag << S << "\n"; // what the walk left out, and why
 
@@ -819,7 +830,8 @@ static llvm::Error writePorted(const TargetOutput &TO,
 llvm::Error Driver::portFiles(llvm::ArrayRef<std::string> Inputs, Target T,
                               llvm::StringRef OutDir,
                               std::vector<std::string> &OutPaths) {
-  auto Res = translate(Inputs, {T}, "");
+  auto Res = translate(Inputs, {T}, "", RunMode::Port, nullptr,
+                       /*SourcesAreUnits=*/true);
   if (!Res)
     return Res.takeError();
   return writePorted(Res->front(), Inputs, OutDir, OutPaths);
@@ -830,7 +842,8 @@ Driver::portFilesToTargets(llvm::ArrayRef<std::string> Inputs,
                            llvm::ArrayRef<Target> Targets,
                            llvm::ArrayRef<std::string> OutDirs,
                            std::vector<std::vector<std::string>> &OutPaths) {
-  auto Res = translate(Inputs, Targets, "");
+  auto Res = translate(Inputs, Targets, "", RunMode::Port, nullptr,
+                       /*SourcesAreUnits=*/true);
   if (!Res)
     return Res.takeError();
   OutPaths.assign(Targets.size(), {});

@@ -248,7 +248,7 @@ llvm::Error pk::collectInputs(llvm::ArrayRef<std::string> Paths,
     } else if (St.type() == fs::file_type::regular_file) {
       // Named explicitly: read even through a link, but only once.
       if (SeenReal.insert(realPathOr(P)).second)
-        Out.push_back({P, path::parent_path(P).str(), FileKind::Other});
+        Out.push_back({P, path::parent_path(P).str(), FileKind::Other, true});
     } else {
       return llvm::createStringError(
           llvm::inconvertibleErrorCode(),

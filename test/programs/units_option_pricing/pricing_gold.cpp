@@ -2,6 +2,7 @@
 // no CUDA in this translation unit.
 #include <cmath>
 
+#include "gold_math.h"
 #include "pricing.h"
 
 // Not pricing.cu's blocksFor: a file-local helper of the same name.
@@ -11,15 +12,6 @@ static double blocksFor(double x) { return x < 0 ? 0.0 : x; }
 // nvcc compiles this unit as plain C++, where CUDA declares no umin.
 static inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
 
-static double cnd(double d) {
-  const double a1 = 0.31938153, a2 = -0.356563782, a3 = 1.781477937,
-               a4 = -1.821255978, a5 = 1.330274429;
-  const double rsqrt2pi = 0.39894228040143267794;
-  double k = 1.0 / (1.0 + 0.2316419 * std::fabs(d));
-  double c = rsqrt2pi * std::exp(-0.5 * d * d) *
-             (k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5)))));
-  return d > 0 ? 1.0 - c : c;
-}
 
 void priceOnHost(double *call, double *put, const float *spot,
                  const float *strike, const float *years, int n,

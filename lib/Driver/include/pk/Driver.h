@@ -91,10 +91,16 @@ public:
   /// cannot be parsed or translated is left out (no output of its own) and
   /// listed there, and the rest is ported; without it, any failure fails the
   /// whole call.
+  /// A C++ source without CUDA in it (a CPU reference's gold.cpp) is parsed
+  /// as a unit, so that the local headers it includes come along, when it is
+  /// named on the command line or \p SourcesAreUnits (the translation units
+  /// of one program, as `validate --program` names them); found by walking a
+  /// directory, it is copied as it is.
   llvm::Expected<std::vector<TargetOutput>>
   translate(llvm::ArrayRef<std::string> Paths, llvm::ArrayRef<Target> Targets,
             llvm::StringRef OutRoot, RunMode Mode = RunMode::Port,
-            std::vector<FileFailure> *Failed = nullptr);
+            std::vector<FileFailure> *Failed = nullptr,
+            bool SourcesAreUnits = false);
 
   // PortService
   llvm::Error portFiles(llvm::ArrayRef<std::string> Inputs, Target T,

@@ -18,6 +18,7 @@ struct InputFile {
   std::string Path; ///< absolute
   std::string Root; ///< directory the input's layout is relative to
   FileKind Kind;
+  bool Named = false; ///< named on the command line, not found by a walk
 };
 
 /// Collects the files under \p Paths (directories recursively, hidden
