@@ -144,8 +144,10 @@ const RocmSpelling *rocmSpelling(llvm::StringRef Cuda) {
        RuleId::PK1027},
       {"__nv_cvt_fp8x2_to_halfraw2", "", "__hip_cvt_fp8x2_to_halfraw2",
        RuleId::PK1027},
-      // Runtime enumerators ROCm 6 has and ROCm 5.2 does not (the tables
-      // flag them for ROCm 5; rules.cuda_enumerators finds them).
+      // Runtime functions and enumerators ROCm 6 has and ROCm 5.2 does not
+      // (the tables flag them for ROCm 5; rules.cuda_enumerators finds them).
+      {"cudaDeviceSetLimit", "", "hipDeviceSetLimit", RuleId::PK1001},
+      {"cudaLimitStackSize", "", "hipLimitStackSize", RuleId::PK1001},
       {"cudaDevAttrHostRegisterSupported", "",
        "hipDeviceAttributeHostRegisterSupported", RuleId::PK1001},
       {"cudaDevAttrMemoryPoolSupportedHandleTypes", "",

@@ -41,7 +41,7 @@ TOOLKIT_EXTRA_HEADERS = ['cufft.h']
 
 # Names the tables keep for older sources although recent toolkits dropped
 # them; they may be absent from the installed toolkit.
-REMOVED_FROM_TOOLKIT = {'cudaDevAttrCooperativeMultiDeviceLaunch',
+REMOVED_FROM_TOOLKIT = {'cudaDevAttrCooperativeMultiDeviceLaunch', 'cudaConfigureCall',
                         # removed runtime functions (PK6010; rules/cuda-legacy): the
                         # nvcc compatibility header declares them for parsing
                         'cudaThreadSynchronize', 'cudaThreadExit', 'cudaThreadGetLimit',
@@ -143,8 +143,11 @@ def main():
 
     # CUDA names of the tables, declared in bundled mode.
     names, headers, namespaces = [], [], []
+    toolkit_only = set()
     for path, doc in rc.load_tables(os.path.join(a.source_dir, 'rules')):
         for e in doc.get('entries') or []:
+            if str(e.get('note') or '').startswith('toolkit only'):
+                toolkit_only.add(e['cuda'])
             if e.get('kind') == 'namespace':
                 namespaces.append((os.path.basename(path), e['cuda']))
                 continue
@@ -152,7 +155,9 @@ def main():
                 (os.path.basename(path), e['cuda']))
     prelude = ''.join(f'#include <{h}>\n' for h in ALL_HEADERS)
     where = {n: f for f, n in names}
-    plain = [n for _, n in names if not NOT_BUNDLED_NAMES.match(n)]
+    # Entries noted "toolkit only": runtime API the bundled declarations leave
+    # out (ported where a toolkit is installed; checked against it below).
+    plain = [n for _, n in names if not NOT_BUNDLED_NAMES.match(n) and n not in toolkit_only]
     bcmd_stdin = bcmd + ['-x', 'cuda']
     missing, log = undeclared(bcmd_stdin, prelude, plain)
     if missing is None:

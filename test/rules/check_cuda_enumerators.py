@@ -30,6 +30,9 @@ RUNTIME_HEADERS = ['cuda_runtime_api.h', 'driver_types.h', 'surface_types.h',
 # Prefixes whose HIP spelling is not the plain cuda -> hip one.
 PREFIXES = [('cudaDevAttr', 'hipDeviceAttribute'), ('cuda', 'hip')]
 MARKER = re.compile(r'^# \d+ "([^"]*)"', re.M)
+# cudaError_t cudaDeviceSetLimit(...): a runtime function's declaration.
+FUNC = re.compile(r'\b(?:cudaError_t|void|int|const\s+char\s*\*|char\s*\*)\s+(cuda[A-Z]\w*)\s*\(')
+FUNCTIONS = {}  # name -> header, filled by enumerators()
 
 
 def enumerators(cmd, include_dir):
@@ -60,6 +63,10 @@ def enumerators(cmd, include_dir):
                 m = re.match(r'\s*([A-Za-z_]\w*)', item)
                 if m and m.group(1).startswith('cuda'):
                     out.setdefault(m.group(1), os.path.basename(path))
+        # The functions the runtime API declares (a declaration: the name, then
+        # its parameter list, at the start of a declarator).
+        for m in FUNC.finditer(text):
+            FUNCTIONS.setdefault(m.group(1), os.path.basename(path))
     return out
 
 
@@ -99,6 +106,11 @@ def main():
     for _, doc in rc.load_tables(os.path.join(a.source_dir, 'rules')):
         for e in doc.get('entries') or []:
             table.add(e['cuda'])
+    kind = {n: 'enum' for n in found}
+    for n, h in FUNCTIONS.items():
+        if n not in found:
+            found[n] = h
+            kind[n] = 'function'
     missing = sorted(n for n in found if n not in table and hip_spelling(n))
     # Which HIP spellings exist, per HIP installation.
     cands = [(n, hip_spelling(n)) for n in missing]
@@ -111,7 +123,7 @@ def main():
             base += [f'--rocm-path={a.rocm_path}', f'-I{d}']
         else:
             base += ['-nogpuinc', '-isystem', d, '-include', '__clang_hip_runtime_wrapper.h']
-        lines = [chn.check_line(i, h, 'enum') for i, (_, h) in enumerate(cands)]
+        lines = [chn.check_line(i, h, kind[n]) for i, (n, h) in enumerate(cands)]
         bad, log = rc.compile_lines(base, chn.PRELUDE, lines)
         if -1 in bad:
             print(f'error: the HIP probe of {d} does not compile:\n' + log[-3000:])
@@ -127,7 +139,7 @@ def main():
             errors += 1
         elif have[n]:
             print(f'note: {n} ({found[n]}): {h} exists only in {", ".join(have[n])}')
-    print(f'{len(found)} CUDA runtime enumerators ({"; ".join(sources)}) checked against '
+    print(f'{len(found)} CUDA runtime enumerators and functions ({"; ".join(sources)}) checked against '
           f'{len(hips)} HIP installation(s): ' + ('FAILED' if errors else 'ok'))
     return 1 if errors else 0
 

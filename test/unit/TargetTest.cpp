@@ -51,6 +51,7 @@ TEST(Targets, HipPassOrder) {
                                    "mem-location",
                                    "cub-warp-width",
                                    "host-math",
+                                   "int-min-max",
                                    "atomics-cache-hints",
                                    "bfloat16",
                                    "rocm5-pitch",

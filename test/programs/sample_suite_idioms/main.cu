@@ -161,6 +161,37 @@ int main() {
   for (int y = 0; y < 32; ++y)
     for (int x = 0; x < 32; ++x)
       bad += ht[y * 32 + x] != hm[x * 32 + y];
+  // Runtime API of the samples' setup code: device flags and attributes,
+  // limits, stream priorities, stream-ordered allocation, registered host
+  // memory.
+  cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync | cudaDeviceMapHost);
+  int engines = 0, concurrent = 0;
+  cudaDeviceGetAttribute(&engines, cudaDevAttrAsyncEngineCount, 0);
+  cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentKernels, 0);
+  bad += engines < 1 || concurrent != 1;
+  size_t heap = 0;
+  bad += cudaDeviceGetLimit(&heap, cudaLimitMallocHeapSize) != cudaSuccess;
+  bad += heap == 0;
+  int least = 1, greatest = 1, prio = 1;
+  cudaDeviceGetStreamPriorityRange(&least, &greatest);
+  cudaStream_t st;
+  cudaStreamCreateWithPriority(&st, cudaStreamNonBlocking, greatest);
+  cudaStreamGetPriority(st, &prio);
+  bad += prio < greatest || prio > least;
+  int *da = nullptr, hrow[32] = {0};
+  bad += cudaMallocAsync(&da, 32 * sizeof(int), st) != cudaSuccess;
+  cudaHostRegister(hrow, sizeof(hrow), cudaHostRegisterMapped);
+  cudaMemcpyAsync(da, h, 32 * sizeof(int), cudaMemcpyHostToDevice, st);
+  rowScan<<<1, 32, 0, st>>>(da, 32);
+  cudaMemcpyAsync(hrow, da, sizeof(hrow), cudaMemcpyDeviceToHost, st);
+  bad += cudaFreeAsync(da, st) != cudaSuccess;
+  cudaStreamSynchronize(st);
+  cudaHostUnregister(hrow);
+  cudaStreamDestroy(st);
+  for (int l = 0, s = 0; l < 32; ++l) {
+    s += h[l];
+    bad += hrow[l] != s;
+  }
   std::printf("%s (%d mismatches)\n", bad ? "FAIL" : "PASS", bad);
   return bad != 0;
 }

@@ -6,6 +6,7 @@
 // RUN:   | FileCheck %s --check-prefix=DIAG
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK1010.hip
 // RUN: %pk port -q --to cuda -o %t/c %s 2>&1 | count 0
+// RUN: %pk port -q --to hip --rocm-version=5 -o %t/r5 %s 2>&1 | FileCheck %s --check-prefix=R5
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
 // A toolkit header the header table does not know: flagged, kept.
@@ -29,12 +30,17 @@ __global__ void backoff(int *flag, unsigned *out) {
 }
 
 void setup(cudaStream_t stream, cudaEvent_t ev) {
-// DIAG: PK1010.cu:[[@LINE+2]]:3: warning: 'cudaDeviceSetLimit' has no HIP counterpart: HIP 5.2.3 declares no hipDeviceSetLimit; stack and heap limits are not settable through the runtime [PK1010]
-// DIAG: PK1010.cu:[[@LINE+1]]:22: warning: 'cudaLimitStackSize' has no HIP counterpart: HIP 5.2.3 has no stack-size limit enumerator [PK1010]
+// ROCm 6 has hipDeviceSetLimit and hipLimitStackSize (versioned spellings);
+// ROCm 5.2 neither: flagged there.
+// R5: PK1010.cu:[[@LINE+2]]:3: warning: 'cudaDeviceSetLimit' has no HIP counterpart: HIP 5.2.3 declares no hipDeviceSetLimit; stack and heap limits are not settable through the runtime [PK1010]
+// R5: PK1010.cu:[[@LINE+1]]:22: warning: 'cudaLimitStackSize' has no HIP counterpart: HIP 5.2.3 has no stack-size limit enumerator [PK1010]
   cudaDeviceSetLimit(cudaLimitStackSize, 4096);
-// CHECK: // port-kernel: warning: 'cudaDeviceSetLimit' has no HIP counterpart: HIP 5.2.3 declares no hipDeviceSetLimit; stack and heap limits are not settable through the runtime [PK1010]
-// CHECK-NEXT: // port-kernel: warning: 'cudaLimitStackSize' has no HIP counterpart: HIP 5.2.3 has no stack-size limit enumerator [PK1010]
-// CHECK-NEXT: cudaDeviceSetLimit(cudaLimitStackSize, 4096);
+// CHECK: hipDeviceSetLimit(hipLimitStackSize, 4096);
+// DIAG: PK1010.cu:[[@LINE+2]]:36: warning: 'cudaDevAttrGpuOverlap' has no HIP counterpart: HIP has no hipDeviceAttributeGpuOverlap; AMD GPUs copy while they compute (hipDeviceAttributeAsyncEngineCount counts the copy engines) [PK1010]
+  int overlap;
+  cudaDeviceGetAttribute(&overlap, cudaDevAttrGpuOverlap, 0);
+// CHECK: // port-kernel: warning: 'cudaDevAttrGpuOverlap' has no HIP counterpart: HIP has no hipDeviceAttributeGpuOverlap; AMD GPUs copy while they compute (hipDeviceAttributeAsyncEngineCount counts the copy engines) [PK1010]
+// CHECK-NEXT: hipDeviceGetAttribute(&overlap, cudaDevAttrGpuOverlap, 0);
 // DIAG: PK1010.cu:[[@LINE+1]]:3: warning: 'cudaEventRecordWithFlags' has no HIP counterpart: HIP 5.2.3 has no hipEventRecordWithFlags [PK1010]
   cudaEventRecordWithFlags(ev, stream, cudaEventRecordExternal);
 // CHECK: cudaEventRecordWithFlags(ev, stream, cudaEventRecordExternal);

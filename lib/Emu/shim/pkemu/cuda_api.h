@@ -65,10 +65,20 @@ typedef CUevent_st *cudaEvent_t;
 #define cudaHostAllocMapped 0x02
 #define cudaHostAllocWriteCombined 0x04
 #define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
 #define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceBlockingSync 0x04
 #define cudaDeviceMapHost 0x08
+#define cudaDeviceLmemResizeToMax 0x10
 #define cudaCpuDeviceId (-1)
 
 enum cudaFuncAttribute {
@@ -108,8 +118,23 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxRegistersPerBlock = 12,
   cudaDevAttrClockRate = 13,
   cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrGpuOverlap = 15,
+  cudaDevAttrKernelExecTimeout = 17,
   cudaDevAttrIntegrated = 18,
+  cudaDevAttrCanMapHostMemory = 19,
   cudaDevAttrComputeMode = 20,
+  cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrEccEnabled = 32,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrAsyncEngineCount = 40,
+  cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrStreamPrioritiesSupported = 78,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrPageableMemoryAccess = 88,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
@@ -263,6 +288,21 @@ inline cudaError_t cudaMallocPitch(T **p, std::size_t *pitch, std::size_t w,
 inline cudaError_t cudaFree(void *p) {
   return PKEMU_CE(pkemu::api::dev_free(p));
 }
+// Stream-ordered allocation: the work queued on the stream before a free
+// finishes first; an allocation is usable at once (the emulator's launches
+// complete before the next call returns).
+inline cudaError_t cudaStreamSynchronize(cudaStream_t s);
+inline cudaError_t cudaMallocAsync(void **p, std::size_t n, cudaStream_t) {
+  return cudaMalloc(p, n);
+}
+template <class T>
+inline cudaError_t cudaMallocAsync(T **p, std::size_t n, cudaStream_t s) {
+  return cudaMallocAsync((void **)p, n, s);
+}
+inline cudaError_t cudaFreeAsync(void *p, cudaStream_t s) {
+  cudaError_t e = cudaStreamSynchronize(s);
+  return e != cudaSuccess ? e : cudaFree(p);
+}
 inline cudaError_t cudaFreeHost(void *p) {
   return PKEMU_CE(pkemu::api::host_free(p));
 }
@@ -406,7 +446,35 @@ inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
 inline cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) {
   return cudaSuccess;
 }
-inline cudaError_t cudaDeviceSetLimit(int, std::size_t) { return cudaSuccess; }
+enum cudaLimit {
+  cudaLimitStackSize = 0x00,
+  cudaLimitPrintfFifoSize = 0x01,
+  cudaLimitMallocHeapSize = 0x02,
+  cudaLimitDevRuntimeSyncDepth = 0x03,
+  cudaLimitDevRuntimePendingLaunchCount = 0x04,
+  cudaLimitMaxL2FetchGranularity = 0x05,
+  cudaLimitPersistingL2CacheSize = 0x06
+};
+inline cudaError_t cudaDeviceSetLimit(int l, std::size_t v) {
+  if (l < 0 || l > 6)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  pkemu::detail::device_limits()[l] = v;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetLimit(std::size_t *v, int l) {
+  if (!v || l < 0 || l > 6)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  *v = pkemu::detail::device_limits()[l];
+  return cudaSuccess;
+}
+// One priority level: the emulator runs every stream's work in order.
+inline cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
+  if (least)
+    *least = 0;
+  if (greatest)
+    *greatest = 0;
+  return cudaSuccess;
+}
 inline cudaError_t cudaDriverGetVersion(int *v) {
   *v = CUDART_VERSION;
   return cudaSuccess;
@@ -467,6 +535,10 @@ inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned) {
 inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned,
                                                 int) {
   return cudaStreamCreate(s);
+}
+inline cudaError_t cudaStreamGetPriority(cudaStream_t, int *p) {
+  *p = 0;
+  return cudaSuccess;
 }
 inline cudaError_t cudaStreamDestroy(cudaStream_t s) {
   return PKEMU_CE(pkemu::api::stream_destroy(s));

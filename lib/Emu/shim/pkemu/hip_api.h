@@ -76,10 +76,19 @@ typedef ihipEvent_t *hipEvent_t;
 #define hipHostMallocCoherent 0x40000000
 #define hipHostMallocNonCoherent 0x80000000
 #define hipHostRegisterDefault 0x0
+#define hipHostRegisterPortable 0x1
+#define hipHostRegisterMapped 0x2
+#define hipHostRegisterIoMemory 0x4
+#define hipHostRegisterReadOnly 0x08
 #define hipMemAttachGlobal 0x01
 #define hipMemAttachHost 0x02
+#define hipMemAttachSingle 0x04
 #define hipDeviceScheduleAuto 0x0
+#define hipDeviceScheduleSpin 0x1
+#define hipDeviceScheduleYield 0x2
+#define hipDeviceScheduleBlockingSync 0x4
 #define hipDeviceMapHost 0x8
+#define hipDeviceLmemResizeToMax 0x10
 #define hipCpuDeviceId (-1)
 
 enum hipFuncAttribute {
@@ -119,8 +128,22 @@ enum hipDeviceAttribute_t {
   hipDeviceAttributeMaxRegistersPerBlock = 12,
   hipDeviceAttributeClockRate,
   hipDeviceAttributeMultiprocessorCount = 16,
+  hipDeviceAttributeKernelExecTimeout = 17,
   hipDeviceAttributeIntegrated = 18,
+  hipDeviceAttributeCanMapHostMemory = 19,
   hipDeviceAttributeComputeMode = 20,
+  hipDeviceAttributeConcurrentKernels = 31,
+  hipDeviceAttributeEccEnabled = 32,
+  hipDeviceAttributeMemoryClockRate = 36,
+  hipDeviceAttributeMemoryBusWidth = 37,
+  hipDeviceAttributeAsyncEngineCount = 40,
+  hipDeviceAttributeUnifiedAddressing = 41,
+  hipDeviceAttributeStreamPrioritiesSupported = 78,
+  hipDeviceAttributeMaxRegistersPerMultiprocessor = 82,
+  hipDeviceAttributeManagedMemory = 83,
+  hipDeviceAttributePageableMemoryAccess = 88,
+  hipDeviceAttributeConcurrentManagedAccess = 89,
+  hipDeviceAttributeMaxBlocksPerMultiProcessor = 106,
   hipDeviceAttributeL2CacheSize = 38,
   hipDeviceAttributeMaxThreadsPerMultiProcessor = 39,
   hipDeviceAttributeComputeCapabilityMajor = 75,
@@ -262,6 +285,19 @@ inline hipError_t hipMallocPitch(T **p, std::size_t *pitch, std::size_t w,
   return hipMallocPitch((void **)p, pitch, w, h);
 }
 inline hipError_t hipFree(void *p) { return PKEMU_HE(pkemu::api::dev_free(p)); }
+// Stream-ordered allocation (see cudaMallocAsync in cuda_api.h).
+inline hipError_t hipStreamSynchronize(hipStream_t s);
+inline hipError_t hipMallocAsync(void **p, std::size_t n, hipStream_t) {
+  return hipMalloc(p, n);
+}
+template <class T>
+inline hipError_t hipMallocAsync(T **p, std::size_t n, hipStream_t s) {
+  return hipMallocAsync((void **)p, n, s);
+}
+inline hipError_t hipFreeAsync(void *p, hipStream_t s) {
+  hipError_t e = hipStreamSynchronize(s);
+  return e != hipSuccess ? e : hipFree(p);
+}
 inline hipError_t hipHostFree(void *p) {
   return PKEMU_HE(pkemu::api::host_free(p));
 }
@@ -514,6 +550,36 @@ inline hipError_t hipStreamCreateWithFlags(hipStream_t *s, unsigned) {
 }
 inline hipError_t hipStreamCreateWithPriority(hipStream_t *s, unsigned, int) {
   return hipStreamCreate(s);
+}
+inline hipError_t hipStreamGetPriority(hipStream_t, int *p) {
+  *p = 0;
+  return hipSuccess;
+}
+// One priority level: the emulator runs every stream's work in order.
+inline hipError_t hipDeviceGetStreamPriorityRange(int *least, int *greatest) {
+  if (least)
+    *least = 0;
+  if (greatest)
+    *greatest = 0;
+  return hipSuccess;
+}
+enum hipLimit_t {
+  hipLimitStackSize = 0x0,
+  hipLimitPrintfFifoSize = 0x01,
+  hipLimitMallocHeapSize = 0x02,
+  hipLimitRange
+};
+inline hipError_t hipDeviceSetLimit(hipLimit_t l, std::size_t v) {
+  if ((int)l < 0 || (int)l > 2)
+    return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  pkemu::detail::device_limits()[l] = v;
+  return hipSuccess;
+}
+inline hipError_t hipDeviceGetLimit(std::size_t *v, hipLimit_t l) {
+  if (!v || (int)l < 0 || (int)l > 2)
+    return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  *v = pkemu::detail::device_limits()[l];
+  return hipSuccess;
 }
 inline hipError_t hipStreamDestroy(hipStream_t s) {
   return PKEMU_HE(pkemu::api::stream_destroy(s));

@@ -44,6 +44,12 @@ template <class P> inline void fill_props(P *p) {
   p->sharedMemPerBlockOptin = api::kSharedPerBlockOptin;
   p->maxBlocksPerMultiProcessor = 32;
 }
+// cudaDeviceSetLimit / hipDeviceSetLimit: what was set, read back by the
+// Get forms (the emulator's device heap and stack do not depend on them).
+inline std::size_t *device_limits() {
+  static std::size_t L[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
+  return L;
+}
 inline int device_attr(int attr) {
   switch (attr) {
   case 1:
@@ -79,6 +85,27 @@ inline int device_attr(int attr) {
     return (int)api::kSharedPerSM;
   case 95: // cudaDevAttrCooperativeLaunch / hipDeviceAttributeCooperativeLaunch
     return 1;
+  // Copies overlap kernels, kernels run concurrently, host memory is mapped,
+  // one address space, managed memory accessed concurrently by host and
+  // device (all of it is host memory), stream priorities accepted.
+  case 15: // GpuOverlap
+  case 19: // CanMapHostMemory
+  case 31: // ConcurrentKernels
+  case 41: // UnifiedAddressing
+  case 78: // StreamPrioritiesSupported
+  case 83: // ManagedMemory
+  case 89: // ConcurrentManagedAccess
+    return 1;
+  case 36: // MemoryClockRate, kHz
+    return 1000000;
+  case 37: // GlobalMemoryBusWidth, bits
+    return 256;
+  case 40: // AsyncEngineCount
+    return 1;
+  case 82: // MaxRegistersPerMultiprocessor
+    return 65536;
+  case 106: // MaxBlocksPerMultiprocessor
+    return 32;
   case 97:
     return (int)api::kSharedPerBlockOptin;
   default:
