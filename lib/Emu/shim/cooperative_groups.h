@@ -370,8 +370,22 @@ PKEMU_HD inline thread_block_tile<N> tiled_partition(const Parent &p) {
   return ::cooperative_groups::tiled_partition<N>(p);
 }
 } // namespace experimental
+namespace details {
+// A group of this header reports where it syncs; any other group type with
+// a sync() (the HIP port's tile helper __pk_tile<N>) is synced as HIP's
+// cooperative_groups::sync does.
+template <class G>
+PKEMU_HD inline auto group_sync(const G &g, const char *file, int line, int)
+    -> decltype(g.sync(file, line)) {
+  return g.sync(file, line);
+}
+template <class G>
+PKEMU_HD inline void group_sync(const G &g, const char *, int, long) {
+  g.sync();
+}
+} // namespace details
 template <class G> PKEMU_HD inline void sync(const G &g, PKEMU_LOC_PARAMS) {
-  g.sync(PKEMU_LOC);
+  details::group_sync(g, PKEMU_LOC, 0);
 }
 
 template <class T> struct plus {

@@ -37,6 +37,7 @@ __global__ void sumQuads(const uint4 *in, uint4 *out, long long *cycles) {
     v.z += o.z;
     v.w += o.w;
   }
+  cg::sync(tile); // the free function (HIP port: on its tile helper)
   if (tile.thread_rank() == 0)
     out[blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32] = v;
   clock_t c1 = clock();
