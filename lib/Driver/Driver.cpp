@@ -727,12 +727,13 @@ int Driver::port(llvm::ArrayRef<std::string> Paths) {
         else if (F.Sev == Severity::Warning)
           ++NW;
       }
-      unsigned NUnsup = TO.Counts.count(ruleName(RuleId::PK1010).str())
-                            ? TO.Counts.at(ruleName(RuleId::PK1010).str())
-                            : 0;
+      unsigned NUnsup = 0;
+      for (RuleId R : {RuleId::PK1010, RuleId::PK1033})
+        if (TO.Counts.count(ruleName(R).str()))
+          NUnsup += TO.Counts.at(ruleName(R).str());
       Diag << llvm::formatv("port-kernel: {0}: {1} files, {2} edits, {3} "
                             "warnings ({6} API uses without a counterpart "
-                            "[PK1010]), {4} errors{5}\n",
+                            "[PK1010, PK1033]), {4} errors{5}\n",
                             targetName(TO.T), TO.Files.size(), NE, NW, NErr,
                             O.InPlace ? " (in place; originals kept as .orig)"
                                       : " -> " + O.OutDir + "/" +

@@ -42,6 +42,9 @@ TOOLKIT_EXTRA_HEADERS = ['cufft.h']
 # Names the tables keep for older sources although recent toolkits dropped
 # them; they may be absent from the installed toolkit.
 REMOVED_FROM_TOOLKIT = {'cudaDevAttrCooperativeMultiDeviceLaunch', 'cudaConfigureCall',
+                        # flags of the removed multi-device cooperative launch
+                        'cudaCooperativeLaunchMultiDeviceNoPreSync',
+                        'cudaCooperativeLaunchMultiDeviceNoPostSync',
                         # removed runtime functions (PK6010; rules/cuda-legacy): the
                         # nvcc compatibility header declares them for parsing
                         'cudaThreadSynchronize', 'cudaThreadExit', 'cudaThreadGetLimit',

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""rules.cuda_enumerators: no enumerator of the CUDA runtime API that HIP has
-is missed by the rename tables.
+"""rules.cuda_enumerators: no name of the CUDA runtime API that HIP has is
+missed by the rename tables.
 
-Every enumerator of the runtime headers (cuda_runtime_api.h and what it
+Every enumerator, function, type (struct, enum and union tags, typedef
+names) and object-like macro of the runtime headers (cuda_runtime_api.h and what it
 includes of the toolkit: driver_types.h, surface_types.h, texture_types.h,
 library_types.h, device_types.h, ...) is collected from the bundled
 declarations (lib/Frontend/cuda-decls) and, when installed, from a CUDA
@@ -33,6 +34,13 @@ MARKER = re.compile(r'^# \d+ "([^"]*)"', re.M)
 # cudaError_t cudaDeviceSetLimit(...): a runtime function's declaration.
 FUNC = re.compile(r'\b(?:cudaError_t|void|int|const\s+char\s*\*|char\s*\*)\s+(cuda[A-Z]\w*)\s*\(')
 FUNCTIONS = {}  # name -> header, filled by enumerators()
+TYPES = {}      # name -> header, filled by enumerators()
+MACROS = {}     # name -> header, filled by enumerators()
+# struct cudaArray, enum cudaComputeMode, typedef ... cudaStream_t;
+TAG = re.compile(r'\b(?:struct|enum|union)\s+(cuda[A-Z]\w*)')
+TYPEDEF = re.compile(r'\btypedef\b[^;{}]*?\b(cuda[A-Z]\w*)\s*;')
+# #define cudaHostRegisterReadOnly 0x08 (object-like: no parameter list)
+DEFINE = re.compile(r'^[ \t]*#[ \t]*define[ \t]+(cuda[A-Z]\w*)(?![\w(])', re.M)
 
 
 def enumerators(cmd, include_dir):
@@ -67,6 +75,17 @@ def enumerators(cmd, include_dir):
         # its parameter list, at the start of a declarator).
         for m in FUNC.finditer(text):
             FUNCTIONS.setdefault(m.group(1), os.path.basename(path))
+        for rx in (TAG, TYPEDEF):
+            for m in rx.finditer(text):
+                TYPES.setdefault(m.group(1), os.path.basename(path))
+    # Macros are gone from the preprocessed text: read the headers.
+    for h in RUNTIME_HEADERS:
+        try:
+            text = open(os.path.join(include_dir, h), encoding='utf-8', errors='replace').read()
+        except OSError:
+            continue
+        for m in DEFINE.finditer(text):
+            MACROS.setdefault(m.group(1), h)
     return out
 
 
@@ -107,10 +126,11 @@ def main():
         for e in doc.get('entries') or []:
             table.add(e['cuda'])
     kind = {n: 'enum' for n in found}
-    for n, h in FUNCTIONS.items():
-        if n not in found:
-            found[n] = h
-            kind[n] = 'function'
+    for names, k in ((FUNCTIONS, 'function'), (TYPES, 'type'), (MACROS, 'macro')):
+        for n, h in names.items():
+            if n not in found:
+                found[n] = h
+                kind[n] = k
     missing = sorted(n for n in found if n not in table and hip_spelling(n))
     # Which HIP spellings exist, per HIP installation.
     cands = [(n, hip_spelling(n)) for n in missing]
@@ -123,13 +143,27 @@ def main():
             base += [f'--rocm-path={a.rocm_path}', f'-I{d}']
         else:
             base += ['-nogpuinc', '-isystem', d, '-include', '__clang_hip_runtime_wrapper.h']
-        lines = [chn.check_line(i, h, kind[n]) for i, (n, h) in enumerate(cands)]
-        bad, log = rc.compile_lines(base, chn.PRELUDE, lines)
-        if -1 in bad:
-            print(f'error: the HIP probe of {d} does not compile:\n' + log[-3000:])
-            return 1
+        # A macro's counterpart may be a macro or a declaration (HIP spells
+        # some of CUDA's macros as enumerators): two probes, either passes.
+        probes = [('macro', lambda n: kind[n] == 'macro'),
+                  ('function', lambda n: kind[n] == 'macro'),
+                  (None, lambda n: kind[n] != 'macro')]
+        ok = set()
+        for probe_kind, wanted in probes:
+            idx = [i for i, (n, _) in enumerate(cands) if wanted(n)]
+            if not idx:
+                continue
+            lines = [chn.check_line(i, cands[i][1], probe_kind or kind[cands[i][0]]) for i in idx]
+            prelude = chn.PRELUDE
+            if probe_kind == 'macro':
+                prelude += ''.join(chn.macro_prefix(i, cands[i][1]) for i in idx)
+            bad, log = rc.compile_lines(base, prelude, lines)
+            if -1 in bad:
+                print(f'error: the HIP probe of {d} does not compile:\n' + log[-3000:])
+                return 1
+            ok.update(idx[j] for j in range(len(idx)) if j not in bad)
         for i, (n, _) in enumerate(cands):
-            if i not in bad:
+            if i in ok:
                 have[n].append(f'ROCm {major}')
     errors = 0
     for n, h in cands:
@@ -139,7 +173,7 @@ def main():
             errors += 1
         elif have[n]:
             print(f'note: {n} ({found[n]}): {h} exists only in {", ".join(have[n])}')
-    print(f'{len(found)} CUDA runtime enumerators and functions ({"; ".join(sources)}) checked against '
+    print(f'{len(found)} CUDA runtime enumerators, functions, types and macros ({"; ".join(sources)}) checked against '
           f'{len(hips)} HIP installation(s): ' + ('FAILED' if errors else 'ok'))
     return 1 if errors else 0
 

@@ -51,6 +51,20 @@ TEST(FileEdits, InsertionInsideAReplacedRangeConflicts) {
   EXPECT_TRUE(bool(llvm::Error(FE.add(mk(4, 0, "z", "PK2001"))))) ;
 }
 
+// covers(): whether a replacement spans an offset (PK1033 asks it of every
+// name it would report); insertions span nothing.
+TEST(FileEdits, CoversTheOffsetsOfReplacementsOnly) {
+  FileEdits FE;
+  EXPECT_FALSE(FE.covers(0));
+  ASSERT_FALSE(bool(FE.add(mk(4, 3, "X", "PK1001"))));    // [4, 7)
+  ASSERT_FALSE(bool(FE.add(mk(10, 0, "<i>", "PK2001")))); // insertion
+  ASSERT_FALSE(bool(FE.add(mk(12, 5, "Y", "PK1028"))));   // [12, 17)
+  for (unsigned Off : {4u, 5u, 6u, 12u, 16u})
+    EXPECT_TRUE(FE.covers(Off)) << Off;
+  for (unsigned Off : {0u, 3u, 7u, 10u, 11u, 17u, 100u})
+    EXPECT_FALSE(FE.covers(Off)) << Off;
+}
+
 TEST(EditSet, MergeByMoveTakesNewFilesAndChecksSharedOnes) {
   // Two translation units' edits: a file only the second edited is taken
   // as it is; a file both edited merges identical edits and reports a

@@ -59,6 +59,7 @@ TEST(Targets, HipPassOrder) {
                                    "mfma",
                                    "coop-groups-api",
                                    "unported-includes",
+                                   "unknown-api",
                                    "refused-edits",
                                    "helpers"};
   EXPECT_EQ(Names, Want);

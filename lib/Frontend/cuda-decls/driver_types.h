@@ -669,6 +669,9 @@ enum cudaStreamUpdateCaptureDependenciesFlags {
   cudaStreamAddCaptureDependencies = 0,
   cudaStreamSetCaptureDependencies = 1,
 };
+/* Graphics interop: the resource handle (OpenGL/Direct3D registration). */
+struct cudaGraphicsResource;
+typedef struct cudaGraphicsResource *cudaGraphicsResource_t;
 enum cudaGraphicsRegisterFlags {
   cudaGraphicsRegisterFlagsNone = 0,
   cudaGraphicsRegisterFlagsReadOnly = 1,

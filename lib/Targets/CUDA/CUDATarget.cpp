@@ -160,6 +160,11 @@ public:
             pass("legacy-warp-intrinsics", cudaleg::portWarpIntrinsics),
             pass("legacy-warp-sync", cudaleg::portWarpSync),
             pass("unported-includes", reportUnportedIncludes),
+            pass("unknown-api",
+                 [](TargetContext &TC) {
+                   if (hipInput(TC))
+                     reportUnknownApiNames(TC, /*FromCuda=*/false);
+                 }),
             pass("refused-edits", reportRefusedEdits),
             pass("helpers", insertHelpers)};
   }

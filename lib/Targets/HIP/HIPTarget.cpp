@@ -32,6 +32,8 @@
 //   coop-groups-api       PK1013: cooperative groups HIP lacks or changes
 //                         (CoopGroupsApi.cpp)
 //   unported-includes     PK1010 for headers no pass made unnecessary
+//   unknown-api           PK1033: names of CUDA's headers that nothing
+//                         translated (UnknownApi.cpp)
 //   refused-edits         edits a macro would not take, at the macro's use,
 //                         under their own rules (unless reported already)
 //   helpers               generated helper blocks after the includes
@@ -96,6 +98,11 @@ public:
         {"mfma", runMfmaRules},
         pass("coop-groups-api", hip::flagCoopGroupsApi),
         pass("unported-includes", reportUnportedIncludes),
+        pass("unknown-api",
+             [](TargetContext &TC) {
+               if (cudaInput(TC))
+                 reportUnknownApiNames(TC, /*FromCuda=*/true);
+             }),
         pass("refused-edits", reportRefusedEdits),
         pass("helpers", insertHelpers)};
   }

@@ -152,6 +152,7 @@ void pk::hip::portToolkitHeaders(TargetContext &TC) {
       TC.edit(File, D.Begin, D.End - D.Begin, Text, RuleId::PK1014,
               "<math_constants.h> has no HIP counterpart before ROCm 6: its "
               "constants are defined in place");
+      TC.Facts.ProvidedHeaders.insert("math_constants.h");
     });
   const SourceManager &SM = TC.SM();
   // The directory of the CUDA declarations this parse used (the toolkit's

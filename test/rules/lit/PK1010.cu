@@ -41,7 +41,8 @@ void setup(cudaStream_t stream, cudaEvent_t ev) {
   cudaDeviceGetAttribute(&overlap, cudaDevAttrGpuOverlap, 0);
 // CHECK: // port-kernel: warning: 'cudaDevAttrGpuOverlap' has no HIP counterpart: HIP has no hipDeviceAttributeGpuOverlap; AMD GPUs copy while they compute (hipDeviceAttributeAsyncEngineCount counts the copy engines) [PK1010]
 // CHECK-NEXT: hipDeviceGetAttribute(&overlap, cudaDevAttrGpuOverlap, 0);
-// DIAG: PK1010.cu:[[@LINE+1]]:3: warning: 'cudaEventRecordWithFlags' has no HIP counterpart: HIP 5.2.3 has no hipEventRecordWithFlags [PK1010]
+// DIAG: PK1010.cu:[[@LINE+2]]:3: warning: 'cudaEventRecordWithFlags' has no HIP counterpart: HIP 5.2.3 has no hipEventRecordWithFlags [PK1010]
+// DIAG: PK1010.cu:[[@LINE+1]]:40: warning: 'cudaEventRecordExternal' (driver_types.h) is not translated: {{.*}} [PK1033]
   cudaEventRecordWithFlags(ev, stream, cudaEventRecordExternal);
 // CHECK: cudaEventRecordWithFlags(ev, stream, cudaEventRecordExternal);
   cudaMalloc(nullptr, 0);

@@ -120,6 +120,12 @@ public:
   Range startingIn(unsigned Lo, unsigned Hi) const;
   /// The edits that start at \p Offset.
   Range at(unsigned Offset) const { return startingIn(Offset, Offset + 1); }
+  /// Whether a replacement held spans \p Offset (starts at or before it and
+  /// ends after it).
+  bool covers(unsigned Offset) const {
+    auto S = Spans.upper_bound(Offset);
+    return S != Spans.begin() && std::prev(S)->second > Offset;
+  }
   bool empty() const { return Edits.empty(); }
   size_t size() const { return Edits.size(); }
 

@@ -103,6 +103,10 @@ struct TargetFacts {
   std::map<const clang::FunctionDecl *, Wave64Strategy> KernelStrategy;
   std::vector<UnportedInclude> UnportedIncludes;
   std::vector<RefusedEdit> RefusedEdits;
+  /// Headers of the source API whose names the output defines itself (a
+  /// rule replaced their include by definitions: math_constants.h, PK1014),
+  /// by file name; PK1033 does not report their names.
+  std::set<std::string> ProvidedHeaders;
   /// The wave-64 analysis of the translation unit, run by the first pass of
   /// the HIP target (`wave64-analysis`) and read by the wave-64 rewrites or
   /// hazard report, which free it: its walk state (a large file's largest
@@ -284,6 +288,10 @@ void runRenamePass(TargetContext &TC, bool ToHip);
 void runIncludePass(TargetContext &TC, bool ToHip);
 /// Reports the UnportedIncludes no pass handled (PK1010).
 void reportUnportedIncludes(TargetContext &TC);
+/// PK1033: each use of a name of the source API's headers (CUDA's when
+/// \p FromCuda, else HIP's) that no table or rule translated
+/// (UnknownApi.cpp).  Runs after every rewrite pass.
+void reportUnknownApiNames(TargetContext &TC, bool FromCuda);
 /// Reports each refused edit (Facts.RefusedEdits) at the macro use it was
 /// asked for, under its rule, unless the rule reported that line itself: a
 /// construct inside a macro is never left untranslated silently.
