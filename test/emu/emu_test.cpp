@@ -539,6 +539,59 @@ TEST(RangeChecks, LoopsOverSharedMemoryKeepTheRaceCheck) {
   EXPECT_HAS(r.err, at("range_checks", "SHARED_WRITE_LINE"));
 }
 
+// Unrolled runs of reads at constant offsets from one address are checked by
+// one call each (the plugin's read groups); results and reports stay those of
+// one hook per read.
+TEST(ReadGroups, UnrolledReadsAreCheckedOncePerGroup) {
+  std::string text = emulator_ir("read_groups");
+  std::string body = ir_body(text, "define dso_local void @_Z5tiled");
+  // A row of As and a column of Bs: two groups of 16, each read behind its
+  // hook.
+  EXPECT_EQ(count(body, "call i1 @__pkemu_reads_quiet("), 2) << body;
+  EXPECT_HAS(body, "!nosanitize");
+  EXPECT_GE(count(body, "call void @__tsan_read4("), 32) << body;
+  body = ir_body(text, "define dso_local void @_Z5eight");
+  EXPECT_EQ(count(body, "call i1 @__pkemu_reads_quiet("), 1) << body;
+}
+
+TEST(ReadGroups, TiledProductIsRightAndClean) {
+  Result r = run(build("read_groups", "cuda", 32), "tile");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "tile: 0 wrong");
+  EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+  Result e = run(build("read_groups", "cuda", 32), "eight");
+  EXPECT_EQ(e.rc, 0) << e.out << e.err;
+  EXPECT_HAS(e.out, "eight: 0 wrong");
+}
+
+TEST(ReadGroups, RaceWithAGroupsReadIsReportedAtBothLines) {
+  Result r = run(build("read_groups", "cuda", 32), "race");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, "pkemu: error: data race");
+  EXPECT_HAS(r.err, at("read_groups", "PRODUCT_LINE"));
+  EXPECT_HAS(r.err, at("read_groups", "LATE_WRITE_LINE"));
+}
+
+TEST(ReadGroups, UninitialisedWordInAGroupIsReportedAtItsRead) {
+  Result r = run(build("read_groups", "cuda", 32), "uninit");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, "pkemu: error: uninitialised shared memory read: kernel "
+                    "'half_row(float*)' at ");
+  EXPECT_HAS(r.err, at("read_groups", "HALF_READ_LINE"));
+  EXPECT_HAS(r.out, "uninit: done");
+}
+
+TEST(ReadGroups, GroupPastTheEndOfADeviceBufferIsReportedAtItsRead) {
+  Result r = run(build("read_groups", "cuda", 32), "past");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, at("read_groups", "EIGHT_LINE") +
+                        ": out-of-bounds device memory access");
+  EXPECT_HAS(r.err, "reads 4 bytes at 0 bytes past the end of device buffer #1 "
+                    "(1024 bytes, allocated at ");
+  EXPECT_HAS(r.err, at("read_groups", "P_LINE") + ")");
+  EXPECT_HAS(r.out, "past: 0 wrong"); // the threads inside the buffer are right
+}
+
 // 32-bit divisions by launch constants go through a cache of their reciprocals (the plugin's
 // fast division): bit-identical to the divide for every operand.
 TEST(FastDivision, DivisionsByArgumentsUseTheReciprocalCache) {

@@ -6,7 +6,17 @@
 
 #include "llvm/IR/PassManager.h"
 
+namespace llvm {
+class Value;
+}
+
 namespace pkemu_ranges {
+
+/// Whether \p Obj (an underlying object) is the block's shared memory: a
+/// static __shared__ object (the runtime's shared_alloc) or the dynamic
+/// part (the thread's pkemu_t_dyn_base), as the emulator preparation
+/// (PKEMU_SHARED, PKEMU_DYNAMIC_SHARED) writes them (ReadGroups.cpp).
+bool isSharedMemory(const llvm::Value *Obj);
 
 /// 32-bit divisions by launch-invariant divisors through a per-thread cache
 /// of their reciprocals (FastDivision.cpp).
@@ -25,6 +35,14 @@ struct HostCodePass : llvm::PassInfoMixin<HostCodePass> {
 /// variable (the built-in index variables) are not instrumented
 /// (GlobalAccesses.cpp).
 struct GlobalAccessesPass : llvm::PassInfoMixin<GlobalAccessesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
+};
+
+/// Plain reads at constant offsets from one base, in a stretch of a block
+/// with no call or store between them, checked by one runtime call instead
+/// of one hook each (ReadGroups.cpp).
+struct ReadGroupsPass : llvm::PassInfoMixin<ReadGroupsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &AM);
 };

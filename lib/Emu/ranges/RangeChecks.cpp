@@ -315,6 +315,11 @@ struct RangeChecksPass : PassInfoMixin<RangeChecksPass> {
           const Value *Obj = getUnderlyingObject(Ptr);
           if (isa<AllocaInst>(Obj) || isa<GlobalValue>(Obj))
             continue;
+          // Shared memory is never inside a device buffer: the check
+          // would send every access to its hook (the read groups,
+          // ReadGroups.cpp, check runs of its reads).
+          if (pkemu_ranges::isSharedMemory(Obj))
+            continue;
           const SCEV *S = SE.getSCEV(Ptr);
           const SCEV *First = nullptr, *Last = nullptr;
           if (SE.isLoopInvariant(S, L)) {
@@ -458,7 +463,7 @@ llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "pkemu-range-checks", "1",
           [](PassBuilder &PB) {
             // `opt -load-pass-plugin=... -passes=pkemu-range-checks` (or
-            // pkemu-fast-division) runs one alone.
+            // pkemu-read-groups, pkemu-fast-division) runs one alone.
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, FunctionPassManager &FPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
@@ -468,6 +473,8 @@ llvmGetPassPluginInfo() {
                     FPM.addPass(pkemu_ranges::GlobalAccessesPass());
                   else if (Name == "pkemu-fast-division")
                     FPM.addPass(pkemu_ranges::FastDivisionPass());
+                  else if (Name == "pkemu-read-groups")
+                    FPM.addPass(pkemu_ranges::ReadGroupsPass());
                   else
                     return false;
                   return true;
@@ -492,6 +499,7 @@ llvmGetPassPluginInfo() {
               FunctionPassManager FPM;
               FPM.addPass(pkemu_ranges::GlobalAccessesPass());
               FPM.addPass(RangeChecksPass());
+              FPM.addPass(pkemu_ranges::ReadGroupsPass());
               FPM.addPass(pkemu_ranges::FastDivisionPass());
               MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
             });

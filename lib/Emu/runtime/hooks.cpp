@@ -561,6 +561,60 @@ bool __pkemu_range_ok(const void *a, const void *b, std::uint64_t n) {
   return !pkemu::detail::device_out_of_bounds(lo, hi - lo + n);
 }
 
+// A group of plain reads of n bytes at base + offs[i] (i < count) between
+// which nothing can change the shared-memory shadow or switch the fiber (no
+// store but to a local, no call: the plugin's read groups,
+// lib/Emu/ranges/ReadGroups.cpp); lo and hi are the least and greatest
+// offsets. True when every read is one its hook would pass in silence: all
+// inside one live device buffer, or all of whole, initialised shared words
+// that no other thread wrote since the last barrier -- then each word's cell
+// records the read as the hook would have (the group's reads share one
+// source location, this call's). False leaves everything as it was, and
+// each read then calls its hook.
+bool __pkemu_reads_quiet(const char *base, const std::int32_t *offs,
+                         std::uint32_t count, std::uint32_t n, std::int64_t lo,
+                         std::int64_t hi) {
+  using namespace pkemu::detail;
+  const std::uintptr_t a = (std::uintptr_t)base + lo,
+                       last = (std::uintptr_t)base + hi;
+  if (PKEMU_IN_ARENA(a) && PKEMU_IN_ARENA(last + n - 1)) {
+    Worker *wp = t_worker;
+    if (!wp || !wp->cur || (n & 3) || ((std::uintptr_t)base & 3))
+      return false;
+    Worker &w = *wp;
+    const std::size_t b = (std::uintptr_t)base - (std::uintptr_t)w.arena;
+    if (last + n - (std::uintptr_t)w.arena > w.arena_cap)
+      return false;
+    const std::uint32_t E = w.epoch;
+    const std::uint16_t t = (std::uint16_t)pkemu_t_lin;
+    // First every word is checked, then every cell updated: a group that
+    // fails changes nothing.
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::size_t off = b + (std::ptrdiff_t)offs[i];
+      if (off & 3)
+        return false;
+      for (std::size_t k = off; k < off + n; k += 4) {
+        std::uint32_t st;
+        std::memcpy(&st, w.sstate + k, 4);
+        const Cell &c = w.wcells[k >> 2];
+        if (st != 0x02020202u || (c.w_epoch == E && c.w_tid != t))
+          return false;
+      }
+    }
+    const std::uint32_t stamp = w.warps[w.cur->warp].coll_count;
+    const std::int32_t ipc = pc_to_i32(PKEMU_RA);
+    for (std::uint32_t i = 0; i < count; ++i) {
+      const std::size_t off = b + (std::ptrdiff_t)offs[i];
+      for (std::size_t k = off; k < off + n; k += 4)
+        record_access<false>(w.wcells[k >> 2], E, t, stamp, ipc);
+    }
+    return true;
+  }
+  if (a - pkemu_device_heap.lo < pkemu_device_heap.span)
+    return __pkemu_range_ok((const void *)a, (const void *)last, n);
+  return false;
+}
+
 // The reciprocal cache of one division in a kernel (the plugin's fast
 // division, lib/Emu/ranges/FastDivision.cpp): key = d | 1 << 32 and
 // M = ceil(2^64 / |d|), for |d| >= 2 only (|d| read as unsigned for a
