@@ -354,6 +354,17 @@ TEST(Errors, DivergentShuffle) {
   EXPECT_HAS(r.err, "pkemu: error: warp collective with inconsistent participation: kernel 'divergent_shfl(int*)'");
 }
 
+// Two *_sync collectives, each waiting for a lane that waits in the other, are reported when
+// the second one starts; two that overlap without such a cycle are not (the two sides of a
+// binary_partition, Features.*).
+TEST(Errors, CrossedShufflesAreReported) {
+  Result r = run(build("errors", "cuda", 32), "crossed");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, "pkemu: error: warp collective with inconsistent participation: kernel 'crossed_shfl(int*)'");
+  EXPECT_HAS(r.err, "waiting at __shfl_sync (mask 0xffffffff");
+  EXPECT_EQ(r.out.find("not reached"), std::string::npos);
+}
+
 TEST(Errors, HangTimesOut) {
   Result r = run(build("errors", "cuda", 32), "timeout", "PKEMU_TIMEOUT_S=1");
   EXPECT_EQ(r.rc, 86);
@@ -686,6 +697,7 @@ TEST(Features, CudaHostApiAtomicsDynamicSharedLaunchKernelCg) {
   EXPECT_HAS(r.out, "dynamic shared: ok");
   EXPECT_HAS(r.out, "cudaLaunchKernel result: ok");
   EXPECT_HAS(r.out, "cg reduce: ok");
+  EXPECT_HAS(r.out, "cg binary/labeled partition: ok");
   EXPECT_HAS(r.out, "PASS");
 }
 

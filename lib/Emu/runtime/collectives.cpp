@@ -438,7 +438,17 @@ coll_arrive(std::uint32_t kind, std::uint64_t mask, std::uint64_t value,
     // lane is in no other collective).
     if (site)
       continue;
-    if (__builtin_expect(((p_site ? p.arrived : p.mask) & m) != 0, 0))
+    // Two *_sync collectives deadlock at once when each waits for a lane
+    // that waits in the other: a lane this one needs waits in a pending
+    // collective that needs this lane. Otherwise the lanes of one may come
+    // to the other next (the two sides of a binary_partition, each reducing
+    // over its own lanes, then a collective of the whole tile), and a
+    // longer cycle of waits is found when no fiber can run (a deadlock
+    // report).
+    const bool sync_pair = sync && !p_site && !p.live_form;
+    if (__builtin_expect(sync_pair ? (p.arrived & m) != 0 && (p.mask & bit) != 0
+                                   : ((p_site ? p.arrived : p.mask) & m) != 0,
+                         0))
       coll_conflict(w, self, p, m, true);
   }
   if (s) {

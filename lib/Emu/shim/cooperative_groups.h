@@ -228,6 +228,8 @@ public:
   }
   PKEMU_HD unsigned long long meta_group_rank() const { return 0; }
   PKEMU_HD unsigned long long meta_group_size() const { return 1; }
+  // The lanes of the caller's warp in the group.
+  PKEMU_HD unsigned long long lane_mask() const { return mask_; }
   PKEMU_HD void sync(PKEMU_LOC_PARAMS) const {
     ::pkemu::detail::coll(
         ::pkemu::detail::coll_kind(::pkemu::detail::kSyncWarp, 0,
@@ -303,6 +305,49 @@ PKEMU_HD inline coalesced_group coalesced_threads(PKEMU_LOC_PARAMS) {
                                  ::pkemu::detail::kSiteForm),
       0, 1, 0, warpSize, nullptr, nullptr, "coalesced_threads", PKEMU_LOC));
 }
+
+// binary_partition(g, pred) and labeled_partition(g, label) (CUDA 11+):
+// the threads of g, a tile of up to a warp or a coalesced group, whose
+// predicate (label) is the caller's, as a coalesced group: a ballot (a
+// match) over g's lanes, which every thread of g must reach. HIP declares
+// binary_partition only from ROCm 6 with HIP_ENABLE_WARP_SYNC_BUILTINS and
+// labeled_partition not at all (PK1013 flags both in ports).
+#if !defined(PKEMU_LANG_HIP) || defined(HIP_ENABLE_WARP_SYNC_BUILTINS)
+namespace details {
+PKEMU_HD inline unsigned long long lanes_of(const coalesced_group &g,
+                                            const char *, int) {
+  return g.lane_mask();
+}
+template <unsigned N>
+PKEMU_HD inline unsigned long long lanes_of(const thread_block_tile<N> &g,
+                                            const char *file, int line) {
+  return g.tile_mask(file, line);
+}
+} // namespace details
+template <class Parent>
+PKEMU_HD inline coalesced_group binary_partition(const Parent &g, bool pred,
+                                                 PKEMU_LOC_PARAMS) {
+  const unsigned long long m = details::lanes_of(g, PKEMU_LOC);
+  const unsigned long long b = ::pkemu::detail::vote(
+      ::pkemu::detail::kBallot, ::pkemu::detail::kSyncForm, m, pred,
+      "binary_partition", PKEMU_LOC);
+  return coalesced_group(pred ? (m & b) : (m & ~b));
+}
+template <class Parent, class Label>
+PKEMU_HD inline coalesced_group labeled_partition(const Parent &g, Label label,
+                                                  PKEMU_LOC_PARAMS) {
+  static_assert(sizeof(Label) <= 8, "labeled_partition: a label of at most "
+                                    "8 bytes (CUDA takes an integer)");
+  const unsigned long long m = details::lanes_of(g, PKEMU_LOC);
+  return coalesced_group(
+      m &
+      ::pkemu::detail::coll(
+          ::pkemu::detail::coll_kind(::pkemu::detail::kMatchAny, sizeof(Label),
+                                     ::pkemu::detail::kSyncForm),
+          m, ::pkemu::detail::to_bits(label), 0, warpSize, nullptr, nullptr,
+          "labeled_partition", PKEMU_LOC));
+}
+#endif
 
 template <unsigned N, class Parent>
 PKEMU_HD inline thread_block_tile<N> tiled_partition(const Parent &) {

@@ -31,8 +31,9 @@ const llvm::StringMap<const char *> &flaggedNames() {
        "HIP has no labeled_partition (ROCm 5.2 and 6.3); group the lanes by "
        "their label explicitly"},
       {"binary_partition",
-       "HIP has no binary_partition (ROCm 5.2 and 6.3); group the lanes by "
-       "their predicate explicitly"},
+       "HIP has no binary_partition in ROCm 5.2, and ROCm 6.3 declares it "
+       "only with HIP_ENABLE_WARP_SYNC_BUILTINS defined; group the lanes by "
+       "their predicate explicitly (a ballot over the group's lanes)"},
       {"block_tile_memory",
        "HIP has no block_tile_memory: its thread_block_tile holds at most one "
        "wave (64 threads); tiles larger than that need another decomposition"},

@@ -78,6 +78,17 @@ __global__ void divergent_shfl(int* out) {
   out[threadIdx.x] = v;
 }
 
+// Lanes 0-15 shuffle over the whole warp while lanes 16-31 shuffle over themselves and lane 0:
+// each collective waits for a lane that waits in the other.
+__global__ void crossed_shfl(int* out) {
+  int v = threadIdx.x;
+  if (threadIdx.x < 16)
+    v = __shfl_sync(0xffffffffu, v, 0);
+  else
+    v = __shfl_sync(0xffff0001u, v, 16);  // CROSSED_LINE
+  out[threadIdx.x] = v;
+}
+
 int main(int argc, char** argv) {
   const char* s = argc > 1 ? argv[1] : "";
   float *in, *outf;
@@ -112,6 +123,9 @@ int main(int argc, char** argv) {
     printf("not reached\n");
   } else if (!strcmp(s, "divergent")) {
     pkemu::launch(divergent_shfl, 1, 32, 0, 0, out);
+    printf("not reached\n");
+  } else if (!strcmp(s, "crossed")) {
+    pkemu::launch(crossed_shfl, 1, 32, 0, 0, out);
     printf("not reached\n");
   } else {
     printf("unknown scenario\n");

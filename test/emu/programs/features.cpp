@@ -71,6 +71,24 @@ __global__ void cg_reduce(const int* in, int* out) {
   if (block.thread_rank() == 0) out[101] = (int)tile.size() + 1000 * (int)block.size();
 }
 
+// The CUDA samples' binaryPartitionCG: each tile of 32 splits into its odd and even values
+// (binary_partition) and into classes of v % 3 (labeled_partition); each part's first thread
+// adds the part's size and sum.
+__global__ void cg_partitions(const int* in, int* out) {
+  auto block = cg::this_thread_block();
+  auto tile = cg::tiled_partition<32>(block);
+  int v = in[block.thread_rank()];
+  auto odd_even = cg::binary_partition(tile, v & 1);
+  int s = cg::reduce(odd_even, v, cg::plus<int>());
+  if (odd_even.thread_rank() == 0) {
+    atomicAdd(&out[v & 1], (int)odd_even.size());
+    atomicAdd(&out[2 + (v & 1)], s);
+  }
+  auto by3 = cg::labeled_partition(tile, v % 3);
+  int s3 = cg::reduce(by3, v, cg::plus<int>());
+  if (by3.thread_rank() == 0) atomicAdd(&out[4 + v % 3], s3);
+}
+
 __global__ void count_barrier(int* out) {
   int c = __syncthreads_count(threadIdx.x % 3 == 0);
   int a = __syncthreads_and(threadIdx.x < 1000);
@@ -187,6 +205,19 @@ int main() {
   unsigned wb = 0;
   for (int i = 0; i < 16; ++i) wb |= (cin[i] % 2 == 0) << i;
   check("cg reduce", cg_ok && (unsigned)cout[100] == wb && cout[101] == 16 + 64000);
+
+  for (int i = 0; i < 8; ++i) cout[i] = 0;
+  pkemu::launch(cg_partitions, 1, 64, 0, 0, cin, cout);
+  cudaDeviceSynchronize();
+  int parts[7] = {0, 0, 0, 0, 0, 0, 0};
+  for (int i = 0; i < 64; ++i) {
+    parts[cin[i] & 1] += 1;
+    parts[2 + (cin[i] & 1)] += cin[i];
+    parts[4 + cin[i] % 3] += cin[i];
+  }
+  bool part_ok = true;
+  for (int i = 0; i < 7; ++i) part_ok &= cout[i] == parts[i];
+  check("cg binary/labeled partition", part_ok);
 
   pkemu::launch(count_barrier, 1, 100, 0, 0, cout);
   cudaDeviceSynchronize();

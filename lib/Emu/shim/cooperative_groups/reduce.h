@@ -43,4 +43,15 @@ PKEMU_HD inline T reduce(const thread_block_tile<N> &g, T v, Op op,
   __syncthreads(PKEMU_LOC);
   return r;
 }
+// Over a coalesced group (binary_partition, labeled_partition,
+// coalesced_threads): every member combines the members' values in rank
+// order, read through the group's shuffles.
+template <class T, class Op>
+PKEMU_HD inline T reduce(const coalesced_group &g, T v, Op op,
+                         PKEMU_LOC_PARAMS) {
+  T r = g.shfl(v, 0, PKEMU_LOC);
+  for (unsigned k = 1; k < (unsigned)g.size(); ++k)
+    r = op(r, g.shfl(v, k, PKEMU_LOC));
+  return r;
+}
 } // namespace cooperative_groups
