@@ -218,6 +218,63 @@ PKEMU_CUBLAS_GEMM(cublasSgemm, float, pkemu::blas::kR32F)
 PKEMU_CUBLAS_GEMM(cublasDgemm, double, pkemu::blas::kR64F)
 #undef PKEMU_CUBLAS_GEMM
 
+// Vectors and matrices to and from the device (one address space here; the
+// Async forms are ordered like the library's other calls: at once).
+inline cublasStatus_t cublasSetVector(int n, int es, const void *x, int incx, void *y,
+                             int incy) {
+  return pkemu::cublas::status(pkemu::blas::copy_vector(n, es, x, incx, y, incy));
+}
+inline cublasStatus_t cublasGetVector(int n, int es, const void *x, int incx, void *y,
+                             int incy) {
+  return pkemu::cublas::status(pkemu::blas::copy_vector(n, es, x, incx, y, incy));
+}
+inline cublasStatus_t cublasSetMatrix(int rows, int cols, int es, const void *A,
+                             int lda, void *B, int ldb) {
+  return pkemu::cublas::status(
+      pkemu::blas::copy_matrix(rows, cols, es, A, lda, B, ldb));
+}
+inline cublasStatus_t cublasGetMatrix(int rows, int cols, int es, const void *A,
+                             int lda, void *B, int ldb) {
+  return pkemu::cublas::status(
+      pkemu::blas::copy_matrix(rows, cols, es, A, lda, B, ldb));
+}
+inline cublasStatus_t cublasSetVectorAsync(int n, int es, const void *x, int incx,
+                                  void *y, int incy, cudaStream_t) {
+  return cublasSetVector(n, es, x, incx, y, incy);
+}
+inline cublasStatus_t cublasGetVectorAsync(int n, int es, const void *x, int incx,
+                                  void *y, int incy, cudaStream_t) {
+  return cublasGetVector(n, es, x, incx, y, incy);
+}
+inline cublasStatus_t cublasSetMatrixAsync(int rows, int cols, int es, const void *A,
+                                  int lda, void *B, int ldb, cudaStream_t) {
+  return cublasSetMatrix(rows, cols, es, A, lda, B, ldb);
+}
+inline cublasStatus_t cublasGetMatrixAsync(int rows, int cols, int es, const void *A,
+                                  int lda, void *B, int ldb, cudaStream_t) {
+  return cublasGetMatrix(rows, cols, es, A, lda, B, ldb);
+}
+// GEMMs over arrays of matrix pointers (device arrays).
+#define PKEMU_CUBLAS_GEMM_BATCHED(NAME, T, ELEM)                                \
+  inline cublasStatus_t NAME(                                                          \
+      cublasHandle_t handle, cublasOperation_t ta, cublasOperation_t tb, int m, int n,  \
+      int k, const T *alpha, const T *const A[], int lda, const T *const B[],  \
+      int ldb, const T *beta, T *const C[], int ldc, int batch) {              \
+    if (!handle)                                                               \
+      return CUBLAS_STATUS_NOT_INITIALIZED;                                                          \
+    if (!alpha || !beta)                                                       \
+      return CUBLAS_STATUS_INVALID_VALUE;                                                         \
+    return pkemu::cublas::status(pkemu::blas::gemm_batched(                      \
+        pkemu::cublas::op(ta), pkemu::cublas::op(tb), m, n, k,                     \
+        pkemu::blas::read_scalar(alpha, ELEM), (const void *const *)A, ELEM,   \
+        lda, (const void *const *)B, ELEM, ldb,                                \
+        pkemu::blas::read_scalar(beta, ELEM), (void *const *)C, ELEM, ldc,     \
+        batch));                                                               \
+  }
+PKEMU_CUBLAS_GEMM_BATCHED(cublasSgemmBatched, float, pkemu::blas::kR32F)
+PKEMU_CUBLAS_GEMM_BATCHED(cublasDgemmBatched, double, pkemu::blas::kR64F)
+#undef PKEMU_CUBLAS_GEMM_BATCHED
+
 // Level 1 and 2 (float and double): the CPU BLAS's routines.
 #define PKEMU_CUBLAS_L12(P, T)                                                   \
   inline cublasStatus_t cublas##P##gemv(cublasHandle_t handle, cublasOperation_t ta, int m, int n,   \

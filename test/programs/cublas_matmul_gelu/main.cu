@@ -1,6 +1,7 @@
 // A linear layer + GELU forward through cuBLAS (Sgemm and GemmEx), checked
 // against a CPU reference; prints PASS or FAIL and exits 0.
 #include <cmath>
+#include <cstring>
 #include <vector>
 #include "matmul.cuh"
 
@@ -61,6 +62,51 @@ int main() {
         ok = false;
         break;
       }
+  }
+  // The CUDA samples' simpleCUBLAS / batchCUBLAS path: matrices moved with
+  // cublasSet/GetVector and Set/GetMatrix, a batched GEMM over device arrays
+  // of matrix pointers, a managed buffer attached to a stream.
+  {
+    const int M = 3, K = 4, B = 2;  // C[b] = A[b] (M x K) * X (K x 1), column-major
+    std::vector<float> hA(M * K * B), hX(K), hC(M * B, -1.0f);
+    for (int i = 0; i < M * K * B; ++i) hA[i] = 0.25f * (float)((i * 5) % 7) - 0.5f;
+    for (int i = 0; i < K; ++i) hX[i] = 1.0f + (float)i;
+    float *dA, *dX, *dC;
+    cudaCheck(cudaMalloc(&dA, M * K * B * sizeof(float)));
+    cudaCheck(cudaMalloc(&dX, K * sizeof(float)));
+    cudaCheck(cudaMalloc(&dC, M * B * sizeof(float)));
+    cublasCheck(cublasSetMatrix(M, K * B, sizeof(float), hA.data(), M, dA, M));
+    cublasCheck(cublasSetVector(K, sizeof(float), hX.data(), 1, dX, 1));
+    const float *hAp[B] = {dA, dA + M * K}, *hXp[B] = {dX, dX};
+    float *hCp[B] = {dC, dC + M};
+    const float **dAp, **dXp;
+    float **dCp;
+    cudaCheck(cudaMallocManaged(&dAp, sizeof hAp));
+    cudaCheck(cudaMallocManaged(&dXp, sizeof hXp));
+    cudaCheck(cudaMallocManaged(&dCp, sizeof hCp));
+    cudaStream_t stream;
+    cudaCheck(cudaStreamCreate(&stream));
+    cudaCheck(cudaStreamAttachMemAsync(stream, dAp, 0, cudaMemAttachGlobal));
+    std::memcpy(dAp, hAp, sizeof hAp);
+    std::memcpy(dXp, hXp, sizeof hXp);
+    std::memcpy(dCp, hCp, sizeof hCp);
+    const float one = 1.0f, zero = 0.0f;
+    cublasCheck(cublasSgemmBatched(handle, CUBLAS_OP_N, CUBLAS_OP_N, M, 1, K, &one, dAp, M,
+                                   dXp, K, &zero, dCp, M, B));
+    cudaCheck(cudaDeviceSynchronize());
+    cublasCheck(cublasGetMatrix(M, 1, sizeof(float), dC, M, hC.data(), M));
+    cublasCheck(cublasGetVector(M, sizeof(float), dC + M, 1, hC.data() + M, 1));
+    for (int b = 0; b < B; ++b)
+      for (int i = 0; i < M; ++i) {
+        float want = 0.0f;
+        for (int k = 0; k < K; ++k) want += hA[b * M * K + k * M + i] * hX[k];
+        if (std::fabs(hC[b * M + i] - want) > 1e-5f) {
+          std::printf("batched: C[%d][%d] = %f, expected %f\n", b, i, hC[b * M + i], want);
+          ok = false;
+        }
+      }
+    cudaCheck(cudaStreamDestroy(stream));
+    cudaFree(dA); cudaFree(dX); cudaFree(dC); cudaFree(dAp); cudaFree(dXp); cudaFree(dCp);
   }
   cublasCheck(cublasDestroy(handle));
   cudaFree(d_inp); cudaFree(d_w); cudaFree(d_b); cudaFree(d_out); cudaFree(d_sq);

@@ -239,6 +239,63 @@ PKEMU_HIPBLAS_GEMM(hipblasSgemm, float, pkemu::blas::kR32F)
 PKEMU_HIPBLAS_GEMM(hipblasDgemm, double, pkemu::blas::kR64F)
 #undef PKEMU_HIPBLAS_GEMM
 
+// Vectors and matrices to and from the device (one address space here; the
+// Async forms are ordered like the library's other calls: at once).
+inline hipblasStatus_t hipblasSetVector(int n, int es, const void *x, int incx, void *y,
+                             int incy) {
+  return pkemu::hipblas::status(pkemu::blas::copy_vector(n, es, x, incx, y, incy));
+}
+inline hipblasStatus_t hipblasGetVector(int n, int es, const void *x, int incx, void *y,
+                             int incy) {
+  return pkemu::hipblas::status(pkemu::blas::copy_vector(n, es, x, incx, y, incy));
+}
+inline hipblasStatus_t hipblasSetMatrix(int rows, int cols, int es, const void *A,
+                             int lda, void *B, int ldb) {
+  return pkemu::hipblas::status(
+      pkemu::blas::copy_matrix(rows, cols, es, A, lda, B, ldb));
+}
+inline hipblasStatus_t hipblasGetMatrix(int rows, int cols, int es, const void *A,
+                             int lda, void *B, int ldb) {
+  return pkemu::hipblas::status(
+      pkemu::blas::copy_matrix(rows, cols, es, A, lda, B, ldb));
+}
+inline hipblasStatus_t hipblasSetVectorAsync(int n, int es, const void *x, int incx,
+                                  void *y, int incy, hipStream_t) {
+  return hipblasSetVector(n, es, x, incx, y, incy);
+}
+inline hipblasStatus_t hipblasGetVectorAsync(int n, int es, const void *x, int incx,
+                                  void *y, int incy, hipStream_t) {
+  return hipblasGetVector(n, es, x, incx, y, incy);
+}
+inline hipblasStatus_t hipblasSetMatrixAsync(int rows, int cols, int es, const void *A,
+                                  int lda, void *B, int ldb, hipStream_t) {
+  return hipblasSetMatrix(rows, cols, es, A, lda, B, ldb);
+}
+inline hipblasStatus_t hipblasGetMatrixAsync(int rows, int cols, int es, const void *A,
+                                  int lda, void *B, int ldb, hipStream_t) {
+  return hipblasGetMatrix(rows, cols, es, A, lda, B, ldb);
+}
+// GEMMs over arrays of matrix pointers (device arrays).
+#define PKEMU_HIPBLAS_GEMM_BATCHED(NAME, T, ELEM)                                \
+  inline hipblasStatus_t NAME(                                                          \
+      hipblasHandle_t handle, hipblasOperation_t ta, hipblasOperation_t tb, int m, int n,  \
+      int k, const T *alpha, const T *const A[], int lda, const T *const B[],  \
+      int ldb, const T *beta, T *const C[], int ldc, int batch) {              \
+    if (!handle)                                                               \
+      return HIPBLAS_STATUS_HANDLE_IS_NULLPTR;                                                          \
+    if (!alpha || !beta)                                                       \
+      return HIPBLAS_STATUS_INVALID_VALUE;                                                         \
+    return pkemu::hipblas::status(pkemu::blas::gemm_batched(                      \
+        pkemu::hipblas::op(ta), pkemu::hipblas::op(tb), m, n, k,                     \
+        pkemu::blas::read_scalar(alpha, ELEM), (const void *const *)A, ELEM,   \
+        lda, (const void *const *)B, ELEM, ldb,                                \
+        pkemu::blas::read_scalar(beta, ELEM), (void *const *)C, ELEM, ldc,     \
+        batch));                                                               \
+  }
+PKEMU_HIPBLAS_GEMM_BATCHED(hipblasSgemmBatched, float, pkemu::blas::kR32F)
+PKEMU_HIPBLAS_GEMM_BATCHED(hipblasDgemmBatched, double, pkemu::blas::kR64F)
+#undef PKEMU_HIPBLAS_GEMM_BATCHED
+
 // Level 1 and 2 (float and double): the CPU BLAS's routines.
 #define PKEMU_HIPBLAS_L12(P, T)                                                   \
   inline hipblasStatus_t hipblas##P##gemv(hipblasHandle_t handle, hipblasOperation_t ta, int m, int n,   \

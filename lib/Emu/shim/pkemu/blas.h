@@ -388,5 +388,46 @@ copy(int n, const T *x, int incx, T *y, int incy) {
   return kOk;
 }
 
+/// cublasSetVector/GetVector (hipBLAS's too): n elements of \p es bytes from
+/// x, every incx-th, to y, every incy-th. Host and device memory are one
+/// address space here, so both directions are this copy.
+__attribute__((no_sanitize("thread"))) inline int
+copy_vector(int n, int es, const void *x, int incx, void *y, int incy) {
+  if (es <= 0 || incx <= 0 || incy <= 0 || !x || !y)
+    return kInvalidValue;
+  for (long long i = 0; i < n; ++i)
+    std::memcpy((char *)y + i * incy * es, (const char *)x + i * incx * es,
+                (std::size_t)es);
+  return kOk;
+}
+/// cublasSetMatrix/GetMatrix: a rows x cols column-major matrix of \p es-byte
+/// elements from A (leading dimension lda) to B (ldb).
+__attribute__((no_sanitize("thread"))) inline int
+copy_matrix(int rows, int cols, int es, const void *A, int lda, void *B,
+            int ldb) {
+  if (rows < 0 || cols < 0 || es <= 0 || lda <= 0 || ldb <= 0 ||
+      lda < rows || ldb < rows || !A || !B)
+    return kInvalidValue;
+  for (long long j = 0; j < cols; ++j)
+    std::memcpy((char *)B + j * ldb * es, (const char *)A + j * lda * es,
+                (std::size_t)rows * es);
+  return kOk;
+}
+/// The batched GEMM of pointer arrays (cublasSgemmBatched, ...): one gemm
+/// per batch entry; the arrays are read where they lie (device memory).
+__attribute__((no_sanitize("thread"))) inline int
+gemm_batched(int ta, int tb, int m, int n, int k, double alpha,
+             const void *const *A, int at, int lda, const void *const *B,
+             int bt, int ldb, double beta, void *const *C, int ct, int ldc,
+             int batch) {
+  if (batch < 0 || (batch > 0 && (!A || !B || !C)))
+    return kInvalidValue;
+  for (int b = 0; b < batch; ++b)
+    if (int e = gemm(ta, tb, m, n, k, alpha, A[b], at, lda, 0, B[b], bt, ldb,
+                     0, beta, C[b], ct, ldc, 0, 1))
+      return e;
+  return kOk;
+}
+
 } // namespace blas
 } // namespace pkemu

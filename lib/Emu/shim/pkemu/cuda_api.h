@@ -553,6 +553,13 @@ inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t,
                                        unsigned = 0) {
   return cudaSuccess;
 }
+// Managed memory is reachable from every stream and the host here: the
+// attachment changes nothing (the stream must exist).
+inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *,
+                                            std::size_t = 0,
+                                            unsigned = cudaMemAttachSingle) {
+  return PKEMU_CE(pkemu::api::stream_query(s));
+}
 inline cudaError_t cudaEventCreate(cudaEvent_t *e) {
   return PKEMU_CE(pkemu::api::event_create((void **)e));
 }

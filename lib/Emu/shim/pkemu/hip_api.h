@@ -587,6 +587,13 @@ inline hipError_t hipStreamDestroy(hipStream_t s) {
 inline hipError_t hipStreamSynchronize(hipStream_t s) {
   return PKEMU_HE(pkemu::api::stream_synchronize(s));
 }
+// Managed memory is reachable from every stream and the host here: the
+// attachment changes nothing (the stream must exist).
+inline hipError_t hipStreamAttachMemAsync(hipStream_t s, void *,
+                                          std::size_t = 0,
+                                          unsigned = hipMemAttachSingle) {
+  return PKEMU_HE(pkemu::api::stream_query(s));
+}
 inline hipError_t hipStreamQuery(hipStream_t s) {
   return PKEMU_HE(pkemu::api::stream_query(s));
 }
