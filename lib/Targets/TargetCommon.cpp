@@ -331,6 +331,7 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
     llvm::StringRef Buf = TC.contents(File);
     if (Buf.empty())
       continue;
+    const FileEdits *Covering = TC.Edits.find(File);
     Lexer L(SourceLocation::getFromRawEncoding(1), LO, Buf.begin(), Buf.begin(),
             Buf.end());
     L.SetCommentRetentionState(false);
@@ -353,6 +354,11 @@ void pk::runRenamePass(TargetContext &TC, bool ToHip) {
         continue;
       llvm::StringRef Name = Tok.getRawIdentifier();
       const RenameEntry *E = TC.DB.lookup(Name, ToHip);
+      // A token an earlier pass rewrote with what surrounds it (a case
+      // label made a comment, PK1034) is that pass's.
+      if (E && Covering &&
+          Covering->covers(Tok.getLocation().getRawEncoding() - 1))
+        continue;
       std::string VHip, VWhy;
       RuleId VRule = RuleId::PK1016;
       bool Versioned = ToHip && TC.T == Target::HIP && !Declared.count(Name) &&

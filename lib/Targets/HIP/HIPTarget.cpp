@@ -5,6 +5,8 @@
 // The passes of `port --to hip`, in order:
 //   wave64-analysis       the wave-64 analysis (lib/Analysis), first: its
 //                         walk state is freed before any edit exists
+//   dead-case-labels      PK1034: case labels of enumerators HIP lacks
+//                         become comments (DeadCaseLabels.cpp)
 //   includes, renames     YAML tables (TargetCommon.cpp): PK1001-PK1004,
 //                         PK1006, PK1011
 //   runtime-include       PK1012: nvcc's implicit cuda_runtime.h, made
@@ -80,6 +82,7 @@ public:
         pass("runtime-include", hip::insertRuntimeInclude),
         pass("nvcc-macros", hip::writeNvccMacroValues),
         pass("toolkit-headers", hip::portToolkitHeaders),
+        pass("dead-case-labels", hip::commentDeadCaseLabels),
         pass("renames", [](TargetContext &TC) { runRenamePass(TC, true); }),
         pass("thrust-system", hip::portThrustSystem),
         pass("launch-casts", hip::runLaunchCasts),

@@ -63,6 +63,9 @@ void keepCubWarpWidth(TargetContext &TC);
 /// PK1032: CUDA's umin, umax, llmin, llmax, ullmin, ullmax, which HIP lacks,
 /// become HIP's min/max templates at their types (IntMinMax.cpp).
 void portIntMinMax(TargetContext &TC);
+/// PK1034: case labels of enumerators HIP has no counterpart of become
+/// comments (DeadCaseLabels.cpp).
+void commentDeadCaseLabels(TargetContext &TC);
 
 /// `check`: the PK1014, PK1015 and PK1016 edits the passes above recorded
 /// become notes at their places (`check` writes nothing; CheckRewrites.cpp).

@@ -63,6 +63,7 @@ namespace pk {
   X(GotoStmt)                                                                  \
   X(IndirectGotoStmt)                                                          \
   X(GCCAsmStmt)                                                                \
+  X(SwitchStmt)                                                                \
   X(FunctionDecl)                                                              \
   X(VarDecl)                                                                   \
   X(DeclaratorDecl)                                                            \
