@@ -417,6 +417,15 @@ std::string compileErrorSummary(StringRef Log, unsigned MaxLines) {
          I < Lines.size(); ++I)
       if (!Lines[I].trim().empty())
         R += Lines[I].rtrim().str() + "\n";
+  // A program that calls the OpenMP runtime builds with -fopenmp (nvcc:
+  // -Xcompiler -fopenmp), which validate cannot know.
+  if (llvm::any_of(Lines, [](StringRef L) {
+        return L.contains("undefined reference to `omp_") ||
+               L.contains("undefined reference to `__kmpc_") ||
+               L.contains("undefined symbol: omp_");
+      }))
+    R += "(the program calls the OpenMP runtime: build it with "
+         "--extra-arg=-fopenmp, as nvcc's -Xcompiler -fopenmp)\n";
   return StringRef(R).rtrim().str();
 }
 

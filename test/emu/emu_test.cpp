@@ -698,6 +698,7 @@ TEST(Features, CudaHostApiAtomicsDynamicSharedLaunchKernelCg) {
   EXPECT_HAS(r.out, "cudaLaunchKernel result: ok");
   EXPECT_HAS(r.out, "cg reduce: ok");
   EXPECT_HAS(r.out, "cg binary/labeled partition: ok");
+  EXPECT_HAS(r.out, "memory pools: ok");
   EXPECT_HAS(r.out, "PASS");
 }
 

@@ -178,6 +178,14 @@ TEST(Reports, CompileErrorSummary) {
             "main.cpp:(.text+0x3a): undefined reference to `ref(int)'");
   EXPECT_EQ(compileErrorSummary("clang++: error: linker command failed\n"),
             "clang++: error: linker command failed");
+  // OpenMP calls without -fopenmp: the linker's line and what to pass.
+  EXPECT_EQ(compileErrorSummary(
+                "/usr/bin/ld: m.o: in function `main':\n"
+                "m.cu:31: undefined reference to `omp_get_thread_num'\n"
+                "clang++: error: linker command failed\n"),
+            "m.cu:31: undefined reference to `omp_get_thread_num'\n"
+            "(the program calls the OpenMP runtime: build it with "
+            "--extra-arg=-fopenmp, as nvcc's -Xcompiler -fopenmp)");
 }
 
 } // namespace

@@ -219,6 +219,36 @@ int main() {
   for (int i = 0; i < 7; ++i) part_ok &= cout[i] == parts[i];
   check("cg binary/labeled partition", part_ok);
 
+  // Stream-ordered allocation from the device's memory pool (the CUDA samples'
+  // streamOrderedAllocation): attributes read back, read-only ones refused.
+  {
+    cudaMemPool_t pool;
+    bool pool_ok = cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess;
+    unsigned long long thr = ~0ull, got = 0, used = 1;
+    pool_ok &= cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &thr) == cudaSuccess;
+    pool_ok &= cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &got) == cudaSuccess && got == thr;
+    pool_ok &= cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaErrorInvalidValue;
+    cudaGetLastError();
+    cudaStream_t ps;
+    cudaStreamCreate(&ps);
+    float *px, *py;
+    pool_ok &= cudaMallocFromPoolAsync(&px, 64 * sizeof(float), pool, ps) == cudaSuccess;
+    pool_ok &= cudaMallocAsync(&py, 64 * sizeof(float), ps) == cudaSuccess;
+    float ones[64];
+    for (int i = 0; i < 64; ++i) ones[i] = 1.0f;
+    cudaMemcpyAsync(px, ones, sizeof ones, cudaMemcpyHostToDevice, ps);
+    cudaMemcpyAsync(py, ones, sizeof ones, cudaMemcpyHostToDevice, ps);
+    pkemu::launch(axpy, 1, 64, 0, ps, 2.0f, (const float*)px, py, 64);
+    float back[64];
+    cudaMemcpyAsync(back, py, sizeof back, cudaMemcpyDeviceToHost, ps);
+    cudaFreeAsync(px, ps);
+    cudaFreeAsync(py, ps);
+    cudaStreamSynchronize(ps);
+    for (int i = 0; i < 64; ++i) pool_ok &= back[i] == 3.0f;
+    cudaStreamDestroy(ps);
+    check("memory pools", pool_ok);
+  }
+
   pkemu::launch(count_barrier, 1, 100, 0, 0, cout);
   cudaDeviceSynchronize();
   check("__syncthreads_count/and/or", cout[0] == 34 && cout[1] == 1 && cout[2] == 1);

@@ -61,6 +61,24 @@ int main() {
                                                    8192) == hipSuccess);
   check("hipFuncGetAttributes", hipFuncGetAttributes(&fa, add<float>) == hipSuccess &&
                                     fa.maxThreadsPerBlock >= 256 && fa.maxDynamicSharedSizeBytes == 8192);
+  // Memory pools and stream-ordered allocation.
+  hipMemPool_t pool, cur;
+  hipMemPoolProps props = {};
+  props.allocType = hipMemAllocationTypePinned;
+  props.location.type = hipMemLocationTypeDevice;
+  props.location.id = 0;
+  check("hipMemPoolCreate", hipMemPoolCreate(&pool, &props) == hipSuccess);
+  unsigned long long thr = 1 << 20, got = 0;
+  check("pool attribute", hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, &thr) == hipSuccess &&
+                              hipMemPoolGetAttribute(pool, hipMemPoolAttrReleaseThreshold, &got) == hipSuccess &&
+                              got == thr);
+  check("device pool", hipDeviceSetMemPool(0, pool) == hipSuccess && hipDeviceGetMemPool(&cur, 0) == hipSuccess &&
+                           cur == pool);
+  float* fp = nullptr;
+  check("hipMallocFromPoolAsync", hipMallocFromPoolAsync((void**)&fp, 256, pool, 0) == hipSuccess && fp &&
+                                      hipFreeAsync(fp, 0) == hipSuccess);
+  check("hipMemPoolDestroy", hipMemPoolDestroy(pool) == hipSuccess && hipDeviceGetMemPool(&cur, 0) == hipSuccess &&
+                                 hipDeviceGetDefaultMemPool(&pool, 0) == hipSuccess && cur == pool);
   check("free", hipFree(x) == hipSuccess && hipFree(y) == hipSuccess);
   printf(g_bad ? "FAIL\n" : "PASS\n");
   return g_bad ? 1 : 0;

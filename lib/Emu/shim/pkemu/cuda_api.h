@@ -142,6 +142,8 @@ enum cudaDeviceAttr {
   cudaDevAttrL2CacheSize = 38,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
   cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrMemoryPoolsSupported = 115,
+  cudaDevAttrMemoryPoolSupportedHandleTypes = 119,
 };
 enum cudaComputeMode {
   cudaComputeModeDefault = 0,
@@ -302,6 +304,105 @@ inline cudaError_t cudaMallocAsync(T **p, std::size_t n, cudaStream_t s) {
 inline cudaError_t cudaFreeAsync(void *p, cudaStream_t s) {
   cudaError_t e = cudaStreamSynchronize(s);
   return e != cudaSuccess ? e : cudaFree(p);
+}
+// Stream-ordered memory pools (CUDA 11.2+): see pkemu::detail::MemPool.
+typedef pkemu::detail::MemPool *cudaMemPool_t;
+enum cudaMemPoolAttr {
+  cudaMemPoolReuseFollowEventDependencies = 0x1,
+  cudaMemPoolReuseAllowOpportunistic = 0x2,
+  cudaMemPoolReuseAllowInternalDependencies = 0x3,
+  cudaMemPoolAttrReleaseThreshold = 0x4,
+  cudaMemPoolAttrReservedMemCurrent = 0x5,
+  cudaMemPoolAttrReservedMemHigh = 0x6,
+  cudaMemPoolAttrUsedMemCurrent = 0x7,
+  cudaMemPoolAttrUsedMemHigh = 0x8
+};
+enum cudaMemLocationType {
+  cudaMemLocationTypeInvalid = 0,
+  cudaMemLocationTypeDevice = 1
+};
+struct cudaMemLocation {
+  enum cudaMemLocationType type;
+  int id;
+};
+enum cudaMemAllocationType {
+  cudaMemAllocationTypeInvalid = 0,
+  cudaMemAllocationTypePinned = 1
+};
+enum cudaMemAllocationHandleType {
+  cudaMemHandleTypeNone = 0,
+  cudaMemHandleTypePosixFileDescriptor = 1
+};
+struct cudaMemPoolProps {
+  enum cudaMemAllocationType allocType;
+  enum cudaMemAllocationHandleType handleTypes;
+  struct cudaMemLocation location;
+  void *win32SecurityAttributes;
+  std::size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+};
+inline cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *p, int) {
+  if (!p)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  *p = pkemu::detail::default_mem_pool();
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *p, int) {
+  if (!p)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  *p = pkemu::detail::current_mem_pool();
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSetMemPool(int, cudaMemPool_t p) {
+  if (!p)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  pkemu::detail::current_mem_pool() = p;
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemPoolCreate(cudaMemPool_t *p,
+                                     const cudaMemPoolProps *props) {
+  if (!p || !props || props->allocType != cudaMemAllocationTypePinned)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  *p = new pkemu::detail::MemPool();
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemPoolDestroy(cudaMemPool_t p) {
+  if (!p)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  if (p != pkemu::detail::default_mem_pool()) {
+    if (pkemu::detail::current_mem_pool() == p)
+      pkemu::detail::current_mem_pool() = pkemu::detail::default_mem_pool();
+    delete p;
+  }
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t p, cudaMemPoolAttr a,
+                                           void *v) {
+  return pkemu::detail::mem_pool_set(p, (int)a, v)
+             ? cudaSuccess
+             : PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+}
+inline cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t p, cudaMemPoolAttr a,
+                                           void *v) {
+  return pkemu::detail::mem_pool_get(p, (int)a, v)
+             ? cudaSuccess
+             : PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+}
+inline cudaError_t cudaMemPoolTrimTo(cudaMemPool_t p, std::size_t) {
+  return p ? cudaSuccess
+           : PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+}
+inline cudaError_t cudaMallocFromPoolAsync(void **ptr, std::size_t n,
+                                           cudaMemPool_t p, cudaStream_t s) {
+  if (!p)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  return cudaMallocAsync(ptr, n, s);
+}
+template <class T>
+inline cudaError_t cudaMallocFromPoolAsync(T **ptr, std::size_t n,
+                                           cudaMemPool_t p, cudaStream_t s) {
+  return cudaMallocFromPoolAsync((void **)ptr, n, p, s);
 }
 inline cudaError_t cudaFreeHost(void *p) {
   return PKEMU_CE(pkemu::api::host_free(p));

@@ -151,6 +151,7 @@ enum hipDeviceAttribute_t {
   hipDeviceAttributeMaxSharedMemoryPerMultiprocessor = 81,
   hipDeviceAttributeCooperativeLaunch = 95,
   hipDeviceAttributeSharedMemPerBlockOptin = 97,
+  hipDeviceAttributeMemoryPoolsSupported = 115,
 };
 enum hipComputeMode {
   hipComputeModeDefault = 0,
@@ -293,6 +294,105 @@ inline hipError_t hipMallocAsync(void **p, std::size_t n, hipStream_t) {
 template <class T>
 inline hipError_t hipMallocAsync(T **p, std::size_t n, hipStream_t s) {
   return hipMallocAsync((void **)p, n, s);
+}
+// Stream-ordered memory pools (HIP 5.2+): see pkemu::detail::MemPool.
+typedef pkemu::detail::MemPool *hipMemPool_t;
+enum hipMemPoolAttr {
+  hipMemPoolReuseFollowEventDependencies = 0x1,
+  hipMemPoolReuseAllowOpportunistic = 0x2,
+  hipMemPoolReuseAllowInternalDependencies = 0x3,
+  hipMemPoolAttrReleaseThreshold = 0x4,
+  hipMemPoolAttrReservedMemCurrent = 0x5,
+  hipMemPoolAttrReservedMemHigh = 0x6,
+  hipMemPoolAttrUsedMemCurrent = 0x7,
+  hipMemPoolAttrUsedMemHigh = 0x8
+};
+enum hipMemLocationType {
+  hipMemLocationTypeInvalid = 0,
+  hipMemLocationTypeDevice = 1
+};
+struct hipMemLocation {
+  enum hipMemLocationType type;
+  int id;
+};
+enum hipMemAllocationType {
+  hipMemAllocationTypeInvalid = 0,
+  hipMemAllocationTypePinned = 1
+};
+enum hipMemAllocationHandleType {
+  hipMemHandleTypeNone = 0,
+  hipMemHandleTypePosixFileDescriptor = 1
+};
+struct hipMemPoolProps {
+  enum hipMemAllocationType allocType;
+  enum hipMemAllocationHandleType handleTypes;
+  struct hipMemLocation location;
+  void *win32SecurityAttributes;
+  std::size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+};
+inline hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *p, int) {
+  if (!p)
+    return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  *p = pkemu::detail::default_mem_pool();
+  return hipSuccess;
+}
+inline hipError_t hipDeviceGetMemPool(hipMemPool_t *p, int) {
+  if (!p)
+    return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  *p = pkemu::detail::current_mem_pool();
+  return hipSuccess;
+}
+inline hipError_t hipDeviceSetMemPool(int, hipMemPool_t p) {
+  if (!p)
+    return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  pkemu::detail::current_mem_pool() = p;
+  return hipSuccess;
+}
+inline hipError_t hipMemPoolCreate(hipMemPool_t *p,
+                                   const hipMemPoolProps *props) {
+  if (!p || !props || props->allocType != hipMemAllocationTypePinned)
+    return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  *p = new pkemu::detail::MemPool();
+  return hipSuccess;
+}
+inline hipError_t hipMemPoolDestroy(hipMemPool_t p) {
+  if (!p)
+    return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  if (p != pkemu::detail::default_mem_pool()) {
+    if (pkemu::detail::current_mem_pool() == p)
+      pkemu::detail::current_mem_pool() = pkemu::detail::default_mem_pool();
+    delete p;
+  }
+  return hipSuccess;
+}
+inline hipError_t hipMemPoolSetAttribute(hipMemPool_t p, hipMemPoolAttr a,
+                                         void *v) {
+  return pkemu::detail::mem_pool_set(p, (int)a, v)
+             ? hipSuccess
+             : PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+}
+inline hipError_t hipMemPoolGetAttribute(hipMemPool_t p, hipMemPoolAttr a,
+                                         void *v) {
+  return pkemu::detail::mem_pool_get(p, (int)a, v)
+             ? hipSuccess
+             : PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+}
+inline hipError_t hipMemPoolTrimTo(hipMemPool_t p, std::size_t) {
+  return p ? hipSuccess
+           : PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+}
+inline hipError_t hipMallocFromPoolAsync(void **ptr, std::size_t n,
+                                         hipMemPool_t p, hipStream_t s) {
+  if (!p)
+    return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  return hipMallocAsync(ptr, n, s);
+}
+template <class T>
+inline hipError_t hipMallocFromPoolAsync(T **ptr, std::size_t n, hipMemPool_t p,
+                                         hipStream_t s) {
+  return hipMallocFromPoolAsync((void **)ptr, n, p, s);
 }
 inline hipError_t hipFreeAsync(void *p, hipStream_t s) {
   hipError_t e = hipStreamSynchronize(s);

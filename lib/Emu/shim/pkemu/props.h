@@ -50,6 +50,51 @@ inline std::size_t *device_limits() {
   static std::size_t L[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
   return L;
 }
+// Memory pools (cudaMemPool_t / hipMemPool_t): the attributes set are read
+// back (the reuse flags, the release threshold, the high-water marks reset
+// to 0); allocations from a pool are device buffers like any other.
+struct MemPool {
+  unsigned long long attr[9] = {0, 1, 1, 1, 0, 0, 0, 0, 0};
+};
+inline MemPool *default_mem_pool() {
+  static MemPool P;
+  return &P;
+}
+inline MemPool *&current_mem_pool() {
+  static MemPool *C = default_mem_pool();
+  return C;
+}
+// The attribute's kind: 1 int (the reuse flags), 2 unsigned 64-bit and
+// settable, 3 unsigned 64-bit and settable to 0 only (high-water marks),
+// 4 read only, 0 none.
+inline int mem_pool_attr_kind(int a) {
+  return a >= 1 && a <= 3   ? 1
+         : a == 4           ? 2
+         : a == 6 || a == 8 ? 3
+         : a == 5 || a == 7 ? 4
+                            : 0;
+}
+inline bool mem_pool_set(MemPool *p, int a, const void *v) {
+  int k = mem_pool_attr_kind(a);
+  if (!p || !v || k == 0 || k == 4)
+    return false;
+  unsigned long long x = k == 1 ? (unsigned long long)*(const int *)v
+                                : *(const unsigned long long *)v;
+  if (k == 3 && x != 0)
+    return false;
+  p->attr[a] = x;
+  return true;
+}
+inline bool mem_pool_get(const MemPool *p, int a, void *v) {
+  int k = mem_pool_attr_kind(a);
+  if (!p || !v || k == 0)
+    return false;
+  if (k == 1)
+    *(int *)v = (int)p->attr[a];
+  else
+    *(unsigned long long *)v = p->attr[a];
+  return true;
+}
 inline int device_attr(int attr) {
   switch (attr) {
   case 1:
@@ -95,6 +140,7 @@ inline int device_attr(int attr) {
   case 78: // StreamPrioritiesSupported
   case 83: // ManagedMemory
   case 89: // ConcurrentManagedAccess
+  case 115: // MemoryPoolsSupported (cudaMallocAsync, memory pools)
     return 1;
   case 36: // MemoryClockRate, kHz
     return 1000000;
