@@ -365,6 +365,20 @@ TEST(Errors, CrossedShufflesAreReported) {
   EXPECT_EQ(r.out.find("not reached"), std::string::npos);
 }
 
+// An atomic writes its bytes; an exchange initialises (its new value does not depend on the old).
+TEST(Errors, AtomicExchangeInitialisesShared) {
+  Result r = run(build("errors", "cuda", 32), "exch_init");
+  EXPECT_EQ(r.rc, 0) << r.out << r.err;
+  EXPECT_HAS(r.out, "exch_init: 64");
+  EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+  Result a = run(build("errors", "cuda", 32), "add_first");
+  EXPECT_EQ(a.rc, 86) << a.out << a.err;
+  EXPECT_EQ(count(a.err, "pkemu: error:"), 1) << a.err;
+  EXPECT_HAS(a.err, "uninitialised shared memory read: kernel 'shared_counter(int*, int)' at " + kSrc +
+                        "/programs/" + at("errors", "COUNT_LINE"));
+  EXPECT_HAS(a.err, "performs an atomic on 4 bytes at 'hits'+0");
+}
+
 TEST(Errors, HangTimesOut) {
   Result r = run(build("errors", "cuda", 32), "timeout", "PKEMU_TIMEOUT_S=1");
   EXPECT_EQ(r.rc, 86);

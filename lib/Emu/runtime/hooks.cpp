@@ -441,8 +441,13 @@ __attribute__((noinline)) void atomic_outside(const void *a, std::size_t n) {
     foreign_report(a, n, "performs an atomic on", __builtin_return_address(0));
 }
 
-// Atomics: bounds and initialisation are checked; atomics never race.
-void atomic_slow(const void *addr, unsigned size, void *pc) {
+// Atomics: bounds and initialisation are checked (but for an exchange, whose
+// result does not depend on the old value); atomics never race. Every atomic
+// writes its bytes: they are initialised after it.
+void atomic_slow(const void *addr, unsigned size, bool exch) {
+  // The atomic's call site: note_atomic is inlined into the kernel, where a
+  // return address would be the kernel's own.
+  void *pc = __builtin_return_address(0);
   Worker *wp = t_worker;
   if (!wp || !wp->cur)
     return;
@@ -459,16 +464,18 @@ void atomic_slow(const void *addr, unsigned size, void *pc) {
                  nullptr);
       return;
     }
-    if (st == 1) {
+    if (st == 1 && !exch) {
       std::string text = "read of uninitialised shared memory in block " +
                          block_str(w.bidx) + ": " + thread_str(w, w.cur->lin) +
                          " performs an atomic on " + where(w, off, size) +
                          " that no thread has written since the block started";
       report_mem(w, "uninitialised shared memory read", std::move(text), pc,
                  nullptr);
-      return;
+      break;
     }
   }
+  for (std::size_t i = off; i < off + size && i < w.arena_cap; ++i)
+    w.sstate[i] = 2 | (w.sstate[i] & kSplitWord);
 }
 
 } // namespace detail

@@ -89,6 +89,18 @@ __global__ void crossed_shfl(int* out) {
   out[threadIdx.x] = v;
 }
 
+// atomicExch initialises a shared counter (the CUDA samples' simpleAttributes); every thread then
+// counts on it and reads it. `add_first` counts on it without the exchange: one report, at the
+// first atomic, and none for what the atomics wrote.
+__global__ void shared_counter(int* out, int add_first) {
+  PKEMU_SHARED(hits, unsigned);
+  if (!add_first) atomicExch(&hits, 0u);
+  __syncthreads();
+  atomicAdd(&hits, 1u);  // COUNT_LINE
+  __syncthreads();
+  out[threadIdx.x] = (int)hits;
+}
+
 int main(int argc, char** argv) {
   const char* s = argc > 1 ? argv[1] : "";
   float *in, *outf;
@@ -124,6 +136,10 @@ int main(int argc, char** argv) {
   } else if (!strcmp(s, "divergent")) {
     pkemu::launch(divergent_shfl, 1, 32, 0, 0, out);
     printf("not reached\n");
+  } else if (!strcmp(s, "exch_init") || !strcmp(s, "add_first")) {
+    pkemu::launch(shared_counter, 1, 64, 0, 0, out, !strcmp(s, "add_first") ? 1 : 0);
+    cudaDeviceSynchronize();
+    printf("%s: %d\n", s, out[63]);
   } else if (!strcmp(s, "crossed")) {
     pkemu::launch(crossed_shfl, 1, 32, 0, 0, out);
     printf("not reached\n");

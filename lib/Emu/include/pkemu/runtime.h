@@ -145,7 +145,8 @@ int barrier(int kind, int pred, const char *file, int line);
 void yield();
 // Shared memory.
 void *shared_alloc(const SharedDecl *decl);
-void atomic_slow(const void *addr, unsigned size, void *pc);
+__attribute__((noinline)) void atomic_slow(const void *addr, unsigned size,
+                                           bool exch);
 // Device memory (cudaMalloc / hipMalloc / *MallocManaged). Every buffer lives
 // in its own 4 GiB slot of one reserved address range, starting in the middle
 // of the slot, so an access is checked with one subtraction, a shift and a
@@ -255,12 +256,12 @@ bool grid_is_cooperative();
 void atomic_outside(const void *a, std::size_t n);
 // Always inlined: reports name the atomic's call site by the return address
 // of atomic_slow / atomic_outside.
-__attribute__((always_inline)) inline void note_atomic(const void *addr,
-                                                       unsigned size) {
+__attribute__((always_inline)) inline void
+note_atomic(const void *addr, unsigned size, bool exch = false) {
 #ifndef PKEMU_PARSE
   const std::uintptr_t a = (std::uintptr_t)addr;
   if (a - rt_load(pkemu_t_arena_lo) < rt_load(pkemu_t_arena_size))
-    atomic_slow(addr, size, __builtin_return_address(0));
+    atomic_slow(addr, size, exch);
   else if (__builtin_expect(a - rt_load(pkemu_device_heap.lo) <
                                     rt_load(pkemu_device_heap.span)
                                 ? device_out_of_bounds(a, size)
@@ -276,6 +277,7 @@ __attribute__((always_inline)) inline void note_atomic(const void *addr,
 #else
   (void)addr;
   (void)size;
+  (void)exch;
 #endif
 }
 

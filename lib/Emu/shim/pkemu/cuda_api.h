@@ -568,6 +568,60 @@ inline cudaError_t cudaDeviceGetLimit(std::size_t *v, int l) {
   *v = pkemu::detail::device_limits()[l];
   return cudaSuccess;
 }
+// L2 persistence hints (CUDA 11+) and the stream attributes that carry
+// them: accepted and read back; the emulator has no cache to steer.
+enum cudaAccessProperty {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2
+};
+struct cudaAccessPolicyWindow {
+  void *base_ptr;
+  std::size_t num_bytes;
+  float hitRatio;
+  enum cudaAccessProperty hitProp;
+  enum cudaAccessProperty missProp;
+};
+enum cudaLaunchAttributeID {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeAccessPolicyWindow = 1,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeSynchronizationPolicy = 3,
+  cudaLaunchAttributePriority = 8
+};
+union cudaLaunchAttributeValue {
+  char pad[64];
+  struct cudaAccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  int syncPolicy;
+  int priority;
+};
+#define cudaStreamAttrID cudaLaunchAttributeID
+#define cudaStreamAttrValue cudaLaunchAttributeValue
+#define cudaStreamAttributeAccessPolicyWindow                                  \
+  cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy                               \
+  cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
+inline cudaError_t cudaStreamSetAttribute(cudaStream_t s,
+                                          cudaLaunchAttributeID a,
+                                          const cudaLaunchAttributeValue *v) {
+  if (!v || (int)a < 0 || (int)a > 8)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  pkemu::detail::stream_attrs_of<cudaLaunchAttributeValue>(s)[(int)a] = *v;
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamGetAttribute(cudaStream_t s,
+                                          cudaLaunchAttributeID a,
+                                          cudaLaunchAttributeValue *v) {
+  if (!v || (int)a < 0 || (int)a > 8)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  *v = pkemu::detail::stream_attrs_of<cudaLaunchAttributeValue>(s)[(int)a];
+  return cudaSuccess;
+}
+inline cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
+// A callback's calling convention (empty but on Windows).
+#define CUDART_CB
 // One priority level: the emulator runs every stream's work in order.
 inline cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) {
   if (least)
@@ -646,6 +700,29 @@ inline cudaError_t cudaStreamDestroy(cudaStream_t s) {
 }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t s) {
   return PKEMU_CE(pkemu::api::stream_synchronize(s));
+}
+// Host functions in stream order: run when the stream's earlier work is
+// done (the host waits for it here, then calls the function).
+typedef void (*cudaStreamCallback_t)(cudaStream_t, cudaError_t, void *);
+typedef void (*cudaHostFn_t)(void *);
+inline cudaError_t cudaStreamAddCallback(cudaStream_t s,
+                                         cudaStreamCallback_t cb, void *ud,
+                                         unsigned flags) {
+  if (!cb || flags != 0)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  cudaError_t e = cudaStreamSynchronize(s);
+  cb(s, e, ud);
+  return cudaSuccess;
+}
+inline cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn,
+                                      void *ud) {
+  if (!fn)
+    return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  cudaError_t e = cudaStreamSynchronize(s);
+  if (e != cudaSuccess)
+    return e;
+  fn(ud);
+  return cudaSuccess;
 }
 inline cudaError_t cudaStreamQuery(cudaStream_t s) {
   return PKEMU_CE(pkemu::api::stream_query(s));

@@ -328,6 +328,11 @@ PKEMU_HD inline pkemu_lanemask_t __lanemask_ge() {
 #define PKEMU_ATOMIC_INLINE inline __attribute__((always_inline))
 #define PKEMU_AT(p)                                                            \
   ::pkemu::detail::note_atomic((const void *)(p), sizeof(*(p)))
+// atomicExch: its new value does not depend on the old one, so an exchange
+// initialises shared memory (`atomicExch(&count, 0)`) and is not an
+// uninitialised read (the old value it returns is the program's concern).
+#define PKEMU_AT_EXCH(p)                                                       \
+  ::pkemu::detail::note_atomic((const void *)(p), sizeof(*(p)), true)
 #define PKEMU_ATOMIC_INT(T)                                                    \
   PKEMU_HD PKEMU_ATOMIC_INLINE T atomicAdd(T *p, T v) {                        \
     PKEMU_AT(p);                                                               \
@@ -350,7 +355,7 @@ PKEMU_HD inline pkemu_lanemask_t __lanemask_ge() {
     return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED);                         \
   }                                                                            \
   PKEMU_HD PKEMU_ATOMIC_INLINE T atomicExch(T *p, T v) {                       \
-    PKEMU_AT(p);                                                               \
+    PKEMU_AT_EXCH(p);                                                          \
     return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);                        \
   }                                                                            \
   PKEMU_HD PKEMU_ATOMIC_INLINE T atomicCAS(T *p, T c, T v) {                   \
@@ -416,7 +421,7 @@ PKEMU_HD PKEMU_ATOMIC_INLINE T atomic_cas_loop(T *p, F f) {
                                                   [v](T o) { return o - v; }); \
   }                                                                            \
   PKEMU_HD PKEMU_ATOMIC_INLINE T atomicExch(T *p, T v) {                       \
-    PKEMU_AT(p);                                                               \
+    PKEMU_AT_EXCH(p);                                                          \
     return ::pkemu::detail::atomic_cas_loop<T, U>(p, [v](T) { return v; });    \
   }                                                                            \
   PKEMU_HD PKEMU_ATOMIC_INLINE T atomicMax(T *p, T v) {                        \

@@ -224,6 +224,8 @@ struct hipDeviceProp_t {
   int regsPerMultiprocessor;
   std::size_t sharedMemPerBlockOptin;
   int maxBlocksPerMultiProcessor;
+  int persistingL2CacheMaxSize;
+  int accessPolicyMaxWindowSize;
 };
 
 #define PKEMU_HE(x) ((hipError_t)(x))
@@ -684,9 +686,44 @@ inline hipError_t hipDeviceGetLimit(std::size_t *v, hipLimit_t l) {
 inline hipError_t hipStreamDestroy(hipStream_t s) {
   return PKEMU_HE(pkemu::api::stream_destroy(s));
 }
+// L2 persistence hints: the types ports name (HIP 5.2+); nothing to steer.
+enum hipAccessProperty {
+  hipAccessPropertyNormal = 0,
+  hipAccessPropertyStreaming = 1,
+  hipAccessPropertyPersisting = 2
+};
+struct hipAccessPolicyWindow {
+  void *base_ptr;
+  hipAccessProperty hitProp;
+  float hitRatio;
+  hipAccessProperty missProp;
+  std::size_t num_bytes;
+};
 inline hipError_t hipStreamSynchronize(hipStream_t s) {
   return PKEMU_HE(pkemu::api::stream_synchronize(s));
 }
+// Host functions in stream order: run when the stream's earlier work is
+// done (the host waits for it here, then calls the function).
+typedef void (*hipStreamCallback_t)(hipStream_t, hipError_t, void *);
+typedef void (*hipHostFn_t)(void *);
+inline hipError_t hipStreamAddCallback(hipStream_t s, hipStreamCallback_t cb,
+                                       void *ud, unsigned flags) {
+  if (!cb || flags != 0)
+    return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  hipError_t e = hipStreamSynchronize(s);
+  cb(s, e, ud);
+  return hipSuccess;
+}
+inline hipError_t hipLaunchHostFunc(hipStream_t s, hipHostFn_t fn, void *ud) {
+  if (!fn)
+    return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidValue));
+  hipError_t e = hipStreamSynchronize(s);
+  if (e != hipSuccess)
+    return e;
+  fn(ud);
+  return hipSuccess;
+}
+
 // Managed memory is reachable from every stream and the host here: the
 // attachment changes nothing (the stream must exist).
 inline hipError_t hipStreamAttachMemAsync(hipStream_t s, void *,

@@ -5,7 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 #pragma once
+#include <array>
 #include <cstring>
+#include <map>
 
 #include "../../include/pkemu/host_api.h"
 
@@ -43,12 +45,22 @@ template <class P> inline void fill_props(P *p) {
   p->cooperativeLaunch = 1;
   p->sharedMemPerBlockOptin = api::kSharedPerBlockOptin;
   p->maxBlocksPerMultiProcessor = 32;
+  // L2 persistence hints are accepted (cudaStreamSetAttribute): the limits
+  // of a device that has them.
+  p->persistingL2CacheMaxSize = 4 << 20;
+  p->accessPolicyMaxWindowSize = 128 << 20;
 }
 // cudaDeviceSetLimit / hipDeviceSetLimit: what was set, read back by the
 // Get forms (the emulator's device heap and stack do not depend on them).
 inline std::size_t *device_limits() {
   static std::size_t L[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
   return L;
+}
+// Stream attributes (cudaStreamSetAttribute): what was set, per stream,
+// read back by the Get form; values are unions of up to 64 bytes.
+template <class V> inline V *stream_attrs_of(const void *s) {
+  static std::map<const void *, std::array<V, 9>> M;
+  return M[s].data();
 }
 // Memory pools (cudaMemPool_t / hipMemPool_t): the attributes set are read
 // back (the reuse flags, the release threshold, the high-water marks reset
