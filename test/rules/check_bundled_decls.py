@@ -183,10 +183,11 @@ def main():
         consts = [n for path, doc in rc.load_tables(os.path.join(a.source_dir, 'rules'))
                   if not rc.is_header_table(doc) for e in doc.get('entries') or []
                   if e.get('kind') in ('enum', 'macro') for n in [e['cuda']]]
-        # (a name the bundled mode lacks would read the value of clang's
-        # typo correction)
+        # (a name the bundled mode lacks, as one noted "toolkit only", would
+        # read the value of clang's typo correction)
         bv = constant_values(bcmd_stdin, prelude,
-                             [n for n in consts if not NOT_BUNDLED_NAMES.match(n)])
+                             [n for n in consts if not NOT_BUNDLED_NAMES.match(n)
+                              and n not in toolkit_only])
         tv = constant_values(tcmd_stdin, tprelude, consts)
         # Namespaces (CUB): declared by the toolkit.
         bad, log = rc.compile_lines(tcmd_stdin, tprelude, [f'namespace pk_ns{i} = ::{n};'

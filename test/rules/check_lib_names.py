@@ -56,6 +56,18 @@ PRELUDES = {
 }
 
 
+def library_commands(clang, offload_arch, hip_include, rocm6_include):
+    """{library: clang command prefix} that the probes of a library compile with."""
+    common = [clang, '-x', 'hip', f'--offload-arch={offload_arch}', '-nogpulib',
+              '-fsyntax-only', '-std=c++17', '-Wno-deprecated-declarations',
+              '-Wno-unused-command-line-argument']
+    rocm6 = common + ['-nogpuinc', '-isystem', rocm6_include,
+                      '-include', '__clang_hip_runtime_wrapper.h']
+    debian = common + ['--rocm-path=/usr', f'-I{hip_include}']
+    return {'hipblas': rocm6, 'hipblaslt': rocm6, 'hipcub': rocm6, 'thrust': rocm6,
+            'hiprand': debian, 'hipsparse': debian}
+
+
 def library_of_header(h):
     top = h.split('/')[0]
     return top if top in PRELUDES else None
@@ -88,13 +100,7 @@ def main():
     if not os.path.isfile(os.path.join(a.hip_include, 'hipsparse', 'hipsparse.h')):
         print(f'skipped: no hipSPARSE headers under {a.hip_include} (libhipsparse-dev)')
         return 77
-    common = [a.clang, '-x', 'hip', f'--offload-arch={a.offload_arch}', '-nogpulib',
-              '-fsyntax-only', '-std=c++17', '-Wno-deprecated-declarations',
-              '-Wno-unused-command-line-argument']
-    rocm6 = common + ['-nogpuinc', '-isystem', a.rocm6_include,
-                      '-include', '__clang_hip_runtime_wrapper.h']
-    debian = common + ['--rocm-path=/usr', f'-I{a.hip_include}']
-    cmds = {'hipblas': rocm6, 'hipblaslt': rocm6, 'hipcub': rocm6, 'thrust': rocm6, 'hiprand': debian, 'hipsparse': debian}
+    cmds = library_commands(a.clang, a.offload_arch, a.hip_include, a.rocm6_include)
 
     errors = []
     per_lib = {}  # lib -> [(file, cuda, hip, kind)]

@@ -6,6 +6,8 @@
  *===-----------------------------------------------------------------------===*/
 #ifndef __PK_CURAND_KERNEL_H
 #define __PK_CURAND_KERNEL_H
+/* the guard of curand_kernel.h, which code tests to see the device API */
+#define CURAND_KERNEL_H_
 
 #include "vector_types.h"
 #include "curand.h"
@@ -36,6 +38,7 @@ typedef struct curandStateMRG32k3a curandStateMRG32k3a_t;
   __device__ double2 curand_normal2_double(S *state);                              \
   __device__ float curand_log_normal(S *state, float mean, float stddev);          \
   __device__ double curand_log_normal_double(S *state, double mean, double stddev); \
+  __device__ float2 curand_log_normal2(S *state, float mean, float stddev);         \
   __device__ unsigned int curand_poisson(S *state, double lambda);                 \
   __device__ void skipahead(unsigned long long n, S *state);                       \
   __device__ void skipahead_sequence(unsigned long long n, S *state);
@@ -48,5 +51,10 @@ __PK_CURAND_STATE_API(curandStateMRG32k3a_t)
 __device__ uint4 curand4(curandStatePhilox4_32_10_t *state);
 __device__ float4 curand_uniform4(curandStatePhilox4_32_10_t *state);
 __device__ float4 curand_normal4(curandStatePhilox4_32_10_t *state);
+__device__ double2 curand_uniform2_double(curandStatePhilox4_32_10_t *state);
+__device__ double4 curand_uniform4_double(curandStatePhilox4_32_10_t *state);
+__device__ double4 curand_normal4_double(curandStatePhilox4_32_10_t *state);
+__device__ float4 curand_log_normal4(curandStatePhilox4_32_10_t *state, float mean, float stddev);
+__device__ uint4 curand_poisson4(curandStatePhilox4_32_10_t *state, double lambda);
 
 #endif /* __PK_CURAND_KERNEL_H */

@@ -2,9 +2,10 @@
  *
  * Declarations for parsing CUDA sources without a toolkit (see
  * __pk_cuda_prelude.h), following the cuSPARSE API reference: handles, the
- * legacy matrix descriptor, the generic sparse/dense descriptors and
- * SpMV/SpMM, with the toolkit's enumerator values.  Nothing here is compiled
- * to code.
+ * legacy matrix descriptor (with fill mode and diagonal type), the generic
+ * sparse/dense matrix and vector descriptors, SpMV/SpMM, the triangular solve
+ * SpSV and the csrilu02 incomplete LU, with the toolkit's enumerator values.
+ * Nothing here is compiled to code.
  *===-----------------------------------------------------------------------===*/
 #ifndef __PK_CUSPARSE_H
 #define __PK_CUSPARSE_H
@@ -45,6 +46,12 @@ typedef enum {
   CUSPARSE_SPMM_CSR_ALG2 = 6, CUSPARSE_SPMM_CSR_ALG3 = 12
 } cusparseSpMMAlg_t;
 
+typedef enum { CUSPARSE_FILL_MODE_LOWER = 0, CUSPARSE_FILL_MODE_UPPER = 1 } cusparseFillMode_t;
+typedef enum { CUSPARSE_DIAG_TYPE_NON_UNIT = 0, CUSPARSE_DIAG_TYPE_UNIT = 1 } cusparseDiagType_t;
+typedef enum { CUSPARSE_SOLVE_POLICY_NO_LEVEL = 0, CUSPARSE_SOLVE_POLICY_USE_LEVEL = 1 } cusparseSolvePolicy_t;
+typedef enum { CUSPARSE_SPMAT_FILL_MODE = 0, CUSPARSE_SPMAT_DIAG_TYPE = 1 } cusparseSpMatAttribute_t;
+typedef enum { CUSPARSE_SPSV_ALG_DEFAULT = 0 } cusparseSpSVAlg_t;
+
 typedef struct cusparseContext *cusparseHandle_t;
 typedef struct cusparseMatDescr *cusparseMatDescr_t;
 typedef struct cusparseSpMatDescr *cusparseSpMatDescr_t;
@@ -53,6 +60,11 @@ typedef struct cusparseDnVecDescr *cusparseDnVecDescr_t;
 typedef struct cusparseDnVecDescr const *cusparseConstDnVecDescr_t;
 typedef struct cusparseDnMatDescr *cusparseDnMatDescr_t;
 typedef struct cusparseDnMatDescr const *cusparseConstDnMatDescr_t;
+typedef struct cusparseSpVecDescr *cusparseSpVecDescr_t;
+typedef struct cusparseSpVecDescr const *cusparseConstSpVecDescr_t;
+typedef struct cusparseSpSVDescr *cusparseSpSVDescr_t;
+/* the incomplete-LU (csrilu02) analysis data; hipSPARSE spells it the same */
+typedef struct csrilu02Info *csrilu02Info_t;
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,6 +122,81 @@ cusparseStatus_t cusparseSpMM_bufferSize(cusparseHandle_t handle, cusparseOperat
                                          cusparseConstDnMatDescr_t matB, const void *beta,
                                          cusparseDnMatDescr_t matC, cudaDataType computeType,
                                          cusparseSpMMAlg_t alg, size_t *bufferSize);
+
+/* triangular matrices: the legacy descriptor's fill mode and diagonal, and the
+ * generic descriptor's attributes (data points to a cusparseFillMode_t or a
+ * cusparseDiagType_t) */
+cusparseStatus_t cusparseSetMatFillMode(cusparseMatDescr_t descrA, cusparseFillMode_t fillMode);
+cusparseFillMode_t cusparseGetMatFillMode(const cusparseMatDescr_t descrA);
+cusparseStatus_t cusparseSetMatDiagType(cusparseMatDescr_t descrA, cusparseDiagType_t diagType);
+cusparseDiagType_t cusparseGetMatDiagType(const cusparseMatDescr_t descrA);
+cusparseStatus_t cusparseSpMatSetAttribute(cusparseSpMatDescr_t spMatDescr,
+                                           cusparseSpMatAttribute_t attribute, void *data,
+                                           size_t dataSize);
+cusparseStatus_t cusparseSpMatGetAttribute(cusparseConstSpMatDescr_t spMatDescr,
+                                           cusparseSpMatAttribute_t attribute, void *data,
+                                           size_t dataSize);
+
+/* sparse vectors and the dense vector's values */
+cusparseStatus_t cusparseCreateSpVec(cusparseSpVecDescr_t *spVecDescr, int64_t size, int64_t nnz,
+                                     void *indices, void *values, cusparseIndexType_t idxType,
+                                     cusparseIndexBase_t idxBase, cudaDataType valueType);
+cusparseStatus_t cusparseDestroySpVec(cusparseConstSpVecDescr_t spVecDescr);
+cusparseStatus_t cusparseDnVecGetValues(cusparseDnVecDescr_t dnVecDescr, void **values);
+cusparseStatus_t cusparseDnVecSetValues(cusparseDnVecDescr_t dnVecDescr, void *values);
+
+/* sparse triangular solve (SpSV): descriptor, buffer size, analysis, solve */
+cusparseStatus_t cusparseSpSV_createDescr(cusparseSpSVDescr_t *descr);
+cusparseStatus_t cusparseSpSV_destroyDescr(cusparseSpSVDescr_t descr);
+cusparseStatus_t cusparseSpSV_bufferSize(cusparseHandle_t handle, cusparseOperation_t opA,
+                                         const void *alpha, cusparseConstSpMatDescr_t matA,
+                                         cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY,
+                                         cudaDataType computeType, cusparseSpSVAlg_t alg,
+                                         cusparseSpSVDescr_t spsvDescr, size_t *bufferSize);
+cusparseStatus_t cusparseSpSV_analysis(cusparseHandle_t handle, cusparseOperation_t opA,
+                                       const void *alpha, cusparseConstSpMatDescr_t matA,
+                                       cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY,
+                                       cudaDataType computeType, cusparseSpSVAlg_t alg,
+                                       cusparseSpSVDescr_t spsvDescr, void *externalBuffer);
+cusparseStatus_t cusparseSpSV_solve(cusparseHandle_t handle, cusparseOperation_t opA,
+                                    const void *alpha, cusparseConstSpMatDescr_t matA,
+                                    cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY,
+                                    cudaDataType computeType, cusparseSpSVAlg_t alg,
+                                    cusparseSpSVDescr_t spsvDescr);
+
+/* incomplete LU factorization with zero fill-in of a CSR matrix (csrilu02) */
+cusparseStatus_t cusparseCreateCsrilu02Info(csrilu02Info_t *info);
+cusparseStatus_t cusparseDestroyCsrilu02Info(csrilu02Info_t info);
+cusparseStatus_t cusparseXcsrilu02_zeroPivot(cusparseHandle_t handle, csrilu02Info_t info,
+                                             int *position);
+cusparseStatus_t cusparseScsrilu02_bufferSize(cusparseHandle_t handle, int m, int nnz,
+                                              const cusparseMatDescr_t descrA, float *csrSortedValA,
+                                              const int *csrSortedRowPtrA,
+                                              const int *csrSortedColIndA, csrilu02Info_t info,
+                                              int *pBufferSizeInBytes);
+cusparseStatus_t cusparseDcsrilu02_bufferSize(cusparseHandle_t handle, int m, int nnz,
+                                              const cusparseMatDescr_t descrA, double *csrSortedValA,
+                                              const int *csrSortedRowPtrA,
+                                              const int *csrSortedColIndA, csrilu02Info_t info,
+                                              int *pBufferSizeInBytes);
+cusparseStatus_t cusparseScsrilu02_analysis(cusparseHandle_t handle, int m, int nnz,
+                                            const cusparseMatDescr_t descrA,
+                                            const float *csrSortedValA, const int *csrSortedRowPtrA,
+                                            const int *csrSortedColIndA, csrilu02Info_t info,
+                                            cusparseSolvePolicy_t policy, void *pBuffer);
+cusparseStatus_t cusparseDcsrilu02_analysis(cusparseHandle_t handle, int m, int nnz,
+                                            const cusparseMatDescr_t descrA,
+                                            const double *csrSortedValA, const int *csrSortedRowPtrA,
+                                            const int *csrSortedColIndA, csrilu02Info_t info,
+                                            cusparseSolvePolicy_t policy, void *pBuffer);
+cusparseStatus_t cusparseScsrilu02(cusparseHandle_t handle, int m, int nnz,
+                                   const cusparseMatDescr_t descrA, float *csrSortedValA_valM,
+                                   const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+                                   csrilu02Info_t info, cusparseSolvePolicy_t policy, void *pBuffer);
+cusparseStatus_t cusparseDcsrilu02(cusparseHandle_t handle, int m, int nnz,
+                                   const cusparseMatDescr_t descrA, double *csrSortedValA_valM,
+                                   const int *csrSortedRowPtrA, const int *csrSortedColIndA,
+                                   csrilu02Info_t info, cusparseSolvePolicy_t policy, void *pBuffer);
 #ifdef __cplusplus
 }
 #endif
