@@ -7,7 +7,7 @@
 // RUN: FileCheck %s --match-full-lines --input-file=%t/hip/PK1001.hip
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t/r.json
 // REPORT:      "counts": {
-// REPORT-NEXT:   "PK1001": 21,
+// REPORT-NEXT:   "PK1001": 23,
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
@@ -79,3 +79,9 @@ float run(const float *h, int n) {
   cudaFree(d);
   return ms;
 }
+
+// A stream callback: CUDART_CB is a calling convention HIP has no macro for.
+void CUDART_CB done(cudaStream_t, cudaError_t, void *flag) { *(int *)flag = 1; }
+// CHECK: void __host__ done(hipStream_t, hipError_t, void *flag) { *(int *)flag = 1; }
+void enqueue(cudaStream_t s, int *flag) { cudaStreamAddCallback(s, done, flag, 0); }
+// CHECK: void enqueue(hipStream_t s, int *flag) { hipStreamAddCallback(s, done, flag, 0); }

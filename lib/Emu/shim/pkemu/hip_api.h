@@ -226,6 +226,8 @@ struct hipDeviceProp_t {
   int maxBlocksPerMultiProcessor;
   int persistingL2CacheMaxSize;
   int accessPolicyMaxWindowSize;
+  int pageableMemoryAccess;
+  int pageableMemoryAccessUsesHostPageTables;
 };
 
 #define PKEMU_HE(x) ((hipError_t)(x))
