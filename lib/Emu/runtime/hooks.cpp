@@ -576,8 +576,8 @@ bool __pkemu_range_ok(const void *a, const void *b, std::uint64_t n) {
 // inside one live device buffer, or all of whole, initialised shared words
 // that no other thread wrote since the last barrier -- then each word's cell
 // records the read as the hook would have (the group's reads share one
-// source location, this call's). False leaves everything as it was, and
-// each read then calls its hook.
+// source location, this call's). False sends each read to its hook, which
+// leaves the shadow as without the group.
 bool __pkemu_reads_quiet(const char *base, const std::int32_t *offs,
                          std::uint32_t count, std::uint32_t n, std::int64_t lo,
                          std::int64_t hi) {
@@ -594,8 +594,13 @@ bool __pkemu_reads_quiet(const char *base, const std::int32_t *offs,
       return false;
     const std::uint32_t E = w.epoch;
     const std::uint16_t t = (std::uint16_t)pkemu_t_lin;
-    // First every word is checked, then every cell updated: a group that
-    // fails changes nothing.
+    // Each word is checked and its cell updated in one pass. A group that
+    // fails part way leaves the cells of the words before recorded as this
+    // thread's reads; each read then calls its hook, which records the same
+    // read again (a read of this thread and epoch refreshes its own entry),
+    // so the cells end as the hooks alone would leave them.
+    const std::uint32_t stamp = w.warps[w.cur->warp].coll_count;
+    const std::int32_t ipc = pc_to_i32(PKEMU_RA);
     for (std::uint32_t i = 0; i < count; ++i) {
       const std::size_t off = b + (std::ptrdiff_t)offs[i];
       if (off & 3)
@@ -603,17 +608,11 @@ bool __pkemu_reads_quiet(const char *base, const std::int32_t *offs,
       for (std::size_t k = off; k < off + n; k += 4) {
         std::uint32_t st;
         std::memcpy(&st, w.sstate + k, 4);
-        const Cell &c = w.wcells[k >> 2];
+        Cell &c = w.wcells[k >> 2];
         if (st != 0x02020202u || (c.w_epoch == E && c.w_tid != t))
           return false;
+        record_access<false>(c, E, t, stamp, ipc);
       }
-    }
-    const std::uint32_t stamp = w.warps[w.cur->warp].coll_count;
-    const std::int32_t ipc = pc_to_i32(PKEMU_RA);
-    for (std::uint32_t i = 0; i < count; ++i) {
-      const std::size_t off = b + (std::ptrdiff_t)offs[i];
-      for (std::size_t k = off; k < off + n; k += 4)
-        record_access<false>(w.wcells[k >> 2], E, t, stamp, ipc);
     }
     return true;
   }
