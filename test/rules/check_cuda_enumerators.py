@@ -13,8 +13,9 @@ hipDeviceAttribute) must not be an enumerator or constant in the HIP headers
 given (--hip DIR, repeatable: Debian's ROCm 5.2 and ROCm 6.3).  A HIP
 counterpart that exists in every HIP given and is not in the tables fails
 the test, so a new miss (a new toolkit, a new ROCm) is caught.  A counterpart
-that only some of the HIP versions have is listed as a note: the tables hold
-what every supported version compiles.
+that only the newest HIP given (the last --hip) has must be a versioned
+spelling (TargetCommon.cpp's rocmSpelling: renamed under --rocm-version=6,
+flagged under 5); one that only older versions have is a note.
 """
 import argparse
 import os
@@ -131,7 +132,10 @@ def main():
             if n not in found:
                 found[n] = h
                 kind[n] = k
-    missing = sorted(n for n in found if n not in table and hip_spelling(n))
+    # Names with a versioned spelling (TargetCommon.cpp: ROCm 6 only) are
+    # covered: renamed for ROCm 6, flagged for ROCm 5 (PK1033).
+    versioned = {c for c, _, r6 in chn.rocm_spellings(a.source_dir) if r6}
+    missing = sorted(n for n in found if n not in table and n not in versioned and hip_spelling(n))
     # Which HIP spellings exist, per HIP installation.
     cands = [(n, hip_spelling(n)) for n in missing]
     have = {n: [] for n in missing}
@@ -170,6 +174,12 @@ def main():
         if len(have[n]) == len(hips):
             print(f'error: {n} ({found[n]}) is not in rules/cuda2hip, and HIP has {h} '
                   f'({", ".join(have[n])}): add the entry')
+            errors += 1
+        elif have[n] and have[n][-1] == f'ROCm {chn.hip_major(hips[-1])}' and len(hips) > 1:
+            # The newest HIP has it: a versioned spelling (TargetCommon.cpp's
+            # rocmSpelling) renames it for that version.
+            print(f'error: {n} ({found[n]}): {h} exists only in {", ".join(have[n])}, and '
+                  f'TargetCommon.cpp has no versioned spelling of it: add one')
             errors += 1
         elif have[n]:
             print(f'note: {n} ({found[n]}): {h} exists only in {", ".join(have[n])}')

@@ -20,11 +20,13 @@ referenced as check_hip_names.py does.
 """
 import argparse
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import rules_common as rc  # noqa: E402
+import rules_common as rc
+import check_hip_names as chn  # noqa: E402
 from check_hip_names import check_line, macro_prefix  # noqa: E402
 
 
@@ -65,6 +67,23 @@ def main():
             elif e.get('kind') in ('function', 'type', 'enum', 'macro'):
                 entries.append((fname, e['cuda'], hip, e['kind']))
 
+    # The versioned spellings (TargetCommon.cpp) of the default ROCm 6 replace
+    # the tables' entries of their names: the port of a program names them.
+    shim_text = ''
+    for root, _, files in os.walk(a.shim_dir):
+        for f in files:
+            if f.endswith(('.h', '.hpp')) or '.' not in f:
+                with open(os.path.join(root, f), encoding='utf-8', errors='replace') as fh:
+                    shim_text += fh.read() + '\n'
+
+    def shim_kind(name):
+        return 'macro' if re.search(r'^\s*#\s*define\s+' + re.escape(name) + r'\b',
+                                    shim_text, re.M) else 'function'
+    versioned = {c: r6 for c, _, r6 in chn.rocm_spellings(a.source_dir)
+                 if r6 and not r6.endswith('.h') and r6 not in ('float', 'int', 'double')}
+    entries = [e for e in entries if e[1] not in versioned]
+    entries += [('TargetCommon.cpp', c, h, None) for c, h in sorted(versioned.items())]
+
     errors = []
     cuda_inc, hip_inc = [], []
     for fname, c, h in headers:
@@ -78,13 +97,13 @@ def main():
         if h not in hip_inc:
             hip_inc.append(h)
 
-    cuda_bad = probe(a, 'CUDA', cuda_inc, [(c, k) for _, c, _, k in entries])
+    cuda_bad = probe(a, 'CUDA', cuda_inc, [(c, k or shim_kind(c)) for _, c, _, k in entries])
     declared = [e for i, e in enumerate(entries) if i not in cuda_bad]
-    hip_bad = probe(a, 'HIP', hip_inc, [(h, k) for _, _, h, k in declared])
+    hip_bad = probe(a, 'HIP', hip_inc, [(h, k or shim_kind(h)) for _, _, h, k in declared])
     for i in sorted(hip_bad):
         fname, c, h, k = declared[i]
         errors.append(f'{fname}: {c} -> {h}: the CUDA stand-in declares {c}, the HIP '
-                      f'stand-in has no {k} {h}')
+                      f'stand-in has no {k or "declaration"} {h}')
     for e in errors:
         print('error: ' + e)
     print(f'{len(declared)} names the CUDA stand-in declares (of {len(entries)} table '

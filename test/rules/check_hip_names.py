@@ -63,6 +63,22 @@ def rocm_spellings(source_dir):
     return ROCM_ROW.findall(body)
 
 
+_HIP_TEXT = {}
+
+
+def hip_macro(include_dir, name):
+    """Whether a header of include_dir/hip defines name as a macro."""
+    if include_dir not in _HIP_TEXT:
+        parts = []
+        for root, _, files in os.walk(os.path.join(include_dir, 'hip')):
+            for f in files:
+                if f.endswith('.h'):
+                    with open(os.path.join(root, f), encoding='utf-8', errors='replace') as fh:
+                        parts.append(fh.read())
+        _HIP_TEXT[include_dir] = '\n'.join(parts)
+    return re.search(r'^\s*#\s*define\s+' + re.escape(name) + r'\b', _HIP_TEXT[include_dir], re.M) is not None
+
+
 def hip_major(include_dir):
     try:
         text = open(os.path.join(include_dir, 'hip', 'hip_version.h'), encoding='utf-8').read()
@@ -170,6 +186,10 @@ def main():
                 hdrs.append(('TargetCommon.cpp', c, sp))
             else:
                 kind = kinds.get(c) if kinds.get(c) in ('type', 'function') else 'function'
+                # A versioned name with no table entry is checked as what the
+                # HIP headers make it: a macro (#define) or a declaration.
+                if c not in kinds and hip_macro(d, sp):
+                    kind = 'macro'
                 ents.append(('TargetCommon.cpp', c, sp, kind))
         check_installation(a, label, d, ents, hdrs, errors)
         checked += len(ents) + len(hdrs)

@@ -47,6 +47,12 @@ void setup(cudaStream_t stream, cudaEvent_t ev) {
 // CHECK: cudaEventRecordWithFlags(ev, stream, cudaEventRecordExternal);
   cudaMalloc(nullptr, 0);
 // CHECK: hipMalloc(nullptr, 0);
+// A function only ROCm 6 has, with no table entry: renamed for ROCm 6, and
+// for ROCm 5 reported as untranslated (PK1033).
+  int dev = 0;
+  cudaStreamGetDevice(stream, &dev);
+// CHECK: hipStreamGetDevice(stream, &dev);
+// R5: PK1010.cu:[[@LINE-2]]:3: warning: 'cudaStreamGetDevice' (cuda_runtime_api.h) is not translated: {{.*}} [PK1033]
 }
 
 // A cuBLAS enumerator hipBLAS has no counterpart for (cuBLAS itself is

@@ -152,6 +152,7 @@ enum hipDeviceAttribute_t {
   hipDeviceAttributeCooperativeLaunch = 95,
   hipDeviceAttributeSharedMemPerBlockOptin = 97,
   hipDeviceAttributeMemoryPoolsSupported = 115,
+  hipDeviceAttributeMemoryPoolSupportedHandleTypes = 119,
 };
 enum hipComputeMode {
   hipComputeModeDefault = 0,
@@ -700,6 +701,18 @@ struct hipAccessPolicyWindow {
   float hitRatio;
   hipAccessProperty missProp;
   std::size_t num_bytes;
+};
+// Launch attributes (ROCm 6), the names ports of cudaLaunchAttribute* use.
+enum hipLaunchAttributeID {
+  hipLaunchAttributeAccessPolicyWindow = 1,
+  hipLaunchAttributeCooperative = 2,
+  hipLaunchAttributePriority = 8
+};
+union hipLaunchAttributeValue {
+  char pad[64];
+  hipAccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  int priority;
 };
 inline hipError_t hipStreamSynchronize(hipStream_t s) {
   return PKEMU_HE(pkemu::api::stream_synchronize(s));
