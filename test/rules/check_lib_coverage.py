@@ -39,7 +39,8 @@ sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rules_common as rc  # noqa: E402
 from check_hip_names import check_line, macro_prefix  # noqa: E402
-from check_lib_names import PRELUDES, library_commands  # noqa: E402
+from check_lib_names import (PRELUDES, add_library_args, library_commands,  # noqa: E402
+                             libraries_present)
 
 # (label, HIP library, header test, [(cuda prefix, hip prefix)]).  A header
 # belongs to the first library whose test accepts its name.
@@ -163,28 +164,12 @@ MACRO_KIND_ORDER = ('type', 'function', 'macro', 'enum')
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--source-dir', required=True)
-    ap.add_argument('--clang', default='clang++-19')
-    ap.add_argument('--offload-arch', default='gfx90a')
+    add_library_args(ap)
     ap.add_argument('--cuda-path', default='/usr/local/cuda')
-    ap.add_argument('--hip-include', default='/usr/include',
-                    help='the HIP runtime, hipRAND and hipSPARSE headers (Debian)')
-    ap.add_argument('--rocm6-include', default='/work/shared/rocm-6.3/include',
-                    help='ROCm 6.3 headers: HIP, hipBLAS, hipBLASLt')
     a = ap.parse_args()
-    if not os.path.isfile(os.path.join(a.rocm6_include, 'hipblas', 'hipblas.h')):
-        print(f'skipped: no hipBLAS headers under {a.rocm6_include}')
+    unchecked = libraries_present(a)
+    if unchecked is None:
         return 77
-    if not os.path.isfile(os.path.join(a.hip_include, 'hiprand', 'hiprand.h')):
-        print(f'skipped: no hipRAND headers under {a.hip_include} (libhiprand-dev)')
-        return 77
-    if not os.path.isfile(os.path.join(a.hip_include, 'hipsparse', 'hipsparse.h')):
-        print(f'skipped: no hipSPARSE headers under {a.hip_include} (libhipsparse-dev)')
-        return 77
-    unchecked = set()
-    if not os.path.isfile(os.path.join(a.rocm6_include, 'hipblaslt', 'hipblaslt.h')):
-        print(f'note: no hipBLASLt headers under {a.rocm6_include}: cuBLASLt is not checked')
-        unchecked.add('hipblaslt')
 
     decls = os.path.join(a.source_dir, 'lib', 'Frontend', 'cuda-decls')
     found = {}

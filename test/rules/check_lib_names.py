@@ -73,32 +73,42 @@ def library_of_header(h):
     return top if top in PRELUDES else None
 
 
-def main():
-    ap = argparse.ArgumentParser()
+def add_library_args(ap):
+    """The arguments of the library checks (this one and check_lib_coverage.py)."""
     ap.add_argument('--source-dir', required=True)
     ap.add_argument('--clang', default='clang++-19')
     ap.add_argument('--offload-arch', default='gfx90a')
     ap.add_argument('--hip-include', default='/usr/include',
-                    help='the HIP runtime and hipRAND headers (Debian)')
+                    help='the HIP runtime, hipRAND and hipSPARSE headers (Debian)')
     ap.add_argument('--rocm6-include', default='/work/shared/rocm-6.3/include',
-                    help='ROCm 6.3 headers: HIP, hipBLAS, hipCUB')
-    a = ap.parse_args()
-    if not os.path.isfile(os.path.join(a.rocm6_include, 'hipblas', 'hipblas.h')):
-        print(f'skipped: no hipBLAS headers under {a.rocm6_include}')
-        return 77
-    # hipBLASLt is not part of the ROCm 6.3 headers every machine has: its
-    # table is checked where its headers are, and said to be unchecked
-    # elsewhere; the other libraries are checked either way.
+                    help='ROCm 6.3 headers: HIP, hipBLAS, hipBLASLt, hipCUB')
+
+
+def libraries_present(a):
+    """None when a library every check needs is absent (the check is
+    skipped, after saying why), else the set of libraries not checked:
+    hipBLASLt is not part of the ROCm 6.3 headers every machine has."""
+    for d, lib, what in ((a.rocm6_include, 'hipblas/hipblas.h', 'hipBLAS'),
+                         (a.hip_include, 'hiprand/hiprand.h', 'hipRAND (libhiprand-dev)'),
+                         (a.hip_include, 'hipsparse/hipsparse.h',
+                          'hipSPARSE (libhipsparse-dev)')):
+        if not os.path.isfile(os.path.join(d, lib)):
+            print(f'skipped: no {what} headers under {d}')
+            return None
     unchecked = set()
     if not os.path.isfile(os.path.join(a.rocm6_include, 'hipblaslt', 'hipblaslt.h')):
-        print(f'note: no hipBLASLt headers under {a.rocm6_include}: '
-              'lib-cublaslt.yaml and the hipblaslt/ headers are not checked')
+        print(f'note: no hipBLASLt headers under {a.rocm6_include}: cuBLASLt '
+              '(lib-cublaslt.yaml, the hipblaslt/ headers) is not checked')
         unchecked.add('hipblaslt')
-    if not os.path.isfile(os.path.join(a.hip_include, 'hiprand', 'hiprand.h')):
-        print(f'skipped: no hipRAND headers under {a.hip_include} (libhiprand-dev)')
-        return 77
-    if not os.path.isfile(os.path.join(a.hip_include, 'hipsparse', 'hipsparse.h')):
-        print(f'skipped: no hipSPARSE headers under {a.hip_include} (libhipsparse-dev)')
+    return unchecked
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    add_library_args(ap)
+    a = ap.parse_args()
+    unchecked = libraries_present(a)
+    if unchecked is None:
         return 77
     cmds = library_commands(a.clang, a.offload_arch, a.hip_include, a.rocm6_include)
 
