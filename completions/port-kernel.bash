@@ -73,7 +73,7 @@ _port_kernel() {
       takes=' --rules '
       ;;
     validate)
-      opts='--allow= --cache-dir= --cuda-path= --expect-output= --extra-arg= --extra-arg-before= --fail-output= --gpu --gpu-arch= --gpu-batch= --gpu-bundle= --gpu-repeats= --gpu-warmup= --inline-hooks -j --json --keep-work --lanes= --lds-padding= --max-macro-depth= --mfma-shape= --nvcc= --output-limit= -p --program= --rocm-version= --stop-at= --timeout= --to= --wave64= --work-dir= --help'
+      opts='--allow= --cache-dir= --cuda-path= --expect-output= --extra-arg= --extra-arg-before= --fail-output= --gpu --gpu-arch= --gpu-batch= --gpu-bundle= --gpu-repeats= --gpu-warmup= --inline-hooks -j --json --keep-work --lanes= --lds-padding= --max-macro-depth= --mfma-shape= --no-replay --nvcc= --output-limit= -p --program= --rocm-version= --stop-at= --timeout= --to= --wave64= --work-dir= --help'
       takes=' --allow --cache-dir --cuda-path --expect-output --extra-arg --extra-arg-before --fail-output --gpu-arch --gpu-batch --gpu-bundle --gpu-repeats --gpu-warmup -j --lanes --lds-padding --max-macro-depth --mfma-shape --nvcc --output-limit -p --program --rocm-version --stop-at --timeout --to --wave64 --work-dir '
       case $opt in
         --lds-padding) values='auto always keep' ;;

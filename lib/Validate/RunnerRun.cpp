@@ -130,24 +130,25 @@ bool Runner::makeRunDir(StringRef RunDir, StringRef DataDir, Cell &C) {
 
 namespace {
 // The emulator's launch statistics (one line: "pkemu-stats launches N
-// threads T kernel_s S", then "running_s R" while a launch was in flight:
-// the run ended inside it) on the cell, and as a note where the run took a
-// second or more; nothing when the program launched no kernel or the file
-// is unreadable. The launch in flight counts as kernel time.
+// threads T kernel_s S replayed P", then "running_s R" while a launch was in
+// flight: the run ended inside it) on the cell, and as a note where the run
+// took a second or more; nothing when the program launched no kernel or the
+// file is unreadable. The launch in flight counts as kernel time.
 void noteLaunchStats(Cell &C, StringRef Path, double RunSeconds) {
   auto B = MemoryBuffer::getFile(Path);
   if (!B)
     return;
-  SmallVector<StringRef, 10> W;
+  SmallVector<StringRef, 12> W;
   (*B)->getBuffer().trim().split(W, ' ');
   Cell::LaunchStats S;
-  if ((W.size() != 7 && W.size() != 9) || W[0] != "pkemu-stats" ||
+  if ((W.size() != 9 && W.size() != 11) || W[0] != "pkemu-stats" ||
       W[1] != "launches" || W[3] != "threads" || W[5] != "kernel_s" ||
-      W[2].getAsInteger(10, S.Launches) || W[4].getAsInteger(10, S.Threads) ||
-      W[6].getAsDouble(S.KernelSeconds))
+      W[7] != "replayed" || W[2].getAsInteger(10, S.Launches) ||
+      W[4].getAsInteger(10, S.Threads) || W[6].getAsDouble(S.KernelSeconds) ||
+      W[8].getAsInteger(10, S.Replayed))
     return;
-  if (W.size() == 9 &&
-      (W[7] != "running_s" || W[8].getAsDouble(S.RunningSeconds) ||
+  if (W.size() == 11 &&
+      (W[9] != "running_s" || W[10].getAsDouble(S.RunningSeconds) ||
        S.RunningSeconds < 0))
     return;
   if (!S.Launches && !S.RunningSeconds)
@@ -160,6 +161,12 @@ void noteLaunchStats(Cell &C, StringRef Path, double RunSeconds) {
   std::string In = formatv("{0} kernel launch{1} ({2} threads)", S.Launches,
                            S.Launches == 1 ? "" : "es", S.Threads)
                        .str();
+  if (S.Replayed)
+    In += formatv(", {0} of them replayed (each repeated an earlier launch "
+                  "exactly: the same kernel, configuration, arguments and "
+                  "device memory)",
+                  S.Replayed)
+              .str();
   if (S.RunningSeconds > 0)
     In = (S.Launches ? In + " and a launch" : std::string("a kernel launch")) +
          formatv(" still running when the run ended ({0} s of it)",
@@ -189,6 +196,8 @@ bool Runner::run(StringRef Exe, ArrayRef<std::string> Args, StringRef Dir,
   std::string EmuTimeout = emuTimeoutVar(Limit);
   if (!EmuTimeout.empty())
     Env.push_back(EmuTimeout);
+  if (Opts.NoReplay)
+    Env.push_back("PKEMU_REPLAY=0");
   // A program's launches and the time in them (PKEMU_STATS_FILE, kept by
   // the emulator's runtime): the note that splits its time.
   const std::string StatsP = joinPath(Dir, "launch-stats");

@@ -91,6 +91,9 @@ struct Cell {
   /// run's wall seconds in all.
   struct LaunchStats {
     uint64_t Launches = 0, Threads = 0; ///< finished launches
+    /// Launches that repeated an earlier one exactly and were replayed
+    /// (docs/emulator.md, "Replay of repeated launches").
+    uint64_t Replayed = 0;
     /// Wall time in launches, the one in flight when the run ended
     /// (RunningSeconds) included.
     double KernelSeconds = 0, RunSeconds = 0, RunningSeconds = 0;

@@ -84,6 +84,7 @@ json::Value cellJson(const Cell &C) {
   if (C.Launches) {
     O["launches"] = (int64_t)C.Launches->Launches;
     O["threads"] = (int64_t)C.Launches->Threads;
+    O["replayed_launches"] = (int64_t)C.Launches->Replayed;
     O["kernel_seconds"] = C.Launches->KernelSeconds;
     O["run_seconds"] = C.Launches->RunSeconds;
     if (C.Launches->RunningSeconds > 0)

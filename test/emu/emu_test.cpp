@@ -946,3 +946,82 @@ TEST(Errors, AllowRelaxesNamedChecksOnly) {
   EXPECT_HAS(bad.err, "pkemu: error: PKEMU_ALLOW=race-shared,races: unknown check 'races' (checks that can be relaxed: "
                       "race-shared, uninit-shared)");
 }
+
+// Launches that repeat an earlier one exactly are replayed (runtime/replay.cpp): the
+// results stay those of running every launch, and what is not a function of the kernel,
+// configuration, arguments and device memory always runs.
+namespace {
+struct Replayed {
+  Result r;
+  long long replayed = -1;
+};
+Replayed run_replay(const std::string& scenario, const std::string& env = "") {
+  std::string stats = kOut + "/replay-" + scenario + "-" + std::to_string(getpid()) + ".stats";
+  Replayed out;
+  // PKEMU_REPLAY=always: what is replayed does not depend on how long a launch took.
+  out.r = run(build("replay", "cuda", 32), scenario,
+              "PKEMU_STATS_FILE=" + stats + " " + (env.empty() ? "PKEMU_REPLAY=always" : env));
+  std::string text = slurp(stats);
+  size_t p = text.find(" replayed ");
+  if (p != std::string::npos) out.replayed = std::atoll(text.c_str() + p + 10);
+  unlink(stats.c_str());
+  return out;
+}
+}  // namespace
+
+TEST(Replay, IdenticalLaunchesAreReplayedWithTheSameResults) {
+  Replayed x = run_replay("same");
+  EXPECT_EQ(x.r.rc, 0) << x.r.out << x.r.err;
+  EXPECT_HAS(x.r.out, "same: 0 wrong");
+  EXPECT_EQ(x.replayed, 8);  // the first runs, the second is recorded
+  Replayed off = run_replay("same", "PKEMU_REPLAY=0");
+  EXPECT_HAS(off.r.out, "same: 0 wrong");
+  EXPECT_EQ(off.replayed, 0);
+}
+
+TEST(Replay, ChangedMemoryOrArgumentsRunAgain) {
+  Replayed c = run_replay("changed");
+  EXPECT_EQ(c.r.rc, 0) << c.r.err;
+  EXPECT_HAS(c.r.out, "changed: 0 wrong");
+  EXPECT_GE(c.replayed, 1);
+  Replayed k = run_replay("constant");  // a __constant__ variable written in between
+  EXPECT_HAS(k.r.out, "constant: 0 wrong");
+  EXPECT_EQ(k.replayed, 2);
+  Replayed a = run_replay("args");
+  EXPECT_HAS(a.r.out, "args: 0 wrong");
+  EXPECT_EQ(a.replayed, 2);
+  Replayed i = run_replay("inplace");  // reads what it wrote: never the same memory
+  EXPECT_HAS(i.r.out, "inplace: 0 wrong");
+  EXPECT_EQ(i.replayed, 0);
+}
+
+TEST(Replay, LaunchesWithEffectsAlwaysRun) {
+  Replayed a = run_replay("atomic");
+  EXPECT_HAS(a.r.out, "atomic: 24576");
+  EXPECT_EQ(a.replayed, 0);
+  Replayed p = run_replay("printf");
+  EXPECT_EQ(count(p.r.out, "say 0"), 5) << p.r.out;
+  EXPECT_EQ(p.replayed, 0);
+  Replayed c = run_replay("clock");
+  EXPECT_HAS(c.r.out, "clock: done");
+  EXPECT_EQ(c.replayed, 0);
+  Replayed h = run_replay("host");  // mapped host memory the host rewrites
+  EXPECT_HAS(h.r.out, "host: 0 wrong");
+  EXPECT_EQ(h.replayed, 0);
+}
+
+// The plugin's Effects pass marks calls outside the program (printf) and cycle-counter
+// reads, and leaves a kernel of loads, arithmetic and stores alone.
+TEST(Replay, EffectsPassMarksCallsOutsideTheProgram) {
+  std::string text = emulator_ir("replay");
+  std::string say = ir_body(text, "define dso_local void @_Z3sayPKf");
+  EXPECT_HAS(say, "@pkemu_t_effects");
+  EXPECT_HAS(say, "@printf(");
+  std::string stamp = ir_body(text, "define dso_local void @_Z5stampPx");
+  EXPECT_HAS(stamp, "@pkemu_t_effects");
+  std::string square = ir_body(text, "define dso_local void @_Z6squarePfPKfi");
+  EXPECT_FALSE(square.empty());
+  EXPECT_EQ(square.find("@pkemu_t_effects"), std::string::npos) << square;
+  // The prelude's question is answered: this unit was built with the pass.
+  EXPECT_EQ(text.find("call i32 @__pkemu_effects_pass_ran"), std::string::npos);
+}

@@ -339,6 +339,14 @@ cl::opt<bool> InlineHooks(
              "programs"),
     cl::cat(Cat), cl::sub(ValidateCmd));
 
+cl::opt<bool> NoReplay(
+    "no-replay",
+    cl::desc("Run every kernel launch, also one that repeats an earlier "
+             "launch exactly (the same kernel, configuration, arguments and "
+             "device memory, and no atomics, printf, clock or host memory), "
+             "which the emulator otherwise replays"),
+    cl::cat(Cat), cl::sub(ValidateCmd));
+
 cl::opt<bool> Gpu("gpu",
                   cl::desc("Build the original and its CUDA port with nvcc, "
                            "run both on an NVIDIA GPU against the reference "

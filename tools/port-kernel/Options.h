@@ -83,6 +83,7 @@ extern llvm::cl::opt<std::string> ExpectOutput;
 extern llvm::cl::opt<std::string> FailOutput;
 extern llvm::cl::opt<std::string> StopAt;
 extern llvm::cl::opt<bool> InlineHooks;
+extern llvm::cl::opt<bool> NoReplay;
 extern llvm::cl::opt<bool> Gpu;
 extern llvm::cl::opt<std::string> GpuBundle;
 extern llvm::cl::opt<std::string> Nvcc;

@@ -361,6 +361,7 @@ int main(int argc, char **argv) {
     V.FailOutput = FailOutput;
     V.StopAt = StopAt;
     V.InlineHooks = InlineHooks;
+    V.NoReplay = NoReplay;
     for (const std::string *Re : {&V.ExpectOutput, &V.FailOutput, &V.StopAt}) {
       std::string Why;
       if (!Re->empty() && !Regex(*Re).isValid(Why)) {

@@ -47,6 +47,15 @@ struct ReadGroupsPass : llvm::PassInfoMixin<ReadGroupsPass> {
                               llvm::FunctionAnalysisManager &AM);
 };
 
+struct ProgramGlobalsPass : llvm::PassInfoMixin<ProgramGlobalsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
+
+struct EffectsPass : llvm::PassInfoMixin<EffectsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
+};
+
 } // namespace pkemu_ranges
 
 #endif

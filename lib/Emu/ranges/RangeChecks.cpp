@@ -463,7 +463,8 @@ llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "pkemu-range-checks", "1",
           [](PassBuilder &PB) {
             // `opt -load-pass-plugin=... -passes=pkemu-range-checks` (or
-            // pkemu-read-groups, pkemu-fast-division) runs one alone.
+            // pkemu-read-groups, pkemu-fast-division, pkemu-effects) runs one
+            // alone.
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, FunctionPassManager &FPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
@@ -475,6 +476,8 @@ llvmGetPassPluginInfo() {
                     FPM.addPass(pkemu_ranges::FastDivisionPass());
                   else if (Name == "pkemu-read-groups")
                     FPM.addPass(pkemu_ranges::ReadGroupsPass());
+                  else if (Name == "pkemu-effects")
+                    FPM.addPass(pkemu_ranges::EffectsPass());
                   else
                     return false;
                   return true;
@@ -482,9 +485,12 @@ llvmGetPassPluginInfo() {
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM,
                    ArrayRef<PassBuilder::PipelineElement>) {
-                  if (Name != "pkemu-host-code")
+                  if (Name == "pkemu-host-code")
+                    MPM.addPass(pkemu_ranges::HostCodePass());
+                  else if (Name == "pkemu-program-globals")
+                    MPM.addPass(pkemu_ranges::ProgramGlobalsPass());
+                  else
                     return false;
-                  MPM.addPass(pkemu_ranges::HostCodePass());
                   return true;
                 });
             PB.registerPipelineStartEPCallback(
@@ -501,7 +507,9 @@ llvmGetPassPluginInfo() {
               FPM.addPass(RangeChecksPass());
               FPM.addPass(pkemu_ranges::ReadGroupsPass());
               FPM.addPass(pkemu_ranges::FastDivisionPass());
+              FPM.addPass(pkemu_ranges::EffectsPass());
               MPM.addPass(createModuleToFunctionPassAdaptor(std::move(FPM)));
+              MPM.addPass(pkemu_ranges::ProgramGlobalsPass());
             });
           }};
 }

@@ -43,6 +43,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <vector>
 
 #include "internal.h"
 
@@ -270,6 +271,24 @@ PKEMU_TLS bool t_in_map = false; // the map's own allocations
 std::mutex g_stack_mu;
 std::uintptr_t g_stack_next = 0;
 
+// The read-only segments of the program's image (constant tables a kernel
+// may index), set once by init_map.
+constexpr int kMaxReadOnly = 8;
+std::uintptr_t g_ro_lo[kMaxReadOnly], g_ro_hi[kMaxReadOnly];
+std::atomic<int> g_nro{0};
+
+// __device__ variables kept in their original storage (device_var) and the
+// globals device code reads without a hook: registered during static
+// initialisation, so constructed on first use.
+std::mutex &var_mu() {
+  static std::mutex *m = new std::mutex;
+  return *m;
+}
+std::vector<Region> &in_place() {
+  static std::vector<Region> *v = new std::vector<Region>;
+  return *v;
+}
+
 int phdr_map(struct dl_phdr_info *info, std::size_t, void *data) {
   bool &first = *static_cast<bool *>(data);
   std::uintptr_t lo = ~std::uintptr_t(0), hi = 0;
@@ -285,6 +304,12 @@ int phdr_map(struct dl_phdr_info *info, std::size_t, void *data) {
     if (first) {
       lo = std::min(lo, s);
       hi = std::max(hi, e);
+      const int k = g_nro.load(std::memory_order_relaxed);
+      if (!(ph.p_flags & PF_W) && k < kMaxReadOnly) {
+        g_ro_lo[k] = s;
+        g_ro_hi[k] = e;
+        g_nro.store(k + 1, std::memory_order_release);
+      }
     } else {
       g_ranges[s] = e;
     }
@@ -362,6 +387,40 @@ void memory_map_thread() {
       range_add((std::uintptr_t)addr, size);
     pthread_attr_destroy(&attr);
   }
+}
+
+bool image_read_only(std::uintptr_t a, std::size_t n) {
+  const int k = g_nro.load(std::memory_order_acquire);
+  for (int i = 0; i < k; ++i)
+    if (a >= g_ro_lo[i] && a + n <= g_ro_hi[i])
+      return true;
+  return false;
+}
+
+void device_var_in_place(const void *p, std::size_t n) {
+  std::lock_guard<std::mutex> lk(var_mu());
+  for (const Region &r : in_place())
+    if (r.addr == (std::uintptr_t)p && r.size == n)
+      return;
+  in_place().push_back(Region{(std::uintptr_t)p, n});
+}
+
+// The plugin's ProgramGlobalsPass: a global that device code reads without a
+// hook.
+extern "C" void pkemu_register_region(const void *p, std::size_t n) {
+  device_var_in_place(p, n);
+}
+
+void device_regions(std::vector<Region> &out) {
+  out.clear();
+  {
+    std::lock_guard<std::mutex> lk(g_heap_mu);
+    for (unsigned s = 0; s < g_nslots; ++s)
+      if (g_slots[s].state == DeviceSlot::kLive)
+        out.push_back(Region{slot_base(s), g_slots[s].size});
+  }
+  std::lock_guard<std::mutex> lk(var_mu());
+  out.insert(out.end(), in_place().begin(), in_place().end());
 }
 
 bool memory_allowed(std::uintptr_t a, std::size_t n, std::uintptr_t &lo,

@@ -37,6 +37,8 @@ PKEMU_TLS char *pkemu_t_dyn_base = nullptr;
 PKEMU_TLS unsigned pkemu_t_lin = 0;
 PKEMU_TLS unsigned pkemu_t_lane = 0;
 PKEMU_TLS unsigned pkemu_t_atomics = 0;
+PKEMU_TLS unsigned char pkemu_t_effects = 0;
+int __pkemu_effects_pass_ran(void) { return 0; }
 PKEMU_TLS const void *pkemu_t_spin_addr = nullptr;
 PKEMU_TLS unsigned pkemu_t_spin_size = 0;
 }

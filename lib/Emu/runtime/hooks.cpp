@@ -432,6 +432,19 @@ __attribute__((noinline)) void foreign_access(const void *a, std::size_t n,
   foreign_report(a, n, write ? "writes" : "reads", pc);
 }
 
+// A kernel's access outside shared memory, device buffers, fiber stacks and
+// thread-local storage: the program's image, host memory, or nothing it may
+// touch. Only the image's read-only part (constant tables) leaves the
+// launch's outcome a function of device memory (replay.cpp).
+__attribute__((noinline)) void outside_access(const void *a, std::size_t n,
+                                              bool write, void *pc) {
+  const std::uintptr_t x = (std::uintptr_t)a;
+  if (write || !image_read_only(x, n))
+    pkemu_t_effects = 1;
+  if (!known_memory(x))
+    foreign_access(a, n, write, pc);
+}
+
 __attribute__((noinline)) void atomic_outside(const void *a, std::size_t n) {
   std::uintptr_t x = (std::uintptr_t)a;
   if (x - pkemu_device_heap.lo < pkemu_device_heap.span)
@@ -492,6 +505,7 @@ using pkemu::detail::pkemu_t_arena_size;
 // -tsan-distinguish-volatile=1) also act as scheduling points so that spin
 // loops on volatile flags make progress.
 static inline void volatile_tick(void *a, unsigned n, void *pc) {
+  pkemu::detail::pkemu_t_effects = 1;
   pkemu::detail::pkemu_t_spin_addr = a;
   pkemu::detail::pkemu_t_spin_size = n;
   if (__builtin_expect(++pkemu::detail::pkemu_t_atomics >= 1024, 0))
@@ -500,8 +514,8 @@ static inline void volatile_tick(void *a, unsigned n, void *pc) {
 
 // Every hook: shared memory first (a thread-local range), then device memory
 // (a global range and one slot-size load), then, in a kernel, the fiber
-// stacks and the program's image; anything else a kernel touches is looked up
-// by foreign_access.
+// stacks and thread-local storage; anything else a kernel touches goes to
+// outside_access.
 #define PKEMU_CHECK(a, N, W, PC)                                               \
   if (__builtin_expect(PKEMU_IN_ARENA(a), 0))                                  \
     pkemu::detail::shared_access((std::uintptr_t)a, N, W, PC);                 \
@@ -512,9 +526,9 @@ static inline void volatile_tick(void *a, unsigned n, void *pc) {
       pkemu::detail::device_oob(a, N, W, PC, nullptr);                         \
   } else if (__builtin_expect(                                                 \
                  pkemu_t_arena_size != 0 &&                                    \
-                     !pkemu::detail::known_memory((std::uintptr_t)a),          \
+                     !pkemu::detail::private_memory((std::uintptr_t)a),        \
                  0))                                                           \
-    pkemu::detail::foreign_access(a, N, W, PC);
+    pkemu::detail::outside_access(a, N, W, PC);
 
 extern "C" {
 #define PKEMU_HOOK(N)                                                          \
@@ -661,8 +675,8 @@ static inline bool dev_range_bad(const void *p, std::size_t n) {
   else if (pkemu_t_arena_size && n &&                                          \
            (std::uintptr_t)(p) - pkemu::detail::pkemu_device_heap.lo >=        \
                pkemu::detail::pkemu_device_heap.span &&                        \
-           !pkemu::detail::known_memory((std::uintptr_t)p))                    \
-    pkemu::detail::foreign_access(p, n, W, PC);
+           !pkemu::detail::private_memory((std::uintptr_t)p))                  \
+    pkemu::detail::outside_access(p, n, W, PC);
 
 void __tsan_read_range(void *a, unsigned long n) {
   PKEMU_RANGE(a, n, false, PKEMU_RA)

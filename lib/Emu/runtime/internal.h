@@ -134,6 +134,8 @@ struct LaunchCtx {
   // grid_group::sync: blocks arrived at the current grid barrier, and its
   // generation (incremented by the last block to arrive).
   std::atomic<std::uint64_t> grid_arrived{0}, grid_gen{0};
+  // A worker saw pkemu_t_effects set (replay.cpp).
+  std::atomic<bool> effects{false};
 };
 
 struct DeclSlot {
@@ -267,6 +269,16 @@ void device_open_pages(std::uintptr_t a, std::size_t n);
 // range holding [a, a + n), or false.
 bool memory_allowed(std::uintptr_t a, std::size_t n, std::uintptr_t &lo,
                     std::uintptr_t &size);
+// Whether [a, a + n) lies in a read-only segment of the program's image.
+bool image_read_only(std::uintptr_t a, std::size_t n);
+// The device memory a launch may read: every live device buffer (its start
+// and size as allocated) and the __device__ variables kept in their original
+// storage, in a fixed order (replay.cpp).
+struct Region {
+  std::uintptr_t addr;
+  std::size_t size;
+};
+void device_regions(std::vector<Region> &out);
 // The memory map: the program's image, this thread's stack and static TLS
 // (the launching thread and every worker thread call it once).
 void memory_map_thread();
@@ -281,6 +293,8 @@ void kernel_free(void *p);
 void flush_reports();        // symbolize and print what is pending
 [[noreturn]] void die_now(); // flush reports, stdio, _exit(86)
 bool any_error();
+// How many reports were made since the start (duplicates included).
+std::uint64_t report_count();
 std::string symbolize_function(const void *fn);
 std::string describe_threads(const std::vector<std::uint32_t> &lins);
 std::string block_str(uint3 b);
@@ -361,6 +375,22 @@ void reset_arena(Worker &w, std::size_t dyn); // start of a block with `dyn`
 // workers.cpp
 void run_launch(const LaunchArgs &a,
                 std::uint32_t nthreads); // after api.cpp validated the launch
+// replay.cpp: a launch that repeats an earlier one exactly. replay_before
+// answers true when it wrote what the earlier run wrote (the launch is
+// done); otherwise the launch runs and replay_after learns its outcome.
+struct ReplayTicket {
+  void *entry = nullptr;
+  std::vector<Region> regions;
+  std::vector<std::uint64_t> pre; // hash per region, when hashed
+  bool hashed = false;
+};
+bool replay_before(const LaunchArgs &a, int warp, ReplayTicket &t);
+void replay_after(ReplayTicket &t, bool effects, bool reported,
+                  std::uint64_t ns);
+// Launches replayed so far.
+std::uint64_t replayed_launches();
+// Whether every translation unit was built with the Effects pass.
+bool effects_marked();
 
 // ---------------------------------------------------------------------------------------------
 // Scheduling primitives. They run on every barrier, collective and yield; they

@@ -6,12 +6,13 @@
 // error).
 //
 //===----------------------------------------------------------------------===//
+#include <atomic>
+#include <cerrno>
 #include <fcntl.h>
 #include <link.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <cerrno>
 
 #include <algorithm>
 #include <cstdio>
@@ -381,7 +382,15 @@ std::vector<std::uint32_t> lanes_to_lins(const Warp &wp, std::uint64_t m) {
   return v;
 }
 
+namespace {
+std::atomic<std::uint64_t> g_report_calls{0};
+}
+std::uint64_t report_count() {
+  return g_report_calls.load(std::memory_order_acquire);
+}
+
 void add_report(Report r) {
+  g_report_calls.fetch_add(1, std::memory_order_acq_rel);
   std::lock_guard<std::mutex> lk(g_rep_mu);
   if (!relaxed_by(r.kind))
     g_any_error = true;

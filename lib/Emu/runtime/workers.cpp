@@ -152,6 +152,7 @@ bool claim_block(LaunchCtx &L, std::uint64_t &b) {
 // or for a write nobody makes never finishes: the watchdog reports it.
 void worker_loop(Worker &w, LaunchCtx &L) {
   prepare_launch(w, L);
+  pkemu_t_effects = 0;
   std::vector<Worker *> free_slots{&w}; // Workers without a block
   std::size_t used_extra = 0;
   std::vector<Worker *> suspended;
@@ -201,6 +202,8 @@ void worker_loop(Worker &w, LaunchCtx &L) {
       ++turn;
     }
   }
+  if (pkemu_t_effects)
+    L.effects.store(true, std::memory_order_relaxed);
   for (std::size_t i = 0; i < used_extra; ++i) {
     w.extra[i]->block_pub.store(-1, std::memory_order_relaxed);
     w.extra[i]->L = nullptr;
@@ -525,10 +528,11 @@ LaunchStats g_stats;
 
 void stats_write(LaunchStats &s, std::uint64_t now) {
   char buf[160];
-  int n = std::snprintf(buf, sizeof buf,
-                        "pkemu-stats launches %llu threads %llu kernel_s %.6f",
-                        (unsigned long long)s.launches,
-                        (unsigned long long)s.threads, s.ns / 1e9);
+  int n = std::snprintf(
+      buf, sizeof buf,
+      "pkemu-stats launches %llu threads %llu kernel_s %.6f replayed %llu",
+      (unsigned long long)s.launches, (unsigned long long)s.threads, s.ns / 1e9,
+      (unsigned long long)replayed_launches());
   if (n > 0 && s.running_since && now > s.running_since)
     n += std::snprintf(buf + n, sizeof buf - (std::size_t)n, " running_s %.6f",
                        (now - s.running_since) / 1e9);
@@ -618,6 +622,12 @@ void run_launch(const LaunchArgs &a, std::uint32_t nthreads) {
           api::max_active_blocks((int)nthreads, a.shmem),
       (std::uint64_t)config().workers);
   const std::uint64_t start = now_ns();
+  ReplayTicket ticket;
+  if (replay_before(a, L.W, ticket)) {
+    launch_stats(start, now_ns(), L.nblocks * nthreads);
+    return;
+  }
+  const std::uint64_t reports = report_count();
   L.start_ns.store(start);
   launch_started(start);
   g_active_launch.store(&L, std::memory_order_release);
@@ -637,7 +647,10 @@ void run_launch(const LaunchArgs &a, std::uint32_t nthreads) {
     g_done_cv.wait(lk, [] { return g_running == 0; });
   }
   g_active_launch.store(nullptr, std::memory_order_release);
-  launch_stats(start, now_ns(), L.nblocks * nthreads);
+  const std::uint64_t end = now_ns();
+  replay_after(ticket, L.effects.load(std::memory_order_relaxed),
+               report_count() != reports, end - start);
+  launch_stats(start, end, L.nblocks * nthreads);
   flush_reports();
 }
 

@@ -79,6 +79,13 @@ extern PKEMU_TLS unsigned
 // a block that keeps polling it while its value stays the same waits).
 extern PKEMU_TLS const void *pkemu_t_spin_addr;
 extern PKEMU_TLS unsigned pkemu_t_spin_size;
+// Set when the running launch did something whose outcome is not a function
+// of device memory and its arguments (an atomic, a volatile access, an
+// access to host memory, or a call the plugin's Effects pass marks: printf,
+// clock, malloc, ...): such a launch is never replayed (replay.cpp).
+extern PKEMU_TLS unsigned char pkemu_t_effects;
+// 0 from the runtime; the plugin's Effects pass replaces each call by 1.
+int __pkemu_effects_pass_ran(void);
 }
 
 // Collective operation codes (low byte of the kind word).
@@ -186,11 +193,13 @@ inline bool device_out_of_bounds(std::uintptr_t a, std::size_t n) {
   std::uint64_t size = rt_load(pkemu_device_heap.size[off >> kDeviceSlotShift]);
   return rel >= size || size - rel < n;
 }
-// Memory a kernel may access besides shared memory and device buffers, tested
-// in the memory hooks during kernel execution: the fiber stacks (one reserved
-// range) and the program's own image (its __device__ and __constant__
-// variables among its globals). Everything else goes to foreign_access, which
-// knows the rest (pinned and registered host memory, thread-local storage,
+// Memory a kernel may access besides shared memory and device buffers: the
+// fiber stacks (one reserved range), thread-local storage and the program's
+// own image (its globals, __device__ and __constant__ variables left in their
+// storage among them). The memory hooks test the private part inline
+// (private_memory); the rest goes to outside_access, which notes the effect
+// (replay.cpp) and leaves what known_memory does not cover to
+// foreign_access, which knows the rest (pinned and registered host memory,
 // the stacks of the threads that launch kernels, shared libraries, memory
 // that kernels allocate) and reports an access to none of them.
 struct KnownMemory {
@@ -202,6 +211,15 @@ extern "C" KnownMemory pkemu_known_memory;
 // range foreign_access found allowed.
 extern PKEMU_TLS std::uintptr_t pkemu_t_tls_lo, pkemu_t_tls_size;
 extern PKEMU_TLS std::uintptr_t pkemu_t_ok_lo, pkemu_t_ok_size;
+// The part of it that is private to the running threads: the fiber stacks
+// and thread-local storage. An access elsewhere outside shared and device
+// memory goes to outside_access (hooks.cpp).
+inline bool private_memory(std::uintptr_t a) {
+  return a - rt_load(pkemu_known_memory.stack_lo) <
+             rt_load(pkemu_known_memory.stack_span) ||
+         a - rt_load(pkemu_t_tls_lo) < rt_load(pkemu_t_tls_size);
+}
+void outside_access(const void *a, std::size_t n, bool write, void *pc);
 inline bool known_memory(std::uintptr_t a) {
   return a - rt_load(pkemu_known_memory.stack_lo) <
              rt_load(pkemu_known_memory.stack_span) ||
@@ -234,13 +252,22 @@ struct LaunchArgs {
   bool cooperative = false;
   const char *file = nullptr; // call site of a launch API (reports)
   int line = 0;
+  // The bytes of `pack` that, with the kernel and configuration, make up the
+  // launch (its arguments); 0 when the launch cannot be compared with
+  // another (replay.cpp).
+  std::size_t pack_size = 0;
 };
 // How a launch was requested (launch_ex).
 struct LaunchSite {
   bool cooperative = false;
   const char *file = nullptr;
   int line = 0;
+  // The kernel is reached through state outside its arguments (launch_call's
+  // closure): never replayed.
+  bool no_replay = false;
 };
+// Registers the translation unit's answer to __pkemu_effects_pass_ran.
+void register_effects_pass(int ran);
 int launch_kernel(
     const LaunchArgs &a); // returns 0 or an error code (cudaError numbering)
 void register_translation_unit(int default_warp, int lang_hip);
@@ -270,6 +297,7 @@ note_atomic(const void *addr, unsigned size, bool exch = false) {
     atomic_outside(addr, size);
   rt_store(pkemu_t_spin_addr, addr);
   rt_store(pkemu_t_spin_size, size);
+  rt_store(pkemu_t_effects, (unsigned char)1);
   unsigned k = rt_load(pkemu_t_atomics) + 1;
   rt_store(pkemu_t_atomics, k);
   if (__builtin_expect(k >= 256, 0))
@@ -344,6 +372,8 @@ inline int launch_ex(detail::LaunchSite site, void (*k)(P...), dim3 grid,
                 "pkemu::launch: wrong number of kernel arguments");
   detail::KernelPack<void (*)(P...)> pack{
       k, {{detail::implicit_conv<std::decay_t<P>>(std::forward<A>(args))}...}};
+  constexpr bool kComparable =
+      (std::is_trivially_copyable<std::decay_t<P>>::value && ...);
   detail::LaunchArgs la{(const void *)k,
                         &detail::KernelPack<void (*)(P...)>::thunk,
                         &pack,
@@ -353,7 +383,8 @@ inline int launch_ex(detail::LaunchSite site, void (*k)(P...), dim3 grid,
                         detail::to_stream(stream),
                         site.cooperative,
                         site.file,
-                        site.line};
+                        site.line,
+                        kComparable && !site.no_replay ? sizeof(pack) : 0};
   return detail::launch_kernel(la);
 }
 template <class... P, class S, class... A>
@@ -400,7 +431,9 @@ inline int launch_call(F call, dim3 grid, dim3 block, std::size_t shmem,
   using T = detail::CallThunk<F, std::decay_t<A>...>;
   std::lock_guard<std::mutex> hold(T::lock());
   T::fn = &call;
-  return launch_ex(detail::LaunchSite{}, &T::call, grid, block, shmem, stream,
+  detail::LaunchSite site;
+  site.no_replay = true;
+  return launch_ex(site, &T::call, grid, block, shmem, stream,
                    std::forward<A>(args)...);
 }
 
@@ -430,6 +463,9 @@ inline int launch_argv(void (*k)(P...), dim3 g, dim3 b, void **argv,
 namespace detail {
 void *device_var_alloc(const void *init, std::size_t n, const char *name,
                        const char *file, int line);
+// A variable kept in its original storage: part of the device memory that
+// replay compares.
+void device_var_in_place(const void *p, std::size_t n);
 } // namespace detail
 template <class T>
 inline T &device_var(T &storage, const char *name, const char *file, int line) {
@@ -442,6 +478,7 @@ inline T &device_var(T &storage, const char *name, const char *file, int line) {
             detail::device_var_alloc(&storage, sizeof(T), name, file, line))
       return *static_cast<T *>(p);
   }
+  detail::device_var_in_place(&storage, sizeof(T));
   return storage;
 #endif
 }

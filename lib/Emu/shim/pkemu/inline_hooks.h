@@ -27,7 +27,7 @@ hook_fast(const void *p, std::size_t n) {
     return false;
   if (a - rt_load(pkemu_device_heap.lo) < rt_load(pkemu_device_heap.span))
     return !device_out_of_bounds(a, n);
-  return pkemu_t_arena_size == 0 || known_memory(a);
+  return pkemu_t_arena_size == 0 || private_memory(a);
 }
 } // namespace detail
 } // namespace pkemu

@@ -252,6 +252,8 @@ namespace {
                                                 0
 #endif
                                                 ),
+     ::pkemu::detail::register_effects_pass(
+         ::pkemu::detail::__pkemu_effects_pass_ran()),
      0);
 } // namespace
 #endif

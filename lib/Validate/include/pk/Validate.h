@@ -82,6 +82,9 @@ struct ValidateOptions {
   /// `llc`.  About 1.5x the compile time; kernels dominated by global
   /// accesses run about 1.4x faster (docs/performance.md).
   bool InlineHooks = false;
+  /// Run launches that repeat an earlier one exactly instead of replaying
+  /// them (PKEMU_REPLAY=0).
+  bool NoReplay = false;
   /// What the emulator builds take from --extra-arg and, with -p, from the
   /// program's compile command (pk::buildFlags: include directories, forced
   /// includes, macros, a C++17-or-newer standard; absolute paths).  With
