@@ -993,6 +993,9 @@ TEST(Replay, ChangedMemoryOrArgumentsRunAgain) {
   Replayed i = run_replay("inplace");  // reads what it wrote: never the same memory
   EXPECT_HAS(i.r.out, "inplace: 0 wrong");
   EXPECT_EQ(i.replayed, 0);
+  Replayed v = run_replay("volatile");  // volatile shared memory is the block's own
+  EXPECT_HAS(v.r.out, "volatile: 0 wrong");
+  EXPECT_EQ(v.replayed, 4);
 }
 
 TEST(Replay, LaunchesWithEffectsAlwaysRun) {
@@ -1008,6 +1011,12 @@ TEST(Replay, LaunchesWithEffectsAlwaysRun) {
   Replayed h = run_replay("host");  // mapped host memory the host rewrites
   EXPECT_HAS(h.r.out, "host: 0 wrong");
   EXPECT_EQ(h.replayed, 0);
+  Replayed sp = run_replay("spin");  // clock() in a kernel is the device's cycle counter
+  EXPECT_EQ(sp.r.rc, 0) << sp.r.err;
+  EXPECT_HAS(sp.r.out, "spin: waited enough, device clock in cycles, host clock in microseconds");
+  Replayed f = run_replay("flag");  // a volatile read of device memory
+  EXPECT_HAS(f.r.out, "flag: done");
+  EXPECT_EQ(f.replayed, 0);
 }
 
 // The plugin's Effects pass marks calls outside the program (printf) and cycle-counter
@@ -1019,9 +1028,42 @@ TEST(Replay, EffectsPassMarksCallsOutsideTheProgram) {
   EXPECT_HAS(say, "@printf(");
   std::string stamp = ir_body(text, "define dso_local void @_Z5stampPx");
   EXPECT_HAS(stamp, "@pkemu_t_effects");
+  std::string spin = ir_body(text, "define dso_local void @_Z10spin_clockPl");
+  EXPECT_HAS(spin, "call i64 @pkemu_clock()");
+  EXPECT_EQ(spin.find("@clock()"), std::string::npos) << spin;
   std::string square = ir_body(text, "define dso_local void @_Z6squarePfPKfi");
   EXPECT_FALSE(square.empty());
   EXPECT_EQ(square.find("@pkemu_t_effects"), std::string::npos) << square;
   // The prelude's question is answered: this unit was built with the pass.
   EXPECT_EQ(text.find("call i32 @__pkemu_effects_pass_ran"), std::string::npos);
+}
+
+// CUDA's device assert (runtime/report.cpp, __assert_fail): the failing threads print in
+// CUDA's format and stop, cudaErrorAssert is sticky, nothing launches after it; in host
+// code assert stays the C library's.
+TEST(DeviceAssert, FailingThreadsPrintAndTheErrorIsSticky) {
+  for (int warp : {32, 64}) {
+    Result r = run(build("device_assert", "cuda", warp), "fail");
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    EXPECT_EQ(count(r.err, "Assertion `v[i] < n` failed."), 4) << r.err;
+    EXPECT_HAS(r.err, at("device_assert", "ASSERT_LINE") + ": void check(const int *, int, int *): block: [1,0,0], "
+                                                           "thread: [28,0,0] Assertion `v[i] < n` failed.");
+    EXPECT_HAS(r.out, "sync: cudaErrorAssert");
+    EXPECT_HAS(r.out, "copy: cudaErrorAssert");
+    EXPECT_HAS(r.out, "threads past the assert: 60");
+    EXPECT_HAS(r.out, "relaunch: cudaErrorAssert");
+    EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+  }
+  Result ok = run(build("device_assert", "cuda", 32), "pass");
+  EXPECT_EQ(ok.rc, 0) << ok.err;
+  EXPECT_HAS(ok.out, "sync: cudaSuccess");
+  EXPECT_HAS(ok.out, "threads past the assert: 64");
+  EXPECT_HAS(ok.out, "relaunch: cudaSuccess");
+}
+
+TEST(DeviceAssert, HostAssertIsTheCLibrarys) {
+  Result r = run(build("device_assert", "cuda", 32), "host");
+  EXPECT_EQ(r.rc, 128 + 6) << r.out << r.err;  // SIGABRT
+  EXPECT_HAS(r.err, at("device_assert", "HOST_ASSERT_LINE") + ": int main(int, char **): Assertion `argc > 5' failed.");
+  EXPECT_EQ(r.out.find("not reached"), std::string::npos);
 }

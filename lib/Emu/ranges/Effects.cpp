@@ -29,6 +29,9 @@
 // without a hook is registered at start-up (pkemu_register_region), and
 // replay compares it with the device buffers.
 //
+// The pass also sends every call of the C library's clock() to the
+// runtime's pkemu_clock (the device's cycle counter inside a kernel).
+//
 // Atomics, volatile accesses and accesses to host memory set the same flag
 // in the runtime's hooks. Each translation unit's prelude asks
 // __pkemu_effects_pass_ran(), which this pass replaces by 1: a unit built
@@ -120,10 +123,22 @@ PreservedAnalyses EffectsPass::run(Function &F, FunctionAnalysisManager &) {
   if (F.isDeclaration())
     return PreservedAnalyses::all();
   SmallVector<CallBase *, 8> Marked, Ran;
+  Module &M = *F.getParent();
   for (Instruction &I : instructions(F)) {
     auto *CB = dyn_cast<CallBase>(&I);
     if (!CB)
       continue;
+    // clock() counts the device's cycles in a kernel (pkemu_clock), where
+    // the C library's counts the process's CPU time in microseconds: a
+    // kernel that spins for clockRate x 10 ms of ticks spun for minutes.
+    if (const Function *Callee = CB->getCalledFunction())
+      if (Callee->getName() == "clock" && Callee->isDeclaration() &&
+          CB->arg_empty()) {
+        CB->setCalledFunction(
+            M.getOrInsertFunction("pkemu_clock", Callee->getFunctionType()));
+        Marked.push_back(CB);
+        continue;
+      }
     if (const Function *Callee = CB->getCalledFunction())
       if (Callee->getName() == "__pkemu_effects_pass_ran" &&
           isa<CallInst>(CB)) {
@@ -146,7 +161,6 @@ PreservedAnalyses EffectsPass::run(Function &F, FunctionAnalysisManager &) {
   }
   if (Marked.empty())
     return Ran.empty() ? PreservedAnalyses::all() : PreservedAnalyses::none();
-  Module &M = *F.getParent();
   LLVMContext &Ctx = M.getContext();
   Type *I8 = Type::getInt8Ty(Ctx);
   auto *Flag =

@@ -4,6 +4,7 @@
 // Host API (memory, streams, events, devices, errors) and launch validation.
 //
 //===----------------------------------------------------------------------===//
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +19,9 @@ namespace detail {
 
 int launch_kernel(const LaunchArgs &a) {
   (void)config();
+  // After a device assert nothing runs on the device (the error is sticky).
+  if (const int s = api::sticky_error())
+    return s;
   const dim3 b = a.block, g = a.grid;
   std::uint64_t nt = (std::uint64_t)b.x * b.y * b.z;
   if (nt == 0 || nt > 1024 || b.x > 1024 || b.y > 1024 || b.z > 64 ||
@@ -90,6 +94,15 @@ int get_last_error() {
 }
 int peek_last_error() { return t_last_error; }
 
+namespace {
+std::atomic<int> g_sticky{0};
+}
+void set_sticky_error(int e) {
+  int none = 0;
+  g_sticky.compare_exchange_strong(none, e, std::memory_order_acq_rel);
+}
+int sticky_error() { return g_sticky.load(std::memory_order_acquire); }
+
 const char *error_name(int e, bool hip) {
   switch (e) {
   case kSuccess:
@@ -132,6 +145,8 @@ const char *error_name(int e, bool hip) {
   case kCooperativeLaunchTooLarge:
     return hip ? "hipErrorCooperativeLaunchTooLarge"
                : "cudaErrorCooperativeLaunchTooLarge";
+  case kAssert:
+    return hip ? "hipErrorAssert" : "cudaErrorAssert";
   default:
     return hip ? "hipErrorUnknown" : "cudaErrorUnknown";
   }
@@ -173,6 +188,8 @@ const char *error_string(int e) {
     return "operation not supported";
   case kCooperativeLaunchTooLarge:
     return "too many blocks in cooperative launch";
+  case kAssert:
+    return "device-side assert triggered";
   default:
     return "unknown error";
   }

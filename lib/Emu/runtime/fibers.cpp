@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 
 #include "internal.h"
 
@@ -39,6 +40,14 @@ PKEMU_TLS unsigned pkemu_t_lane = 0;
 PKEMU_TLS unsigned pkemu_t_atomics = 0;
 PKEMU_TLS unsigned char pkemu_t_effects = 0;
 int __pkemu_effects_pass_ran(void) { return 0; }
+// clock() as the plugin's Effects pass calls it: in a kernel, the device's
+// cycle counter at the clockRate the emulated device reports (1 GHz, so
+// nanoseconds of a monotonic clock); elsewhere the C library's.
+long pkemu_clock(void) {
+  if (pkemu_t_arena_size != 0)
+    return (long)now_ns();
+  return (long)::clock();
+}
 PKEMU_TLS const void *pkemu_t_spin_addr = nullptr;
 PKEMU_TLS unsigned pkemu_t_spin_size = 0;
 }
@@ -296,6 +305,29 @@ static void fiber_main() {
     ctx_switch(&w.sink.ctx, next->ctx);
     __builtin_unreachable();
   }
+}
+
+// A thread that stops where it is (a failed device assert): it exits as if
+// its kernel had returned, and its stack is left as it is (the next block
+// starts every thread afresh). The next thread runs on its own stack.
+[[noreturn]] void exit_current_thread() {
+  Worker &w = *t_worker;
+  Fiber *self = w.cur;
+  self->state = kExited;
+  ++w.nexited;
+  on_lane_exit(w, self);
+  if (w.nexited == w.nthreads) {
+    ctx_switch(&w.sink.ctx, w.sched.ctx);
+    __builtin_unreachable();
+  }
+  Fiber *next = rq_pop(w);
+  if (!next && complete_divergent(w))
+    next = rq_pop(w);
+  if (!next)
+    stuck(w);
+  set_cur(w, next);
+  ctx_switch(&w.sink.ctx, next->ctx ? next->ctx : start_ctx(w, next));
+  __builtin_unreachable();
 }
 
 void *start_ctx(Worker &w, Fiber *f) {

@@ -505,7 +505,11 @@ using pkemu::detail::pkemu_t_arena_size;
 // -tsan-distinguish-volatile=1) also act as scheduling points so that spin
 // loops on volatile flags make progress.
 static inline void volatile_tick(void *a, unsigned n, void *pc) {
-  pkemu::detail::pkemu_t_effects = 1;
+  // A volatile access outside shared memory may poll what another block
+  // writes: an effect (replay.cpp). Shared memory is the block's own (the
+  // warp-synchronous idiom of volatile shared arrays).
+  if (!PKEMU_IN_ARENA(a))
+    pkemu::detail::pkemu_t_effects = 1;
   pkemu::detail::pkemu_t_spin_addr = a;
   pkemu::detail::pkemu_t_spin_size = n;
   if (__builtin_expect(++pkemu::detail::pkemu_t_atomics >= 1024, 0))

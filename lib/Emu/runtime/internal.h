@@ -136,6 +136,8 @@ struct LaunchCtx {
   std::atomic<std::uint64_t> grid_arrived{0}, grid_gen{0};
   // A worker saw pkemu_t_effects set (replay.cpp).
   std::atomic<bool> effects{false};
+  // A device assert failed: no further block starts.
+  std::atomic<bool> stopped{false};
 };
 
 struct DeclSlot {
@@ -336,6 +338,7 @@ bool start_block(Worker &w, const LaunchCtx &L, std::uint64_t b);
 bool resume_block(Worker &w);
 // A spin point (at pc): yield, and suspend the block every kSpinYields.
 void spin_yield(void *pc);
+[[noreturn]] void exit_current_thread(); // the running thread stops here
 void abort_current(); // abort the current block (if any) after a fatal report
 // Record a report and abort the block.
 [[noreturn]] __attribute__((noinline, cold)) void

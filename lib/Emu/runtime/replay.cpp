@@ -20,9 +20,9 @@
 // nothing runs. The first launch of a key is never hashed (most keys run
 // once); hashing starts at the second, and only where hashing all device
 // memory costs less than a quarter of the key's last run (at the hashing
-// speed last measured). A key whose
+// speed last measured: once on 8 MiB, then on every large hash). A key whose
 // memory keeps changing (three misses more than twice its hits) stops being
-// hashed. The saved bytes are bounded (kSaveBudget in all).
+// hashed. The saved bytes are bounded (save_budget in all).
 //
 // PKEMU_REPLAY=0 turns replay off (so does a translation unit built without
 // the Effects pass: the prelude registers what the pass answered);
@@ -42,6 +42,8 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -116,10 +118,21 @@ struct Entry {
   std::size_t saved_bytes = 0;
 };
 
-constexpr std::size_t kSaveBudget = std::size_t(1) << 30;
-// Hashing speed for the cost test, in bytes per microsecond: measured on
-// every hash of 64 KiB or more (a cautious guess until then).
-std::atomic<std::uint64_t> g_hash_bytes_per_us{2000};
+// The saved bytes of all keys: 1 GiB, or a sixteenth of the machine's
+// memory where that is less.
+std::size_t save_budget() {
+  static const std::size_t b = [] {
+    std::size_t most = std::size_t(1) << 30;
+    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && size > 0)
+      most = std::min(most, (std::size_t)pages * (std::size_t)size / 16);
+    return most;
+  }();
+  return b;
+}
+// Hashing speed for the cost test, in bytes per microsecond: measured once
+// on 8 MiB before the first cost test, then on every hash of 64 KiB or more.
+std::atomic<std::uint64_t> g_hash_bytes_per_us{0};
 
 std::mutex g_mu;
 std::unordered_map<std::string, Entry> g_entries;
@@ -191,6 +204,23 @@ std::uint64_t replayed_launches() {
   return g_replayed.load(std::memory_order_relaxed);
 }
 
+static std::uint64_t hash_speed() {
+  std::uint64_t v = g_hash_bytes_per_us.load(std::memory_order_relaxed);
+  if (v)
+    return v;
+  const std::size_t n = std::size_t(8) << 20;
+  std::vector<unsigned char> buf(n);
+  for (std::size_t i = 0; i < n; i += 64)
+    buf[i] = (unsigned char)i;
+  const std::uint64_t t0 = now_ns();
+  volatile std::uint64_t sink = hash_bytes(buf.data(), n);
+  (void)sink;
+  const std::uint64_t spent = std::max<std::uint64_t>(1, now_ns() - t0);
+  v = std::max<std::uint64_t>(1, n * 1000 / spent);
+  g_hash_bytes_per_us.store(v, std::memory_order_relaxed);
+  return v;
+}
+
 bool replay_before(const LaunchArgs &a, int warp, ReplayTicket &t) {
   if (!a.pack_size || !enabled())
     return false;
@@ -203,9 +233,7 @@ bool replay_before(const LaunchArgs &a, int warp, ReplayTicket &t) {
   std::uint64_t total = 0;
   for (const Region &r : t.regions)
     total += r.size;
-  if (mode() != 2 &&
-      total * 1000 / g_hash_bytes_per_us.load(std::memory_order_relaxed) >
-          e.last_ns / 4)
+  if (mode() != 2 && total * 1000 / hash_speed() > e.last_ns / 4)
     return false;
   const std::uint64_t t0 = now_ns();
   t.pre.resize(t.regions.size());
@@ -257,7 +285,7 @@ void replay_after(ReplayTicket &t, bool effects, bool reported,
     if (hash_bytes(p, now[i].size) == t.pre[i])
       continue;
     bytes += now[i].size;
-    if (g_saved + bytes > kSaveBudget) {
+    if (g_saved + bytes > save_budget()) {
       e.disabled = true; // would be hashed again and again, never recorded
       return;
     }

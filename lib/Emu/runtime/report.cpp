@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include <atomic>
+#include <cassert>
 #include <cerrno>
 #include <fcntl.h>
 #include <link.h>
@@ -25,6 +26,7 @@
 #include <vector>
 
 #include "internal.h"
+#include "pkemu/host_api.h"
 
 extern char **environ;
 
@@ -519,3 +521,36 @@ __attribute__((constructor(101))) void register_exit_handler() {
 
 } // namespace detail
 } // namespace pkemu
+
+// assert() calls __assert_fail when its expression is false; the runtime's
+// definition comes before the C library's. In a kernel it is CUDA's device
+// assert: the thread prints where it failed ("FILE:LINE: FUNCTION: block:
+// [x,y,z], thread: [x,y,z] Assertion `EXPR` failed.", to stderr) and stops;
+// the launch starts no further block, and every later API call returns
+// cudaErrorAssert / hipErrorAssert (710: the error is sticky). Other threads
+// of the blocks already running go on, so each thread whose assert fails
+// there prints, as on the device. In host code it is the C library's: the
+// message and abort().
+extern "C" void __assert_fail(const char *assertion, const char *file,
+                              unsigned int line,
+                              const char *function) noexcept {
+  using namespace pkemu::detail;
+  Worker *w = t_worker;
+  if (pkemu_t_arena_size != 0 && w && w->cur && w->L) {
+    const uint3 b = w->bidx, t = threadIdx;
+    std::fprintf(stderr,
+                 "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] "
+                 "Assertion `%s` failed.\n",
+                 file, line, function ? function : "?", b.x, b.y, b.z, t.x, t.y,
+                 t.z, assertion);
+    pkemu::api::set_sticky_error(pkemu::api::kAssert);
+    const_cast<LaunchCtx *>(w->L)->stopped.store(true,
+                                                 std::memory_order_relaxed);
+    exit_current_thread();
+  }
+  std::fprintf(stderr, "%s: %s:%u: %s%sAssertion `%s' failed.\n",
+               program_invocation_short_name, file, line,
+               function ? function : "", function ? ": " : "", assertion);
+  std::fflush(nullptr);
+  std::abort();
+}

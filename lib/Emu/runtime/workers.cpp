@@ -131,6 +131,8 @@ constexpr std::uint64_t kDeadlockNs = 1000000000ull;
 
 // Claims the next block if the device has room for another resident block.
 bool claim_block(LaunchCtx &L, std::uint64_t &b) {
+  if (L.stopped.load(std::memory_order_relaxed))
+    return false;
   std::uint64_t r = L.resident.load(std::memory_order_relaxed);
   do {
     if (r >= L.max_resident)

@@ -4,6 +4,7 @@
 // and the test reads PKEMU_STATS_FILE for the number of replayed launches.
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 
 constexpr int kN = 4096;
 
@@ -44,6 +45,33 @@ __global__ void from_host(float* out, const float* host, int n) {
 __global__ void plus(float* out, const float* in, float k, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = in[i] + k;
+}
+
+// Spins for 2 ms of device cycles (clockRate: 1 GHz) as simpleHyperQ's kernels do.
+__global__ void spin_clock(long* out) {
+  unsigned start = (unsigned)clock();
+  long waited = 0;
+  while (waited < 2000000) waited = (long)((unsigned)clock() - start);
+  out[0] = waited;
+  out[1] = (long)clock();
+}
+
+// The warp-synchronous idiom: a volatile shared array, private to the block.
+__global__ void block_sums(float* out, const float* in) {
+  PKEMU_SHARED(buf, float[256]);
+  volatile float* v = buf;
+  v[threadIdx.x] = in[blockIdx.x * 256 + threadIdx.x];
+  __syncthreads();
+  for (int s = 128; s > 0; s >>= 1) {
+    if (threadIdx.x < s) v[threadIdx.x] += v[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = v[0];
+}
+
+// A volatile global may be written by another block or the host: always run.
+__global__ void read_flag(float* out, volatile int* flag) {
+  out[threadIdx.x] = (float)*flag;
 }
 
 int main(int argc, char** argv) {
@@ -127,6 +155,34 @@ int main(int argc, char** argv) {
       for (int i = 0; i < kN; ++i) bad += got[i] != h[i] + k;
     }
     printf("args: %d wrong\n", bad);
+  } else if (!strcmp(s, "spin")) {
+    // The device's clock() counts nanoseconds of a monotonic clock (far above 10^9 once the
+    // machine has run a second); the host's stays the C library's (CPU microseconds).
+    long* t;
+    cudaMalloc(&t, 2 * sizeof(long));
+    pkemu::launch(spin_clock, 1, 1, 0, 0, t);
+    long v[2];
+    cudaMemcpy(v, t, sizeof v, cudaMemcpyDeviceToHost);
+    long host = (long)clock();
+    printf("spin: waited %s, device clock %s, host clock %s\n", v[0] >= 2000000 ? "enough" : "too little",
+           v[1] > 1000000000L ? "in cycles" : "wrong", host < 1000000000L ? "in microseconds" : "wrong");
+  } else if (!strcmp(s, "volatile")) {
+    for (int r = 0; r < 6; ++r) {
+      pkemu::launch(block_sums, kN / 256, 256, 0, 0, out, in);
+      cudaMemcpy(got, out, (kN / 256) * sizeof(float), cudaMemcpyDeviceToHost);
+      for (int b = 0; b < kN / 256; ++b) {
+        float want = 0;
+        for (int i = 0; i < 256; ++i) want += h[b * 256 + i];
+        bad += got[b] != want;
+      }
+    }
+    printf("volatile: %d wrong\n", bad);
+  } else if (!strcmp(s, "flag")) {
+    int* flag;
+    cudaMalloc(&flag, sizeof(int));
+    cudaMemset(flag, 0, sizeof(int));
+    for (int r = 0; r < 6; ++r) pkemu::launch(read_flag, 1, 32, 0, 0, out, flag);
+    printf("flag: done\n");
   } else {
     printf("unknown scenario\n");
     return 2;

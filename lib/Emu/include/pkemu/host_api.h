@@ -29,6 +29,7 @@ enum Err : int {
   kInvalidResourceHandle = 400,
   kNotReady = 600,
   kLaunchOutOfResources = 701,
+  kAssert = 710,
   kLaunchFailure = 719,
   kCooperativeLaunchTooLarge = 720,
   kNotSupported = 801,
@@ -39,6 +40,14 @@ int set_error(
     int e); // records e as the last error (if non-zero) and returns it
 int get_last_error(); // returns and clears
 int peek_last_error();
+// A kernel's assert failed (cudaErrorAssert, hipErrorAssert): the error is
+// sticky, every later API call returns it (PKEMU_CE / PKEMU_HE).
+void set_sticky_error(int e);
+int sticky_error();
+inline int with_sticky(int r) {
+  const int s = sticky_error();
+  return s ? s : r;
+}
 const char *error_string(int e);
 const char *error_name(int e, bool hip);
 

@@ -35,6 +35,7 @@ enum cudaError {
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
   cudaErrorLaunchOutOfResources = 701,
+  cudaErrorAssert = 710,
   cudaErrorLaunchFailure = 719,
   cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorNotSupported = 801,
@@ -230,7 +231,7 @@ struct cudaDeviceProp {
 
 #include "props.h"
 
-#define PKEMU_CE(x) ((cudaError_t)(x))
+#define PKEMU_CE(x) ((cudaError_t)::pkemu::api::with_sticky(x))
 inline cudaError_t cudaGetLastError() {
   return PKEMU_CE(pkemu::api::get_last_error());
 }

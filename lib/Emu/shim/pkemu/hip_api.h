@@ -47,6 +47,7 @@ enum hipError_t {
   hipErrorInvalidResourceHandle = 400,
   hipErrorNotReady = 600,
   hipErrorLaunchOutOfResources = 701,
+  hipErrorAssert = 710,
   hipErrorLaunchFailure = 719,
   hipErrorCooperativeLaunchTooLarge = 720,
   hipErrorNotSupported = 801,
@@ -231,7 +232,7 @@ struct hipDeviceProp_t {
   int pageableMemoryAccessUsesHostPageTables;
 };
 
-#define PKEMU_HE(x) ((hipError_t)(x))
+#define PKEMU_HE(x) ((hipError_t)::pkemu::api::with_sticky(x))
 inline hipError_t hipGetLastError() {
   return PKEMU_HE(pkemu::api::get_last_error());
 }

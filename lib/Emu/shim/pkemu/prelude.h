@@ -235,8 +235,11 @@ extern "C" __device__ void *memset(void *, int, std::size_t);
 // Device-side malloc/free (the emulator records what kernels allocate).
 extern "C" __device__ void *malloc(std::size_t);
 extern "C" __device__ void free(void *);
-// The device's clock() (CUDA and HIP: a per-multiprocessor counter); the
-// emulator's build calls the C library's, a counter that only grows too.
+// The device's clock() (CUDA and HIP: a per-multiprocessor counter). In the
+// emulator's build the plugin's Effects pass sends every call of clock() to
+// pkemu_clock, which counts the device's cycles at its reported clockRate
+// (1 GHz: nanoseconds) inside a kernel and is the C library's clock()
+// outside.
 extern "C" __device__ clock_t clock(void);
 #endif
 
