@@ -392,39 +392,47 @@ void noteRocmDependence(TargetContext &TC, llvm::StringRef File,
 namespace {
 
 void collectDeclaredNames(const DeclContext *DC, const TargetContext &TC,
-                          llvm::StringSet<> &Names, int Depth);
+                          llvm::StringSet<> &Names, bool WithFields, int Depth);
 
 void collectDeclaredName(const Decl *D, const TargetContext &TC,
-                         llvm::StringSet<> &Names, int Depth) {
+                         llvm::StringSet<> &Names, bool WithFields, int Depth) {
   if (const auto *ND = dyn_cast<NamedDecl>(D))
     if (ND->getIdentifier() && TC.isUserLoc(ND->getLocation()) &&
-        !isa<FieldDecl>(ND))
+        (WithFields || !isa<FieldDecl>(ND)))
       Names.insert(ND->getName());
   if (const auto *Inner = dyn_cast<DeclContext>(D))
     if (!isa<FunctionDecl>(D) || TC.isUserLoc(D->getLocation()))
-      collectDeclaredNames(Inner, TC, Names, Depth + 1);
+      collectDeclaredNames(Inner, TC, Names, WithFields, Depth + 1);
   if (const auto *FT = dyn_cast<FunctionTemplateDecl>(D))
-    collectDeclaredNames(FT->getTemplatedDecl(), TC, Names, Depth + 1);
+    collectDeclaredNames(FT->getTemplatedDecl(), TC, Names, WithFields,
+                         Depth + 1);
   if (const auto *CT = dyn_cast<ClassTemplateDecl>(D))
-    collectDeclaredNames(CT->getTemplatedDecl(), TC, Names, Depth + 1);
+    collectDeclaredNames(CT->getTemplatedDecl(), TC, Names, WithFields,
+                         Depth + 1);
 }
 
 void collectDeclaredNames(const DeclContext *DC, const TargetContext &TC,
-                          llvm::StringSet<> &Names, int Depth) {
+                          llvm::StringSet<> &Names, bool WithFields,
+                          int Depth) {
   if (Depth > 64)
     return;
   for (const Decl *D : DC->decls())
-    collectDeclaredName(D, TC, Names, Depth);
+    collectDeclaredName(D, TC, Names, WithFields, Depth);
 }
 
 } // namespace
 
-void pk::runRenamePass(TargetContext &TC, bool ToHip) {
-  llvm::StringSet<> Declared;
+void pk::collectUserDeclaredNames(const TargetContext &TC,
+                                  llvm::StringSet<> &Names, bool WithFields) {
   // Declarations in the user's files lie in the user's top-level
   // declarations (a header's declaration context holds only the header's).
   for (const Decl *D : TC.userTopLevelDecls())
-    collectDeclaredName(D, TC, Declared, 0);
+    collectDeclaredName(D, TC, Names, WithFields, 0);
+}
+
+void pk::runRenamePass(TargetContext &TC, bool ToHip) {
+  llvm::StringSet<> Declared;
+  collectUserDeclaredNames(TC, Declared, /*WithFields=*/false);
   const LangOptions &LO = TC.Ctx().getLangOpts();
   std::set<std::string> Done;
   std::set<std::pair<std::string, RuleId>> NotedRocm;

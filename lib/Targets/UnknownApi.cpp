@@ -73,44 +73,14 @@ bool hasApiPrefix(llvm::StringRef Name, bool FromCuda) {
   return false;
 }
 
-/// Every name the program declares: any named declaration in a user file,
-/// fields, parameters and block-scope names included (they are members of
-/// the declaration contexts walked).  Its macros are told apart by where
-/// they are defined (apiHeader).
-void collectProgramNames(const DeclContext *DC, const TargetContext &TC,
-                         llvm::StringSet<> &Names, int Depth) {
-  if (Depth > 64)
-    return;
-  for (const Decl *D : DC->decls()) {
-    if (!TC.isUserLoc(D->getLocation()))
-      continue;
-    if (const auto *ND = dyn_cast<NamedDecl>(D))
-      if (ND->getIdentifier())
-        Names.insert(ND->getName());
-    if (const auto *Inner = dyn_cast<DeclContext>(D))
-      collectProgramNames(Inner, TC, Names, Depth + 1);
-    if (const auto *TD = dyn_cast<TemplateDecl>(D))
-      if (const auto *Inner =
-              dyn_cast_or_null<DeclContext>(TD->getTemplatedDecl()))
-        collectProgramNames(Inner, TC, Names, Depth + 1);
-  }
-}
-
 class UnknownApiPass {
 public:
   UnknownApiPass(TargetContext &TC, bool FromCuda)
       : TC(TC), FromCuda(FromCuda), PP(TC.PF.AST->getPreprocessor()) {
-    for (const Decl *D : TC.userTopLevelDecls()) {
-      if (const auto *ND = dyn_cast<NamedDecl>(D))
-        if (ND->getIdentifier() && TC.isUserLoc(ND->getLocation()))
-          Program.insert(ND->getName());
-      if (const auto *DC = dyn_cast<DeclContext>(D))
-        collectProgramNames(DC, TC, Program, 1);
-      if (const auto *TD = dyn_cast<TemplateDecl>(D))
-        if (const auto *DC =
-                dyn_cast_or_null<DeclContext>(TD->getTemplatedDecl()))
-          collectProgramNames(DC, TC, Program, 1);
-    }
+    // Every name the program declares, fields, parameters and block-scope
+    // names included (`s.cudaStream` names the program's own field). Its
+    // macros are told apart by where they are defined (apiHeader).
+    collectUserDeclaredNames(TC, Program, /*WithFields=*/true);
     for (const UnportedInclude &U : TC.Facts.UnportedIncludes)
       Unported.insert(llvm::sys::path::filename(U.Header));
     for (const std::string &H : TC.Facts.ProvidedHeaders)

@@ -279,6 +279,12 @@ void runWave64Check(TargetContext &TC);
 /// Rewrites for the emulator (an internal target): launches and __shared__.
 llvm::Error runEmuPrep(TargetContext &TC);
 
+/// The names the user's files declare (functions, variables, types,
+/// enumerators, templates, members of their classes; fields only with
+/// \p WithFields), at any depth of the user's top-level declarations.
+void collectUserDeclaredNames(const TargetContext &TC, llvm::StringSet<> &Names,
+                              bool WithFields);
+
 /// Shared rule passes (TargetCommon.cpp).
 /// Renames identifiers of the tables in every user file (lexer pass, so
 /// macro bodies are edited where they are written); flags unsupported names.
