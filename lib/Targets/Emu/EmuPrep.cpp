@@ -181,6 +181,7 @@ public:
   // lambdas and friends keep them.
   bool VisitFunctionDecl(FunctionDecl *FD) override {
     noteDeviceAsm(FD);
+    noteDeviceBody(FD);
     if (!FD->doesThisDeclarationHaveABody() || FD->isImplicit() ||
         FD->isDefaulted() || FD->isDeleted() || FD->isConstexpr() ||
         FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAGlobalAttr>() ||
@@ -358,8 +359,31 @@ public:
   /// "file:line:col: what and why"; empty when there is none.
   std::string DeviceAsm;
 
+  /// The bodies of device-only functions (kernels, __device__ without
+  /// __host__), per file: [begin, end) offsets.
+  std::map<std::string, std::vector<std::pair<unsigned, unsigned>>>
+      DeviceBodies;
+
 private:
   TargetContext &TC;
+
+  void noteDeviceBody(const FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody() || FD->hasAttr<CUDAHostAttr>() ||
+        !(FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAGlobalAttr>()) ||
+        FD->isTemplateInstantiation())
+      return;
+    const Stmt *Body = FD->getBody();
+    if (!Body)
+      return;
+    SourceRange R = Body->getSourceRange();
+    if (!R.getBegin().isFileID() || !R.getEnd().isFileID() ||
+        !TC.isUserLoc(R.getBegin()))
+      return;
+    const SourceManager &SM = TC.SM();
+    std::string File = TC.fileOf(R.getBegin());
+    DeviceBodies[File].push_back(
+        {SM.getFileOffset(R.getBegin()), SM.getFileOffset(R.getEnd()) + 1});
+  }
 
   // Inline assembly in a kernel or a __device__ function is GPU assembly
   // (PTX, GCN): the emulator compiles device code for the CPU, where it
@@ -431,11 +455,85 @@ private:
 
 } // namespace
 
+namespace {
+// nvcc compiles a device-only function's body in its device pass only, where
+// __CUDA_ARCH__ is defined (the device pass of clang's HIP defines
+// __HIP_DEVICE_COMPILE__); the emulator compiles every function once, as the
+// host pass would. Inside such a body the host pass's branch never runs on
+// the device, so the directives there that test the two names take the
+// device pass's: `#ifdef X` -> `#if 1`, `#ifndef X` -> `#if 0`, `defined(X)`
+// -> `1`, `__CUDA_ARCH__` -> 700 (the sm_70 branch, as PK1035 takes in
+// HIP outputs), `__HIP_DEVICE_COMPILE__` -> 1. Directives outside such
+// bodies keep the host pass's meaning.
+void deviceBranches(TargetContext &TC, const std::string &File,
+                    const std::vector<std::pair<unsigned, unsigned>> &Bodies) {
+  llvm::StringRef Buf = TC.contents(File);
+  if (!Buf.contains("__CUDA_ARCH__") && !Buf.contains("__HIP_DEVICE_COMPILE__"))
+    return;
+  auto Inside = [&](unsigned Off) {
+    for (const auto &[B, E] : Bodies)
+      if (Off >= B && Off < E)
+        return true;
+    return false;
+  };
+  auto Value = [](llvm::StringRef Name) -> const char * {
+    if (Name == "__CUDA_ARCH__")
+      return "700";
+    if (Name == "__HIP_DEVICE_COMPILE__")
+      return "1";
+    return nullptr;
+  };
+  const char *Why = "inside a device-only function the device pass's branch "
+                    "runs (nvcc defines __CUDA_ARCH__ there; the emulator "
+                    "compiles once, as the host pass)";
+  bool Cond = false;
+  for (RawTokenCursor C(TC, Buf); !C.done(); C.advance()) {
+    const RawToken &T = C[0];
+    if (T.StartOfLine) {
+      Cond = false;
+      if (T.Kind == tok::hash && !C[1].StartOfLine && Inside(T.Offset)) {
+        llvm::StringRef Kw = C[1].Text;
+        const bool Pos = Kw == "ifdef" || Kw == "elifdef";
+        const bool Neg = Kw == "ifndef" || Kw == "elifndef";
+        if ((Pos || Neg) && !C[2].StartOfLine && Value(C[2].Text)) {
+          unsigned B = C[1].Offset, E = C[2].Offset + C[2].Length;
+          TC.edit(File, B, E - B,
+                  std::string(Kw.starts_with("elif") ? "elif " : "if ") +
+                      (Pos ? "1" : "0"),
+                  RuleId::PK9901, Why);
+          C.advance(2);
+          continue;
+        }
+        Cond = Kw == "if" || Kw == "elif";
+      }
+      continue;
+    }
+    if (!Cond || T.Kind != tok::raw_identifier)
+      continue;
+    if (T.Text == "defined") {
+      int J = C[1].Kind == tok::l_paren ? 2 : 1;
+      if (!C[J].StartOfLine && Value(C[J].Text) &&
+          (J == 1 || C[J + 1].Kind == tok::r_paren)) {
+        const RawToken &Last = C[J == 1 ? 1 : 3];
+        TC.edit(File, T.Offset, Last.Offset + Last.Length - T.Offset, "1",
+                RuleId::PK9901, Why);
+        C.advance(J == 1 ? 1 : 3);
+      }
+      continue;
+    }
+    if (const char *V = Value(T.Text))
+      TC.edit(File, T.Offset, T.Length, V, RuleId::PK9901, Why);
+  }
+}
+} // namespace
+
 llvm::Error pk::runEmuPrep(TargetContext &TC) {
   EmuRewriter V(TC);
   V.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
   V.replaceDeclarations();
   V.bindDeviceVariables();
+  for (const auto &[File, Bodies] : V.DeviceBodies)
+    deviceBranches(TC, File, Bodies);
   if (!V.DeviceAsm.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), V.DeviceAsm);
   // Reports name the user's file and lines.

@@ -1,5 +1,5 @@
 //===- NvccMacros.cpp - nvcc's predefined macros in HIP output ------------===//
-// Rules: PK1026
+// Rules: PK1026, PK1035
 //
 // The CUDA parse defines what nvcc predefines (__NVCC__, __CUDACC__,
 // __CUDACC_VER_MAJOR__/MINOR__/BUILD__; ParsedFile::NvccMacros), so code
@@ -21,6 +21,21 @@
 // so the HIP output takes the branch the translation was made on.  A file
 // that #defines or #undefs one of them keeps that name as written.
 //
+// PK1035: __CUDA_ARCH__ is defined only in nvcc's device pass (the parse,
+// a host parse, has it undefined, as nvcc's host pass does). HIP compilers
+// never define it, so a kernel body under `#if __CUDA_ARCH__ >= 700` would
+// compile to nothing on AMD: silently. clang's device pass defines
+// __HIP_DEVICE_COMPILE__ (as 1) instead, so
+//
+//   #ifdef __CUDA_ARCH__ / defined(__CUDA_ARCH__) -> ... __HIP_DEVICE_COMPILE__
+//   __CUDA_ARCH__ (in #if or code)  -> (__HIP_DEVICE_COMPILE__ * 700)
+//
+// 0 in the host pass (an undefined name in #if is 0, as __CUDA_ARCH__ was),
+// 700 in the device pass: the branch nvcc takes for sm_70, the oldest
+// architecture whose semantics (independent thread scheduling, the *_sync
+// intrinsics) the ports assume; newer architectures' branches use features
+// (cp.async, tensor-memory and warpgroup instructions) HIP does not have.
+//
 //===----------------------------------------------------------------------===//
 #include "HipPasses.h"
 
@@ -36,21 +51,32 @@ using namespace clang;
 
 namespace pk_nvcc_macros {
 
+constexpr llvm::StringLiteral kArch = "__CUDA_ARCH__";
+constexpr int kArchValue = 700;
+
 void rewriteFile(TargetContext &TC, llvm::StringRef File,
                  const llvm::StringMap<std::string> &Values) {
   llvm::StringRef Buf = TC.contents(File);
   // Every edit below is at a token spelled as one of the names: a file
   // that spells none of them is not lexed.
   if (llvm::none_of(Values.keys(),
-                    [&](llvm::StringRef N) { return Buf.contains(N); }))
+                    [&](llvm::StringRef N) { return Buf.contains(N); }) &&
+      !Buf.contains(kArch))
     return;
   // Names the file defines or undefines itself are left as written.
   llvm::StringSet<> Own;
   for (RawTokenCursor C(TC, Buf); !C.done(); C.advance())
     if (C[0].StartOfLine && C[0].Kind == tok::hash &&
         (C[1].Text == "define" || C[1].Text == "undef") &&
-        Values.count(C[2].Text))
+        (Values.count(C[2].Text) || C[2].Text == kArch))
       Own.insert(C[2].Text);
+  const bool Arch = !Own.count(kArch);
+  const std::string ArchWhy =
+      "__CUDA_ARCH__ is defined only in nvcc's device pass; HIP compilers "
+      "never define it, and clang's device pass defines "
+      "__HIP_DEVICE_COMPILE__ instead";
+  const std::string ArchValue =
+      llvm::formatv("(__HIP_DEVICE_COMPILE__ * {0})", kArchValue).str();
   auto Value = [&](llvm::StringRef Name) -> const std::string * {
     if (Name.empty() || Own.count(Name))
       return nullptr;
@@ -99,6 +125,13 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
       llvm::StringRef Kw = KwTok.Text;
       bool Neg = Kw == "ifndef" || Kw == "elifndef";
       bool Pos = Kw == "ifdef" || Kw == "elifdef";
+      if ((Neg || Pos) && Arch && Name.Text == kArch) {
+        TC.edit(File, Name.Offset, Name.Length, "__HIP_DEVICE_COMPILE__",
+                RuleId::PK1035,
+                llvm::formatv("#{0} {1}: {2}", Kw, Name.Text, ArchWhy).str());
+        C.advance(2);
+        continue;
+      }
       if ((Neg || Pos) && Value(Name.Text) && Identity(Name.Text)) {
         TC.edit(File, Name.Offset, Name.Length, "__HIP__", RuleId::PK1026,
                 llvm::formatv("#{0} {1}: {2}", Kw, Name.Text,
@@ -129,6 +162,13 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
       if (Paren)
         ++J;
       const RawToken &Name = C[J];
+      if (!Name.StartOfLine && Arch && Name.Text == kArch &&
+          (!Paren || C[J + 1].Kind == tok::r_paren)) {
+        TC.edit(File, Name.Offset, Name.Length, "__HIP_DEVICE_COMPILE__",
+                RuleId::PK1035, "defined(__CUDA_ARCH__): " + ArchWhy);
+        C.advance(Paren ? J + 1 : J);
+        continue;
+      }
       if (!Name.StartOfLine && Value(Name.Text) &&
           (!Paren || C[J + 1].Kind == tok::r_paren)) {
         int Last = Paren ? J + 1 : J;
@@ -146,6 +186,15 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
         continue;
       }
     }
+    if (Arch && T.Text == kArch) {
+      TC.edit(File, T.Offset, T.Length, ArchValue, RuleId::PK1035,
+              ArchWhy + llvm::formatv(": {0} is 0 in the host pass and {1} "
+                                      "in the device pass, the value of "
+                                      "sm_70, whose branch the port takes",
+                                      ArchValue, kArchValue)
+                            .str());
+      continue;
+    }
     if (const std::string *V = Value(T.Text)) {
       // Not the name of a #define or #undef (those files keep it anyway).
       if (Identity(T.Text))
@@ -160,8 +209,6 @@ void rewriteFile(TargetContext &TC, llvm::StringRef File,
 } // namespace pk_nvcc_macros
 
 void pk::hip::writeNvccMacroValues(TargetContext &TC) {
-  if (TC.PF.NvccMacros.empty())
-    return;
   llvm::StringMap<std::string> Values;
   for (const auto &[Name, Value] : TC.PF.NvccMacros)
     Values[Name] = Value;
