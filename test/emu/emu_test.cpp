@@ -383,7 +383,16 @@ TEST(Errors, HangTimesOut) {
   Result r = run(build("errors", "cuda", 32), "timeout", "PKEMU_TIMEOUT_S=1");
   EXPECT_EQ(r.rc, 86);
   EXPECT_HAS(r.err, "pkemu: error: timeout: kernel 'hang(int volatile*)'");
-  EXPECT_HAS(r.err, "PKEMU_TIMEOUT_S");
+  EXPECT_HAS(r.err, "PKEMU_TIMEOUT_S); no block finished: it hangs, or each block runs longer than that.");
+}
+
+// A kernel that makes progress but not enough: the timeout says how far it got.
+TEST(Errors, SlowKernelTimesOutWithItsProgress) {
+  Result r = run(build("errors", "cuda", 32), "slow", "PKEMU_TIMEOUT_S=1");
+  EXPECT_EQ(r.rc, 86);
+  EXPECT_HAS(r.err, "pkemu: error: timeout: kernel 'slow_blocks(long*)'");
+  EXPECT_HAS(r.err, " of 1000000 blocks finished, so at this pace it needs about ");
+  EXPECT_EQ(r.err.find("no block finished"), std::string::npos) << r.err;
 }
 
 // ---------------------------------------------------------------------------------------------

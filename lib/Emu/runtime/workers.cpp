@@ -386,9 +386,20 @@ void watchdog() {
     std::uint64_t st = L->start_ns.load(std::memory_order_relaxed);
     double to = config().timeout_s;
     if (st && to > 0 && now - st >= (std::uint64_t)(to * 1e9)) {
+      // Blocks that finished tell a slow kernel from one that hangs.
+      const std::uint64_t done = L->finished.load(std::memory_order_relaxed);
       std::string text = "kernel did not finish within " +
-                         std::to_string((int)to) +
-                         " s (PKEMU_TIMEOUT_S); it probably hangs.";
+                         std::to_string((int)to) + " s (PKEMU_TIMEOUT_S)";
+      if (done)
+        text += ": " + std::to_string(done) + " of " +
+                std::to_string(L->nblocks) +
+                " blocks finished, so at this pace it needs about " +
+                std::to_string(
+                    (std::uint64_t)(to * (double)L->nblocks / (double)done)) +
+                " s; run it at a smaller size or with a longer limit.";
+      else
+        text += "; no block finished: it hangs, or each block runs longer "
+                "than that.";
       void *spin_pc = nullptr;
       describe_blocks(L, text, spin_pc, false);
       report_and_die(L, "timeout", text, spin_pc);

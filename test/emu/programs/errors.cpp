@@ -101,6 +101,15 @@ __global__ void shared_counter(int* out, int add_first) {
   out[threadIdx.x] = (int)hits;
 }
 
+// Each block spins 2 ms of device cycles: a million of them outlast any limit, while
+// many finish within one second.
+__global__ void slow_blocks(long* out) {
+  long start = clock64();
+  while (clock64() - start < 2000000) {
+  }
+  if (threadIdx.x == 0) out[0] = 1;
+}
+
 int main(int argc, char** argv) {
   const char* s = argc > 1 ? argv[1] : "";
   float *in, *outf;
@@ -132,6 +141,9 @@ int main(int argc, char** argv) {
   } else if (!strcmp(s, "timeout")) {
     *out = 0;
     pkemu::launch(hang, 1, 32, 0, 0, (volatile int*)out);
+    printf("not reached\n");
+  } else if (!strcmp(s, "slow")) {
+    pkemu::launch(slow_blocks, 1000000, 1, 0, 0, (long*)out);
     printf("not reached\n");
   } else if (!strcmp(s, "divergent")) {
     pkemu::launch(divergent_shfl, 1, 32, 0, 0, out);
