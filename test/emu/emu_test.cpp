@@ -1076,3 +1076,28 @@ TEST(DeviceAssert, HostAssertIsTheCLibrarys) {
   EXPECT_HAS(r.err, at("device_assert", "HOST_ASSERT_LINE") + ": int main(int, char **): Assertion `argc > 5' failed.");
   EXPECT_EQ(r.out.find("not reached"), std::string::npos);
 }
+
+// Texture objects (pkemu/texture.h): each scenario compares the fetches with the CUDA
+// Programming Guide's formulas computed on the host.
+TEST(Texture, FetchesFollowTheGuidesFormulas) {
+  std::string exe = build("texture", "cuda", 32);
+  for (const char* s : {"point", "linear", "border", "wrap", "normalized_read", "linear_memory", "pitch2d"}) {
+    Result r = run(exe, s);
+    EXPECT_EQ(r.rc, 0) << s << "\n" << r.out << r.err;
+    EXPECT_HAS(r.out, std::string(s) + ": 0 wrong");
+    EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << s << "\n" << r.err;
+  }
+}
+
+TEST(Texture, LinearFilteringWeighsWithEightFractionalBits) {
+  Result r = run(build("texture", "cuda", 32), "weights");
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_HAS(r.out, "weights: 0.33203125");  // 85/256, not 1/3
+}
+
+TEST(Texture, FetchThroughADestroyedObjectIsReported) {
+  Result r = run(build("texture", "cuda", 32), "destroyed");
+  EXPECT_EQ(r.rc, 86) << r.out << r.err;
+  EXPECT_HAS(r.err, "pkemu: error: invalid texture object: kernel 'fetch_lin(int*, unsigned long long, int)'");
+  EXPECT_HAS(r.err, "texture fetch through 1, which names no live texture object");
+}

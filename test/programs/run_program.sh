@@ -20,6 +20,8 @@
 #   ROCM5       1 (default) or 0: 0 skips the ROCm 5.2 checks, for programs
 #               using a ROCm library Debian's ROCm 5.2 lacks (hipBLAS, hipCUB)
 #   MAIN        the translation unit with main (default main.cu)
+#   ARCHS       the GPU architectures of the device compile checks (default
+#               "gfx90a gfx942"; the host side is checked once)
 #   SOURCES     the program's other translation units (space separated,
 #               relative to its directory): ported with MAIN, each HIP output
 #               compile-checked, validated as one program (validate --program
@@ -37,8 +39,10 @@ TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
 fail() { echo "FAIL: $NAME: $*"; exit 1; }
 
 PORT_ARGS=""; CC_ARGS=""; RUN_ARGS=""; VALIDATE=1; VALIDATE_ARGS=""; EXPECT=""; EXPECT_HIP=""
-ROCM5=1; MAIN=main.cu; SOURCES=""
+ROCM5=1; MAIN=main.cu; SOURCES=""; ARCHS="gfx90a gfx942"
 [ -f "$DIR/program.conf" ] && . "$DIR/program.conf"
+SIDES=("${ARCHS%% *} --offload-host-only")
+for a in $ARCHS; do SIDES+=("$a --offload-device-only"); done
 UNITS=("$DIR/$MAIN")
 for s in $SOURCES; do UNITS+=("$DIR/$s"); done
 # The HIP output of MAIN: main.cu becomes main.hip, a .cpp keeps its name.
@@ -69,8 +73,7 @@ check() { # ROCM OUTDIR FLAGS...
   # gfx90a and gfx942 (clang 19, -E -dM --offload-host-only), so a second
   # host parse would repeat the first; the device side per architecture.
   while IFS= read -r hip; do
-    for arch_side in "gfx90a --offload-host-only" "gfx90a --offload-device-only" \
-                     "gfx942 --offload-device-only"; do
+    for arch_side in "${SIDES[@]}"; do
       arch="${arch_side% *}"; side="${arch_side#* }"
       # shellcheck disable=SC2086
       pk_hip_cc "$CXX" "$hip" -x hip --offload-arch=$arch $side -fsyntax-only -nogpulib -w \
@@ -123,8 +126,7 @@ if [ "$FULL" = 1 ]; then
   while IFS= read -r hip; do
     # The host, then each architecture's device code (compiled and linked
     # with lld): one -c build of both, less the offload bundle.
-    for side in "gfx90a --offload-host-only" "gfx90a --offload-device-only" \
-                "gfx942 --offload-device-only"; do
+    for side in "${SIDES[@]}"; do
       # shellcheck disable=SC2086
       pk_hip_cc "$CXX" "$hip" -x hip --offload-arch="${side% *}" "${side#* }" -c -O1 -w \
         --rocm-path=/usr --rocm-device-lib-path="$TMP/devlibs" -fuse-ld=lld \

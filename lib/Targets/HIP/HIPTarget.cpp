@@ -100,6 +100,7 @@ public:
              }),
         {"mfma", runMfmaRules},
         pass("coop-groups-api", hip::flagCoopGroupsApi),
+        pass("texture-fetches", hip::flagTextureFetches),
         pass("unported-includes", reportUnportedIncludes),
         pass("unknown-api",
              [](TargetContext &TC) {

@@ -21,6 +21,9 @@ void insertRuntimeInclude(TargetContext &TC);
 /// PK1013: cooperative-groups API that HIP lacks or defines differently on
 /// 64-lane waves, flagged at each use (CoopGroupsApi.cpp).
 void flagCoopGroupsApi(TargetContext &TC);
+/// PK1036: each texture or surface fetch of the user's files (MI300-class
+/// GPUs have no texture units; TextureFetches.cpp).
+void flagTextureFetches(TargetContext &TC);
 
 /// PK1014: <math_constants.h> becomes the definitions of its constants;
 /// PK1010: other CUDA toolkit headers the header table does not map are

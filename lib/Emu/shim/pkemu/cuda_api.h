@@ -803,4 +803,16 @@ inline cudaError_t cudaLaunchCooperativeKernel(const void *, dim3, dim3,
       PKEMU_LOC);
   return PKEMU_CE(pkemu::api::set_error(pkemu::api::kInvalidDeviceFunction));
 }
+
+// Texture objects (the engine: texture.h; the API: texture_api.inc).
+typedef unsigned long long cudaTextureObject_t;
+#define PKEMU_TX(n) cuda##n
+#define PKEMU_TX_MAKE(n) make_cuda##n
+#define PKEMU_TX_RET(x) PKEMU_CE(x)
+#define PKEMU_TX_OBJ cudaTextureObject_t
+#include "texture_api.inc"
+#undef PKEMU_TX_OBJ
+#undef PKEMU_TX_RET
+#undef PKEMU_TX_MAKE
+#undef PKEMU_TX
 #undef PKEMU_CE

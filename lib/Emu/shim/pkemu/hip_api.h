@@ -812,4 +812,40 @@ inline hipError_t hipLaunchCooperativeKernel(const void *, dim3, dim3, void **,
       PKEMU_LOC);
   return PKEMU_HE(pkemu::api::set_error(pkemu::api::kInvalidDeviceFunction));
 }
+
+// Texture objects (the engine: texture.h; the API: texture_api.inc). HIP's
+// texture object is a pointer type; the fetches take it too.
+struct __hip_texture;
+typedef struct __hip_texture *hipTextureObject_t;
+#define PKEMU_TX(n) hip##n
+#define PKEMU_TX_MAKE(n) make_hip##n
+#define PKEMU_TX_RET(x) PKEMU_HE(x)
+#define PKEMU_TX_OBJ hipTextureObject_t
+#include "texture_api.inc"
+#undef PKEMU_TX_OBJ
+#undef PKEMU_TX_RET
+#undef PKEMU_TX_MAKE
+#undef PKEMU_TX
+template <class T> PKEMU_HD inline T tex1Dfetch(hipTextureObject_t h, int i) {
+  return tex1Dfetch<T>((unsigned long long)(std::uintptr_t)h, i);
+}
+template <class T> PKEMU_HD inline T tex1D(hipTextureObject_t h, float x) {
+  return tex1D<T>((unsigned long long)(std::uintptr_t)h, x);
+}
+template <class T>
+PKEMU_HD inline T tex2D(hipTextureObject_t h, float x, float y) {
+  return tex2D<T>((unsigned long long)(std::uintptr_t)h, x, y);
+}
+template <class T>
+PKEMU_HD inline T tex3D(hipTextureObject_t h, float x, float y, float z) {
+  return tex3D<T>((unsigned long long)(std::uintptr_t)h, x, y, z);
+}
+template <class T>
+PKEMU_HD inline void tex1Dfetch(T *r, hipTextureObject_t h, int i) {
+  *r = tex1Dfetch<T>(h, i);
+}
+template <class T>
+PKEMU_HD inline void tex2D(T *r, hipTextureObject_t h, float x, float y) {
+  *r = tex2D<T>(h, x, y);
+}
 #undef PKEMU_HE
