@@ -40,27 +40,39 @@ TEST(Targets, HipPassOrder) {
   std::vector<std::string> Names;
   for (const TargetPass &P : targetBackend(Target::HIP).portPasses())
     Names.push_back(P.Name);
-  std::vector<std::string> Want = {"wave64-analysis", "includes",
-                                   "runtime-include", "nvcc-macros",
-                                   "toolkit-headers", "dead-case-labels",
-                                   "renames",         "thrust-system",
-                                   "launch-casts",    "mem-location",
-                                   "cub-warp-width",  "host-math",
-                                   "int-min-max",     "atomics-cache-hints",
-                                   "bfloat16",        "rocm5-pitch",
-                                   "wave64",          "mfma",
-                                   "coop-groups-api", "unported-includes",
-                                   "unknown-api",     "refused-edits",
+  std::vector<std::string> Want = {"wave64-analysis",
+                                   "includes",
+                                   "runtime-include",
+                                   "nvcc-macros",
+                                   "toolkit-headers",
+                                   "dead-case-labels",
+                                   "renames",
+                                   "thrust-system",
+                                   "launch-casts",
+                                   "mem-location",
+                                   "cub-warp-width",
+                                   "host-math",
+                                   "int-min-max",
+                                   "atomics-cache-hints",
+                                   "bfloat16",
+                                   "rocm5-pitch",
+                                   "wave64",
+                                   "mfma",
+                                   "coop-groups-api",
+                                   "texture-fetches",
+                                   "unported-includes",
+                                   "unknown-api",
+                                   "refused-edits",
                                    "helpers"};
   EXPECT_EQ(Names, Want);
   std::vector<std::string> Check;
   for (const TargetPass &P : targetBackend(Target::HIP).checkPasses())
     Check.push_back(P.Name);
-  EXPECT_EQ(Check, (std::vector<std::string>{
-                       "wave64-analysis", "includes", "toolkit-headers",
-                       "renames", "host-math",
-                       "bfloat16", "rewrites-as-findings", "wave64-check",
-                       "coop-groups-api", "unported-includes"}));
+  EXPECT_EQ(Check,
+            (std::vector<std::string>{
+                "wave64-analysis", "includes", "toolkit-headers", "renames",
+                "host-math", "bfloat16", "rewrites-as-findings", "wave64-check",
+                "coop-groups-api", "texture-fetches", "unported-includes"}));
 }
 
 // RawTokenCursor: the raw tokens of a buffer through a window, with an end

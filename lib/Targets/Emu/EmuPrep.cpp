@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "pk/ASTUtil.h"
 #include "pk/TargetContext.h"
+#include <optional>
+#include <set>
 
 #include "pk/DynamicVisitor.h"
 #include "clang/AST/ASTContext.h"
@@ -363,14 +365,14 @@ public:
   /// __host__), per file: [begin, end) offsets.
   std::map<std::string, std::vector<std::pair<unsigned, unsigned>>>
       DeviceBodies;
+  /// The bodies of every function of the user's files.
+  std::map<std::string, std::vector<std::pair<unsigned, unsigned>>> AllBodies;
 
 private:
   TargetContext &TC;
 
   void noteDeviceBody(const FunctionDecl *FD) {
-    if (!FD->doesThisDeclarationHaveABody() || FD->hasAttr<CUDAHostAttr>() ||
-        !(FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAGlobalAttr>()) ||
-        FD->isTemplateInstantiation())
+    if (!FD->doesThisDeclarationHaveABody() || FD->isTemplateInstantiation())
       return;
     const Stmt *Body = FD->getBody();
     if (!Body)
@@ -381,8 +383,12 @@ private:
       return;
     const SourceManager &SM = TC.SM();
     std::string File = TC.fileOf(R.getBegin());
-    DeviceBodies[File].push_back(
-        {SM.getFileOffset(R.getBegin()), SM.getFileOffset(R.getEnd()) + 1});
+    std::pair<unsigned, unsigned> Range{SM.getFileOffset(R.getBegin()),
+                                        SM.getFileOffset(R.getEnd()) + 1};
+    AllBodies[File].push_back(Range);
+    if (!FD->hasAttr<CUDAHostAttr>() &&
+        (FD->hasAttr<CUDADeviceAttr>() || FD->hasAttr<CUDAGlobalAttr>()))
+      DeviceBodies[File].push_back(Range);
   }
 
   // Inline assembly in a kernel or a __device__ function is GPU assembly
@@ -527,6 +533,290 @@ void deviceBranches(TargetContext &TC, const std::string &File,
 }
 } // namespace
 
+namespace {
+// The value of a directive's condition (its tokens, `#ifdef X` given as
+// `defined X`) in nvcc's device pass (Device) or host pass, where it names
+// no macro but __CUDA_ARCH__ and __HIP_DEVICE_COMPILE__; none otherwise.
+class ArchCondition {
+public:
+  ArchCondition(llvm::StringRef Buf, std::vector<RawToken> Toks, bool Device)
+      : Buf(Buf), T(std::move(Toks)), Device(Device) {}
+  std::optional<long long> value() {
+    std::optional<long long> V = orExpr();
+    if (!V || I != T.size())
+      return std::nullopt;
+    return V;
+  }
+
+private:
+  llvm::StringRef Buf;
+  std::vector<RawToken> T;
+  bool Device;
+  size_t I = 0;
+  bool at(tok::TokenKind K) { return I < T.size() && T[I].Kind == K; }
+  std::optional<long long> name(llvm::StringRef N) {
+    if (N == "__CUDA_ARCH__")
+      return Device ? 700 : 0;
+    if (N == "__HIP_DEVICE_COMPILE__")
+      return Device ? 1 : 0;
+    return std::nullopt;
+  }
+  std::optional<long long> primary() {
+    if (I >= T.size())
+      return std::nullopt;
+    const RawToken &K = T[I];
+    if (K.Kind == tok::exclaim || K.Kind == tok::minus) {
+      ++I;
+      auto V = primary();
+      if (!V)
+        return V;
+      return K.Kind == tok::exclaim ? (long long)!*V : -*V;
+    }
+    if (K.Kind == tok::l_paren) {
+      ++I;
+      auto V = orExpr();
+      if (!V || !at(tok::r_paren))
+        return std::nullopt;
+      ++I;
+      return V;
+    }
+    if (K.Kind == tok::numeric_constant) {
+      ++I;
+      llvm::StringRef Digits = Buf.substr(K.Offset, K.Length).rtrim("uUlL");
+      long long V;
+      if (Digits.getAsInteger(0, V))
+        return std::nullopt;
+      return V;
+    }
+    if (K.Kind != tok::raw_identifier)
+      return std::nullopt;
+    ++I;
+    if (K.Text == "defined") {
+      bool Paren = at(tok::l_paren);
+      if (Paren)
+        ++I;
+      if (!at(tok::raw_identifier) || !name(T[I].Text))
+        return std::nullopt;
+      ++I;
+      if (Paren) {
+        if (!at(tok::r_paren))
+          return std::nullopt;
+        ++I;
+      }
+      return Device ? 1 : 0;
+    }
+    return name(K.Text);
+  }
+  std::optional<long long> mulExpr() {
+    auto L = primary();
+    while (L && (at(tok::star) || at(tok::slash) || at(tok::percent))) {
+      tok::TokenKind Op = T[I++].Kind;
+      auto R = primary();
+      if (!R || (Op != tok::star && *R == 0))
+        return std::nullopt;
+      L = Op == tok::star ? *L * *R : Op == tok::slash ? *L / *R : *L % *R;
+    }
+    return L;
+  }
+  std::optional<long long> addExpr() {
+    auto L = mulExpr();
+    while (L && (at(tok::plus) || at(tok::minus))) {
+      tok::TokenKind Op = T[I++].Kind;
+      auto R = mulExpr();
+      if (!R)
+        return R;
+      L = Op == tok::plus ? *L + *R : *L - *R;
+    }
+    return L;
+  }
+  std::optional<long long> cmpExpr() {
+    auto L = addExpr();
+    while (L && (at(tok::less) || at(tok::greater) || at(tok::lessequal) ||
+                 at(tok::greaterequal) || at(tok::equalequal) ||
+                 at(tok::exclaimequal))) {
+      tok::TokenKind Op = T[I++].Kind;
+      auto R = addExpr();
+      if (!R)
+        return R;
+      switch (Op) {
+      case tok::less:
+        L = *L < *R;
+        break;
+      case tok::greater:
+        L = *L > *R;
+        break;
+      case tok::lessequal:
+        L = *L <= *R;
+        break;
+      case tok::greaterequal:
+        L = *L >= *R;
+        break;
+      case tok::equalequal:
+        L = *L == *R;
+        break;
+      default:
+        L = *L != *R;
+        break;
+      }
+    }
+    return L;
+  }
+  std::optional<long long> andExpr() {
+    auto L = cmpExpr();
+    while (L && at(tok::ampamp)) {
+      ++I;
+      auto R = cmpExpr();
+      if (!R)
+        return R;
+      L = *L && *R;
+    }
+    return L;
+  }
+  std::optional<long long> orExpr() {
+    auto L = andExpr();
+    while (L && at(tok::pipepipe)) {
+      ++I;
+      auto R = andExpr();
+      if (!R)
+        return R;
+      L = *L || *R;
+    }
+    return L;
+  }
+};
+
+// At namespace scope nvcc's two passes see different code: a __device__
+// function defined under `#if __CUDA_ARCH__ >= 700` exists only in the
+// device pass, where the kernels that call it are compiled. The emulator's
+// one pass takes the device pass's branch of such a conditional when that
+// cannot take anything from the host: the condition names no macro but
+// __CUDA_ARCH__ and __HIP_DEVICE_COMPILE__ and differs between the passes,
+// the group has no #elif, the host pass's branch is empty, and the device
+// pass's branch declares device code (__device__ or __global__) and no
+// host code (__host__, main). Any other conditional keeps the host pass's
+// branch.
+void namespaceScopeDeviceBranches(
+    TargetContext &TC, const std::string &File,
+    const std::vector<std::pair<unsigned, unsigned>> &Bodies) {
+  llvm::StringRef Buf = TC.contents(File);
+  if (!Buf.contains("__CUDA_ARCH__") && !Buf.contains("__HIP_DEVICE_COMPILE__"))
+    return;
+  auto InBody = [&](unsigned Off) {
+    for (const auto &[B, E] : Bodies)
+      if (Off >= B && Off < E)
+        return true;
+    return false;
+  };
+  // Every directive: its keyword, where its line starts and ends, and its
+  // tokens after the keyword; and the tokens of the lines between.
+  struct Directive {
+    llvm::StringRef Kw;
+    unsigned Hash, KwOffset, End;
+    std::vector<RawToken> Cond;
+  };
+  std::vector<Directive> Dirs;
+  std::vector<RawToken> Code; // tokens outside directives
+  for (RawTokenCursor C(TC, Buf); !C.done();) {
+    if (C[0].StartOfLine && C[0].Kind == tok::hash) {
+      Directive D{C[1].StartOfLine ? llvm::StringRef() : C[1].Text,
+                  C[0].Offset,
+                  C[1].Offset,
+                  C[0].Offset + 1,
+                  {}};
+      C.advance(C[1].StartOfLine ? 1 : 2);
+      while (!C.done() && !C[0].StartOfLine) {
+        D.Cond.push_back(C[0]);
+        D.End = C[0].Offset + C[0].Length;
+        C.advance();
+      }
+      Dirs.push_back(std::move(D));
+      continue;
+    }
+    Code.push_back(C[0]);
+    C.advance();
+  }
+  auto TokensBetween = [&](unsigned B, unsigned E) {
+    std::vector<const RawToken *> Out;
+    for (const RawToken &T : Code)
+      if (T.Offset >= B && T.Offset < E)
+        Out.push_back(&T);
+    return Out;
+  };
+  for (size_t K = 0; K < Dirs.size(); ++K) {
+    const Directive &Open = Dirs[K];
+    const bool IsIf = Open.Kw == "if", IsIfdef = Open.Kw == "ifdef",
+               IsIfndef = Open.Kw == "ifndef";
+    if (!(IsIf || IsIfdef || IsIfndef) || InBody(Open.Hash))
+      continue;
+    // The group's #else and #endif at the same depth; no #elif.
+    size_t Else = 0, End = 0;
+    bool Elif = false;
+    for (size_t J = K + 1, Depth = 0; J < Dirs.size() && !End; ++J) {
+      llvm::StringRef Kw = Dirs[J].Kw;
+      if (Kw == "if" || Kw == "ifdef" || Kw == "ifndef")
+        ++Depth;
+      else if (Kw == "endif" && Depth)
+        --Depth;
+      else if (Depth == 0 && Kw == "endif")
+        End = J;
+      else if (Depth == 0 && Kw == "else")
+        Else = J;
+      else if (Depth == 0 && Kw.starts_with("elif"))
+        Elif = true;
+    }
+    if (!End || Elif)
+      continue;
+    std::vector<RawToken> Cond = Open.Cond;
+    if (IsIfdef || IsIfndef) {
+      RawToken Def = Cond.empty() ? RawToken() : Cond[0];
+      Def.Text = "defined";
+      Cond.insert(Cond.begin(), Def);
+      if (IsIfndef) {
+        RawToken Not = Def;
+        Not.Kind = tok::exclaim;
+        Not.Text = "";
+        Cond.insert(Cond.begin(), Not);
+      }
+    }
+    auto Dev = ArchCondition(Buf, Cond, true).value();
+    auto Host = ArchCondition(Buf, Cond, false).value();
+    if (!Dev || !Host || (*Dev != 0) == (*Host != 0))
+      continue;
+    const unsigned ThenB = Open.End, ThenE = Dirs[Else ? Else : End].Hash;
+    const unsigned ElseB = Else ? Dirs[Else].End : ThenE,
+                   ElseE = Dirs[End].Hash;
+    const bool DevThen = *Dev != 0;
+    auto DevToks =
+        DevThen ? TokensBetween(ThenB, ThenE) : TokensBetween(ElseB, ElseE);
+    auto HostToks =
+        DevThen ? TokensBetween(ElseB, ElseE) : TokensBetween(ThenB, ThenE);
+    // Directives nested in the host pass's branch count as its content.
+    bool HostDirectives = false;
+    for (size_t J = K + 1; J < End; ++J)
+      if (J != Else && Dirs[J].Hash >= (DevThen ? ElseB : ThenB) &&
+          Dirs[J].Hash < (DevThen ? ElseE : ThenE))
+        HostDirectives = true;
+    if (!HostToks.empty() || HostDirectives)
+      continue;
+    bool DeviceCode = false, HostCode = false;
+    for (const RawToken *T : DevToks) {
+      if (T->Text == "__device__" || T->Text == "__global__")
+        DeviceCode = true;
+      if (T->Text == "__host__" || T->Text == "main")
+        HostCode = true;
+    }
+    if (!DeviceCode || HostCode)
+      continue;
+    TC.edit(File, Open.KwOffset, Open.End - Open.KwOffset,
+            DevThen ? "if 1" : "if 0", RuleId::PK9901,
+            "a conditional at namespace scope whose device-pass branch "
+            "declares only device code and whose host-pass branch is empty: "
+            "the device pass's branch (nvcc compiles the kernels that use it "
+            "there)");
+  }
+}
+} // namespace
+
 llvm::Error pk::runEmuPrep(TargetContext &TC) {
   EmuRewriter V(TC);
   V.TraverseDecl(TC.Ctx().getTranslationUnitDecl());
@@ -534,6 +824,10 @@ llvm::Error pk::runEmuPrep(TargetContext &TC) {
   V.bindDeviceVariables();
   for (const auto &[File, Bodies] : V.DeviceBodies)
     deviceBranches(TC, File, Bodies);
+  std::set<std::string> Seen;
+  for (const std::string &File : TC.PF.UserFiles)
+    if (Seen.insert(File).second)
+      namespaceScopeDeviceBranches(TC, File, V.AllBodies[File]);
   if (!V.DeviceAsm.empty())
     return llvm::createStringError(llvm::inconvertibleErrorCode(), V.DeviceAsm);
   // Reports name the user's file and lines.

@@ -130,6 +130,7 @@ public:
                  runWave64Check(TC);
              }),
         pass("coop-groups-api", hip::flagCoopGroupsApi),
+        pass("texture-fetches", hip::flagTextureFetches),
         pass("unported-includes", reportUnportedIncludes)};
   }
 };

@@ -20,8 +20,6 @@
 // RUN:   | FileCheck %s --check-prefix=RESULT
 // RESULT: 2 passed, 0 failed (1 program x 2 variants)
 // RUN: FileCheck %s --check-prefix=PREP --input-file=%t/w/PK1035/original/prep/PK1035.cu
-// PREP: #if 700 >= 700
-// PREP: #elif 1
 // The CUDA target keeps the macro: nvcc compiles its output.
 // RUN: %pk port -q --to cuda -o %t/c %s
 // RUN: FileCheck %s --match-full-lines --check-prefix=CUDA --input-file=%t/c/cuda/PK1035.cu
@@ -33,18 +31,37 @@
 __device__ inline float twice(float x) { return 2.0f * x; }
 #endif
 
+// Only the device pass defines this function; the kernel below calls it in
+// its device branch. The emulator takes the device pass's branch here too
+// (its host branch is empty, its device branch only device code).
+#if __CUDA_ARCH__ >= 700
+// CHECK: #if (__HIP_DEVICE_COMPILE__ * 700) >= 700
+// PREP: #if 1
+__device__ inline float thrice(float x) { return 3.0f * x; }
+#endif
+
+__global__ void scale3(float *out, const float *in) {
+#if __CUDA_ARCH__ >= 700
+// PREP: #if 700 >= 700
+  out[threadIdx.x] = thrice(in[threadIdx.x]);
+#endif
+}
+
 __global__ void scale(float *out, const float *in) {
 #if __CUDA_ARCH__ >= 700
 // CHECK: #if (__HIP_DEVICE_COMPILE__ * 700) >= 700
   out[threadIdx.x] = twice(in[threadIdx.x]);
 #elif defined __CUDA_ARCH__
 // CHECK: #elif defined __HIP_DEVICE_COMPILE__
+// PREP: #elif 1
 #error "the device pass takes the sm_70 branch"
 #endif
 }
 
 #ifdef __CUDA_ARCH__
 // CHECK: #ifdef __HIP_DEVICE_COMPILE__
+// No device code in it: the emulator keeps the host pass's branch.
+// PREP: #ifdef __CUDA_ARCH__
 #define ON_DEVICE 1
 #endif
 #ifndef __CUDA_ARCH__
@@ -71,6 +88,10 @@ int main() {
   cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
   int bad = 0;
   for (int i = 0; i < 32; ++i) bad += h[i] != 2.0f * i;
+  for (int i = 0; i < 32; ++i) h[i] = (float)i;
+  scale3<<<1, 32>>>(out, in);
+  cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 32; ++i) bad += h[i] != 3.0f * i;
   printf("%d wrong\n", bad);
   return bad != 0;
 }
