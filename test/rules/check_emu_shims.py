@@ -20,7 +20,6 @@ referenced as check_hip_names.py does.
 """
 import argparse
 import os
-import re
 import sys
 
 sys.dont_write_bytecode = True  # keep the source tree free of __pycache__
@@ -69,16 +68,10 @@ def main():
 
     # The versioned spellings (TargetCommon.cpp) of the default ROCm 6 replace
     # the tables' entries of their names: the port of a program names them.
-    shim_text = ''
-    for root, _, files in os.walk(a.shim_dir):
-        for f in files:
-            if f.endswith(('.h', '.hpp')) or '.' not in f:
-                with open(os.path.join(root, f), encoding='utf-8', errors='replace') as fh:
-                    shim_text += fh.read() + '\n'
+    shim_text = rc.header_tree_text(a.shim_dir, ('.h', '.hpp', '.inc'), extensionless=True)
 
     def shim_kind(name):
-        return 'macro' if re.search(r'^\s*#\s*define\s+' + re.escape(name) + r'\b',
-                                    shim_text, re.M) else 'function'
+        return 'macro' if rc.defines_macro(shim_text, name) else 'function'
     versioned = {c: r6 for c, _, r6 in chn.rocm_spellings(a.source_dir)
                  if r6 and not r6.endswith('.h') and r6 not in ('float', 'int', 'double')}
     entries = [e for e in entries if e[1] not in versioned]

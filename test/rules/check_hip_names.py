@@ -63,20 +63,11 @@ def rocm_spellings(source_dir):
     return ROCM_ROW.findall(body)
 
 
-_HIP_TEXT = {}
 
 
 def hip_macro(include_dir, name):
     """Whether a header of include_dir/hip defines name as a macro."""
-    if include_dir not in _HIP_TEXT:
-        parts = []
-        for root, _, files in os.walk(os.path.join(include_dir, 'hip')):
-            for f in files:
-                if f.endswith('.h'):
-                    with open(os.path.join(root, f), encoding='utf-8', errors='replace') as fh:
-                        parts.append(fh.read())
-        _HIP_TEXT[include_dir] = '\n'.join(parts)
-    return re.search(r'^\s*#\s*define\s+' + re.escape(name) + r'\b', _HIP_TEXT[include_dir], re.M) is not None
+    return rc.defines_macro(rc.header_tree_text(os.path.join(include_dir, 'hip')), name)
 
 
 def hip_major(include_dir):

@@ -132,3 +132,27 @@ def compile_lines(cmd_prefix, prelude, lines, suffix='.hip'):
     if r.returncode != 0 and not bad:
         bad.add(-1)  # failed outside the checked lines (prelude or driver)
     return bad, r.stderr
+
+
+_TREE_TEXT = {}
+
+
+def header_tree_text(root, suffixes=('.h',), extensionless=False):
+    """The text of every header under root (files ending in one of suffixes,
+    and files without an extension when extensionless), read once."""
+    key = (root, suffixes, extensionless)
+    if key not in _TREE_TEXT:
+        parts = []
+        for d, _, files in os.walk(root):
+            for f in sorted(files):
+                if f.endswith(suffixes) or (extensionless and '.' not in f):
+                    with open(os.path.join(d, f), encoding='utf-8', errors='replace') as fh:
+                        parts.append(fh.read())
+        _TREE_TEXT[key] = '\n'.join(parts)
+    return _TREE_TEXT[key]
+
+
+def defines_macro(text, name):
+    """Whether text has a #define of name."""
+    return re.search(r'^\s*#\s*define\s+' + re.escape(name) + r'\b', text, re.M) is not None
+
