@@ -62,9 +62,11 @@ std::string build(const std::string& name, const std::string& lang, int warp, co
   std::string cmd = std::string(PKEMU_TEST_CXX) + " " + PKEMU_TEST_CFLAGS + " -DPKEMU_LANG_" +
                     (lang == "hip" ? "HIP" : "CUDA") + " -DPKEMU_DEFAULT_WARP=" + std::to_string(warp) + " " + extra + " " + src +
                     " -o " + tmp + " " + PKEMU_TEST_LFLAGS;
-  // Rebuild when the source, the runtime, any shim header or the command line changed.
+  // Rebuild when the source, the runtime, any shim header (cuda/barrier has no extension) or the
+  // command line changed.
   Result newest = shell("find " + std::string(PKEMU_TEST_SHIM) + " " + std::string(PKEMU_TEST_SHIM) +
-                        "/../include -newer " + exe + " -name '*.h' 2>/dev/null | head -1");
+                        "/../include -newer " + exe +
+                        " -type f \\( -name '*.h' -o -name '*.inc' -o ! -name '*.*' \\) 2>/dev/null | head -1");
   if (t < 0 || t < mtime(src) || t < mtime(PKEMU_TEST_LIB) || !newest.out.empty() || slurp(exe + ".cmd") != cmd) {
     unlink(exe.c_str());
     Result r = shell(cmd);
@@ -1100,4 +1102,20 @@ TEST(Texture, FetchThroughADestroyedObjectIsReported) {
   EXPECT_EQ(r.rc, 86) << r.out << r.err;
   EXPECT_HAS(r.err, "pkemu: error: invalid texture object: kernel 'fetch_lin(int*, unsigned long long, int)'");
   EXPECT_HAS(r.err, "texture fetch through 1, which names no live texture object");
+}
+
+// libcu++'s cuda::barrier: phases order shared memory for the race checks as __syncthreads
+// does, so an exchange through them is clean and one that skips a phase is a race.
+TEST(CudaBarrier, PhasesOrderSharedMemory) {
+  for (int warp : {32, 64}) {
+    Result r = run(build("cuda_barrier", "cuda", warp), "rounds");
+    EXPECT_EQ(r.rc, 0) << r.out << r.err;
+    EXPECT_HAS(r.out, "rounds: 0 wrong");
+    EXPECT_EQ(r.err.find("pkemu: error"), std::string::npos) << r.err;
+  }
+  Result racy = run(build("cuda_barrier", "cuda", 32), "racy");
+  EXPECT_EQ(racy.rc, 86) << racy.out << racy.err;
+  EXPECT_HAS(racy.err, "pkemu: error: data race");
+  EXPECT_HAS(racy.err, at("cuda_barrier", "RACY_READ_LINE"));
+  EXPECT_HAS(racy.err, at("cuda_barrier", "RACY_WRITE_LINE"));
 }

@@ -251,6 +251,12 @@ void spin_yield(void *pc) {
 
 void yield() { spin_yield(__builtin_return_address(0)); }
 
+void shared_epoch_advance() {
+  if (Worker *w = t_worker)
+    if (w->cur)
+      ++w->epoch;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fibers and blocks.
 static char *get_stack(Worker &w, std::size_t i) {

@@ -693,8 +693,9 @@ private:
 // __CUDA_ARCH__ and __HIP_DEVICE_COMPILE__ and differs between the passes,
 // the group has no #elif, the host pass's branch is empty, and the device
 // pass's branch declares device code (__device__ or __global__) and no
-// host code (__host__, main). Any other conditional keeps the host pass's
-// branch.
+// host code (__host__, main), and nothing this preparation would have to
+// rewrite (__shared__, launches: the parse skipped the branch). Any other
+// conditional keeps the host pass's branch.
 void namespaceScopeDeviceBranches(
     TargetContext &TC, const std::string &File,
     const std::vector<std::pair<unsigned, unsigned>> &Bodies) {
@@ -803,6 +804,11 @@ void namespaceScopeDeviceBranches(
       if (T->Text == "__device__" || T->Text == "__global__")
         DeviceCode = true;
       if (T->Text == "__host__" || T->Text == "main")
+        HostCode = true;
+      // What this preparation rewrites (__shared__ declarations, launches)
+      // it cannot rewrite in a branch the parse skipped: that branch stays
+      // out, and a kernel that calls into it fails to build.
+      if (T->Text == "__shared__" || T->Kind == tok::lesslessless)
         HostCode = true;
     }
     if (!DeviceCode || HostCode)

@@ -72,6 +72,16 @@ __global__ void scale(float *out, const float *in) {
 // CHECK: #if defined(ON_DEVICE) && ((__HIP_DEVICE_COMPILE__ * 700) < 700 || (__HIP_DEVICE_COMPILE__ * 700) >= 800)
 #error "sm_70"
 #endif
+// A device-only helper the parse skipped that declares __shared__: the
+// emulator's preparation cannot rewrite it, so its host branch stays.
+#if __CUDA_ARCH__ >= 700
+// PREP: #if __CUDA_ARCH__ >= 700
+__device__ float staged(float x) {
+  __shared__ float s[32];
+  s[threadIdx.x] = x;
+  return s[threadIdx.x];
+}
+#endif
 #if !defined(ON_DEVICE) && !defined(ON_HOST)
 #error "one pass or the other"
 #endif

@@ -150,6 +150,10 @@ int barrier(int kind, int pred, const char *file, int line);
 // Give other threads of the block a chance to run (spin loops on
 // atomics/volatile).
 void yield();
+// A block-wide barrier other than __syncthreads completed (cuda::barrier):
+// the shared-memory race checks treat what came before as ordered before
+// what comes after, as for __syncthreads.
+void shared_epoch_advance();
 // Shared memory.
 void *shared_alloc(const SharedDecl *decl);
 __attribute__((noinline)) void atomic_slow(const void *addr, unsigned size,
