@@ -6,7 +6,8 @@
 // 512 times): every launch after the first computes what the first computed.
 // A launch is a function of the kernel, its configuration, its arguments and
 // the device memory it reads, when it does nothing else: no atomic, volatile
-// access, access to host memory, printf, clock, allocation or other call
+// access outside shared memory, access to host memory or the program's
+// writable image, printf, clock, allocation or other call
 // outside the program (pkemu_t_effects, set by the hooks and by the plugin's
 // Effects pass), and no report. Such a launch need not run again: its result
 // can be written.
@@ -14,11 +15,12 @@
 // Per launch key (kernel, thunk, grid, block, dynamic shared memory,
 // cooperative, warp width, the bytes of the arguments) the runtime keeps the
 // device memory before the last effect-free run (a hash per region: every
-// live device buffer and in-place __device__ variable) and what that run left
-// in the regions it changed. A later launch with the same key over memory
-// with the same hashes is replayed: those regions get the saved bytes, and
-// nothing runs. The first launch of a key is never hashed (most keys run
-// once); hashing starts at the second, and only where hashing all device
+// live device buffer, and the globals device code reads without a hook,
+// registered by the plugin's ProgramGlobals pass or by device_var) and what
+// that run left in the regions it changed. A later launch with the same key
+// over memory with the same hashes is replayed: those regions get the saved
+// bytes, and nothing runs. The first launch of a key is never hashed (most keys
+// run once); hashing starts at the second, and only where hashing all device
 // memory costs less than a quarter of the key's last run (at the hashing
 // speed last measured: once on 8 MiB, then on every large hash). A key whose
 // memory keeps changing (three misses more than twice its hits) stops being
