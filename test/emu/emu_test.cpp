@@ -1083,7 +1083,7 @@ TEST(DeviceAssert, HostAssertIsTheCLibrarys) {
 // Programming Guide's formulas computed on the host.
 TEST(Texture, FetchesFollowTheGuidesFormulas) {
   std::string exe = build("texture", "cuda", 32);
-  for (const char* s : {"point", "linear", "border", "wrap", "normalized_read", "linear_memory", "pitch2d"}) {
+  for (const char* s : {"point", "linear", "border", "wrap", "normalized_read", "linear_memory", "pitch2d", "volume"}) {
     Result r = run(exe, s);
     EXPECT_EQ(r.rc, 0) << s << "\n" << r.out << r.err;
     EXPECT_HAS(r.out, std::string(s) + ": 0 wrong");

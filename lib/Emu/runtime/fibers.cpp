@@ -280,45 +280,10 @@ static char *get_stack(Worker &w, std::size_t i) {
 // of threads that never wait runs them one after the other on one stack).
 // Only a thread that has started (it waits in a barrier or a collective) is
 // switched to.
-static void fiber_main() {
-  Worker &w = *t_worker;
-  for (;;) {
-    Fiber *self = w.cur;
-    try {
-      w.L->a.thunk(w.L->a.pack);
-    } catch (...) {
-      fatal_here(w, "exception",
-                 "a C++ exception escaped the kernel in thread " +
-                     std::to_string(self->lin) + " of block " +
-                     block_str(w.bidx),
-                 nullptr, 0);
-    }
-    self->state = kExited;
-    ++w.nexited;
-    on_lane_exit(w, self);
-    if (w.nexited == w.nthreads) {
-      ctx_switch(&w.sink.ctx, w.sched.ctx);
-      __builtin_unreachable();
-    }
-    Fiber *next = rq_pop(w);
-    if (!next && complete_divergent(w))
-      next = rq_pop(w);
-    if (!next)
-      stuck(w);
-    set_cur(w, next);
-    if (!next->ctx)
-      continue; // adopted: it starts on this stack
-    ctx_switch(&w.sink.ctx, next->ctx);
-    __builtin_unreachable();
-  }
-}
-
-// A thread that stops where it is (a failed device assert): it exits as if
-// its kernel had returned, and its stack is left as it is (the next block
-// starts every thread afresh). The next thread runs on its own stack.
-[[noreturn]] void exit_current_thread() {
-  Worker &w = *t_worker;
-  Fiber *self = w.cur;
+// A thread that has exited: the block's last one returns to the scheduler;
+// otherwise the next runnable thread becomes the current one (returned, not
+// yet switched to).
+static inline Fiber *retire(Worker &w, Fiber *self) {
   self->state = kExited;
   ++w.nexited;
   on_lane_exit(w, self);
@@ -332,6 +297,36 @@ static void fiber_main() {
   if (!next)
     stuck(w);
   set_cur(w, next);
+  return next;
+}
+
+static void fiber_main() {
+  Worker &w = *t_worker;
+  for (;;) {
+    Fiber *self = w.cur;
+    try {
+      w.L->a.thunk(w.L->a.pack);
+    } catch (...) {
+      fatal_here(w, "exception",
+                 "a C++ exception escaped the kernel in thread " +
+                     std::to_string(self->lin) + " of block " +
+                     block_str(w.bidx),
+                 nullptr, 0);
+    }
+    Fiber *next = retire(w, self);
+    if (!next->ctx)
+      continue; // adopted: it starts on this stack
+    ctx_switch(&w.sink.ctx, next->ctx);
+    __builtin_unreachable();
+  }
+}
+
+// A thread that stops where it is (a failed device assert): it exits as if
+// its kernel had returned, and its stack is left as it is (the next block
+// starts every thread afresh). The next thread runs on its own stack.
+[[noreturn]] void exit_current_thread() {
+  Worker &w = *t_worker;
+  Fiber *next = retire(w, w.cur);
   ctx_switch(&w.sink.ctx, next->ctx ? next->ctx : start_ctx(w, next));
   __builtin_unreachable();
 }

@@ -20,6 +20,10 @@ __global__ void fetch_lin(int* out, cudaTextureObject_t t, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = tex1Dfetch<int>(t, i - 2);  // two indices below 0, two past the end
 }
+__global__ void fetch3d(float* out, cudaTextureObject_t t, int w, int h, int d) {
+  int x = threadIdx.x % w, y = (threadIdx.x / w) % h, z = threadIdx.x / (w * h);
+  if (z < d) out[threadIdx.x] = tex3D<float>(t, x + 0.5f, y + 0.5f, z + 0.5f);
+}
 __global__ void fetch_rgba(float4* out, cudaTextureObject_t t) {
   out[threadIdx.x] = tex2D<float4>(t, threadIdx.x + 0.5f, 0.5f);
 }
@@ -189,6 +193,40 @@ int main(int argc, char** argv) {
       int j = i - 2;
       bad += got[i] != (j >= 0 && j < n ? 100 + j : 0);
     }
+  } else if (!strcmp(s, "volume")) {
+    // cudaMemcpy3D into a 3D array and back out, and tex3D at every voxel centre.
+    const int w = 5, h = 3, d = 2, n = w * h * d;
+    float vol[d][h][w], back[d][h][w];
+    for (int z = 0; z < d; ++z)
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) vol[z][y][x] = (float)(100 * z + 10 * y + x);
+    cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+    cudaArray_t arr;
+    cudaMalloc3DArray(&arr, &desc, make_cudaExtent(w, h, d));
+    cudaMemcpy3DParms in = {};
+    in.srcPtr = make_cudaPitchedPtr(vol, w * sizeof(float), w, h);
+    in.dstArray = arr;
+    in.extent = make_cudaExtent(w, h, d);
+    in.kind = cudaMemcpyHostToDevice;
+    bad += cudaMemcpy3D(&in) != cudaSuccess;
+    cudaMemcpy3DParms out = {};
+    out.srcArray = arr;
+    out.dstPtr = make_cudaPitchedPtr(back, w * sizeof(float), w, h);
+    out.extent = make_cudaExtent(w, h, d);
+    out.kind = cudaMemcpyDeviceToHost;
+    bad += cudaMemcpy3D(&out) != cudaSuccess;
+    bad += memcmp(vol, back, sizeof vol) != 0;
+    cudaResourceDesc r = {};
+    r.resType = cudaResourceTypeArray;
+    r.res.array.array = arr;
+    cudaTextureDesc t = {};
+    cudaTextureObject_t obj;
+    cudaCreateTextureObject(&obj, &r, &t, nullptr);
+    float *dout, got[n];
+    cudaMalloc(&dout, sizeof got);
+    pkemu::launch(fetch3d, 1, n, 0, 0, dout, obj, w, h, d);
+    cudaMemcpy(got, dout, sizeof got, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < n; ++i) bad += got[i] != vol[i / (w * h)][(i / w) % h][i % w];
   } else if (!strcmp(s, "pitch2d")) {
     // Pitched memory as a 2D texture.
     float* p;
